@@ -1,0 +1,62 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { BuildInfo, Logger, ServiceMetrics } from '@lunanexa/observability';
+import { formatGraphQLError } from './common/errors';
+import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
+import type { ApiConfig } from './config';
+import { HealthModule } from './health/health.module';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
+import { SystemModule } from './system/system.module';
+
+/** Every GraphQL error carries the request and correlation ids of the call that produced it. */
+type ApolloPlugin = NonNullable<ApolloDriverConfig['plugins']>[number];
+
+function errorIdsPlugin(): ApolloPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response, contextValue }) {
+          const ids = (contextValue as GraphQLContext | undefined)?.ids;
+          if (response.body.kind !== 'single' || !response.body.singleResult.errors || !ids) return;
+          response.body.singleResult.errors = response.body.singleResult.errors.map((error) => ({
+            ...error,
+            extensions: {
+              ...error.extensions,
+              requestId: ids.requestId,
+              correlationId: ids.correlationId,
+            },
+          }));
+        },
+      };
+    },
+  };
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: ApiConfig, logger: Logger, build: BuildInfo, metrics: ServiceMetrics): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfrastructureModule.forRoot(config, logger, build),
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          autoSchemaFile: true,
+          sortSchema: true,
+          playground: false,
+          introspection: true,
+          context: buildGraphQLContext,
+          plugins: [errorIdsPlugin()],
+          formatError: (formatted, error) =>
+            formatGraphQLError(formatted, error, (e) => logger.error({ err: e }, 'unhandled GraphQL error')),
+        }),
+        HealthModule,
+        SystemModule,
+      ],
+      controllers: [MetricsController],
+      providers: [{ provide: SERVICE_METRICS, useValue: metrics }],
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { ValidationPipe, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { createServiceMetrics, type BuildInfo, type Logger } from '@lunanexa/observability';
+import { AppModule } from './app.module';
+import { validationErrorToLunaNexa } from './common/errors';
+import { ProblemJsonFilter } from './common/problem.filter';
+import { requestIdsMiddleware } from './common/request-ids';
+import type { ApiConfig } from './config';
+import { consoleAvailable, consoleStaticMiddleware } from './console/console-static';
+import { httpMetricsMiddleware } from './metrics/http-metrics';
+
+/** Builds the API application without listening, so tests and main share one wiring. */
+export async function createApiApp(config: ApiConfig, logger: Logger, build: BuildInfo): Promise<INestApplication> {
+  const metrics = createServiceMetrics('api', build);
+  const app = await NestFactory.create(AppModule.forRoot(config, logger, build, metrics), {
+    logger: {
+      log: (message: unknown) => logger.debug({ nest: true }, String(message)),
+      error: (message: unknown, trace?: unknown) => logger.error({ nest: true, trace }, String(message)),
+      warn: (message: unknown) => logger.warn({ nest: true }, String(message)),
+      debug: (message: unknown) => logger.debug({ nest: true }, String(message)),
+      verbose: (message: unknown) => logger.trace({ nest: true }, String(message)),
+    },
+    bodyParser: true,
+  });
+  const served = consoleAvailable(config.LUNANEXA_CONSOLE_DIR);
+  app.use(requestIdsMiddleware);
+  app.use(httpMetricsMiddleware(metrics, served));
+  if (served) app.use(consoleStaticMiddleware(config.LUNANEXA_CONSOLE_DIR));
+  else logger.warn({ dir: config.LUNANEXA_CONSOLE_DIR }, 'console not built: run `npm run build:console`');
+  app.useGlobalFilters(new ProblemJsonFilter(logger));
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: validationErrorToLunaNexa,
+    }),
+  );
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CONTROL_TASK_QUEUE, DEFAULT_TEMPORAL_NAMESPACE } from '@lunanexa/contracts';
+import { configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
+
+export const ApiConfigSchema = z.object({
+  DATABASE_URL: configFields.postgresUrl(),
+  TEMPORAL_ADDRESS: configFields.temporalAddress('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_TEMPORAL_NAMESPACE),
+  LUNANEXA_TASK_QUEUE: z.string().min(1).default(CONTROL_TASK_QUEUE),
+  LUNANEXA_API_HOST: configFields.host('127.0.0.1'),
+  LUNANEXA_API_PORT: configFields.port(4000),
+  /** Where operators open the Temporal UI; used to build workflow links in receipts. */
+  LUNANEXA_TEMPORAL_UI_URL: configFields.url().default('http://127.0.0.1:8233'),
+  /** Built console (Angular `dist/browser`). Missing directory = console not served. */
+  LUNANEXA_CONSOLE_DIR: z.string().min(1).default(join(findRepoRoot(), 'console', 'dist', 'browser')),
+  /** How long a mutation waits for its workflow before answering with the workflow id only. */
+  LUNANEXA_WORKFLOW_WAIT_MS: configFields.durationMs(30_000),
+  LUNANEXA_LOG_LEVEL: configFields.logLevel(),
+});
+export type ApiConfig = z.infer<typeof ApiConfigSchema>;
+
+export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
+  return loadConfig('lunanexa-api', ApiConfigSchema, env);
+}
+
+export const API_CONFIG = Symbol('API_CONFIG');
+export const API_LOGGER = Symbol('API_LOGGER');
+export const BUILD_INFO = Symbol('BUILD_INFO');

@@ -1,0 +1,59 @@
+import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { Client, Connection } from '@temporalio/client';
+import { createDataSource } from '@lunanexa/persistence';
+import type { BuildInfo, Logger } from '@lunanexa/observability';
+import { DataSource } from 'typeorm';
+import { API_CONFIG, API_LOGGER, BUILD_INFO, type ApiConfig } from '../config';
+
+export const TEMPORAL_CLIENT = Symbol('TEMPORAL_CLIENT');
+
+@Injectable()
+class InfrastructureLifecycle implements OnApplicationShutdown {
+  constructor(
+    private readonly db: DataSource,
+    @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.temporal.connection.close();
+    if (this.db.isInitialized) await this.db.destroy();
+  }
+}
+
+/**
+ * Process-wide handles: config, logger, PostgreSQL and the Temporal client.
+ * The Temporal connection is lazy so the API starts (and reports not-ready)
+ * while Temporal is still coming up, instead of crashing.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(config: ApiConfig, logger: Logger, build: BuildInfo): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: API_CONFIG, useValue: config },
+        { provide: API_LOGGER, useValue: logger },
+        { provide: BUILD_INFO, useValue: build },
+        {
+          provide: DataSource,
+          useFactory: async () => {
+            const ds = createDataSource({ url: config.DATABASE_URL, applicationName: 'lunanexa-api' });
+            await ds.initialize();
+            return ds;
+          },
+        },
+        {
+          provide: TEMPORAL_CLIENT,
+          useFactory: () =>
+            new Client({
+              connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS, connectTimeout: '5 seconds' }),
+              namespace: config.TEMPORAL_NAMESPACE,
+            }),
+        },
+        InfrastructureLifecycle,
+      ],
+      exports: [API_CONFIG, API_LOGGER, BUILD_INFO, DataSource, TEMPORAL_CLIENT],
+    };
+  }
+}

@@ -1,0 +1,162 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client } from '@temporalio/client';
+import { TypedSearchAttributes, SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import {
+  ErrorCode,
+  LunaNexaError,
+  SEARCH_ATTRIBUTES,
+  WORKFLOW_TYPES,
+  isErrorCode,
+  workflowIdFor,
+  type PingWorkflowInput,
+  type PingWorkflowResult,
+} from '@lunanexa/contracts';
+import { PingRecordEntity } from '@lunanexa/persistence';
+import type { RequestIds } from '@lunanexa/observability';
+import { DataSource } from 'typeorm';
+import { API_CONFIG, type ApiConfig } from '../config';
+import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
+import type { PingRecord, PingResult } from './system.types';
+import { temporalWorkflowUrl } from './temporal-links';
+
+const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
+const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);
+
+/** The typed code a workflow failed with, found anywhere in the failure's cause chain. */
+function failureCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 10; depth++) {
+    const candidate = current as { name?: string; type?: string | null; cause?: unknown };
+    if (candidate.name === 'ApplicationFailure' && candidate.type) return candidate.type;
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+/** gRPC UNAVAILABLE / DEADLINE_EXCEEDED anywhere in the chain means Temporal itself is not answering. */
+function isConnectionFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (candidate.code === 14 || candidate.code === 4) return true;
+    if (typeof candidate.message === 'string' && /\b(UNAVAILABLE|ECONNREFUSED|DEADLINE_EXCEEDED)\b/.test(candidate.message)) {
+      return true;
+    }
+    current = candidate.cause;
+  }
+  return false;
+}
+
+@Injectable()
+export class PingService {
+  constructor(
+    private readonly db: DataSource,
+    @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  /**
+   * Starts (or rejoins) the ping workflow for this idempotency key and waits
+   * for its result. A repeated key returns the same run; a key reused with a
+   * different message is refused by the workflow with IDEMPOTENCY_KEY_REUSED.
+   */
+  async ping(key: string, message: string, actor: string, ids: RequestIds): Promise<PingResult> {
+    const workflowId = workflowIdFor('ping', key);
+    const input: PingWorkflowInput = {
+      idempotencyKey: key,
+      message,
+      actor,
+      correlationId: ids.correlationId,
+      requestId: ids.requestId,
+    };
+    let runId: string;
+    try {
+      const handle = await this.withDeadline(this.temporal.workflow.start(WORKFLOW_TYPES.ping, {
+        taskQueue: this.config.LUNANEXA_TASK_QUEUE,
+        workflowId,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: correlationKey, value: ids.correlationId },
+          { key: actorKey, value: actor },
+        ]),
+      }));
+      runId = handle.firstExecutionRunId;
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw this.translate(error);
+      const description = await this.temporal.workflow.getHandle(workflowId).describe();
+      runId = description.runId;
+    }
+    let result: PingWorkflowResult;
+    try {
+      result = await this.withDeadline(this.temporal.workflow.getHandle(workflowId, runId).result());
+    } catch (error) {
+      throw this.translate(error);
+    }
+    if (result.message !== message) {
+      throw new LunaNexaError(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        `idempotency key ${key} was already used with a different message`,
+      );
+    }
+    return {
+      workflowId,
+      runId,
+      pingId: result.pingId,
+      message: result.message,
+      correlationId: ids.correlationId,
+      receiptHash: result.receipt.hash,
+      receiptSeq: result.receipt.seq,
+      temporalUiUrl: temporalWorkflowUrl(this.config.LUNANEXA_TEMPORAL_UI_URL, this.config.TEMPORAL_NAMESPACE, workflowId, runId),
+    };
+  }
+
+  async recent(limit: number): Promise<PingRecord[]> {
+    const rows = await this.db.getRepository(PingRecordEntity).find({ order: { createdAt: 'DESC' }, take: limit });
+    return rows.map((row) => ({
+      id: row.id,
+      workflowId: row.workflowId,
+      message: row.message,
+      actor: row.actor,
+      correlationId: row.correlationId,
+      createdAt: row.createdAt,
+      temporalUiUrl: temporalWorkflowUrl(this.config.LUNANEXA_TEMPORAL_UI_URL, this.config.TEMPORAL_NAMESPACE, row.workflowId),
+    }));
+  }
+
+  private async withDeadline<T>(promise: Promise<T>): Promise<T> {
+    // The losing side of the race still settles later; observe it so it is not an unhandled rejection.
+    promise.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        promise,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new LunaNexaError(
+                  ErrorCode.DEPENDENCY_UNAVAILABLE,
+                  `workflow did not finish within ${this.config.LUNANEXA_WORKFLOW_WAIT_MS} ms (is a worker running?)`,
+                ),
+              ),
+            this.config.LUNANEXA_WORKFLOW_WAIT_MS,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private translate(error: unknown): unknown {
+    if (error instanceof LunaNexaError) return error;
+    if (error instanceof WorkflowFailedError) {
+      const code = failureCode(error);
+      if (code && isErrorCode(code)) return new LunaNexaError(code, error.cause?.message ?? error.message);
+      return new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
+    }
+    if (isConnectionFailure(error)) return new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Temporal is not reachable');
+    return error;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './config';
+export * from './worker';
+export * from './health-server';

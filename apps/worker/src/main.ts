@@ -1,0 +1,31 @@
+import { createLogger, readBuildInfo, runMain } from '@lunanexa/observability';
+import { loadWorkerConfig } from './config';
+import { createWorkerHealthServer } from './health-server';
+import { startWorker } from './worker';
+
+runMain('lunanexa-worker', async () => {
+  const config = loadWorkerConfig();
+  const build = readBuildInfo();
+  const logger = createLogger({ service: 'worker', level: config.LUNANEXA_LOG_LEVEL, version: build.version });
+  const running = await startWorker(config, logger);
+  const health = createWorkerHealthServer(running.worker, build);
+  await new Promise<void>((resolve) => health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve));
+  logger.info(
+    { taskQueue: config.LUNANEXA_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, port: config.LUNANEXA_WORKER_PORT },
+    'worker polling',
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker stopping: finishing in-flight tasks');
+    health.close();
+    void running.shutdown().then(() => {
+      logger.info('worker stopped');
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  await running.done;
+});

@@ -1,0 +1,65 @@
+import { NativeConnection, Worker, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { createActivities } from '@lunanexa/activities';
+import { createDataSource } from '@lunanexa/persistence';
+import type { Logger } from '@lunanexa/observability';
+import type { DataSource } from 'typeorm';
+import type { WorkerConfig } from './config';
+
+export interface RunningWorker {
+  readonly worker: Worker;
+  readonly db: DataSource;
+  /** Resolves when the worker stopped (after `shutdown()` or a fatal error). */
+  readonly done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+function installRuntime(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: {
+      log: (level, message, meta) => logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')]({ ...meta }, message),
+      trace: (message, meta) => logger.trace({ ...meta }, message),
+      debug: (message, meta) => logger.debug({ ...meta }, message),
+      info: (message, meta) => logger.info({ ...meta }, message),
+      warn: (message, meta) => logger.warn({ ...meta }, message),
+      error: (message, meta) => logger.error({ ...meta }, message),
+    },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+}
+
+/**
+ * Connects to PostgreSQL and Temporal and starts polling the control task
+ * queue. Workflow code is bundled from `@lunanexa/workflows` at start.
+ */
+export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
+  installRuntime(logger);
+  const db = createDataSource({ url: config.DATABASE_URL, applicationName: 'lunanexa-worker' });
+  await db.initialize();
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.LUNANEXA_TASK_QUEUE,
+    workflowsPath: require.resolve('@lunanexa/workflows'),
+    activities: createActivities({ db }),
+    // Long enough for in-flight activities (database writes) to finish on SIGTERM.
+    shutdownGraceTime: '20 seconds',
+  });
+  const done = worker.run().finally(async () => {
+    await connection.close();
+    await db.destroy();
+  });
+  return {
+    worker,
+    db,
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

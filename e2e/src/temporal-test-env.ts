@@ -1,0 +1,64 @@
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DEFAULT_TEMPORAL_NAMESPACE, SEARCH_ATTRIBUTES } from '@lunanexa/contracts';
+
+/**
+ * The variable the test harness (`npm test`) sets to the pinned Temporal CLI it
+ * installed. Tests never download a server at run time.
+ */
+export const TEMPORAL_CLI_VARIABLE = 'LUNANEXA_TEMPORAL_CLI';
+
+export function temporalCliPath(): string {
+  const path = process.env[TEMPORAL_CLI_VARIABLE];
+  if (!path) {
+    throw new Error(`${TEMPORAL_CLI_VARIABLE} is not set: run tests through \`npm test\`, which installs the pinned CLI`);
+  }
+  return path;
+}
+
+export const LUNANEXA_SEARCH_ATTRIBUTE_KEYS = Object.values(SEARCH_ATTRIBUTES).map((name) =>
+  defineSearchAttributeKey(name, SearchAttributeType.KEYWORD),
+);
+
+/**
+ * A real Temporal dev server (the pinned CLI's `server start-dev`, in-memory)
+ * with LunaNexa's namespace and search attributes, for one test file.
+ */
+export async function startTestTemporal(): Promise<TestWorkflowEnvironment> {
+  quietTemporalRuntime();
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalCliPath() },
+      namespace: DEFAULT_TEMPORAL_NAMESPACE,
+      ip: '127.0.0.1',
+      ui: false,
+      searchAttributes: LUNANEXA_SEARCH_ATTRIBUTE_KEYS,
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+}
+
+let runtimeInstalled = false;
+
+/** Worker lifecycle chatter drowns test output; warnings and errors still show. */
+function quietTemporalRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Another test file in this process installed the runtime first.
+  }
+}
+
+/** The typed `ApplicationFailure.type` anywhere in a Temporal failure's cause chain. */
+export function typedFailureCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 10; depth++) {
+    const candidate = current as { name?: string; type?: string | null; cause?: unknown };
+    if (candidate.name === 'ApplicationFailure' && candidate.type) return candidate.type;
+    current = candidate.cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,162 @@
+/**
+ * The one error-code vocabulary of LunaNexa v1. GraphQL errors carry it in
+ * `extensions.code`; HTTP endpoints return it as the `code` member of an
+ * RFC 9457 problem+json body; activities throw `ApplicationFailure` with it as
+ * the failure type. Tests assert codes, never messages.
+ *
+ * Adding a code is compatible; renaming or removing one is breaking (see
+ * docs/CONTRACTS.md).
+ */
+export const ErrorCode = {
+  /** Input failed schema or field validation; nothing was changed. */
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  /** Request body is not parseable (not JSON, wrong content type). */
+  MALFORMED_REQUEST: 'MALFORMED_REQUEST',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  /** The same idempotency key was reused with a different request. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** A dependency (PostgreSQL, Temporal, an agent) is not reachable. */
+  DEPENDENCY_UNAVAILABLE: 'DEPENDENCY_UNAVAILABLE',
+  /** A process was started with configuration that does not validate. */
+  INVALID_CONFIG: 'INVALID_CONFIG',
+  RATE_LIMITED: 'RATE_LIMITED',
+  INTERNAL: 'INTERNAL',
+  // Enrollment and the southbound channel.
+  TOKEN_EXPIRED: 'TOKEN_EXPIRED',
+  TOKEN_REUSED: 'TOKEN_REUSED',
+  TOKEN_UNKNOWN: 'TOKEN_UNKNOWN',
+  SIGNATURE_INVALID: 'SIGNATURE_INVALID',
+  REPLAY_DETECTED: 'REPLAY_DETECTED',
+  STALE_GENERATION: 'STALE_GENERATION',
+  LEASE_EXPIRED: 'LEASE_EXPIRED',
+  INVALID_TRANSITION: 'INVALID_TRANSITION',
+  // Registry, policy and placement.
+  LICENSE_NOT_APPROVED: 'LICENSE_NOT_APPROVED',
+  DATA_CLASS_NOT_ALLOWED: 'DATA_CLASS_NOT_ALLOWED',
+  DIGEST_MISMATCH: 'DIGEST_MISMATCH',
+  EVALUATION_NOT_PASSED: 'EVALUATION_NOT_PASSED',
+  HARDWARE_INCOMPATIBLE: 'HARDWARE_INCOMPATIBLE',
+  NO_ELIGIBLE_NODE: 'NO_ELIGIBLE_NODE',
+  // Data plane.
+  MODEL_NOT_FOUND: 'MODEL_NOT_FOUND',
+  NO_CAPACITY: 'NO_CAPACITY',
+  QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
+  DEADLINE_EXCEEDED: 'DEADLINE_EXCEEDED',
+  CANCELLED: 'CANCELLED',
+  UPSTREAM_FAILED: 'UPSTREAM_FAILED',
+  /** The request body exceeds the endpoint's configured size limit; nothing was read past it. */
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** The path exists but not for this HTTP method; the response carries `Allow`. */
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const ERROR_CODES: readonly ErrorCode[] = Object.values(ErrorCode);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** HTTP status each code maps to on REST endpoints and in problem+json. */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  DEPENDENCY_UNAVAILABLE: 503,
+  INVALID_CONFIG: 500,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  TOKEN_EXPIRED: 401,
+  TOKEN_REUSED: 401,
+  TOKEN_UNKNOWN: 401,
+  SIGNATURE_INVALID: 401,
+  REPLAY_DETECTED: 409,
+  STALE_GENERATION: 409,
+  LEASE_EXPIRED: 409,
+  INVALID_TRANSITION: 409,
+  LICENSE_NOT_APPROVED: 422,
+  DATA_CLASS_NOT_ALLOWED: 422,
+  DIGEST_MISMATCH: 422,
+  EVALUATION_NOT_PASSED: 422,
+  HARDWARE_INCOMPATIBLE: 422,
+  NO_ELIGIBLE_NODE: 422,
+  MODEL_NOT_FOUND: 404,
+  NO_CAPACITY: 503,
+  QUOTA_EXCEEDED: 429,
+  DEADLINE_EXCEEDED: 504,
+  CANCELLED: 499,
+  UPSTREAM_FAILED: 502,
+  PAYLOAD_TOO_LARGE: 413,
+  METHOD_NOT_ALLOWED: 405,
+};
+
+/** One field-level problem inside a VALIDATION_FAILED error. */
+export interface FieldViolation {
+  /** Dotted path of the offending field, e.g. `messages.0.role`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * RFC 9457 problem details as LunaNexa emits them. `type` is a stable URN per
+ * code so clients can switch on either `type` or `code`.
+ */
+export interface ProblemDetails {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly detail?: string;
+  readonly instance?: string;
+  readonly requestId?: string;
+  readonly correlationId?: string;
+  readonly violations?: readonly FieldViolation[];
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function problemTypeFor(code: ErrorCode): string {
+  return `urn:lunanexa:error:${code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+/**
+ * The error every layer throws for an expected, typed failure. Pure (no I/O),
+ * so workflows, activities, the API and the gateway share it.
+ */
+export class LunaNexaError extends Error {
+  readonly code: ErrorCode;
+  readonly violations: readonly FieldViolation[];
+
+  constructor(code: ErrorCode, message: string, violations: readonly FieldViolation[] = []) {
+    super(message);
+    this.name = 'LunaNexaError';
+    this.code = code;
+    this.violations = violations;
+  }
+
+  toProblem(extra: { instance?: string; requestId?: string; correlationId?: string } = {}): ProblemDetails {
+    return {
+      type: problemTypeFor(this.code),
+      title: titleFor(this.code),
+      status: HTTP_STATUS_BY_CODE[this.code],
+      code: this.code,
+      detail: this.message,
+      ...(this.violations.length > 0 ? { violations: this.violations } : {}),
+      ...extra,
+    };
+  }
+}
+
+export function titleFor(code: ErrorCode): string {
+  const words = code.toLowerCase().split('_');
+  const first = words[0] ?? '';
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...words.slice(1)].join(' ');
+}

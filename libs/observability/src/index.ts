@@ -1,0 +1,5 @@
+export * from './config';
+export * from './logger';
+export * from './request-context';
+export * from './metrics';
+export * from './build-info';

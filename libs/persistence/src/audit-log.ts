@@ -1,0 +1,87 @@
+import { chainEvent, verifyChain, type AuditEventDraft, type ChainedAuditEvent, type ChainVerification } from '@lunanexa/audit';
+import type { EntityManager } from 'typeorm';
+import { AuditEventEntity } from './entities/audit-event.entity';
+
+/** Any constant works; it only has to be the same for every appender. */
+const AUDIT_CHAIN_LOCK_KEY = 0x4c4e5841; // "LNXA"
+
+function toChained(row: AuditEventEntity): ChainedAuditEvent {
+  return {
+    seq: row.seq,
+    id: row.id,
+    occurredAt: row.occurredAt.toISOString(),
+    actor: row.actor,
+    action: row.action,
+    decision: row.decision as ChainedAuditEvent['decision'],
+    evidence: row.evidence,
+    result: row.result as ChainedAuditEvent['result'],
+    correlationId: row.correlationId,
+    workflowId: row.workflowId,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  };
+}
+
+/**
+ * Appends one event to the chain inside the caller's transaction. The
+ * transaction-scoped advisory lock serialises appenders across every process,
+ * so the chain stays linear; the lock is released at commit or rollback, and a
+ * rolled-back business change takes its audit event with it.
+ */
+export async function appendAuditEvent(manager: EntityManager, draft: AuditEventDraft): Promise<ChainedAuditEvent> {
+  if (!manager.queryRunner?.isTransactionActive) {
+    throw new Error('appendAuditEvent must run inside a transaction');
+  }
+  await manager.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK_KEY]);
+  const last = await manager.getRepository(AuditEventEntity).find({ order: { seq: 'DESC' }, take: 1 });
+  const previous = last[0] ? { seq: last[0].seq, hash: last[0].hash } : null;
+  const event = chainEvent(previous, draft);
+  await manager.query(
+    `INSERT INTO audit_events
+       (seq, id, occurred_at, actor, action, decision, evidence, result, correlation_id, workflow_id, prev_hash, hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)`,
+    [
+      event.seq,
+      event.id,
+      event.occurredAt,
+      event.actor,
+      event.action,
+      event.decision,
+      JSON.stringify(event.evidence),
+      event.result,
+      event.correlationId,
+      event.workflowId,
+      event.prevHash,
+      event.hash,
+    ],
+  );
+  return event;
+}
+
+export async function readAuditEvents(
+  manager: EntityManager,
+  options: { afterSeq?: number; limit?: number } = {},
+): Promise<ChainedAuditEvent[]> {
+  const rows = await manager
+    .getRepository(AuditEventEntity)
+    .createQueryBuilder('e')
+    .where('e.seq > :after', { after: options.afterSeq ?? 0 })
+    .orderBy('e.seq', 'ASC')
+    .limit(options.limit ?? 1000)
+    .getMany();
+  return rows.map(toChained);
+}
+
+/** Walks the whole chain in pages; returns the first break, if any. */
+export async function verifyAuditChain(manager: EntityManager, pageSize = 1000): Promise<ChainVerification> {
+  let anchor: ChainedAuditEvent | null = null;
+  let checked = 0;
+  for (;;) {
+    const page = await readAuditEvents(manager, { afterSeq: anchor?.seq ?? 0, limit: pageSize });
+    if (page.length === 0) return { valid: true, checked };
+    const result = verifyChain(page, anchor);
+    if (!result.valid) return { ...result, checked: checked + result.checked };
+    checked += result.checked;
+    anchor = page[page.length - 1] ?? null;
+  }
+}

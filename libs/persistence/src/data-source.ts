@@ -1,0 +1,42 @@
+import { DataSource } from 'typeorm';
+import { AuditEventEntity } from './entities/audit-event.entity';
+import { PingRecordEntity } from './entities/ping-record.entity';
+import { Initial1764669600000 } from './migrations/1764669600000-initial';
+
+export const ENTITIES = [PingRecordEntity, AuditEventEntity];
+/** In order. A migration is never edited once committed; add a new one. */
+export const MIGRATIONS = [Initial1764669600000];
+
+export interface DataSourceSettings {
+  readonly url: string;
+  readonly applicationName: string;
+  readonly poolSize?: number;
+}
+
+/** Schema changes only ever come from MIGRATIONS (`synchronize: false`). */
+export function createDataSource(settings: DataSourceSettings): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: settings.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTableName: 'schema_migrations',
+    logging: false,
+    applicationName: settings.applicationName,
+    extra: { max: settings.poolSize ?? 10, connectionTimeoutMillis: 5000 },
+  });
+}
+
+/** Applies pending migrations in one transaction each; returns their names. */
+export async function runMigrations(url: string): Promise<string[]> {
+  const ds = createDataSource({ url, applicationName: 'lunanexa-migrate', poolSize: 2 });
+  await ds.initialize();
+  try {
+    const applied = await ds.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}

@@ -1,0 +1,5 @@
+export * from './data-source';
+export * from './audit-log';
+export { PingRecordEntity } from './entities/ping-record.entity';
+export { AuditEventEntity } from './entities/audit-event.entity';
+export * from './testing';

@@ -1,0 +1,17 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { PingWorkflowInput, PingWorkflowResult } from '@lunanexa/contracts';
+import type { Activities } from '@lunanexa/activities';
+
+const { recordPing } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 20 },
+});
+
+/**
+ * System check: records one row and one audit receipt through an activity.
+ * Business failures (a reused idempotency key) are non-retryable and fail the
+ * workflow with their typed code.
+ */
+export async function pingWorkflow(input: PingWorkflowInput): Promise<PingWorkflowResult> {
+  return recordPing(input);
+}

@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { WorkflowFailedError } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createActivities } from '@lunanexa/activities';
+import { ErrorCode, type PingWorkflowInput } from '@lunanexa/contracts';
+import { startTestTemporal, typedFailureCode } from '@lunanexa/e2e';
+import {
+  createDataSource,
+  createScratchDatabase,
+  PingRecordEntity,
+  runMigrations,
+  verifyAuditChain,
+  type ScratchDatabase,
+} from '@lunanexa/persistence';
+import type { DataSource } from 'typeorm';
+import { pingWorkflow } from '../src';
+
+describe('pingWorkflow on real Temporal and PostgreSQL', function () {
+  this.timeout(120_000);
+  const taskQueue = `ping-test-${randomUUID()}`;
+  let env: TestWorkflowEnvironment;
+  let db: ScratchDatabase;
+  let ds: DataSource;
+  let worker: Worker;
+  let running: Promise<void>;
+
+  before(async () => {
+    [env, db] = await Promise.all([startTestTemporal(), createScratchDatabase('ping_wf')]);
+    await runMigrations(db.url);
+    ds = createDataSource({ url: db.url, applicationName: 'ping-workflow-test' });
+    await ds.initialize();
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      workflowsPath: require.resolve('../src'),
+      activities: createActivities({ db: ds }),
+    });
+    running = worker.run();
+  });
+
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await ds?.destroy();
+    await db?.drop();
+    await env?.teardown();
+  });
+
+  function input(key: string, message = 'hello'): PingWorkflowInput {
+    return { idempotencyKey: key, message, actor: 'system:test', correlationId: `corr-${key}`, requestId: `req-${key}` };
+  }
+
+  it('records one row and one receipt, readable back from PostgreSQL', async () => {
+    const key = `k-${randomUUID()}`;
+    const result = await env.client.workflow.execute(pingWorkflow, {
+      taskQueue,
+      workflowId: `ping/${key}`,
+      args: [input(key)],
+    });
+    const row = await ds.getRepository(PingRecordEntity).findOneByOrFail({ workflowId: `ping/${key}` });
+    expect(row.id).to.equal(result.pingId);
+    expect(row.message).to.equal('hello');
+    expect(row.correlationId).to.equal(`corr-${key}`);
+    const receipts = await ds.query<{ seq: string; hash: string; actor: string }[]>(
+      `SELECT seq, hash, actor FROM audit_events WHERE workflow_id = $1`,
+      [`ping/${key}`],
+    );
+    expect(receipts).to.have.length(1);
+    expect(receipts[0]!.hash).to.equal(result.receipt.hash);
+    expect(await verifyAuditChain(ds.manager)).to.include({ valid: true });
+  });
+
+  it('does not duplicate the row or the receipt when the activity is repeated', async () => {
+    const key = `k-${randomUUID()}`;
+    const first = await env.client.workflow.execute(pingWorkflow, { taskQueue, workflowId: `ping/${key}`, args: [input(key)] });
+    // A second run under a new workflow id with the same key must not collide,
+    // and re-running the activity for the same workflow id returns the first result.
+    const again = await env.client.workflow.execute(pingWorkflow, {
+      taskQueue,
+      workflowId: `ping/${key}`,
+      args: [input(key)],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    });
+    expect(again).to.deep.equal(first);
+    const count = await ds.getRepository(PingRecordEntity).countBy({ workflowId: `ping/${key}` });
+    expect(count).to.equal(1);
+  });
+
+  it('fails with IDEMPOTENCY_KEY_REUSED when a key is reused with a different message', async () => {
+    const key = `k-${randomUUID()}`;
+    await env.client.workflow.execute(pingWorkflow, { taskQueue, workflowId: `ping/${key}`, args: [input(key, 'one')] });
+    let failure: unknown;
+    try {
+      await env.client.workflow.execute(pingWorkflow, {
+        taskQueue,
+        workflowId: `ping/${key}`,
+        args: [input(key, 'two')],
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).to.be.instanceOf(WorkflowFailedError);
+    expect(typedFailureCode(failure)).to.equal(ErrorCode.IDEMPOTENCY_KEY_REUSED);
+  });
+});

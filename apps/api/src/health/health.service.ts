@@ -8,12 +8,19 @@ import type { DependencyCheck, Health } from './health.types';
 
 const CHECK_TIMEOUT_MS = 3000;
 
-async function timed(name: string, probe: () => Promise<unknown>): Promise<DependencyCheck> {
+/**
+ * Runs one probe with a deadline. The probe gets an AbortSignal so calls that
+ * support cancellation (Temporal gRPC) stop at the deadline instead of
+ * retrying in the background after the check has already answered.
+ */
+async function timed(name: string, probe: (signal: AbortSignal) => Promise<unknown>): Promise<DependencyCheck> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
+  const pending = probe(AbortSignal.timeout(CHECK_TIMEOUT_MS));
+  pending.catch(() => undefined);
   try {
     await Promise.race([
-      probe(),
+      pending,
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
       }),
@@ -40,8 +47,10 @@ export class HealthService {
   async check(): Promise<Health> {
     const checks = await Promise.all([
       timed('postgresql', () => this.db.query('SELECT 1')),
-      timed('temporal', () =>
-        this.temporal.workflowService.describeNamespace({ namespace: this.config.TEMPORAL_NAMESPACE }),
+      timed('temporal', (signal) =>
+        this.temporal.withAbortSignal(signal, () =>
+          this.temporal.workflowService.describeNamespace({ namespace: this.config.TEMPORAL_NAMESPACE }),
+        ),
       ),
     ]);
     return {

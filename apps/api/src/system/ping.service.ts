@@ -69,28 +69,38 @@ export class PingService {
       correlationId: ids.correlationId,
       requestId: ids.requestId,
     };
-    let runId: string;
-    try {
-      const handle = await this.withDeadline(this.temporal.workflow.start(WORKFLOW_TYPES.ping, {
-        taskQueue: this.config.LUNANEXA_TASK_QUEUE,
-        workflowId,
-        args: [input],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: new TypedSearchAttributes([
-          { key: correlationKey, value: ids.correlationId },
-          { key: actorKey, value: actor },
-        ]),
-      }));
-      runId = handle.firstExecutionRunId;
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw this.translate(error);
-      const description = await this.temporal.workflow.getHandle(workflowId).describe();
-      runId = description.runId;
-    }
+    // One deadline for the whole operation; aborting cancels the gRPC calls
+    // themselves, so nothing keeps retrying after the caller has its answer.
+    const signal = AbortSignal.timeout(this.config.LUNANEXA_WORKFLOW_WAIT_MS);
+    let runId = '';
     let result: PingWorkflowResult;
     try {
-      result = await this.withDeadline(this.temporal.workflow.getHandle(workflowId, runId).result());
+      result = await this.temporal.withAbortSignal(signal, async () => {
+        try {
+          const handle = await this.temporal.workflow.start(WORKFLOW_TYPES.ping, {
+            taskQueue: this.config.LUNANEXA_TASK_QUEUE,
+            workflowId,
+            args: [input],
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            typedSearchAttributes: new TypedSearchAttributes([
+              { key: correlationKey, value: ids.correlationId },
+              { key: actorKey, value: actor },
+            ]),
+          });
+          runId = handle.firstExecutionRunId;
+        } catch (error) {
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          runId = (await this.temporal.workflow.getHandle(workflowId).describe()).runId;
+        }
+        return this.temporal.workflow.getHandle<() => Promise<PingWorkflowResult>>(workflowId, runId).result();
+      });
     } catch (error) {
+      if (signal.aborted) {
+        throw new LunaNexaError(
+          ErrorCode.DEPENDENCY_UNAVAILABLE,
+          `workflow ${workflowId} did not finish within ${this.config.LUNANEXA_WORKFLOW_WAIT_MS} ms (is Temporal up and a worker running?)`,
+        );
+      }
       throw this.translate(error);
     }
     if (result.message !== message) {
@@ -122,31 +132,6 @@ export class PingService {
       createdAt: row.createdAt,
       temporalUiUrl: temporalWorkflowUrl(this.config.LUNANEXA_TEMPORAL_UI_URL, this.config.TEMPORAL_NAMESPACE, row.workflowId),
     }));
-  }
-
-  private async withDeadline<T>(promise: Promise<T>): Promise<T> {
-    // The losing side of the race still settles later; observe it so it is not an unhandled rejection.
-    promise.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        promise,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new LunaNexaError(
-                  ErrorCode.DEPENDENCY_UNAVAILABLE,
-                  `workflow did not finish within ${this.config.LUNANEXA_WORKFLOW_WAIT_MS} ms (is a worker running?)`,
-                ),
-              ),
-            this.config.LUNANEXA_WORKFLOW_WAIT_MS,
-          );
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private translate(error: unknown): unknown {

@@ -1,0 +1,26 @@
+import type { Route } from '@angular/router';
+
+import type { IconName } from './shared/icon/icon';
+
+/**
+ * The console's views, in navigation order. Each entry is both a lazy route
+ * and a side-nav link, so adding a view (Nodes, Models, Deployments, …) is
+ * one entry here and a page under `pages/`.
+ */
+export interface ConsoleView {
+  /** URL segment, also the route path. */
+  readonly path: string;
+  /** Nav label and page title. */
+  readonly label: string;
+  readonly icon: IconName;
+  readonly loadComponent: NonNullable<Route['loadComponent']>;
+}
+
+export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
+  {
+    path: 'overview',
+    label: 'Overview',
+    icon: 'dashboard',
+    loadComponent: () => import('./pages/overview/overview').then((m) => m.Overview),
+  },
+];

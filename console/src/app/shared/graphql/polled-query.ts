@@ -1,0 +1,132 @@
+import { DOCUMENT, DestroyRef, ErrorHandler, type Signal, inject, signal } from '@angular/core';
+
+import { GraphqlRequestError, TransportErrorCode } from './graphql-error';
+
+export interface PolledQuery<T> {
+  /** The last successful result; kept through later failures so a flaky API does not blank the page. */
+  readonly value: Signal<T | undefined>;
+  /** The failure of the most recent attempt, cleared by the next success. */
+  readonly error: Signal<GraphqlRequestError | undefined>;
+  readonly loading: Signal<boolean>;
+  /** When `value` was last refreshed. */
+  readonly updatedAt: Signal<Date | undefined>;
+  /** Loads now (cancelling a load in flight) and restarts the interval. */
+  refresh(): void;
+}
+
+export interface PollOptions {
+  readonly intervalMs: number;
+}
+
+/**
+ * Runs `load` now and again `intervalMs` after each attempt finishes, so slow
+ * answers never pile up. Polling pauses while the tab is hidden (no load on
+ * the API from background tabs) and catches up as soon as it is visible.
+ * Stops and cancels the call in flight when the calling component is destroyed.
+ *
+ * Must be called in an injection context (a field initializer or constructor).
+ */
+export function pollQuery<T>(load: (signal: AbortSignal) => Promise<T>, options: PollOptions): PolledQuery<T> {
+  const document = inject(DOCUMENT);
+  const errorHandler = inject(ErrorHandler);
+
+  const value = signal<T | undefined>(undefined);
+  const error = signal<GraphqlRequestError | undefined>(undefined);
+  const loading = signal(false);
+  const updatedAt = signal<Date | undefined>(undefined);
+
+  let inFlight: AbortController | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stale = false;
+  let destroyed = false;
+
+  const schedule = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (destroyed) {
+      return;
+    }
+    if (document.visibilityState === 'hidden') {
+      stale = true;
+      return;
+    }
+    timer = setTimeout(run, options.intervalMs);
+  };
+
+  const run = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    stale = false;
+    inFlight?.abort();
+    const attempt = new AbortController();
+    inFlight = attempt;
+    loading.set(true);
+    // Starting from a resolved promise turns a synchronous throw in `load` into a rejection too.
+    void Promise.resolve(attempt.signal)
+      .then(load)
+      .then(
+        (result) => {
+          if (inFlight !== attempt) {
+            return;
+          }
+          value.set(result);
+          error.set(undefined);
+          updatedAt.set(new Date());
+        },
+        (failure: unknown) => {
+          if (inFlight !== attempt) {
+            return;
+          }
+          if (failure instanceof GraphqlRequestError) {
+            error.set(failure);
+            return;
+          }
+          // Anything else is a bug in the console, not an API failure: report it
+          // through Angular's handler and still show the operator an error panel.
+          errorHandler.handleError(failure);
+          error.set(
+            new GraphqlRequestError({
+              code: TransportErrorCode.CONSOLE_FAILURE,
+              message: failure instanceof Error ? failure.message : 'The console failed to process the answer.',
+              requestId: '',
+              correlationId: '',
+            }),
+          );
+        },
+      )
+      .finally(() => {
+        if (inFlight !== attempt) {
+          return;
+        }
+        inFlight = undefined;
+        loading.set(false);
+        schedule();
+      });
+  };
+
+  const onVisibilityChange = (): void => {
+    if (document.visibilityState === 'visible' && stale && inFlight === undefined) {
+      run();
+    }
+  };
+  document.addEventListener('visibilitychange', onVisibilityChange);
+
+  inject(DestroyRef).onDestroy(() => {
+    destroyed = true;
+    clearTimeout(timer);
+    document.removeEventListener('visibilitychange', onVisibilityChange);
+    const attempt = inFlight;
+    inFlight = undefined;
+    attempt?.abort();
+  });
+
+  run();
+
+  return {
+    value: value.asReadonly(),
+    error: error.asReadonly(),
+    loading: loading.asReadonly(),
+    updatedAt: updatedAt.asReadonly(),
+    refresh: run,
+  };
+}

@@ -1,0 +1,18 @@
+export type StatusTone = 'ok' | 'warn' | 'error' | 'neutral';
+
+/*
+ * Schema v1 types health statuses as plain strings; these are the words the
+ * API documents in apps/api/schema.gql (Health: ok | degraded, DependencyCheck:
+ * ok | failing). Anything else is shown as sent, in a neutral colour, rather
+ * than guessed at. When the contract turns them into an enum, map it
+ * exhaustively here.
+ */
+const TONE_BY_STATUS: Readonly<Record<string, StatusTone>> = {
+  ok: 'ok',
+  degraded: 'warn',
+  failing: 'error',
+};
+
+export function statusTone(status: string): StatusTone {
+  return TONE_BY_STATUS[status] ?? 'neutral';
+}

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+/** The repository root (this file runs from e2e/dist/src). */
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Ports for one isolated stack, so the e2e run never collides with a developer's `npm start`. */
+export async function isolatedStackEnv(dataDir: string): Promise<Record<string, string>> {
+  const names = [
+    'LUNANEXA_PG_PORT',
+    'LUNANEXA_TEMPORAL_PORT',
+    'LUNANEXA_TEMPORAL_UI_PORT',
+    'LUNANEXA_API_PORT',
+    'LUNANEXA_GATEWAY_PORT',
+    'LUNANEXA_WORKER_PORT',
+  ];
+  const env: Record<string, string> = { LUNANEXA_DATA_DIR: dataDir, LUNANEXA_AGENTS: '4', LUNANEXA_LOG_LEVEL: 'info' };
+  for (const name of names) env[name] = String(await freePort());
+  // Agents take base+1..base+4: pick a base whose next four ports are free.
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const ok = await Promise.all([1, 2, 3, 4].map((i) => portIsFree(base + i)));
+    if (ok.every(Boolean)) {
+      env['LUNANEXA_AGENT_BASE_PORT'] = String(base);
+      return env;
+    }
+  }
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
+  });
+}
+
+export interface LaunchedStack {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Runs `node scripts/start.mjs` (what `npm start` runs) and waits for its "LunaNexa is up." banner. */
+export async function launchStack(env: Record<string, string>, timeoutMs = 300_000): Promise<LaunchedStack> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  delete childEnv['DATABASE_URL'];
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'start.mjs')], {
+    cwd: REPO_ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (!output.includes('LunaNexa is up.')) {
+    if (exitCode !== undefined) throw new Error(`start.mjs exited ${String(exitCode)} before the stack was up:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGINT');
+      throw new Error(`stack not up within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, output: () => output, exited };
+}
+
+/**
+ * Every live process that belongs to a data directory: its command line names
+ * the directory (launchers, agents, Temporal's db file) or its working
+ * directory is inside it (PostgreSQL chdirs into PGDATA).
+ */
+export function processesUsing(dataDir: string): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      let cwd = '';
+      try {
+        cwd = readlinkSync(`/proc/${pid}/cwd`);
+      } catch {
+        // process gone or not ours
+      }
+      if (command.includes(dataDir) || cwd.startsWith(dataDir)) found.push({ pid, command });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}

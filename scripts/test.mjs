@@ -1,0 +1,170 @@
+// `npm test`: the whole suite from a fresh clone. Installs what is missing,
+// builds, starts PostgreSQL (embedded unless DATABASE_URL is set), then runs
+// the suites in tiers and ends with one line: `N passed, N failed`.
+//
+//   npm test                     everything (lint, unit, integration, e2e)
+//   npm test -- --only unit      one tier (lint | unit | integration | e2e); repeatable
+//   npm test -- --grep ping      passed to mocha
+
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bootstrap, REPO_ROOT } from './lib/bootstrap.mjs';
+import { startService, tailFile, delay } from './lib/supervisor.mjs';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', multiple: true },
+    grep: { type: 'string' },
+  },
+});
+const TIERS = ['lint', 'unit', 'integration', 'e2e'];
+const selected = values.only?.length ? values.only : TIERS;
+for (const tier of selected) {
+  if (!TIERS.includes(tier)) {
+    console.error(`unknown tier "${tier}" (one of ${TIERS.join(', ')})`);
+    process.exit(64);
+  }
+}
+
+const log = (line) => console.log(`[test] ${line}`);
+const totals = { passed: 0, failed: 0, pending: 0 };
+const summary = [];
+
+/** Compiled test files of one tier, from every package's dist/test. */
+function testFiles(suffix) {
+  const roots = ['libs', 'apps'].flatMap((group) =>
+    readdirSync(path.join(REPO_ROOT, group)).map((name) => path.join(REPO_ROOT, group, name)),
+  );
+  roots.push(...['workflows', 'activities', 'e2e'].map((name) => path.join(REPO_ROOT, name)));
+  const files = [];
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(suffix)) files.push(full);
+    }
+  };
+  for (const root of roots) walk(path.join(root, 'dist', 'test'));
+  walk(path.join(REPO_ROOT, 'test', 'dist'));
+  return files.sort();
+}
+
+function runCommand(command, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const relay = (stream) => (chunk) => {
+      output += chunk.toString('utf8');
+      stream.write(chunk);
+    };
+    child.stdout.on('data', relay(process.stdout));
+    child.stderr.on('data', relay(process.stderr));
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+/** Mocha in its own process per tier; counts come from its summary lines. */
+async function mochaTier(name, files, env, timeoutMs) {
+  if (files.length === 0) {
+    log(`${name}: no test files`);
+    summary.push(`${name}: no test files`);
+    return;
+  }
+  log(`${name}: ${files.length} file(s)`);
+  const args = [path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--timeout', String(timeoutMs), '--exit', '--reporter', 'spec'];
+  if (values.grep) args.push('--grep', values.grep);
+  const { code, output } = await runCommand(process.execPath, [...args, ...files], env);
+  const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(output)?.[1] ?? 0);
+  const passed = count('passing');
+  let failed = count('failing');
+  const pending = count('pending');
+  if (code !== 0 && failed === 0) failed = 1; // mocha crashed before reporting: count the tier as one failure
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.pending += pending;
+  summary.push(`${name}: ${passed} passed, ${failed} failed${pending ? `, ${pending} pending` : ''}`);
+}
+
+async function lintTier(env) {
+  log('lint: eslint + prettier');
+  const eslint = await runCommand(path.join(REPO_ROOT, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings', '0'], env);
+  const pass = eslint.code === 0;
+  totals.passed += pass ? 1 : 0;
+  totals.failed += pass ? 0 : 1;
+  summary.push(`lint: ${pass ? '1 passed, 0 failed' : '0 passed, 1 failed'}`);
+}
+
+async function startTestPostgres() {
+  if (process.env.DATABASE_URL) {
+    log('using PostgreSQL from DATABASE_URL for scratch databases');
+    return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  }
+  const dataDir = path.join(REPO_ROOT, '.data', 'test');
+  log(`starting embedded PostgreSQL for tests (${dataDir})`);
+  let announced;
+  const urlSeen = new Promise((resolve) => (announced = resolve));
+  const service = startService({
+    name: 'test-postgres',
+    command: process.execPath,
+    args: [path.join(REPO_ROOT, 'scripts', 'postgres.mjs'), '--data-dir', dataDir, '--port', process.env.LUNANEXA_TEST_PG_PORT || '54339'],
+    env: process.env,
+    cwd: REPO_ROOT,
+    logFile: path.join(dataDir, 'postgres-launcher.log'),
+    onLine: (line) => {
+      const match = /DATABASE_URL=(\S+)/.exec(line);
+      if (match) announced(match[1]);
+    },
+  });
+  const url = await Promise.race([
+    urlSeen,
+    service.exited.then((s) => {
+      throw new Error(`test PostgreSQL failed (${JSON.stringify(s)})\n${tailFile(service.logFile)}`);
+    }),
+    delay(120_000).then(() => {
+      throw new Error('test PostgreSQL did not start within 120 s');
+    }),
+  ]);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return { adminUrl: admin.toString(), stop: () => service.stop({ graceMs: 30_000 }) };
+}
+
+const started = Date.now();
+let postgres;
+try {
+  const needsServices = selected.some((t) => t === 'integration' || t === 'e2e');
+  const { temporalCli } = await bootstrap(log, { console: selected.includes('e2e') });
+  const env = { ...process.env, LUNANEXA_TEMPORAL_CLI: temporalCli, LUNANEXA_LOG_LEVEL: process.env.LUNANEXA_LOG_LEVEL || 'warn' };
+  if (needsServices) {
+    postgres = await startTestPostgres();
+    env.LUNANEXA_TEST_PG_ADMIN_URL = postgres.adminUrl;
+  }
+  if (selected.includes('lint')) await lintTier(env);
+  if (selected.includes('unit')) await mochaTier('unit', testFiles('.spec.js'), env, 20_000);
+  // One process per integration/e2e file: each owns a Temporal server and runtime,
+  // and a leak in one file cannot fail another.
+  if (selected.includes('integration')) {
+    for (const file of testFiles('.int.js')) await mochaTier(`integration ${path.relative(REPO_ROOT, file)}`, [file], env, 120_000);
+  }
+  if (selected.includes('e2e')) {
+    for (const file of testFiles('.e2e.js')) await mochaTier(`e2e ${path.relative(REPO_ROOT, file)}`, [file], env, 600_000);
+  }
+} catch (error) {
+  console.error(`[test] harness failed: ${error instanceof Error ? error.message : String(error)}`);
+  totals.failed += 1;
+  summary.push('harness: 0 passed, 1 failed');
+} finally {
+  if (postgres) await postgres.stop();
+}
+
+console.log(`\n[test] ${summary.join(' | ')}  (${Math.round((Date.now() - started) / 1000)} s)`);
+const ranNothing = totals.passed + totals.failed === 0;
+if (ranNothing) {
+  console.log('[test] no test ran');
+  totals.failed += 1;
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed > 0 ? 1 : 0);

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import { createLogger, readBuildInfo, runMain, type Logger } from '@lunanexa/observability';
+import { startAgent, type RunningAgent } from './agent';
+import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
+import { AGENT_PROCESS_NAME, loadAgentConfigFile } from './config';
+import { prepareDataDir } from './data-dir';
+import { readAgentVersion } from './version';
+
+/**
+ * `lunanexa-agent --config <file>`. Exit codes: 0 after SIGTERM/SIGINT,
+ * 64 bad command line, 78 bad configuration (naming the field and file),
+ * 1 anything else (e.g. the listen port is taken, /proc/meminfo unreadable).
+ */
+async function main(): Promise<void> {
+  const invocation = parseAgentArgs(process.argv.slice(2), process.env);
+  if (invocation.kind === 'help') {
+    process.stdout.write(AGENT_USAGE);
+    return;
+  }
+  const config = loadAgentConfigFile(invocation.configFile);
+  prepareDataDir(config.dataDir, invocation.configFile);
+  const agentVersion = readAgentVersion();
+  const logger = createLogger({ service: AGENT_PROCESS_NAME, level: config.logLevel, version: agentVersion });
+  const agent = await startAgent({ config, logger, agentVersion, commit: readBuildInfo().commit });
+  logger.info(
+    { nodeName: config.nodeName, host: agent.address.address, port: agent.address.port, inventorySource: config.inventory.source },
+    'agent listening',
+  );
+  stopOnSignals(agent, logger);
+}
+
+function stopOnSignals(agent: RunningAgent, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal means the operator does not want to wait for the grace period.
+      logger.warn({ signal }, 'second signal during shutdown; exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    agent.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+runMain(AGENT_PROCESS_NAME, async () => {
+  try {
+    await main();
+  } catch (error: unknown) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${AGENT_PROCESS_NAME}: ${error.message}\n\n${AGENT_USAGE}`);
+      process.exit(EXIT_USAGE);
+    }
+    throw error;
+  }
+});

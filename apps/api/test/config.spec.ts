@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ConfigError, EXIT_CONFIG } from '@lunanexa/observability';
+import { loadApiConfig } from '../src/config';
+
+const MAIN = join(__dirname, '..', 'src', 'main.js');
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadApiConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as ConfigError).problems.map((p) => p.variable);
+  }
+  return [];
+}
+
+describe('api configuration', function () {
+  this.timeout(30_000);
+  const valid = { DATABASE_URL: 'postgres://u@127.0.0.1:5432/db' };
+
+  it('accepts a minimal environment and fills defaults', () => {
+    const config = loadApiConfig(valid);
+    expect(config).to.include({ LUNANEXA_API_PORT: 4000, TEMPORAL_ADDRESS: '127.0.0.1:7233', TEMPORAL_NAMESPACE: 'lunanexa' });
+  });
+
+  it('names every bad variable at once', () => {
+    expect(
+      problemsOf({ LUNANEXA_API_PORT: 'abc', TEMPORAL_ADDRESS: 'no-port', LUNANEXA_TEMPORAL_UI_URL: 'not a url', LUNANEXA_LOG_LEVEL: 'loud' }),
+    ).to.have.members(['DATABASE_URL', 'LUNANEXA_API_PORT', 'TEMPORAL_ADDRESS', 'LUNANEXA_TEMPORAL_UI_URL', 'LUNANEXA_LOG_LEVEL']);
+    expect(problemsOf({ ...valid, LUNANEXA_API_PORT: '70000' })).to.deep.equal(['LUNANEXA_API_PORT']);
+    expect(problemsOf({ DATABASE_URL: 'mysql://x' })).to.deep.equal(['DATABASE_URL']);
+  });
+
+  it('the process exits 78 and names the variable, before touching any dependency', () => {
+    const result = spawnSync(process.execPath, [MAIN], {
+      env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: valid.DATABASE_URL, LUNANEXA_API_PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).to.equal(EXIT_CONFIG);
+    expect(result.stderr).to.include('lunanexa-api: invalid configuration');
+    expect(result.stderr).to.include('LUNANEXA_API_PORT');
+  });
+});

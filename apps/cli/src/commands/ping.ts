@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { PING_MESSAGE_MAX_LENGTH, isOpaqueId } from '@lunanexa/contracts';
+import { z } from 'zod';
+import type { CommandContext } from '../context';
+import { ExitCode, usageError } from '../errors';
+import { formatFields, writeJson } from '../output';
+
+export const PING_MUTATION =
+  'mutation Ping($input: PingInput!) { ping(input: $input) { workflowId runId pingId message correlationId temporalUiUrl receiptHash } }';
+
+const PingDataSchema = z.object({
+  ping: z.object({
+    workflowId: z.string(),
+    runId: z.string(),
+    pingId: z.string(),
+    message: z.string(),
+    correlationId: z.string(),
+    temporalUiUrl: z.string(),
+    receiptHash: z.string(),
+  }),
+});
+
+export interface PingOptions {
+  readonly key?: string;
+  readonly message?: string;
+}
+
+/**
+ * Checked here as well as by the API so a typo costs no round trip and exits
+ * 64 (usage) rather than 65 (the API rejected the data).
+ */
+export function pingInput(options: PingOptions, newKey: () => string = () => `cli-${randomUUID()}`): { idempotencyKey: string; message?: string } {
+  const idempotencyKey = options.key ?? newKey();
+  if (!isOpaqueId(idempotencyKey)) {
+    throw usageError(`--key must be 1-128 characters of letters, digits and . _ : - starting with a letter or digit, not ${JSON.stringify(idempotencyKey)}`);
+  }
+  if (options.message === undefined) return { idempotencyKey };
+  if (options.message.length < 1 || options.message.length > PING_MESSAGE_MAX_LENGTH) {
+    throw usageError(`--message must be 1-${PING_MESSAGE_MAX_LENGTH} characters`);
+  }
+  return { idempotencyKey, message: options.message };
+}
+
+/**
+ * `lunanexa ping`: runs the ping system check. Re-running with the same --key
+ * returns the same workflow run, so the key is printed for retries.
+ */
+export async function pingCommand(ctx: CommandContext, options: PingOptions): Promise<ExitCode> {
+  const input = pingInput(options);
+  const { data, requestId } = await ctx.api.graphql(PING_MUTATION, { input }, PingDataSchema);
+  const result = { idempotencyKey: input.idempotencyKey, requestId, ...data.ping };
+  if (ctx.json) {
+    writeJson(ctx.io.stdout, result);
+    return ExitCode.OK;
+  }
+  ctx.io.stdout(
+    formatFields([
+      ['workflow', result.workflowId],
+      ['run', result.runId],
+      ['temporal ui', result.temporalUiUrl],
+      ['message', result.message],
+      ['ping id', result.pingId],
+      ['receipt', result.receiptHash],
+      ['idempotency key', result.idempotencyKey],
+      ['correlation id', result.correlationId],
+      ['request id', result.requestId],
+    ]),
+  );
+  return ExitCode.OK;
+}

@@ -1,0 +1,76 @@
+import type { Write } from './output';
+import { ApiClient } from './api-client';
+import { usageError } from './errors';
+
+export const API_URL_ENV = 'LUNANEXA_API_URL';
+/** Where `npm start` serves the API on a developer machine. */
+export const DEFAULT_API_URL = 'http://127.0.0.1:4000';
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface CliIo {
+  readonly stdout: Write;
+  readonly stderr: Write;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Global options as commander hands them over, before validation. */
+export interface GlobalOptions {
+  readonly apiUrl?: string;
+  readonly json?: boolean;
+  readonly timeout?: string;
+}
+
+/** What every command receives: validated options, a client and where to write. */
+export interface CommandContext {
+  readonly api: ApiClient;
+  readonly json: boolean;
+  readonly io: CliIo;
+  readonly cliVersion: string;
+}
+
+/**
+ * The API base URL: absolute http(s), no credentials (they would be printed
+ * in every error line), no query or fragment (paths are appended to it).
+ * A path prefix is allowed for an API behind a reverse proxy.
+ */
+export function parseApiUrl(raw: string, source: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(`${source} ${JSON.stringify(raw)} is not an absolute URL (e.g. ${DEFAULT_API_URL})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`${source} must be an http:// or https:// URL, not ${url.protocol}`);
+  }
+  if (url.username !== '' || url.password !== '') throw usageError(`${source} must not contain credentials`);
+  if (url.search !== '' || url.hash !== '') throw usageError(`${source} must not have a query or fragment`);
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  return url;
+}
+
+export function parseTimeout(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 600_000) {
+    throw usageError(`--timeout must be a whole number of milliseconds between 1 and 600000, not ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+export function commandContext(options: GlobalOptions, io: CliIo, cliVersion: string): CommandContext {
+  const fromFlag = options.apiUrl;
+  const fromEnv = io.env[API_URL_ENV] === '' ? undefined : io.env[API_URL_ENV];
+  const baseUrl =
+    fromFlag !== undefined
+      ? parseApiUrl(fromFlag, '--api-url')
+      : fromEnv !== undefined
+        ? parseApiUrl(fromEnv, API_URL_ENV)
+        : parseApiUrl(DEFAULT_API_URL, 'default API URL');
+  const api = new ApiClient(baseUrl, { timeoutMs: parseTimeout(options.timeout), userAgent: `lunanexa-cli/${cliVersion}` });
+  return { api, json: options.json === true, io, cliVersion };
+}
+
+/** The base URL as operators typed it (without the trailing slash added for joining). */
+export function displayUrl(url: URL): string {
+  return url.href.endsWith('/') ? url.href.slice(0, -1) : url.href;
+}

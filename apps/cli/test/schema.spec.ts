@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { buildSchema, parse, validate } from 'graphql';
+import { PING_MUTATION } from '../src/commands/ping';
+import { HEALTH_QUERY } from '../src/commands/status';
+
+/** The API commits its generated schema; the CLI's operations must stay valid against it. */
+const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
+
+describe('CLI GraphQL operations', () => {
+  const schema = buildSchema(readFileSync(API_SCHEMA, 'utf8'));
+  for (const [name, operation] of [
+    ['health query', HEALTH_QUERY],
+    ['ping mutation', PING_MUTATION],
+  ] as const) {
+    it(`${name} validates against apps/api/schema.gql`, () => {
+      expect(validate(schema, parse(operation)).map((error) => error.message)).to.deep.equal([]);
+    });
+  }
+});

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { ByteCountSchema, GenerationSchema, IsoTimestampSchema, NameSchema, OpaqueIdSchema } from './common';
+import { ArtifactSchema } from './artifact';
+import { DeploymentStateSchema } from './lifecycle';
+import { GPU_UUID_PATTERN, LabelKeySchema, NodeLabelsSchema, TaintEffectSchema } from './node';
+import { LaunchSpecSchema, RuntimeKindSchema, RuntimePackagingSchema } from './runtime';
+import { ModelVersionRefSchema } from './workload';
+
+/**
+ * Desired state and its observation. `generation` increases with every change
+ * of intent; `observedGeneration` is the newest generation the agents have
+ * reported acting on. A deployment whose observedGeneration lags is still
+ * converging, whatever its replica counts say.
+ */
+
+export const TolerationSchema = z
+  .object({
+    key: LabelKeySchema,
+    /** Null tolerates the taint key with any effect. */
+    effect: TaintEffectSchema.nullable(),
+  })
+  .strict();
+export type Toleration = z.infer<typeof TolerationSchema>;
+
+export const ReplicaResourcesSchema = z
+  .object({
+    gpus: z.int().min(0).max(64),
+    /** Memory reserved per replica, fitted against the figure the node's memory model dictates. */
+    memoryBytes: ByteCountSchema,
+  })
+  .strict();
+export type ReplicaResources = z.infer<typeof ReplicaResourcesSchema>;
+
+export const DeploymentSchema = z
+  .object({
+    id: OpaqueIdSchema,
+    name: NameSchema,
+    modelVersion: ModelVersionRefSchema,
+    modelVersionId: OpaqueIdSchema,
+    runtimeId: OpaqueIdSchema,
+    state: DeploymentStateSchema,
+    /** Why the deployment is in its state, e.g. "NoEligibleNode: 4 nodes filtered". Null when nothing to say. */
+    stateReason: z.string().min(1).max(2048).nullable(),
+    generation: GenerationSchema,
+    observedGeneration: GenerationSchema,
+    desiredReplicas: z.int().min(0).max(1024),
+    /** Replicas the agents report at observedGeneration, in any state. */
+    observedReplicas: z.int().min(0),
+    /** Of those, the ones passing health checks and receiving traffic. */
+    readyReplicas: z.int().min(0),
+    resources: ReplicaResourcesSchema,
+    nodeSelector: NodeLabelsSchema,
+    tolerations: z.array(TolerationSchema).max(32),
+    createdAt: IsoTimestampSchema,
+    updatedAt: IsoTimestampSchema,
+  })
+  .strict()
+  .superRefine((deployment, ctx) => {
+    if (deployment.observedGeneration > deployment.generation) {
+      ctx.addIssue({ code: 'custom', path: ['observedGeneration'], message: 'must not exceed generation' });
+    }
+    if (deployment.readyReplicas > deployment.observedReplicas) {
+      ctx.addIssue({ code: 'custom', path: ['readyReplicas'], message: 'must not exceed observedReplicas' });
+    }
+  });
+export type Deployment = z.infer<typeof DeploymentSchema>;
+
+/** What the controller wants a replica to be. */
+export const ASSIGNMENT_INTENTS = ['Run', 'Stop'] as const;
+export const AssignmentIntentSchema = z.enum(ASSIGNMENT_INTENTS);
+export type AssignmentIntent = z.infer<typeof AssignmentIntentSchema>;
+
+/**
+ * One replica's desired state pushed to one node. The agent persists it,
+ * rejects generations older than the newest it accepted (fencing), and stops
+ * acting on it once `leaseExpiresAt` passes without renewal. It carries
+ * everything the agent needs to act while the controller is away — and
+ * nothing about who is calling the model. Signing is the envelope's job
+ * (libs/agent-protocol).
+ */
+export const AssignmentSchema = z
+  .object({
+    id: OpaqueIdSchema,
+    deploymentId: OpaqueIdSchema,
+    nodeId: OpaqueIdSchema,
+    generation: GenerationSchema,
+    intent: AssignmentIntentSchema,
+    leaseExpiresAt: IsoTimestampSchema,
+    modelVersion: ModelVersionRefSchema,
+    artifact: ArtifactSchema,
+    runtime: z
+      .object({
+        id: OpaqueIdSchema,
+        kind: RuntimeKindSchema,
+        packaging: RuntimePackagingSchema,
+        launch: LaunchSpecSchema,
+      })
+      .strict(),
+    /** GPUs this replica is pinned to (by uuid: indexes can change across reboots). */
+    gpuUuids: z.array(z.string().regex(GPU_UUID_PATTERN)).max(64),
+    /** Values for the runtime's allowlisted variables; the agent refuses names outside the allowlist. */
+    env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]{0,127}$/), z.string().max(4096)),
+  })
+  .strict()
+  .superRefine((assignment, ctx) => {
+    const allowed = new Set(assignment.runtime.launch.envAllowlist);
+    for (const name of Object.keys(assignment.env)) {
+      if (!allowed.has(name)) {
+        ctx.addIssue({ code: 'custom', path: ['env', name], message: 'is not in the runtime envAllowlist' });
+      }
+    }
+  });
+export type Assignment = z.infer<typeof AssignmentSchema>;

@@ -1,0 +1,54 @@
+import { DataClassSchema } from '@lunanexa/contracts';
+import { configFields, loadConfig } from '@lunanexa/observability';
+import { z } from 'zod';
+
+export const GATEWAY_PROCESS_NAME = 'lunanexa-gateway';
+export const GATEWAY_SERVICE = 'gateway';
+
+/** 1 MiB: far above any chat prompt we serve, small enough that a flood of bodies cannot exhaust memory. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * The gateway's whole configuration, read once at boot from the environment.
+ * A bad value stops the process with exit code 78 naming the variable.
+ */
+export const GatewayConfigSchema = z.object({
+  LUNANEXA_GATEWAY_HOST: configFields.host('127.0.0.1'),
+  LUNANEXA_GATEWAY_PORT: configFields.port(4100),
+  LUNANEXA_LOG_LEVEL: configFields.logLevel(),
+  LUNANEXA_GATEWAY_MAX_BODY_BYTES: z.coerce
+    .number({ error: 'must be an integer number of bytes' })
+    .int('must be an integer number of bytes')
+    .min(1024, 'must be at least 1024 bytes')
+    .max(64 * 1_048_576, 'must be at most 64 MiB')
+    .default(DEFAULT_MAX_BODY_BYTES),
+  /**
+   * Data class assumed for OpenAI-compatible requests that do not send
+   * `x-lunanexa-data-class` (OpenAI bodies have no field for it). Defaults to
+   * a sensitive class so unlabeled traffic is never treated as public.
+   */
+  LUNANEXA_GATEWAY_DEFAULT_DATA_CLASS: DataClassSchema.default('confidential'),
+  /** How long shutdown waits for in-flight requests before cutting connections. */
+  LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS: configFields.durationMs(10_000),
+});
+
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: string;
+  readonly maxBodyBytes: number;
+  readonly defaultDataClass: z.infer<typeof DataClassSchema>;
+  readonly shutdownGraceMs: number;
+}
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const raw = loadConfig(GATEWAY_PROCESS_NAME, GatewayConfigSchema, env);
+  return {
+    host: raw.LUNANEXA_GATEWAY_HOST,
+    port: raw.LUNANEXA_GATEWAY_PORT,
+    logLevel: raw.LUNANEXA_LOG_LEVEL,
+    maxBodyBytes: raw.LUNANEXA_GATEWAY_MAX_BODY_BYTES,
+    defaultDataClass: raw.LUNANEXA_GATEWAY_DEFAULT_DATA_CLASS,
+    shutdownGraceMs: raw.LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS,
+  };
+}

@@ -1,0 +1,7 @@
+export * from './config';
+export * from './route-table';
+export * from './server';
+export * from './metrics';
+export * from './upstream';
+export * from './workloads';
+export { readJsonBody, violationsFrom } from './http';

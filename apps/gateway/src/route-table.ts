@@ -1,0 +1,92 @@
+import type { DataClass, ModelVersionRef } from '@lunanexa/contracts';
+
+/**
+ * The gateway's view of what can serve traffic, behind a port so the data
+ * plane never touches the database on the request path. The implementation
+ * backed by PostgreSQL (a later issue) keeps an in-memory snapshot refreshed
+ * from desired/observed state; `lookup` must stay synchronous and cheap.
+ */
+
+/** One ready replica: an openai-compatible runtime endpoint. */
+export interface RouteEndpoint {
+  /** e.g. `http://10.0.0.11:41001` — the runtime's own port on its node. */
+  readonly baseUrl: string;
+  /** The model name the runtime was launched to serve (`--served-model-name`). */
+  readonly servedModel: string;
+}
+
+export interface Route {
+  /** The resolved version, reported to clients as the model that answered. */
+  readonly modelVersion: ModelVersionRef;
+  /** The alias the lookup went through, or null for a pinned model ref. */
+  readonly alias: string | null;
+  readonly deploymentId: string;
+  /** From the version's approved license; a workload of another class is refused. */
+  readonly allowedDataClasses: readonly DataClass[];
+  /** Ready replicas in preference order (the first is tried first; later ones on failure before the first byte). */
+  readonly endpoints: readonly RouteEndpoint[];
+}
+
+/** An entry of `GET /v1/models`: an alias or pinned model ref clients may name. */
+export interface RouteModel {
+  readonly id: string;
+  readonly createdAt: string;
+}
+
+export interface RouteTable {
+  /** Resolves an alias or `name@version`; undefined when nothing by that name can serve. */
+  lookup(modelOrAlias: string): Route | undefined;
+  models(): readonly RouteModel[];
+  /** True once the first snapshot has loaded; until then the gateway answers /ready with 503. */
+  ready(): boolean;
+}
+
+/**
+ * The table while no deployments exist: loaded (there is nothing to load),
+ * knows no models. Every inference request gets MODEL_NOT_FOUND.
+ */
+export class EmptyRouteTable implements RouteTable {
+  lookup(): Route | undefined {
+    return undefined;
+  }
+
+  models(): readonly RouteModel[] {
+    return [];
+  }
+
+  ready(): boolean {
+    return true;
+  }
+}
+
+/** A fixed in-memory table, for single-node setups with static routes and for tests. */
+export class StaticRouteTable implements RouteTable {
+  private readonly routes: ReadonlyMap<string, Route>;
+  private readonly listed: readonly RouteModel[];
+  private loaded: boolean;
+
+  constructor(
+    entries: readonly (RouteModel & { readonly route: Route })[],
+    options: { readonly loaded?: boolean } = {},
+  ) {
+    this.routes = new Map(entries.map((entry) => [entry.id, entry.route]));
+    this.listed = entries.map(({ id, createdAt }) => ({ id, createdAt }));
+    this.loaded = options.loaded ?? true;
+  }
+
+  lookup(modelOrAlias: string): Route | undefined {
+    return this.routes.get(modelOrAlias);
+  }
+
+  models(): readonly RouteModel[] {
+    return this.listed;
+  }
+
+  ready(): boolean {
+    return this.loaded;
+  }
+
+  markLoaded(): void {
+    this.loaded = true;
+  }
+}

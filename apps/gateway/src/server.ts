@@ -1,0 +1,338 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type DataClass,
+  ErrorCode,
+  LunaNexaError,
+  OPENAI_MODEL_OWNER,
+  type OpenAiModelList,
+  unixSeconds,
+} from '@lunanexa/contracts';
+import {
+  UNMATCHED_ROUTE,
+  resolveRequestIds,
+  responseIdHeaders,
+  type BuildInfo,
+  type Logger,
+  type RequestIds,
+} from '@lunanexa/observability';
+import { GATEWAY_SERVICE } from './config';
+import { readJsonBody, sendJson, sendProblem } from './http';
+import { createGatewayMetrics, type GatewayMetrics } from './metrics';
+import type { RouteTable } from './route-table';
+import { UpstreamClient } from './upstream';
+import {
+  type PreparedWorkload,
+  WorkloadTracker,
+  prepareGenericWorkload,
+  prepareOpenAiChat,
+  prepareOpenAiCompletion,
+  runWorkload,
+} from './workloads';
+
+export interface GatewayDeps {
+  readonly routes: RouteTable;
+  readonly logger: Logger;
+  readonly build: BuildInfo;
+  readonly maxBodyBytes: number;
+  /** Data class of OpenAI-dialect requests without the data-class header. */
+  readonly defaultDataClass: DataClass;
+  /** Injected so tests can pin timestamps; defaults to the system clock. */
+  readonly clock?: () => Date;
+  /** A fresh metrics registry per server unless one is passed. */
+  readonly metrics?: GatewayMetrics;
+}
+
+export interface GatewayServer {
+  readonly server: Server;
+  readonly metrics: GatewayMetrics;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /**
+   * Graceful stop: refuse new connections, report not-ready, let in-flight
+   * requests finish, then close. After `graceMs` remaining connections are
+   * cut so a stuck client cannot block a deploy forever.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly ids: RequestIds;
+  readonly receivedAt: bigint;
+}
+
+type Handler = (exchange: Exchange) => Promise<void> | void;
+
+interface RouteSpec {
+  readonly methods: Readonly<Partial<Record<'GET' | 'POST', Handler>>>;
+  /** Errors on these paths also carry the OpenAI `error` member. */
+  readonly openAi: boolean;
+}
+
+/** Methods we label metrics with; anything else is "OTHER" so a client cannot mint label values. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** Status recorded when the client disconnected before a response was sent (nginx convention). */
+const CLIENT_CLOSED_STATUS = 499;
+
+/**
+ * The data plane's HTTP server: plain `node:http` with a static route map,
+ * so per-request overhead is a Map lookup and no framework middleware.
+ */
+export function createGatewayServer(deps: GatewayDeps): GatewayServer {
+  const metrics = deps.metrics ?? createGatewayMetrics(GATEWAY_SERVICE, deps.build);
+  const upstream = new UpstreamClient();
+  const clock = deps.clock ?? (() => new Date());
+  const workloadDeps = { routes: deps.routes, upstream, clock, metrics };
+  let draining = false;
+
+  const handleWorkload = async (
+    exchange: Exchange,
+    prepare: (body: unknown) => PreparedWorkload,
+  ): Promise<void> => {
+    const body = await readJsonBody(exchange.req, deps.maxBodyBytes);
+    const prepared = prepare(body);
+    const track = new WorkloadTracker();
+    try {
+      await runWorkload(workloadDeps, prepared, exchange.ids, exchange.res, track, exchange.receivedAt);
+    } finally {
+      if (track.finished) {
+        metrics.workloads.inc({
+          kind: prepared.request.kind,
+          dialect: prepared.dialect,
+          outcome: track.state,
+        });
+      }
+    }
+  };
+
+  const routes: ReadonlyMap<string, RouteSpec> = new Map<string, RouteSpec>([
+    [
+      '/health',
+      {
+        openAi: false,
+        methods: {
+          GET: ({ res }) =>
+            sendJson(res, 200, {
+              status: 'ok',
+              service: GATEWAY_SERVICE,
+              version: deps.build.version,
+              commit: deps.build.commit,
+            }),
+        },
+      },
+    ],
+    [
+      '/ready',
+      {
+        openAi: false,
+        methods: {
+          GET: ({ res }) => {
+            if (draining)
+              throw new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The gateway is shutting down.');
+            if (!deps.routes.ready())
+              throw new LunaNexaError(
+                ErrorCode.DEPENDENCY_UNAVAILABLE,
+                'The route table has not loaded yet.',
+              );
+            sendJson(res, 200, { status: 'ready' });
+          },
+        },
+      },
+    ],
+    [
+      '/metrics',
+      {
+        openAi: false,
+        methods: {
+          GET: async ({ res }) => {
+            const text = await metrics.service.registry.metrics();
+            res.writeHead(200, {
+              'content-type': metrics.service.registry.contentType,
+              'content-length': String(Buffer.byteLength(text)),
+            });
+            res.end(text);
+          },
+        },
+      },
+    ],
+    [
+      '/v1/models',
+      {
+        openAi: true,
+        methods: {
+          GET: ({ res }) => {
+            const list: OpenAiModelList = {
+              object: 'list',
+              data: deps.routes.models().map((model) => ({
+                id: model.id,
+                object: 'model',
+                created: unixSeconds(model.createdAt),
+                owned_by: OPENAI_MODEL_OWNER,
+              })),
+            };
+            sendJson(res, 200, list);
+          },
+        },
+      },
+    ],
+    [
+      '/v1/chat/completions',
+      {
+        openAi: true,
+        methods: {
+          POST: (exchange) =>
+            handleWorkload(exchange, (body) =>
+              prepareOpenAiChat(body, exchange.req.headers, deps.defaultDataClass),
+            ),
+        },
+      },
+    ],
+    [
+      '/v1/completions',
+      {
+        openAi: true,
+        methods: {
+          POST: (exchange) =>
+            handleWorkload(exchange, (body) =>
+              prepareOpenAiCompletion(body, exchange.req.headers, deps.defaultDataClass),
+            ),
+        },
+      },
+    ],
+    [
+      '/v1/workloads',
+      {
+        openAi: false,
+        methods: { POST: (exchange) => handleWorkload(exchange, prepareGenericWorkload) },
+      },
+    ],
+  ]);
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const receivedAt = process.hrtime.bigint();
+    const ids = resolveRequestIds(req.headers);
+    for (const [name, value] of Object.entries(responseIdHeaders(ids))) res.setHeader(name, value);
+    if (draining) res.setHeader('connection', 'close');
+    const path = pathOf(req.url);
+    const spec = routes.get(path);
+    const routeLabel = spec === undefined ? UNMATCHED_ROUTE : path;
+    const method = KNOWN_METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';
+
+    res.once('close', () => {
+      const status = res.headersSent ? res.statusCode : CLIENT_CLOSED_STATUS;
+      const seconds = Number(process.hrtime.bigint() - receivedAt) / 1e9;
+      metrics.service.httpRequests.inc({
+        service: GATEWAY_SERVICE,
+        route: routeLabel,
+        method,
+        status: String(status),
+      });
+      metrics.service.httpDuration.observe({ service: GATEWAY_SERVICE, route: routeLabel, method }, seconds);
+      // Method, route, status, timing and ids only: bodies and headers never reach the log.
+      deps.logger.info(
+        {
+          method,
+          route: routeLabel,
+          status,
+          durationMs: Math.round(seconds * 1e6) / 1e3,
+          request_id: ids.requestId,
+          correlation_id: ids.correlationId,
+          trace_id: ids.traceId,
+        },
+        'request',
+      );
+    });
+
+    const exchange: Exchange = { req, res, ids, receivedAt };
+    const fail = (error: unknown): void => {
+      const typed =
+        error instanceof LunaNexaError
+          ? error
+          : new LunaNexaError(
+              ErrorCode.INTERNAL,
+              'An internal error occurred; quote the request id when reporting it.',
+            );
+      if (!(error instanceof LunaNexaError)) {
+        deps.logger.error({ err: error, route: routeLabel, request_id: ids.requestId }, 'unhandled error');
+      }
+      if (res.headersSent || res.destroyed) {
+        // Too late for a status line; the only honest signal left is cutting the connection.
+        res.destroy();
+        return;
+      }
+      const headers: Record<string, string> = {};
+      if (typed.code === ErrorCode.METHOD_NOT_ALLOWED && spec !== undefined)
+        headers['allow'] = allowHeader(spec);
+      // Unread request bytes would otherwise be parsed as the next request on this connection.
+      if (typed.code === ErrorCode.PAYLOAD_TOO_LARGE) headers['connection'] = 'close';
+      sendProblem(res, typed, { ids, instance: path, openAi: spec?.openAi ?? false, headers });
+    };
+
+    try {
+      if (spec === undefined) throw new LunaNexaError(ErrorCode.NOT_FOUND, `No route ${path}.`);
+      const handler = handlerFor(spec, req.method);
+      if (handler === undefined) {
+        throw new LunaNexaError(
+          ErrorCode.METHOD_NOT_ALLOWED,
+          `${req.method ?? ''} is not allowed on ${path}; use ${allowHeader(spec)}.`,
+        );
+      }
+      const outcome = handler(exchange);
+      if (outcome instanceof Promise) outcome.catch(fail);
+    } catch (error: unknown) {
+      fail(error);
+    }
+  };
+
+  const server = createServer(onRequest);
+
+  return {
+    server,
+    metrics,
+    listen(port: number, host: string): Promise<AddressInfo> {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    close(graceMs = 10_000): Promise<void> {
+      draining = true;
+      return new Promise((resolve) => {
+        const closed = new Promise<void>((done) => server.close(() => done()));
+        // Connections become idle as their in-flight request finishes; close each one then.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        const cutoff = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.closeIdleConnections();
+        void closed.then(() => {
+          clearInterval(sweep);
+          clearTimeout(cutoff);
+          upstream.close();
+          resolve();
+        });
+      });
+    },
+  };
+
+  function handlerFor(spec: RouteSpec, method: string | undefined): Handler | undefined {
+    if (method === 'GET' || method === 'HEAD') return spec.methods.GET;
+    if (method === 'POST') return spec.methods.POST;
+    return undefined;
+  }
+}
+
+function allowHeader(spec: RouteSpec): string {
+  return Object.keys(spec.methods)
+    .flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+    .join(', ');
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query === -1 ? raw : raw.slice(0, query);
+}

@@ -1,0 +1,481 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type DataClass,
+  DataClassSchema,
+  ErrorCode,
+  type FieldViolation,
+  LUNANEXA_HEADERS,
+  LunaNexaError,
+  MAX_DEADLINE_MS,
+  OpenAiChatChunkSchema,
+  OpenAiChatRequestSchema,
+  OpenAiChatResponseSchema,
+  OpenAiCompletionChunkSchema,
+  OpenAiCompletionRequestSchema,
+  OpenAiCompletionResponseSchema,
+  type OpenAiRequestContext,
+  type ServedBy,
+  type WorkloadDeltaChunk,
+  type WorkloadErrorChunk,
+  type WorkloadRequest,
+  WorkloadPrioritySchema,
+  type WorkloadResponse,
+  WorkloadRequestSchema,
+  type WorkloadState,
+  API_VERSION,
+  isOpaqueId,
+  openAiChatChunkToWorkload,
+  openAiChatRequestToWorkload,
+  openAiChatResponseToWorkload,
+  openAiCompletionChunkToWorkload,
+  openAiCompletionRequestToWorkload,
+  openAiCompletionResponseToWorkload,
+  openAiErrorFromProblem,
+  unixSeconds,
+  workloadChunkToOpenAiChat,
+  workloadChunkToOpenAiCompletion,
+  workloadResponseToOpenAiChat,
+  workloadResponseToOpenAiCompletion,
+  workloadToOpenAiChatRequest,
+  workloadToOpenAiCompletionRequest,
+} from '@lunanexa/contracts';
+import { isTerminal, transition, type WorkloadEvent, workloadLifecycle } from '@lunanexa/domain';
+import type { RequestIds } from '@lunanexa/observability';
+import { sendJson, validate } from './http';
+import type { GatewayMetrics } from './metrics';
+import type { Route, RouteEndpoint, RouteTable } from './route-table';
+import { MAX_UPSTREAM_BODY_BYTES, SseParser, type UpstreamClient, readUpstreamText } from './upstream';
+
+/** Which wire format the client spoke; responses and errors answer in the same one. */
+export type Dialect = 'generic' | 'openai';
+
+export interface PreparedWorkload {
+  readonly request: WorkloadRequest;
+  readonly dialect: Dialect;
+  /** OpenAI `stream_options.include_usage`; generic streams always end with usage. */
+  readonly includeUsage: boolean;
+}
+
+/**
+ * A workload's progress through the contract lifecycle. Every step goes
+ * through the domain state machine, so the gateway cannot, say, retry after
+ * the first byte without the transition table refusing it.
+ */
+export class WorkloadTracker {
+  state: WorkloadState = 'Received';
+
+  apply(event: WorkloadEvent): void {
+    this.state = transition(workloadLifecycle, this.state, event);
+  }
+
+  get finished(): boolean {
+    return isTerminal(workloadLifecycle, this.state);
+  }
+}
+
+export function prepareGenericWorkload(body: unknown): PreparedWorkload {
+  return {
+    request: validate(WorkloadRequestSchema, body, 'workload request'),
+    dialect: 'generic',
+    includeUsage: true,
+  };
+}
+
+export function prepareOpenAiChat(
+  body: unknown,
+  headers: IncomingHttpHeaders,
+  defaultDataClass: DataClass,
+): PreparedWorkload {
+  const parsed = validate(OpenAiChatRequestSchema, body, 'chat completion request');
+  return {
+    request: openAiChatRequestToWorkload(parsed, contextFromHeaders(headers, defaultDataClass)),
+    dialect: 'openai',
+    includeUsage: parsed.stream_options?.include_usage ?? false,
+  };
+}
+
+export function prepareOpenAiCompletion(
+  body: unknown,
+  headers: IncomingHttpHeaders,
+  defaultDataClass: DataClass,
+): PreparedWorkload {
+  const parsed = validate(OpenAiCompletionRequestSchema, body, 'completion request');
+  return {
+    request: openAiCompletionRequestToWorkload(parsed, contextFromHeaders(headers, defaultDataClass)),
+    dialect: 'openai',
+    includeUsage: parsed.stream_options?.include_usage ?? false,
+  };
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const raw = headers[name];
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
+/** LunaNexa parameters of an OpenAI-dialect request, from LUNANEXA_HEADERS; bad values are violations, not ignored. */
+export function contextFromHeaders(
+  headers: IncomingHttpHeaders,
+  defaultDataClass: DataClass,
+): OpenAiRequestContext {
+  const violations: FieldViolation[] = [];
+  const rawClass = headerValue(headers, LUNANEXA_HEADERS.dataClass);
+  const dataClass = rawClass === undefined ? defaultDataClass : DataClassSchema.safeParse(rawClass).data;
+  if (dataClass === undefined)
+    violations.push({
+      path: LUNANEXA_HEADERS.dataClass,
+      message: 'must be one of public, internal, confidential, restricted',
+    });
+  const rawPriority = headerValue(headers, LUNANEXA_HEADERS.priority);
+  const priority = rawPriority === undefined ? undefined : WorkloadPrioritySchema.safeParse(rawPriority).data;
+  if (rawPriority !== undefined && priority === undefined)
+    violations.push({ path: LUNANEXA_HEADERS.priority, message: 'must be low, normal or high' });
+  const rawDeadline = headerValue(headers, LUNANEXA_HEADERS.deadlineMs);
+  const deadlineMs =
+    rawDeadline !== undefined && /^\d{1,7}$/.test(rawDeadline) ? Number(rawDeadline) : undefined;
+  if (rawDeadline !== undefined && deadlineMs === undefined)
+    violations.push({
+      path: LUNANEXA_HEADERS.deadlineMs,
+      message: 'must be an integer number of milliseconds',
+    });
+  const correlation: { tenantId?: string; workloadId?: string } = {};
+  for (const key of ['tenantId', 'workloadId'] as const) {
+    const raw = headerValue(headers, LUNANEXA_HEADERS[key]);
+    if (raw === undefined) continue;
+    if (isOpaqueId(raw)) correlation[key] = raw;
+    else
+      violations.push({
+        path: LUNANEXA_HEADERS[key],
+        message: 'must be an opaque id: [A-Za-z0-9][A-Za-z0-9._:-]{0,127}',
+      });
+  }
+  if (violations.length > 0 || dataClass === undefined) {
+    throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'LunaNexa request headers are invalid', violations);
+  }
+  return {
+    dataClass,
+    ...(priority !== undefined ? { priority } : {}),
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    correlation,
+  };
+}
+
+export interface WorkloadDeps {
+  readonly routes: RouteTable;
+  readonly upstream: UpstreamClient;
+  readonly clock: () => Date;
+  readonly metrics: GatewayMetrics;
+}
+
+interface Exchange {
+  readonly deps: WorkloadDeps;
+  readonly prepared: PreparedWorkload;
+  readonly ids: RequestIds;
+  readonly res: ServerResponse;
+  readonly track: WorkloadTracker;
+  readonly route: Route;
+  readonly servedBy: ServedBy;
+  readonly createdAt: string;
+  readonly receivedAt: bigint;
+  readonly signal: AbortSignal;
+}
+
+type Attempt =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'failed'; readonly error: LunaNexaError; readonly retryable: boolean };
+
+const DONE: Attempt = { kind: 'done' };
+
+function failed(error: LunaNexaError, retryable: boolean): Attempt {
+  return { kind: 'failed', error, retryable };
+}
+
+function upstreamPath(request: WorkloadRequest): string {
+  return request.kind === 'chat' ? '/v1/chat/completions' : '/v1/completions';
+}
+
+function upstreamBody(request: WorkloadRequest, endpoint: RouteEndpoint): unknown {
+  return request.kind === 'chat'
+    ? workloadToOpenAiChatRequest(request, endpoint.servedModel)
+    : workloadToOpenAiCompletionRequest(request, endpoint.servedModel);
+}
+
+/**
+ * Resolves, admits and dispatches one workload, answering the client in its
+ * dialect. Failures before the first byte throw (the caller turns them into
+ * a problem response) after trying the next ready replica where that is
+ * safe; failures after the first byte end the stream with an error event,
+ * because the status line has already gone.
+ */
+export async function runWorkload(
+  deps: WorkloadDeps,
+  prepared: PreparedWorkload,
+  ids: RequestIds,
+  res: ServerResponse,
+  track: WorkloadTracker,
+  receivedAt: bigint,
+): Promise<void> {
+  const { request } = prepared;
+  const name = 'alias' in request.target ? request.target.alias : request.target.model;
+  const route = deps.routes.lookup(name);
+  if (route === undefined) {
+    track.apply('reject');
+    throw new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `No model or alias named "${name}".`);
+  }
+  if (!route.allowedDataClasses.includes(request.dataClass)) {
+    track.apply('reject');
+    throw new LunaNexaError(
+      ErrorCode.DATA_CLASS_NOT_ALLOWED,
+      `The license of ${route.modelVersion} does not allow ${request.dataClass} data.`,
+    );
+  }
+  if (route.endpoints.length === 0) {
+    track.apply('reject');
+    throw new LunaNexaError(ErrorCode.NO_CAPACITY, `${route.modelVersion} has no ready replica.`);
+  }
+  track.apply('admit');
+
+  const deadlineMs = request.deadlineMs ?? MAX_DEADLINE_MS;
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    controller.abort(
+      new LunaNexaError(ErrorCode.DEADLINE_EXCEEDED, `Deadline of ${deadlineMs} ms exceeded.`),
+    );
+  }, deadlineMs);
+  const onClose = (): void => {
+    if (!res.writableFinished)
+      controller.abort(new LunaNexaError(ErrorCode.CANCELLED, 'The client closed the connection.'));
+  };
+  res.on('close', onClose);
+  const exchange: Exchange = {
+    deps,
+    prepared,
+    ids,
+    res,
+    track,
+    route,
+    servedBy: { model: route.modelVersion, alias: route.alias, deploymentId: route.deploymentId },
+    createdAt: deps.clock().toISOString(),
+    receivedAt,
+    signal: controller.signal,
+  };
+  try {
+    let lastError = new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'No replica answered.');
+    for (const [index, endpoint] of route.endpoints.entries()) {
+      if (index > 0) track.apply('retry');
+      track.apply('dispatch');
+      const attempt = await attemptEndpoint(exchange, endpoint);
+      if (attempt.kind === 'done') return;
+      lastError = attempt.error;
+      if (!attempt.retryable) break;
+    }
+    track.apply('fail');
+    throw lastError;
+  } catch (error: unknown) {
+    if (controller.signal.aborted && !track.finished) {
+      const reason = controller.signal.reason as LunaNexaError;
+      track.apply(reason.code === ErrorCode.DEADLINE_EXCEEDED ? 'timeout' : 'cancel');
+      throw reason;
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    res.off('close', onClose);
+  }
+}
+
+async function attemptEndpoint(exchange: Exchange, endpoint: RouteEndpoint): Promise<Attempt> {
+  const { deps, prepared, signal } = exchange;
+  let upstream: IncomingMessage;
+  try {
+    upstream = await deps.upstream.post(
+      endpoint,
+      upstreamPath(prepared.request),
+      upstreamBody(prepared.request, endpoint),
+      signal,
+    );
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica could not be reached.'), true);
+  }
+  const status = upstream.statusCode ?? 0;
+  if (status !== 200) {
+    const text = await readUpstreamText(upstream, 65_536).catch(() => '');
+    // A runtime's 4xx is about the request (too long for the context, bad parameter): another replica would say the same.
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      return failed(
+        new LunaNexaError(
+          ErrorCode.VALIDATION_FAILED,
+          `The runtime refused the request: ${upstreamMessage(text)}`,
+        ),
+        false,
+      );
+    }
+    return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, `A replica answered HTTP ${status}.`), true);
+  }
+  return prepared.request.stream ? pumpStream(exchange, upstream) : relayResponse(exchange, upstream);
+}
+
+/** The message of an OpenAI-style or vLLM-style error body, bounded; never the whole body. */
+function upstreamMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: { message?: unknown } };
+    const message = body.error?.message ?? body.message;
+    if (typeof message === 'string' && message.length > 0) return message.slice(0, 512);
+  } catch {
+    // Not JSON: fall through to the generic wording.
+  }
+  return 'no reason given';
+}
+
+async function relayResponse(exchange: Exchange, upstream: IncomingMessage): Promise<Attempt> {
+  const { prepared, res, track, signal } = exchange;
+  let text: string;
+  try {
+    text = await readUpstreamText(upstream, MAX_UPSTREAM_BODY_BYTES);
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica broke off its response.'), true);
+  }
+  let response: WorkloadResponse;
+  try {
+    response = {
+      ...mapUpstreamResponse(exchange, JSON.parse(text) as unknown),
+      createdAt: exchange.createdAt,
+    };
+  } catch {
+    return failed(
+      new LunaNexaError(
+        ErrorCode.UPSTREAM_FAILED,
+        'A replica returned a response that is not a valid completion.',
+      ),
+      true,
+    );
+  }
+  track.apply('complete');
+  exchange.deps.metrics.timeToFirstByte.observe(
+    { kind: prepared.request.kind },
+    secondsSince(exchange.receivedAt),
+  );
+  if (prepared.dialect === 'generic') sendJson(res, 200, response);
+  else if (prepared.request.kind === 'chat') sendJson(res, 200, workloadResponseToOpenAiChat(response));
+  else sendJson(res, 200, workloadResponseToOpenAiCompletion(response));
+  return DONE;
+}
+
+function mapUpstreamResponse(exchange: Exchange, body: unknown): WorkloadResponse {
+  const context = {
+    id: exchange.ids.requestId,
+    servedBy: exchange.servedBy,
+    correlation: exchange.prepared.request.correlation,
+  };
+  return exchange.prepared.request.kind === 'chat'
+    ? openAiChatResponseToWorkload(OpenAiChatResponseSchema.parse(body), context)
+    : openAiCompletionResponseToWorkload(OpenAiCompletionResponseSchema.parse(body), context);
+}
+
+function mapUpstreamChunk(exchange: Exchange, body: unknown, sequence: number): WorkloadDeltaChunk {
+  const context = { id: exchange.ids.requestId, sequence, servedBy: exchange.servedBy };
+  return exchange.prepared.request.kind === 'chat'
+    ? openAiChatChunkToWorkload(OpenAiChatChunkSchema.parse(body), context)
+    : openAiCompletionChunkToWorkload(OpenAiCompletionChunkSchema.parse(body), context);
+}
+
+function secondsSince(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promise<Attempt> {
+  const { prepared, res, track, signal } = exchange;
+  const parser = new SseParser();
+  const created = unixSeconds(exchange.createdAt);
+  let sequence = 0;
+  let committed = false;
+  let done = false;
+
+  const write = (chunk: WorkloadDeltaChunk): void => {
+    if (!committed) {
+      committed = true;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        // Reverse proxies must not buffer a token stream.
+        'x-accel-buffering': 'no',
+      });
+      track.apply('firstByte');
+      exchange.deps.metrics.timeToFirstByte.observe(
+        { kind: prepared.request.kind },
+        secondsSince(exchange.receivedAt),
+      );
+    }
+    if (prepared.dialect === 'generic') {
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      return;
+    }
+    const options = { created, includeUsage: prepared.includeUsage };
+    const chunks =
+      prepared.request.kind === 'chat'
+        ? workloadChunkToOpenAiChat(chunk, options)
+        : workloadChunkToOpenAiCompletion(chunk, options);
+    for (const openAiChunk of chunks) res.write(`data: ${JSON.stringify(openAiChunk)}\n\n`);
+  };
+
+  const endWithError = (error: LunaNexaError, event: WorkloadEvent): Attempt => {
+    track.apply(event);
+    if (!res.destroyed) {
+      if (prepared.dialect === 'generic') {
+        const chunk: WorkloadErrorChunk = {
+          apiVersion: API_VERSION,
+          type: 'error',
+          id: exchange.ids.requestId,
+          sequence,
+          error: { code: error.code, message: error.message },
+        };
+        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      } else {
+        // OpenAI SDKs raise on a chunk carrying `error`; there is deliberately no [DONE] after it.
+        res.write(`data: ${JSON.stringify({ error: openAiErrorFromProblem(error.toProblem()) })}\n\n`);
+      }
+      res.end();
+    }
+    return DONE;
+  };
+
+  try {
+    for await (const bytes of upstream as AsyncIterable<Buffer>) {
+      for (const data of parser.push(bytes)) {
+        // Keep reading to the end after [DONE] so the upstream connection can be reused.
+        if (done) continue;
+        if (data === '[DONE]') {
+          done = true;
+          continue;
+        }
+        const chunk = mapUpstreamChunk(exchange, JSON.parse(data) as unknown, sequence);
+        sequence += 1;
+        write(chunk);
+      }
+    }
+  } catch (error: unknown) {
+    if (signal.aborted) {
+      const reason = signal.reason as LunaNexaError;
+      if (!committed) throw reason;
+      return endWithError(reason, reason.code === ErrorCode.DEADLINE_EXCEEDED ? 'timeout' : 'cancel');
+    }
+    const problem =
+      error instanceof LunaNexaError
+        ? error
+        : new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica sent an invalid stream.');
+    if (!committed) return failed(problem, true);
+    return endWithError(problem, 'fail');
+  }
+  if (!done) {
+    const broken = new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica ended its stream early.');
+    if (!committed) return failed(broken, true);
+    return endWithError(broken, 'fail');
+  }
+  if (!committed)
+    return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica sent an empty stream.'), true);
+  if (prepared.dialect === 'openai') res.write('data: [DONE]\n\n');
+  res.end();
+  track.apply('complete');
+  return DONE;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Restores a dump written by backup.sh into a database.
+#
+#   set -a; . /etc/lunanexa/backup.env; set +a
+#   infra/backup/restore.sh /var/backups/lunanexa/lunanexa-20260101T020000Z.dump lunanexa
+#
+# Before: stop every writer of that database on every host
+#   (systemctl stop lunanexa-api lunanexa-gateway lunanexa-worker; for the
+#   Temporal databases also temporal-server). The script refuses to run while
+#   other sessions are connected to the target database.
+# The dump's checksum is verified first. An empty or missing target database is
+# restored into directly; a target that already has tables is replaced only
+# with LUNANEXA_RESTORE_REPLACE=yes. The restore is one transaction: it either
+# completes or leaves the database as it was.
+# Roles named in the dump's GRANTs must exist on the target cluster. Connect
+# (PGUSER) as the role that should own the restored objects.
+#
+# After: start the same (or newer) release, whose start command runs pending
+# migrations; check the audit chain and, if Temporal was restored from a
+# different moment than LunaNexa, let Reconcile report the drift before
+# re-enabling automation.
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 <dump file> <target database>" >&2
+  exit 64
+fi
+dump="$1"
+target="$2"
+
+[[ -f "$dump" ]] || { echo "restore: $dump does not exist" >&2; exit 66; }
+if [[ ! -f "$dump.sha256" ]]; then
+  echo "restore: $dump.sha256 is missing; refusing to restore an unverified dump" >&2
+  exit 65
+fi
+(cd "$(dirname -- "$dump")" && sha256sum --check --quiet -- "$(basename -- "$dump").sha256")
+pg_restore --list "$dump" >/dev/null
+
+# query DATABASE SQL: runs SQL (from stdin, so psql expands :'db' / :"db" safely).
+query() {
+  PGDATABASE="$1" psql --no-psqlrc --tuples-only --no-align -v ON_ERROR_STOP=1 -v db="$target" <<<"$2"
+}
+admin_db="${LUNANEXA_RESTORE_ADMIN_DATABASE:-postgres}"
+
+exists="$(query "$admin_db" "SELECT count(*) FROM pg_database WHERE datname = :'db'")"
+clean_args=()
+if [[ "$exists" == "0" ]]; then
+  echo "restore: creating database $target"
+  query "$admin_db" 'CREATE DATABASE :"db"' >/dev/null
+else
+  others="$(query "$admin_db" "SELECT count(*) FROM pg_stat_activity WHERE datname = :'db' AND pid <> pg_backend_pid()")"
+  if [[ "$others" != "0" ]]; then
+    echo "restore: $others other session(s) are connected to $target; stop its writers first:" >&2
+    query "$admin_db" "SELECT DISTINCT '  ' || coalesce(nullif(application_name, ''), '?') || ' from ' || coalesce(client_addr::text, 'local') FROM pg_stat_activity WHERE datname = :'db' AND pid <> pg_backend_pid()" >&2
+    exit 75
+  fi
+  tables="$(query "$target" "SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')")"
+  if [[ "$tables" != "0" ]]; then
+    if [[ "${LUNANEXA_RESTORE_REPLACE:-}" != "yes" ]]; then
+      echo "restore: $target already has $tables table(s); set LUNANEXA_RESTORE_REPLACE=yes to replace its contents" >&2
+      exit 73
+    fi
+    echo "restore: replacing the contents of $target"
+    clean_args=(--clean --if-exists)
+  fi
+fi
+
+echo "restore: restoring $dump into $target"
+PGDATABASE="$target" pg_restore --dbname="$target" --single-transaction --exit-on-error --no-owner "${clean_args[@]}" "$dump"
+echo "restore: done; start the services (migrations run on start) and verify before re-enabling automation"

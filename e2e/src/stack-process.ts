@@ -29,7 +29,11 @@ export async function isolatedStackEnv(dataDir: string): Promise<Record<string, 
     'LUNANEXA_GATEWAY_PORT',
     'LUNANEXA_WORKER_PORT',
   ];
-  const env: Record<string, string> = { LUNANEXA_DATA_DIR: dataDir, LUNANEXA_AGENTS: '4', LUNANEXA_LOG_LEVEL: 'info' };
+  const env: Record<string, string> = {
+    LUNANEXA_DATA_DIR: dataDir,
+    LUNANEXA_AGENTS: '4',
+    LUNANEXA_LOG_LEVEL: 'info',
+  };
   for (const name of names) env[name] = String(await freePort());
   // Agents take base+1..base+4: pick a base whose next four ports are free.
   for (;;) {
@@ -73,7 +77,8 @@ export async function launchStack(env: Record<string, string>, timeoutMs = 300_0
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   while (!output.includes('LunaNexa is up.')) {
-    if (exitCode !== undefined) throw new Error(`start.mjs exited ${String(exitCode)} before the stack was up:\n${output}`);
+    if (exitCode !== undefined)
+      throw new Error(`start.mjs exited ${String(exitCode)} before the stack was up:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGINT');
       throw new Error(`stack not up within ${timeoutMs} ms:\n${output}`);

@@ -12,7 +12,9 @@ export const TEMPORAL_CLI_VARIABLE = 'LUNANEXA_TEMPORAL_CLI';
 export function temporalCliPath(): string {
   const path = process.env[TEMPORAL_CLI_VARIABLE];
   if (!path) {
-    throw new Error(`${TEMPORAL_CLI_VARIABLE} is not set: run tests through \`npm test\`, which installs the pinned CLI`);
+    throw new Error(
+      `${TEMPORAL_CLI_VARIABLE} is not set: run tests through \`npm test\`, which installs the pinned CLI`,
+    );
   }
   return path;
 }

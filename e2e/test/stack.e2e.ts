@@ -45,9 +45,17 @@ async function graphql(api: string, query: string, variables?: Record<string, un
   return { text: await response.text(), status: response.status };
 }
 
-async function cli(api: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  api: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(REPO_ROOT, 'apps/cli/dist/src/main.js'), '--api-url', api, ...args]);
+    const { stdout, stderr } = await run(process.execPath, [
+      join(REPO_ROOT, 'apps/cli/dist/src/main.js'),
+      '--api-url',
+      api,
+      ...args,
+    ]);
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -58,7 +66,10 @@ async function cli(api: string, ...args: string[]): Promise<{ code: number; stdo
 /** SIGINT (what Ctrl-C sends) to the launcher; it must stop everything and exit 0. */
 async function interrupt(stack: LaunchedStack, dataDir: string): Promise<void> {
   stack.child.kill('SIGINT');
-  const code = await Promise.race([stack.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000))]);
+  const code = await Promise.race([
+    stack.exited,
+    new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 120_000)),
+  ]);
   expect(code, stack.output()).to.equal(0);
   expect(processesUsing(dataDir), 'processes left behind after Ctrl-C').to.deep.equal([]);
 }
@@ -95,7 +106,9 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
 
     const health = await graphql(urls.api, '{ health { status version commit checks { name status } } }');
     responses.push({ source: 'graphql health', text: health.text });
-    expect(JSON.parse(health.text).data.health.status).to.equal('ok');
+    expect((JSON.parse(health.text) as { data: { health: { status: string } } }).data.health.status).to.equal(
+      'ok',
+    );
 
     const temporalUi = await fetch(urls.temporalUi);
     expect(temporalUi.status).to.equal(200);
@@ -109,9 +122,11 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
       const agent = await fetch(`${agentUrl}/health`);
       const text = await agent.text();
       responses.push({ source: `agent ${agentUrl}`, text });
-      const body = JSON.parse(text) as { inventory: { gpus: { name: string; memoryModel: string; totalMemoryBytes: number }[] } };
+      const body = JSON.parse(text) as {
+        inventory: { gpus: { name: string; memoryModel: string; totalMemoryBytes: number }[] };
+      };
       expect(body.inventory.gpus[0]).to.include({ name: 'NVIDIA GB10', memoryModel: 'unified' });
-      expect(body.inventory.gpus[0]!.totalMemoryBytes).to.be.greaterThan(100 * 1024 ** 3);
+      expect(body.inventory.gpus[0].totalMemoryBytes).to.be.greaterThan(100 * 1024 ** 3);
     }
 
     const status = await cli(urls.api, 'status');
@@ -144,9 +159,13 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
       '--output',
       'json',
     ]);
-    expect(JSON.parse(stdout).workflowExecutionInfo.status).to.match(/COMPLETED/);
+    expect(
+      (JSON.parse(stdout) as { workflowExecutionInfo: { status: string } }).workflowExecutionInfo.status,
+    ).to.match(/COMPLETED/);
     const recent = await graphql(urls.api, '{ recentPings(limit: 20) { workflowId } }');
-    const ids = (JSON.parse(recent.text).data.recentPings as { workflowId: string }[]).map((p) => p.workflowId);
+    const ids = (
+      JSON.parse(recent.text) as { data: { recentPings: { workflowId: string }[] } }
+    ).data.recentPings.map((p) => p.workflowId);
     expect(ids).to.include('ping/e2e-first-run');
     expect(ids.filter((id) => id.startsWith('ping/startup-'))).to.have.length.greaterThanOrEqual(2);
     const launcherLog = readFileSync(join(dataDir, 'logs', 'api.log'), 'utf8');

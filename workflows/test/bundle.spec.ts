@@ -7,7 +7,14 @@ describe('workflow bundle', function () {
   it('bundles workflows/ with the Temporal bundler (determinism sandbox rules apply)', async () => {
     const bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../src'),
-      logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      logger: {
+        log: () => undefined,
+        trace: () => undefined,
+        debug: () => undefined,
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+      },
     });
     expect(bundle.code).to.be.a('string').and.to.include('pingWorkflow');
   });

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '@lunanexa/activities';
@@ -50,7 +53,13 @@ describe('pingWorkflow on real Temporal and PostgreSQL', function () {
   });
 
   function input(key: string, message = 'hello'): PingWorkflowInput {
-    return { idempotencyKey: key, message, actor: 'system:test', correlationId: `corr-${key}`, requestId: `req-${key}` };
+    return {
+      idempotencyKey: key,
+      message,
+      actor: 'system:test',
+      correlationId: `corr-${key}`,
+      requestId: `req-${key}`,
+    };
   }
 
   it('records one row and one receipt, readable back from PostgreSQL', async () => {
@@ -69,13 +78,24 @@ describe('pingWorkflow on real Temporal and PostgreSQL', function () {
       [`ping/${key}`],
     );
     expect(receipts).to.have.length(1);
-    expect(receipts[0]!.hash).to.equal(result.receipt.hash);
+    expect(receipts[0].hash).to.equal(result.receipt.hash);
     expect(await verifyAuditChain(ds.manager)).to.include({ valid: true });
+    if (process.env['LUNANEXA_RECORD_HISTORIES'] === '1') {
+      // Refreshes the committed history that replay.spec.ts checks every run.
+      const history = await env.client.workflow.getHandle(`ping/${key}`).fetchHistory();
+      // Binary protobuf: the SDK's proto-JSON helpers break when npm installs two protobufjs copies.
+      const file = join(__dirname, '..', '..', 'test', 'histories', 'ping.completed.binpb');
+      writeFileSync(file, temporal.api.history.v1.History.encode(history).finish());
+    }
   });
 
   it('does not duplicate the row or the receipt when the activity is repeated', async () => {
     const key = `k-${randomUUID()}`;
-    const first = await env.client.workflow.execute(pingWorkflow, { taskQueue, workflowId: `ping/${key}`, args: [input(key)] });
+    const first = await env.client.workflow.execute(pingWorkflow, {
+      taskQueue,
+      workflowId: `ping/${key}`,
+      args: [input(key)],
+    });
     // A second run under a new workflow id with the same key must not collide,
     // and re-running the activity for the same workflow id returns the first result.
     const again = await env.client.workflow.execute(pingWorkflow, {
@@ -91,7 +111,11 @@ describe('pingWorkflow on real Temporal and PostgreSQL', function () {
 
   it('fails with IDEMPOTENCY_KEY_REUSED when a key is reused with a different message', async () => {
     const key = `k-${randomUUID()}`;
-    await env.client.workflow.execute(pingWorkflow, { taskQueue, workflowId: `ping/${key}`, args: [input(key, 'one')] });
+    await env.client.workflow.execute(pingWorkflow, {
+      taskQueue,
+      workflowId: `ping/${key}`,
+      args: [input(key, 'one')],
+    });
     let failure: unknown;
     try {
       await env.client.workflow.execute(pingWorkflow, {

@@ -36,12 +36,16 @@ async function buildInputs() {
     // The console compiles these contract modules from source (see console/tsconfig.json).
     ...(await filesUnder(path.join(ROOT, 'libs', 'contracts', 'src'))),
     path.join(CONSOLE_DIR, 'angular.json'),
-    ...consoleFiles.filter((name) => /^tsconfig.*\.json$/.test(name)).map((name) => path.join(CONSOLE_DIR, name)),
+    ...consoleFiles
+      .filter((name) => /^tsconfig.*\.json$/.test(name))
+      .map((name) => path.join(CONSOLE_DIR, name)),
     // Stands in for node_modules: a changed Angular or Material version changes the output.
     path.join(ROOT, 'package-lock.json'),
   ];
   // Sorted by path so the hash does not depend on directory listing order.
-  return files.map((file) => ({ file, key: rel(file) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return files
+    .map((file) => ({ file, key: rel(file) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 async function inputsHash() {
@@ -103,7 +107,9 @@ async function main() {
 
   const hash = await inputsHash();
   if (!force && existsSync(INDEX_HTML) && (await readStampHash()) === hash) {
-    console.log(`console: up to date, build skipped (${rel(path.dirname(INDEX_HTML))}, inputs ${hash.slice(0, 12)})`);
+    console.log(
+      `console: up to date, build skipped (${rel(path.dirname(INDEX_HTML))}, inputs ${hash.slice(0, 12)})`,
+    );
     return 0;
   }
 
@@ -123,7 +129,9 @@ async function main() {
     STAMP_FILE,
     `${JSON.stringify({ inputsSha256: hash, builtAt: new Date().toISOString(), buildSeconds: Number(seconds) }, null, 2)}\n`,
   );
-  console.log(`console: built in ${seconds} s (${rel(path.dirname(INDEX_HTML))}, inputs ${hash.slice(0, 12)})`);
+  console.log(
+    `console: built in ${seconds} s (${rel(path.dirname(INDEX_HTML))}, inputs ${hash.slice(0, 12)})`,
+  );
   return 0;
 }
 

@@ -74,7 +74,14 @@ async function mochaTier(name, files, env, timeoutMs) {
     return;
   }
   log(`${name}: ${files.length} file(s)`);
-  const args = [path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--timeout', String(timeoutMs), '--exit', '--reporter', 'spec'];
+  const args = [
+    path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--timeout',
+    String(timeoutMs),
+    '--exit',
+    '--reporter',
+    'spec',
+  ];
   if (values.grep) args.push('--grep', values.grep);
   const { code, output } = await runCommand(process.execPath, [...args, ...files], env);
   const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(output)?.[1] ?? 0);
@@ -90,11 +97,15 @@ async function mochaTier(name, files, env, timeoutMs) {
 
 async function lintTier(env) {
   log('lint: eslint + prettier');
-  const eslint = await runCommand(path.join(REPO_ROOT, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings', '0'], env);
-  const pass = eslint.code === 0;
-  totals.passed += pass ? 1 : 0;
-  totals.failed += pass ? 0 : 1;
-  summary.push(`lint: ${pass ? '1 passed, 0 failed' : '0 passed, 1 failed'}`);
+  const bin = (name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
+  const checks = [
+    await runCommand(bin('eslint'), ['.', '--max-warnings', '0'], env),
+    await runCommand(bin('prettier'), ['--check', '--log-level', 'warn', '.'], env),
+  ];
+  const passed = checks.filter((c) => c.code === 0).length;
+  totals.passed += passed;
+  totals.failed += checks.length - passed;
+  summary.push(`lint: ${passed} passed, ${checks.length - passed} failed`);
 }
 
 async function startTestPostgres() {
@@ -109,7 +120,13 @@ async function startTestPostgres() {
   const service = startService({
     name: 'test-postgres',
     command: process.execPath,
-    args: [path.join(REPO_ROOT, 'scripts', 'postgres.mjs'), '--data-dir', dataDir, '--port', process.env.LUNANEXA_TEST_PG_PORT || '54339'],
+    args: [
+      path.join(REPO_ROOT, 'scripts', 'postgres.mjs'),
+      '--data-dir',
+      dataDir,
+      '--port',
+      process.env.LUNANEXA_TEST_PG_PORT || '54339',
+    ],
     env: process.env,
     cwd: REPO_ROOT,
     logFile: path.join(dataDir, 'postgres-launcher.log'),
@@ -137,7 +154,11 @@ let postgres;
 try {
   const needsServices = selected.some((t) => t === 'integration' || t === 'e2e');
   const { temporalCli } = await bootstrap(log, { console: selected.includes('e2e') });
-  const env = { ...process.env, LUNANEXA_TEMPORAL_CLI: temporalCli, LUNANEXA_LOG_LEVEL: process.env.LUNANEXA_LOG_LEVEL || 'warn' };
+  const env = {
+    ...process.env,
+    LUNANEXA_TEMPORAL_CLI: temporalCli,
+    LUNANEXA_LOG_LEVEL: process.env.LUNANEXA_LOG_LEVEL || 'warn',
+  };
   if (needsServices) {
     postgres = await startTestPostgres();
     env.LUNANEXA_TEST_PG_ADMIN_URL = postgres.adminUrl;
@@ -147,10 +168,12 @@ try {
   // One process per integration/e2e file: each owns a Temporal server and runtime,
   // and a leak in one file cannot fail another.
   if (selected.includes('integration')) {
-    for (const file of testFiles('.int.js')) await mochaTier(`integration ${path.relative(REPO_ROOT, file)}`, [file], env, 120_000);
+    for (const file of testFiles('.int.js'))
+      await mochaTier(`integration ${path.relative(REPO_ROOT, file)}`, [file], env, 120_000);
   }
   if (selected.includes('e2e')) {
-    for (const file of testFiles('.e2e.js')) await mochaTier(`e2e ${path.relative(REPO_ROOT, file)}`, [file], env, 600_000);
+    for (const file of testFiles('.e2e.js'))
+      await mochaTier(`e2e ${path.relative(REPO_ROOT, file)}`, [file], env, 600_000);
   }
 } catch (error) {
   console.error(`[test] harness failed: ${error instanceof Error ? error.message : String(error)}`);

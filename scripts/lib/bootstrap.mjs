@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function run(command, args, { quiet = false } = {}) {
-  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: quiet ? 'pipe' : 'inherit', env: process.env });
+  const result = spawnSync(command, args, {
+    cwd: REPO_ROOT,
+    stdio: quiet ? 'pipe' : 'inherit',
+    env: process.env,
+  });
   if (result.status !== 0) {
     if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
     throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
@@ -33,10 +37,16 @@ export async function ensureTemporal(log) {
 
 function gitCommit() {
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .trim();
     return dirty ? `${commit}-dirty` : commit;
@@ -50,7 +60,10 @@ export function buildTypeScript(log) {
   log('building TypeScript (incremental)…');
   run(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-b', 'tsconfig.build.json']);
   mkdirSync(path.join(REPO_ROOT, 'dist'), { recursive: true });
-  writeFileSync(path.join(REPO_ROOT, 'dist', 'build-info.json'), `${JSON.stringify({ commit: gitCommit() })}\n`);
+  writeFileSync(
+    path.join(REPO_ROOT, 'dist', 'build-info.json'),
+    `${JSON.stringify({ commit: gitCommit() })}\n`,
+  );
 }
 
 export function buildConsole() {

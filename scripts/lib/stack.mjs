@@ -21,9 +21,12 @@ function intFromEnv(env, name, fallback) {
 /** Every port and path of the local stack, from the environment with defaults. */
 export function stackSettings(env = process.env) {
   const dataDir = path.resolve(env.LUNANEXA_DATA_DIR || path.join(REPO_ROOT, '.data'));
-  const agents = env.LUNANEXA_AGENTS === undefined || env.LUNANEXA_AGENTS === '' ? 4 : Number(env.LUNANEXA_AGENTS);
+  const agents =
+    env.LUNANEXA_AGENTS === undefined || env.LUNANEXA_AGENTS === '' ? 4 : Number(env.LUNANEXA_AGENTS);
   if (!Number.isInteger(agents) || agents < 0 || agents > 64) {
-    throw new Error(`invalid configuration: LUNANEXA_AGENTS: must be an integer 0-64, got "${env.LUNANEXA_AGENTS}"`);
+    throw new Error(
+      `invalid configuration: LUNANEXA_AGENTS: must be an integer 0-64, got "${env.LUNANEXA_AGENTS}"`,
+    );
   }
   return {
     dataDir,
@@ -46,7 +49,9 @@ async function waitFor(description, probe, { timeoutMs = 90_000, watch = [] } = 
   while (Date.now() < deadline) {
     for (const service of watch) {
       if (service.exitedWith) {
-        throw new Error(`${service.name} exited (${JSON.stringify(service.exitedWith)}) while waiting for ${description}\n--- ${service.logFile} ---\n${tailFile(service.logFile)}`);
+        throw new Error(
+          `${service.name} exited (${JSON.stringify(service.exitedWith)}) while waiting for ${description}\n--- ${service.logFile} ---\n${tailFile(service.logFile)}`,
+        );
       }
     }
     try {
@@ -140,7 +145,13 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
         startService({
           name: 'postgres',
           command: process.execPath,
-          args: [path.join(REPO_ROOT, 'scripts', 'postgres.mjs'), '--data-dir', settings.dataDir, '--port', String(settings.pgPort)],
+          args: [
+            path.join(REPO_ROOT, 'scripts', 'postgres.mjs'),
+            '--data-dir',
+            settings.dataDir,
+            '--port',
+            String(settings.pgPort),
+          ],
           env: { ...process.env },
           cwd: REPO_ROOT,
           logFile: path.join(logDir, 'postgres-launcher.log'),
@@ -154,7 +165,9 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       databaseUrl = await Promise.race([
         urlSeen,
         pgService.exited.then((status) => {
-          throw new Error(`PostgreSQL failed to start (${JSON.stringify(status)})\n${tailFile(pgService.logFile)}`);
+          throw new Error(
+            `PostgreSQL failed to start (${JSON.stringify(status)})\n${tailFile(pgService.logFile)}`,
+          );
         }),
         delay(120_000).then(() => {
           throw new Error('PostgreSQL did not start within 120 s');
@@ -213,13 +226,16 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       );
 
     log('starting worker, api, gateway and agents…');
-    const worker = node('worker', 'apps/worker/dist/src/main.js');
-    const api = node('api', 'apps/api/dist/src/main.js');
-    const gateway = node('gateway', 'apps/gateway/dist/src/main.js');
+    node('worker', 'apps/worker/dist/src/main.js');
+    node('api', 'apps/api/dist/src/main.js');
+    node('gateway', 'apps/gateway/dist/src/main.js');
     const agents = [];
     for (let i = 1; i <= settings.agents; i++) {
       const agent = agentConfig(settings, i);
-      agents.push({ ...agent, service: node(`agent-${agent.nodeName}`, 'apps/agent/dist/src/main.js', ['--config', agent.file]) });
+      agents.push({
+        ...agent,
+        service: node(`agent-${agent.nodeName}`, 'apps/agent/dist/src/main.js', ['--config', agent.file]),
+      });
     }
     const watch = [...services];
     const apiUrl = `http://127.0.0.1:${settings.apiPort}`;
@@ -228,7 +244,9 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       waitFor('worker /ready', () => httpOk(`http://127.0.0.1:${settings.workerPort}/ready`), { watch }),
       waitFor('api /ready', () => httpOk(`${apiUrl}/ready`), { watch }),
       waitFor('gateway /ready', () => httpOk(`${gatewayUrl}/ready`), { watch }),
-      ...agents.map((a) => waitFor(`agent ${a.nodeName} /health`, () => httpOk(`http://127.0.0.1:${a.port}/health`), { watch })),
+      ...agents.map((a) =>
+        waitFor(`agent ${a.nodeName} /health`, () => httpOk(`http://127.0.0.1:${a.port}/health`), { watch }),
+      ),
     ]);
 
     return {
@@ -256,7 +274,10 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
 
 /** The system check the launcher runs on every boot: a ping through the whole control path. */
 export async function runSystemCheck(apiUrl) {
-  const key = `startup-${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}-${process.pid}`;
+  const key = `startup-${new Date()
+    .toISOString()
+    .replace(/[^0-9]/g, '')
+    .slice(0, 14)}-${process.pid}`;
   const response = await fetch(`${apiUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-correlation-id': key },
@@ -268,7 +289,9 @@ export async function runSystemCheck(apiUrl) {
   });
   const body = await response.json();
   if (body.errors?.length) {
-    throw new Error(`system check failed: ${body.errors[0].extensions?.code ?? ''} ${body.errors[0].message}`);
+    throw new Error(
+      `system check failed: ${body.errors[0].extensions?.code ?? ''} ${body.errors[0].message}`,
+    );
   }
   return body.data.ping;
 }

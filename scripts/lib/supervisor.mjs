@@ -142,8 +142,15 @@ export async function reclaimStaleRun(dataDir, log) {
     rmSync(file, { force: true });
     return;
   }
-  if (record.launcherPid && record.launcherPid !== process.pid && isAlive(record.launcherPid) && commandLineOf(record.launcherPid).includes('start.mjs')) {
-    throw new Error(`LunaNexa is already running from ${dataDir} (launcher pid ${record.launcherPid}); stop it first`);
+  if (
+    record.launcherPid &&
+    record.launcherPid !== process.pid &&
+    isAlive(record.launcherPid) &&
+    commandLineOf(record.launcherPid).includes('start.mjs')
+  ) {
+    throw new Error(
+      `LunaNexa is already running from ${dataDir} (launcher pid ${record.launcherPid}); stop it first`,
+    );
   }
   for (const service of [...(record.services ?? [])].reverse()) {
     if (service.pid && groupAlive(service.pid) && commandLineOf(service.pid).includes(service.marker)) {

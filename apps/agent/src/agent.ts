@@ -34,7 +34,13 @@ export function inventorySource(options: AgentOptions): () => Promise<InventoryR
   const { inventory } = options.config;
   switch (inventory.source) {
     case 'simulated':
-      return () => Promise.resolve(simulatedInventory(inventory.profile, options.config.nodeName, { agentVersion: options.agentVersion, now }));
+      return () =>
+        Promise.resolve(
+          simulatedInventory(inventory.profile, options.config.nodeName, {
+            agentVersion: options.agentVersion,
+            now,
+          }),
+        );
     case 'nvidia-smi': {
       const probe = options.probe ?? systemHostProbe();
       return () => collectNvidiaInventory(probe, { agentVersion: options.agentVersion, now });
@@ -52,14 +58,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const { config, logger } = options;
   const startedAt = (options.now ?? (() => new Date()))();
   const collect = inventorySource(options);
-  const metrics = createAgentMetrics(AGENT_SERVICE, { version: options.agentVersion, commit: options.commit });
+  const metrics = createAgentMetrics(AGENT_SERVICE, {
+    version: options.agentVersion,
+    commit: options.commit,
+  });
 
   let report = await collect();
   metrics.recordInventory(report);
   logInventory(logger, report, null);
 
   const server = createAgentHttpServer({
-    health: () => agentHealth({ nodeName: config.nodeName, agentVersion: options.agentVersion, startedAt, report }),
+    health: () =>
+      agentHealth({ nodeName: config.nodeName, agentVersion: options.agentVersion, startedAt, report }),
     metrics,
     logger,
   });
@@ -92,7 +102,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 
   return {
     address,
-    health: () => agentHealth({ nodeName: config.nodeName, agentVersion: options.agentVersion, startedAt, report }),
+    health: () =>
+      agentHealth({ nodeName: config.nodeName, agentVersion: options.agentVersion, startedAt, report }),
     async close() {
       closing = true;
       if (timer !== undefined) clearTimeout(timer);
@@ -124,5 +135,9 @@ function logInventory(logger: Logger, report: InventoryReport, previous: Invento
   const changed = previous === null || problems.join('\n') !== previous.problems.join('\n');
   if (!changed) return;
   if (problems.length > 0) logger.warn({ inventory: summary, problems }, 'inventory is incomplete');
-  else logger.info({ inventory: summary }, previous === null ? 'inventory collected' : 'inventory problems resolved');
+  else
+    logger.info(
+      { inventory: summary },
+      previous === null ? 'inventory collected' : 'inventory problems resolved',
+    );
 }

@@ -19,13 +19,17 @@ export class UsageError extends Error {
   }
 }
 
-export type AgentInvocation = { readonly kind: 'help' } | { readonly kind: 'run'; readonly configFile: string };
+export type AgentInvocation =
+  { readonly kind: 'help' } | { readonly kind: 'run'; readonly configFile: string };
 
 /**
  * Unknown options are usage errors (64); a missing config file name is a
  * configuration error (78) naming both places it can come from.
  */
-export function parseAgentArgs(argv: readonly string[], env: Record<string, string | undefined>): AgentInvocation {
+export function parseAgentArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): AgentInvocation {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -36,7 +40,10 @@ export function parseAgentArgs(argv: readonly string[], env: Record<string, stri
   const configFile = parsed.values.config ?? (env[AGENT_CONFIG_ENV] || undefined);
   if (configFile === undefined || configFile === '') {
     throw new ConfigError(AGENT_PROCESS_NAME, [
-      { variable: `--config / ${AGENT_CONFIG_ENV}`, message: 'is required: the path of the agent configuration file' },
+      {
+        variable: `--config / ${AGENT_CONFIG_ENV}`,
+        message: 'is required: the path of the agent configuration file',
+      },
     ]);
   }
   return { kind: 'run', configFile };

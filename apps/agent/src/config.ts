@@ -34,12 +34,17 @@ export const AgentConfigSchema = z
     listen: z
       .object({
         host: z.string().min(1, 'must not be empty'),
-        port: z.int('must be an integer port number').min(1, 'must be between 1 and 65535').max(65535, 'must be between 1 and 65535'),
+        port: z
+          .int('must be an integer port number')
+          .min(1, 'must be between 1 and 65535')
+          .max(65535, 'must be between 1 and 65535'),
       })
       .strict(),
     dataDir: z.string().min(1, 'must not be empty'),
     // Enrollment (next issue) uses it; validated now so a bad value fails before then.
-    controllerUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' }).optional(),
+    controllerUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
+      .optional(),
     inventory: InventoryConfigSchema,
     labels: NodeLabelsSchema.default({}),
     logLevel: configFields.logLevel(),
@@ -67,7 +72,10 @@ export function parseAgentConfig(document: unknown, file: string): AgentConfig {
         const path = issue.path.map(String);
         // zod reports unknown keys once for the object; name each key so every problem names a field.
         if (issue.code === 'unrecognized_keys') {
-          return issue.keys.map((key) => ({ variable: [...path, key].join('.'), message: 'is not a known field' }));
+          return issue.keys.map((key) => ({
+            variable: [...path, key].join('.'),
+            message: 'is not a known field',
+          }));
         }
         // A bad label key is reported by the record as "Invalid key"; the key schema's own message says what is allowed.
         if (issue.code === 'invalid_key') {
@@ -98,7 +106,12 @@ export function loadAgentConfigFile(file: string): AgentConfig {
     document = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error: unknown) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw configError(path, [{ variable: '(file)', message: `is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${reason}` }]);
+    throw configError(path, [
+      {
+        variable: '(file)',
+        message: `is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${reason}`,
+      },
+    ]);
   }
   return parseAgentConfig(document, path);
 }

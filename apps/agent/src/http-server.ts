@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ErrorCode, LunaNexaError, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
-import { UNMATCHED_ROUTE, resolveRequestIds, responseIdHeaders, type Logger, type RequestIds } from '@lunanexa/observability';
+import {
+  UNMATCHED_ROUTE,
+  resolveRequestIds,
+  responseIdHeaders,
+  type Logger,
+  type RequestIds,
+} from '@lunanexa/observability';
 import type { AgentHealth } from './health';
 import type { AgentMetrics } from './metrics';
 
@@ -56,7 +62,12 @@ export function createAgentHttpServer(deps: {
     }
     if (!readOnly) {
       res.setHeader('allow', 'GET, HEAD');
-      sendProblem(res, new LunaNexaError(ErrorCode.METHOD_NOT_ALLOWED, `${path} is read-only; use GET`), ids, path);
+      sendProblem(
+        res,
+        new LunaNexaError(ErrorCode.METHOD_NOT_ALLOWED, `${path} is read-only; use GET`),
+        ids,
+        path,
+      );
       return;
     }
     // Through a promise so a synchronous throw and a rejected scrape end the same way.
@@ -64,15 +75,24 @@ export function createAgentHttpServer(deps: {
       .then(() => handler(res))
       .catch((error: unknown) => {
         deps.logger.error({ err: error, request_id: ids.requestId, route }, 'agent http handler failed');
-        if (!res.headersSent) sendProblem(res, new LunaNexaError(ErrorCode.INTERNAL, 'internal error'), ids, path);
+        if (!res.headersSent)
+          sendProblem(res, new LunaNexaError(ErrorCode.INTERNAL, 'internal error'), ids, path);
         else res.destroy();
       });
   });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': `${contentType}; charset=utf-8`, 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': `${contentType}; charset=utf-8`,
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

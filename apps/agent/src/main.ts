@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: AGENT_PROCESS_NAME, level: config.logLevel, version: agentVersion });
   const agent = await startAgent({ config, logger, agentVersion, commit: readBuildInfo().commit });
   logger.info(
-    { nodeName: config.nodeName, host: agent.address.address, port: agent.address.port, inventorySource: config.inventory.source },
+    {
+      nodeName: config.nodeName,
+      host: agent.address.address,
+      port: agent.address.port,
+      inventorySource: config.inventory.source,
+    },
     'agent listening',
   );
   stopOnSignals(agent, logger);

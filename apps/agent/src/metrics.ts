@@ -63,10 +63,20 @@ export function createAgentMetrics(service: string, info: { version: string; com
     gpuTotal.reset();
     gpuFree.reset();
     // Both models always have a series, so "0 discrete GPUs" is visible rather than absent.
-    gpus.set({ memory_model: 'unified' }, inventory.gpus.filter((gpu) => gpu.memoryModel === 'unified').length);
-    gpus.set({ memory_model: 'discrete' }, inventory.gpus.filter((gpu) => gpu.memoryModel === 'discrete').length);
+    gpus.set(
+      { memory_model: 'unified' },
+      inventory.gpus.filter((gpu) => gpu.memoryModel === 'unified').length,
+    );
+    gpus.set(
+      { memory_model: 'discrete' },
+      inventory.gpus.filter((gpu) => gpu.memoryModel === 'discrete').length,
+    );
     for (const gpu of inventory.gpus) {
-      const labels = { gpu: String(gpu.index), memory_model: gpu.memoryModel, memory_source: gpu.memorySource };
+      const labels = {
+        gpu: String(gpu.index),
+        memory_model: gpu.memoryModel,
+        memory_source: gpu.memorySource,
+      };
       if (gpu.totalMemoryBytes !== null) gpuTotal.set(labels, gpu.totalMemoryBytes);
       if (gpu.freeMemoryBytes !== null) gpuFree.set(labels, gpu.freeMemoryBytes);
     }

@@ -22,11 +22,18 @@ function config(inventory: unknown, refreshIntervalSeconds?: number): AgentConfi
   return {
     ...parsed,
     listen: { host: '127.0.0.1', port: 0 },
-    inventory: { ...parsed.inventory, refreshIntervalSeconds: refreshIntervalSeconds ?? parsed.inventory.refreshIntervalSeconds },
+    inventory: {
+      ...parsed.inventory,
+      refreshIntervalSeconds: refreshIntervalSeconds ?? parsed.inventory.refreshIntervalSeconds,
+    },
   };
 }
 
-async function start(inventory: unknown, probe?: HostProbe, refreshIntervalSeconds?: number): Promise<RunningAgent & { url: string }> {
+async function start(
+  inventory: unknown,
+  probe?: HostProbe,
+  refreshIntervalSeconds?: number,
+): Promise<RunningAgent & { url: string }> {
   const agent = await startAgent({
     config: config(inventory, refreshIntervalSeconds),
     logger: silent,
@@ -52,12 +59,24 @@ describe('agent HTTP surface', () => {
     expect(response.headers.get('x-correlation-id')).to.equal('req-gb10-1');
     expect(response.headers.get('traceparent')).to.match(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).to.deep.include({ status: 'ok', nodeName: 'spark-01', agentVersion: '0.1.0', protocol: AGENT_PROTOCOL });
+    expect(body).to.deep.include({
+      status: 'ok',
+      nodeName: 'spark-01',
+      agentVersion: '0.1.0',
+      protocol: AGENT_PROTOCOL,
+    });
     expect(Number.isNaN(Date.parse(String(body['startedAt'])))).to.equal(false);
     expect(body['inventory']).to.deep.include({
       architecture: 'arm64',
       gpuCount: 1,
-      gpus: [{ name: 'NVIDIA GB10', memoryModel: 'unified', totalMemoryBytes: GB10_MEM_TOTAL_BYTES, memorySource: 'proc-meminfo' }],
+      gpus: [
+        {
+          name: 'NVIDIA GB10',
+          memoryModel: 'unified',
+          totalMemoryBytes: GB10_MEM_TOTAL_BYTES,
+          memorySource: 'proc-meminfo',
+        },
+      ],
       problems: [],
     });
   });
@@ -73,8 +92,12 @@ describe('agent HTTP surface', () => {
     const text = await (await fetch(`${agent.url}/metrics`)).text();
     expect(text).to.contain('lunanexa_agent_gpus{memory_model="discrete"} 8');
     expect(text).to.contain('lunanexa_agent_gpus{memory_model="unified"} 0');
-    expect(text).to.contain(`lunanexa_agent_gpu_memory_total_bytes{gpu="7",memory_model="discrete",memory_source="nvml"} ${81_559 * MIB}`);
-    expect(text).to.contain(`lunanexa_agent_gpu_memory_free_bytes{gpu="3",memory_model="discrete",memory_source="nvml"} ${9_741 * MIB}`);
+    expect(text).to.contain(
+      `lunanexa_agent_gpu_memory_total_bytes{gpu="7",memory_model="discrete",memory_source="nvml"} ${81_559 * MIB}`,
+    );
+    expect(text).to.contain(
+      `lunanexa_agent_gpu_memory_free_bytes{gpu="3",memory_model="discrete",memory_source="nvml"} ${9_741 * MIB}`,
+    );
     expect(text).to.contain('lunanexa_agent_inventory_problems 0');
     expect(text).to.contain('lunanexa_build_info{service="agent",version="0.1.0",commit="test"} 1');
   });
@@ -99,8 +122,14 @@ describe('agent HTTP surface', () => {
 
   it('reports degraded, with the reason, when nvidia-smi is missing', async () => {
     const missing = Object.assign(new Error('spawn nvidia-smi ENOENT'), { code: 'ENOENT' });
-    agent = await start({ source: 'nvidia-smi' }, capturedHost({ nodeArch: 'arm64', nvidiaSmiError: missing }));
-    const body = (await (await fetch(`${agent.url}/health`)).json()) as { status: string; inventory: { gpuCount: number; problems: string[] } };
+    agent = await start(
+      { source: 'nvidia-smi' },
+      capturedHost({ nodeArch: 'arm64', nvidiaSmiError: missing }),
+    );
+    const body = (await (await fetch(`${agent.url}/health`)).json()) as {
+      status: string;
+      inventory: { gpuCount: number; problems: string[] };
+    };
     expect(body.status).to.equal('degraded');
     expect(body.inventory.gpuCount).to.equal(0);
     expect(body.inventory.problems[0]).to.match(/nvidia-smi: not found/);
@@ -115,7 +144,12 @@ describe('agent HTTP surface', () => {
       expect(response.status, path).to.equal(404);
       expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
       const problem = (await response.json()) as Record<string, unknown>;
-      expect(problem).to.deep.include({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', instance: path });
+      expect(problem).to.deep.include({
+        code: 'NOT_FOUND',
+        status: 404,
+        requestId: 'req-404',
+        instance: path,
+      });
     }
   });
 
@@ -140,7 +174,9 @@ describe('agent HTTP surface', () => {
     const probe: HostProbe = {
       ...host,
       nvidiaSmi: (args) =>
-        driverLoaded ? host.nvidiaSmi(args) : Promise.reject(Object.assign(new Error('spawn nvidia-smi ENOENT'), { code: 'ENOENT' })),
+        driverLoaded
+          ? host.nvidiaSmi(args)
+          : Promise.reject(Object.assign(new Error('spawn nvidia-smi ENOENT'), { code: 'ENOENT' })),
       readProcMeminfo: () => (meminfoReadable ? host.readProcMeminfo() : Promise.reject(new Error('EIO'))),
     };
     agent = await start({ source: 'nvidia-smi' }, probe, 0.02);
@@ -164,7 +200,9 @@ describe('agent HTTP surface', () => {
 
   it('serves the simulated h100-8x profile', async () => {
     agent = await start({ source: 'simulated', profile: 'h100-8x' });
-    const body = (await (await fetch(`${agent.url}/health`)).json()) as { inventory: { architecture: string; gpuCount: number } };
+    const body = (await (await fetch(`${agent.url}/health`)).json()) as {
+      inventory: { architecture: string; gpuCount: number };
+    };
     expect(body.inventory).to.deep.include({ architecture: 'amd64', gpuCount: 8 });
   });
 });

@@ -3,7 +3,11 @@ import { expect } from 'chai';
 import { collectNvidiaInventory } from '../src/inventory/collect';
 import { UnsupportedArchitectureError, cpuModelSummary, parseOsRelease } from '../src/inventory/host';
 import { memoryModelOf } from '../src/inventory/nvidia-gpus';
-import { NVIDIA_SMI_QUERY_ARGS, NVIDIA_SMI_SUMMARY_ARGS, parseNvidiaSmiGpuCsv } from '../src/inventory/nvidia-smi';
+import {
+  NVIDIA_SMI_QUERY_ARGS,
+  NVIDIA_SMI_SUMMARY_ARGS,
+  parseNvidiaSmiGpuCsv,
+} from '../src/inventory/nvidia-smi';
 import {
   GB10_HOST,
   GB10_MEM_AVAILABLE_BYTES,
@@ -89,7 +93,9 @@ describe('collectNvidiaInventory', () => {
   });
 
   it('keeps the node visible with no GPUs and says why when nvidia-smi is missing', async () => {
-    const missing: NodeJS.ErrnoException = Object.assign(new Error('spawn nvidia-smi ENOENT'), { code: 'ENOENT' });
+    const missing: NodeJS.ErrnoException = Object.assign(new Error('spawn nvidia-smi ENOENT'), {
+      code: 'ENOENT',
+    });
     const { inventory, problems } = await collectNvidiaInventory(
       capturedHost({ nodeArch: 'arm64', nvidiaSmiError: missing }),
       options,
@@ -103,9 +109,13 @@ describe('collectNvidiaInventory', () => {
   it('reports the driver error line when nvidia-smi fails', async () => {
     const failed = Object.assign(new Error('Command failed: nvidia-smi'), {
       code: 9,
-      stderr: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\nMake sure that the latest NVIDIA driver is installed and running.\n",
+      stderr:
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\nMake sure that the latest NVIDIA driver is installed and running.\n",
     });
-    const { problems } = await collectNvidiaInventory(capturedHost({ nodeArch: 'x64', nvidiaSmiError: failed }), options);
+    const { problems } = await collectNvidiaInventory(
+      capturedHost({ nodeArch: 'x64', nvidiaSmiError: failed }),
+      options,
+    );
     expect(problems).to.deep.equal([
       "nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.",
     ]);
@@ -125,7 +135,10 @@ describe('collectNvidiaInventory', () => {
   });
 
   it('says so when nvidia-smi lists no GPUs', async () => {
-    const { inventory, problems } = await collectNvidiaInventory(capturedHost({ ...GB10_HOST, queryCsv: '' }), options);
+    const { inventory, problems } = await collectNvidiaInventory(
+      capturedHost({ ...GB10_HOST, queryCsv: '' }),
+      options,
+    );
     expect(inventory.gpus).to.deep.equal([]);
     expect(problems).to.deep.equal(['nvidia-smi listed no GPUs']);
   });
@@ -166,12 +179,17 @@ describe('memoryModelOf', () => {
 
 describe('host facts', () => {
   it('reads quoted and unquoted os-release values', () => {
-    expect(parseOsRelease('NAME="Ubuntu"\nVERSION_ID=24.04\n')).to.deep.equal({ name: 'Ubuntu', version: '24.04' });
+    expect(parseOsRelease('NAME="Ubuntu"\nVERSION_ID=24.04\n')).to.deep.equal({
+      name: 'Ubuntu',
+      version: '24.04',
+    });
     expect(parseOsRelease('ID=alpine\n')).to.deep.equal({ name: null, version: null });
   });
 
   it('summarises big.LITTLE CPU models and survives kernels that report none', () => {
-    expect(cpuModelSummary(['Cortex-X925', 'Cortex-A725', 'Cortex-X925'])).to.equal('Cortex-X925 + Cortex-A725');
+    expect(cpuModelSummary(['Cortex-X925', 'Cortex-A725', 'Cortex-X925'])).to.equal(
+      'Cortex-X925 + Cortex-A725',
+    );
     expect(cpuModelSummary(['', ''])).to.equal('unknown');
   });
 });

@@ -40,8 +40,16 @@ describe('agent configuration', () => {
 
   it('accepts a complete document', () => {
     const config = parseAgentConfig(valid, '/etc/lunanexa/agent.yaml');
-    expect(config).to.deep.include({ nodeName: 'spark-01', dataDir: '/var/lib/lunanexa-agent', logLevel: 'info' });
-    expect(config.inventory).to.deep.equal({ source: 'simulated', profile: 'dgx-spark', refreshIntervalSeconds: 30 });
+    expect(config).to.deep.include({
+      nodeName: 'spark-01',
+      dataDir: '/var/lib/lunanexa-agent',
+      logLevel: 'info',
+    });
+    expect(config.inventory).to.deep.equal({
+      source: 'simulated',
+      profile: 'dgx-spark',
+      refreshIntervalSeconds: 30,
+    });
   });
 
   it('defaults the simulated profile to dgx-spark and labels to none; controllerUrl is optional', () => {
@@ -77,11 +85,27 @@ describe('agent configuration', () => {
     ['empty listen host', { listen: { host: '', port: 9464 } }, 'listen.host'],
     ['empty dataDir', { dataDir: '' }, 'dataDir'],
     ['controllerUrl that is not a URL', { controllerUrl: 'controller:4000' }, 'controllerUrl'],
-    ['controllerUrl with another scheme', { controllerUrl: 'ftp://controller.lunanexa.internal' }, 'controllerUrl'],
+    [
+      'controllerUrl with another scheme',
+      { controllerUrl: 'ftp://controller.lunanexa.internal' },
+      'controllerUrl',
+    ],
     ['unknown inventory source', { inventory: { source: 'nvml' } }, 'inventory.source'],
-    ['unknown simulated profile', { inventory: { source: 'simulated', profile: 'a100-4x' } }, 'inventory.profile'],
-    ['a profile for real hardware', { inventory: { source: 'nvidia-smi', profile: 'dgx-spark' } }, 'inventory.profile'],
-    ['refresh interval too short', { inventory: { source: 'nvidia-smi', refreshIntervalSeconds: 1 } }, 'inventory.refreshIntervalSeconds'],
+    [
+      'unknown simulated profile',
+      { inventory: { source: 'simulated', profile: 'a100-4x' } },
+      'inventory.profile',
+    ],
+    [
+      'a profile for real hardware',
+      { inventory: { source: 'nvidia-smi', profile: 'dgx-spark' } },
+      'inventory.profile',
+    ],
+    [
+      'refresh interval too short',
+      { inventory: { source: 'nvidia-smi', refreshIntervalSeconds: 1 } },
+      'inventory.refreshIntervalSeconds',
+    ],
     ['bad label key', { labels: { 'bad key!': 'x' } }, 'labels.bad key!'],
     ['bad label value', { labels: { rack: 'not ok!' } }, 'labels.rack'],
     ['a misspelt field', { nodename: 'spark-01' }, 'nodename'],
@@ -94,7 +118,10 @@ describe('agent configuration', () => {
   }
 
   it('names every bad field at once', () => {
-    expect(problemsOf({ ...valid, nodeName: 'UPPER', listen: { host: 'h', port: 0 } })).to.deep.equal(['nodeName', 'listen.port']);
+    expect(problemsOf({ ...valid, nodeName: 'UPPER', listen: { host: 'h', port: 0 } })).to.deep.equal([
+      'nodeName',
+      'listen.port',
+    ]);
   });
 
   it('names the file when it is missing or not YAML', () => {
@@ -108,8 +135,14 @@ describe('agent configuration', () => {
 
 describe('agent command line', () => {
   it('takes --config, else the environment variable', () => {
-    expect(parseAgentArgs(['--config', '/a.yaml'], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({ kind: 'run', configFile: '/a.yaml' });
-    expect(parseAgentArgs([], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({ kind: 'run', configFile: '/b.yaml' });
+    expect(parseAgentArgs(['--config', '/a.yaml'], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({
+      kind: 'run',
+      configFile: '/a.yaml',
+    });
+    expect(parseAgentArgs([], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({
+      kind: 'run',
+      configFile: '/b.yaml',
+    });
   });
 
   it('names both sources when neither gives a file', () => {
@@ -118,7 +151,9 @@ describe('agent command line', () => {
       expect.fail('expected a ConfigError');
     } catch (error: unknown) {
       expect(error).to.be.instanceOf(ConfigError);
-      expect((error as ConfigError).problems.map((p) => p.variable)).to.deep.equal([`--config / ${AGENT_CONFIG_ENV}`]);
+      expect((error as ConfigError).problems.map((p) => p.variable)).to.deep.equal([
+        `--config / ${AGENT_CONFIG_ENV}`,
+      ]);
     }
   });
 

@@ -16,10 +16,15 @@ describe('parseMeminfo', () => {
   });
 
   it('refuses meminfo without MemAvailable', () => {
-    expect(() => parseMeminfo('MemTotal:       127600748 kB\nMemFree:        98214520 kB\n')).to.throw(MeminfoParseError);
+    expect(() => parseMeminfo('MemTotal:       127600748 kB\nMemFree:        98214520 kB\n')).to.throw(
+      MeminfoParseError,
+    );
   });
 
   it('refuses a zero MemTotal rather than reporting an empty node', () => {
-    expect(() => parseMeminfo('MemTotal:       0 kB\nMemAvailable:   0 kB\n')).to.throw(MeminfoParseError, /MemTotal 0/);
+    expect(() => parseMeminfo('MemTotal:       0 kB\nMemAvailable:   0 kB\n')).to.throw(
+      MeminfoParseError,
+      /MemTotal 0/,
+    );
   });
 });

@@ -17,7 +17,16 @@ describe('nvidia-smi parsers', () => {
   });
 
   describe('nvidiaSmiValue', () => {
-    for (const placeholder of ['[N/A]', 'N/A', 'Not Supported', '[Not Supported]', '[Unknown Error]', '[Insufficient Permissions]', ' [N/A] ', '']) {
+    for (const placeholder of [
+      '[N/A]',
+      'N/A',
+      'Not Supported',
+      '[Not Supported]',
+      '[Unknown Error]',
+      '[Insufficient Permissions]',
+      ' [N/A] ',
+      '',
+    ]) {
       it(`reads ${JSON.stringify(placeholder)} as no value`, () => {
         expect(nvidiaSmiValue(placeholder)).to.equal(null);
       });
@@ -71,16 +80,21 @@ describe('nvidia-smi parsers', () => {
     });
 
     it('refuses a row with the wrong number of columns instead of dropping the GPU', () => {
-      expect(() => parseNvidiaSmiGpuCsv('0, NVIDIA GB10, [N/A], [N/A]\n')).to.throw(NvidiaSmiParseError, /line 1: expected 9 columns/);
+      expect(() => parseNvidiaSmiGpuCsv('0, NVIDIA GB10, [N/A], [N/A]\n')).to.throw(
+        NvidiaSmiParseError,
+        /line 1: expected 9 columns/,
+      );
     });
 
     it('refuses memory that is neither a number nor a placeholder', () => {
-      const row = '0, NVIDIA H100 80GB HBM3, GPU-2f8e4c1a-7b3d-9e05-a6c4-1d8f3b7e2a90, 81559 MiB, 0, 81004, 9.0, 550.54.15, Disabled';
+      const row =
+        '0, NVIDIA H100 80GB HBM3, GPU-2f8e4c1a-7b3d-9e05-a6c4-1d8f3b7e2a90, 81559 MiB, 0, 81004, 9.0, 550.54.15, Disabled';
       expect(() => parseNvidiaSmiGpuCsv(row)).to.throw(NvidiaSmiParseError, /memory.total/);
     });
 
     it('refuses an unknown MIG mode', () => {
-      const row = '0, NVIDIA H100 80GB HBM3, GPU-2f8e4c1a-7b3d-9e05-a6c4-1d8f3b7e2a90, 81559, 0, 81004, 9.0, 550.54.15, Pending';
+      const row =
+        '0, NVIDIA H100 80GB HBM3, GPU-2f8e4c1a-7b3d-9e05-a6c4-1d8f3b7e2a90, 81559, 0, 81004, 9.0, 550.54.15, Pending';
       expect(() => parseNvidiaSmiGpuCsv(row)).to.throw(NvidiaSmiParseError, /mig.mode.current/);
     });
   });

@@ -15,7 +15,10 @@ interface Exit {
   stderr: string;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; exited: Promise<Exit> } {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; exited: Promise<Exit> } {
   const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -28,7 +31,11 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): { child: Chi
 }
 
 /** Polls until the agent answers or exits; an early exit fails with its stderr. */
-async function waitForHealth(url: string, exited: Promise<Exit>, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+async function waitForHealth(
+  url: string,
+  exited: Promise<Exit>,
+  timeoutMs = 15_000,
+): Promise<Record<string, unknown>> {
   let exit: Exit | undefined;
   void exited.then((value) => (exit = value));
   const deadline = Date.now() + timeoutMs;
@@ -53,7 +60,8 @@ describe('lunanexa-agent process', function () {
     dir = mkdtempSync(join(tmpdir(), 'lunanexa-agent-process-'));
   });
   afterEach(() => {
-    if (running !== undefined && running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
+    if (running !== undefined && running.exitCode === null && running.signalCode === null)
+      running.kill('SIGKILL');
     running = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
@@ -90,7 +98,12 @@ describe('lunanexa-agent process', function () {
     const file = join(dir, 'agent.json');
     writeFileSync(
       file,
-      JSON.stringify({ nodeName: 'hopper-01', listen: { host: '127.0.0.1', port }, dataDir: join(dir, 'data'), inventory: { source: 'simulated', profile: 'h100-8x' } }),
+      JSON.stringify({
+        nodeName: 'hopper-01',
+        listen: { host: '127.0.0.1', port },
+        dataDir: join(dir, 'data'),
+        inventory: { source: 'simulated', profile: 'h100-8x' },
+      }),
     );
     const { child, exited } = run([], { ...process.env, LUNANEXA_AGENT_CONFIG: file });
     running = child;
@@ -126,8 +139,14 @@ describe('lunanexa-agent process', function () {
     chmodSync(fake, 0o755);
     const port = await freePort();
     const file = join(dir, 'agent.yaml');
-    writeFileSync(file, `nodeName: hopper-02\nlisten: { host: 127.0.0.1, port: ${port} }\ndataDir: ./state\ninventory: { source: nvidia-smi }\n`);
-    const { child, exited } = run(['--config', file], { ...process.env, PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` });
+    writeFileSync(
+      file,
+      `nodeName: hopper-02\nlisten: { host: 127.0.0.1, port: ${port} }\ndataDir: ./state\ninventory: { source: nvidia-smi }\n`,
+    );
+    const { child, exited } = run(['--config', file], {
+      ...process.env,
+      PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`,
+    });
     running = child;
 
     const health = await waitForHealth(`http://127.0.0.1:${port}`, exited);
@@ -150,7 +169,10 @@ describe('lunanexa-agent process', function () {
 
   it('exits 78 naming the field and the file for a bad config', async () => {
     const file = join(dir, 'agent.yaml');
-    writeFileSync(file, 'nodeName: Not_A_Label\nlisten: { host: 127.0.0.1, port: 9464 }\ndataDir: ./state\ninventory: { source: simulated }\n');
+    writeFileSync(
+      file,
+      'nodeName: Not_A_Label\nlisten: { host: 127.0.0.1, port: 9464 }\ndataDir: ./state\ninventory: { source: simulated }\n',
+    );
     const exit = await run(['--config', file]).exited;
     expect(exit.code).to.equal(78);
     expect(exit.stderr).to.contain(file);
@@ -162,7 +184,10 @@ describe('lunanexa-agent process', function () {
     const blocker = join(dir, 'not-a-directory');
     writeFileSync(blocker, '');
     const file = join(dir, 'agent.yaml');
-    writeFileSync(file, `nodeName: spark-04\nlisten: { host: 127.0.0.1, port: 9464 }\ndataDir: ${join(blocker, 'state')}\ninventory: { source: simulated }\n`);
+    writeFileSync(
+      file,
+      `nodeName: spark-04\nlisten: { host: 127.0.0.1, port: 9464 }\ndataDir: ${join(blocker, 'state')}\ninventory: { source: simulated }\n`,
+    );
     const exit = await run(['--config', file]).exited;
     expect(exit.code).to.equal(78);
     expect(exit.stderr).to.match(/^\s+dataDir: /m);

@@ -30,8 +30,10 @@ export function capturedHost(options: {
     nvidiaSmi(args) {
       calls.push([...args]);
       if (options.nvidiaSmiError !== undefined) return Promise.reject(options.nvidiaSmiError);
-      if (sameArgs(args, NVIDIA_SMI_QUERY_ARGS) && options.queryCsv !== undefined) return Promise.resolve(options.queryCsv);
-      if (sameArgs(args, NVIDIA_SMI_SUMMARY_ARGS) && options.summary !== undefined) return Promise.resolve(options.summary);
+      if (sameArgs(args, NVIDIA_SMI_QUERY_ARGS) && options.queryCsv !== undefined)
+        return Promise.resolve(options.queryCsv);
+      if (sameArgs(args, NVIDIA_SMI_SUMMARY_ARGS) && options.summary !== undefined)
+        return Promise.resolve(options.summary);
       return Promise.reject(new Error(`captured host has no output for nvidia-smi ${args.join(' ')}`));
     },
     readProcMeminfo: () => Promise.resolve(options.meminfo ?? fixture('gb10-proc-meminfo.txt')),

@@ -15,11 +15,12 @@ type ApolloPlugin = NonNullable<ApolloDriverConfig['plugins']>[number];
 
 function errorIdsPlugin(): ApolloPlugin {
   return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ response, contextValue }) {
+    requestDidStart() {
+      return Promise.resolve({
+        willSendResponse({ response, contextValue }) {
           const ids = (contextValue as GraphQLContext | undefined)?.ids;
-          if (response.body.kind !== 'single' || !response.body.singleResult.errors || !ids) return;
+          if (response.body.kind !== 'single' || !response.body.singleResult.errors || !ids)
+            return Promise.resolve();
           response.body.singleResult.errors = response.body.singleResult.errors.map((error) => ({
             ...error,
             extensions: {
@@ -28,15 +29,21 @@ function errorIdsPlugin(): ApolloPlugin {
               correlationId: ids.correlationId,
             },
           }));
+          return Promise.resolve();
         },
-      };
+      });
     },
   };
 }
 
 @Module({})
 export class AppModule {
-  static forRoot(config: ApiConfig, logger: Logger, build: BuildInfo, metrics: ServiceMetrics): DynamicModule {
+  static forRoot(
+    config: ApiConfig,
+    logger: Logger,
+    build: BuildInfo,
+    metrics: ServiceMetrics,
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [

@@ -11,7 +11,11 @@ import { consoleAvailable, consoleStaticMiddleware } from './console/console-sta
 import { httpMetricsMiddleware } from './metrics/http-metrics';
 
 /** Builds the API application without listening, so tests and main share one wiring. */
-export async function createApiApp(config: ApiConfig, logger: Logger, build: BuildInfo): Promise<INestApplication> {
+export async function createApiApp(
+  config: ApiConfig,
+  logger: Logger,
+  build: BuildInfo,
+): Promise<INestApplication> {
   const metrics = createServiceMetrics('api', build);
   const app = await NestFactory.create(AppModule.forRoot(config, logger, build, metrics), {
     logger: {

@@ -13,7 +13,10 @@ export const ApiConfigSchema = z.object({
   /** Where operators open the Temporal UI; used to build workflow links in receipts. */
   LUNANEXA_TEMPORAL_UI_URL: configFields.url().default('http://127.0.0.1:8233'),
   /** Built console (Angular `dist/browser`). Missing directory = console not served. */
-  LUNANEXA_CONSOLE_DIR: z.string().min(1).default(join(findRepoRoot(), 'console', 'dist', 'browser')),
+  LUNANEXA_CONSOLE_DIR: z
+    .string()
+    .min(1)
+    .default(join(findRepoRoot(), 'console', 'dist', 'browser')),
   /** How long a mutation waits for its workflow before answering with the workflow id only. */
   LUNANEXA_WORKFLOW_WAIT_MS: configFields.durationMs(30_000),
   LUNANEXA_LOG_LEVEL: configFields.logLevel(),

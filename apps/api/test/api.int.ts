@@ -9,16 +9,30 @@ import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { createActivities } from '@lunanexa/activities';
-import { ErrorCode } from '@lunanexa/contracts';
+import { ErrorCode, ProblemDetailsSchema } from '@lunanexa/contracts';
 import { startTestTemporal } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot } from '@lunanexa/observability';
-import { createDataSource, createScratchDatabase, runMigrations, type ScratchDatabase } from '@lunanexa/persistence';
+import {
+  createDataSource,
+  createScratchDatabase,
+  runMigrations,
+  type ScratchDatabase,
+} from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
-import { ApiConfigSchema, createApiApp, formatSchemaFile, COMMITTED_SCHEMA_PATH, type ApiConfig } from '../src';
+import {
+  ApiConfigSchema,
+  createApiApp,
+  formatSchemaFile,
+  COMMITTED_SCHEMA_PATH,
+  type ApiConfig,
+} from '../src';
 
 interface GraphQLBody {
   data?: Record<string, unknown> | null;
-  errors?: { message: string; extensions: { code: string; requestId?: string; violations?: { path: string }[] } }[];
+  errors?: {
+    message: string;
+    extensions: { code: string; requestId?: string; violations?: { path: string }[] };
+  }[];
 }
 
 describe('api on real Temporal and PostgreSQL', function () {
@@ -48,11 +62,16 @@ describe('api on real Temporal and PostgreSQL', function () {
   async function listen(config: ApiConfig): Promise<{ app: INestApplication; base: string }> {
     const created = await createApiApp(config, logger, { version: '0.0.0-test', commit: 'test' });
     await created.listen(0, '127.0.0.1');
-    const { port } = created.getHttpServer().address() as AddressInfo;
+    const server = created.getHttpServer() as { address(): AddressInfo };
+    const { port } = server.address();
     return { app: created, base: `http://127.0.0.1:${port}` };
   }
 
-  async function graphql(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
+  async function graphql(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ) {
     const response = await fetch(`${base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -100,7 +119,11 @@ describe('api on real Temporal and PostgreSQL', function () {
       ['postgresql', 'ok'],
       ['temporal', 'ok'],
     ]);
-    expect(await (await fetch(`${base}/version`)).json()).to.deep.equal({ version: '0.0.0-test', commit: 'test', contracts: 'v1' });
+    expect(await (await fetch(`${base}/version`)).json()).to.deep.equal({
+      version: '0.0.0-test',
+      commit: 'test',
+      contracts: 'v1',
+    });
   });
 
   it('answers the GraphQL health query', async () => {
@@ -110,7 +133,9 @@ describe('api on real Temporal and PostgreSQL', function () {
   });
 
   it('echoes caller ids and generates missing ones', async () => {
-    const echoed = await fetch(`${base}/health`, { headers: { 'x-request-id': 'req-123', 'x-correlation-id': 'flow-9' } });
+    const echoed = await fetch(`${base}/health`, {
+      headers: { 'x-request-id': 'req-123', 'x-correlation-id': 'flow-9' },
+    });
     expect(echoed.headers.get('x-request-id')).to.equal('req-123');
     expect(echoed.headers.get('x-correlation-id')).to.equal('flow-9');
     expect(echoed.headers.get('traceparent')).to.match(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
@@ -120,7 +145,11 @@ describe('api on real Temporal and PostgreSQL', function () {
 
   it('runs ping through Temporal into PostgreSQL and returns the same run for the same key', async () => {
     const key = `api-${randomUUID()}`;
-    const first = await graphql(PING, { input: { idempotencyKey: key, message: 'hello' } }, { 'x-correlation-id': 'flow-ping' });
+    const first = await graphql(
+      PING,
+      { input: { idempotencyKey: key, message: 'hello' } },
+      { 'x-correlation-id': 'flow-ping' },
+    );
     expect(first.body.errors).to.equal(undefined);
     const result = first.body.data?.['ping'] as Record<string, string | number>;
     expect(result['workflowId']).to.equal(`ping/${key}`);
@@ -132,9 +161,16 @@ describe('api on real Temporal and PostgreSQL', function () {
     );
     expect(rows).to.deep.equal([{ id: result['pingId'], correlation_id: 'flow-ping' }]);
     const again = await graphql(PING, { input: { idempotencyKey: key, message: 'hello' } });
-    expect(again.body.data?.['ping']).to.deep.include({ runId: result['runId'], pingId: result['pingId'], receiptHash: result['receiptHash'] });
+    expect(again.body.data?.['ping']).to.deep.include({
+      runId: result['runId'],
+      pingId: result['pingId'],
+      receiptHash: result['receiptHash'],
+    });
     const recent = await graphql('{ recentPings(limit: 5) { workflowId correlationId } }');
-    expect(recent.body.data?.['recentPings']).to.deep.include({ workflowId: `ping/${key}`, correlationId: 'flow-ping' });
+    expect(recent.body.data?.['recentPings']).to.deep.include({
+      workflowId: `ping/${key}`,
+      correlationId: 'flow-ping',
+    });
   });
 
   it('refuses a reused idempotency key with a different message and changes nothing', async () => {
@@ -148,7 +184,8 @@ describe('api on real Temporal and PostgreSQL', function () {
   });
 
   it('rejects bad GraphQL input with typed codes and writes nothing', async () => {
-    const count = async () => (await workerDb.query<{ n: string }[]>('SELECT count(*) AS n FROM ping_records'))[0]!.n;
+    const count = async () =>
+      (await workerDb.query<{ n: string }[]>('SELECT count(*) AS n FROM ping_records'))[0].n;
     const before = await count();
     const badKey = await graphql(PING, { input: { idempotencyKey: 'has spaces', message: 'x' } });
     expect(badKey.body.errors?.[0]?.extensions.code).to.equal(ErrorCode.VALIDATION_FAILED);
@@ -165,19 +202,32 @@ describe('api on real Temporal and PostgreSQL', function () {
   });
 
   it('answers malformed bodies and unknown routes with problem+json', async () => {
-    const malformed = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    const malformed = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(malformed.status).to.equal(400);
     expect(malformed.headers.get('content-type')).to.match(/^application\/problem\+json/);
-    expect(await malformed.json()).to.include({ code: ErrorCode.MALFORMED_REQUEST, status: 400 });
+    expect(ProblemDetailsSchema.parse(await malformed.json())).to.include({
+      code: ErrorCode.MALFORMED_REQUEST,
+      status: 400,
+    });
     const missing = await fetch(`${base}/no/such/route`, { headers: { 'x-request-id': 'req-404' } });
     expect(missing.status).to.equal(404);
-    expect(await missing.json()).to.include({ code: ErrorCode.NOT_FOUND, requestId: 'req-404', type: 'urn:lunanexa:error:not-found' });
+    expect(await missing.json()).to.include({
+      code: ErrorCode.NOT_FOUND,
+      requestId: 'req-404',
+      type: 'urn:lunanexa:error:not-found',
+    });
   });
 
   it('exposes Prometheus metrics with bounded route labels', async () => {
     await fetch(`${base}/some/random/${randomUUID()}`);
     const text = await (await fetch(`${base}/metrics`)).text();
-    expect(text).to.match(/lunanexa_http_requests_total\{service="api",route="\/graphql",method="POST",status="200"\} \d+/);
+    expect(text).to.match(
+      /lunanexa_http_requests_total\{service="api",route="\/graphql",method="POST",status="200"\} \d+/,
+    );
     expect(text).to.include('route="(unmatched)"');
     expect(text).not.to.match(/route="\/some\/random/);
   });
@@ -185,21 +235,29 @@ describe('api on real Temporal and PostgreSQL', function () {
   it('serves exactly the committed schema (apps/api/schema.gql)', () => {
     const running = formatSchemaFile(printSchema(lexicographicSortSchema(app.get(GraphQLSchemaHost).schema)));
     const committed = readFileSync(join(findRepoRoot(), COMMITTED_SCHEMA_PATH), 'utf8');
-    expect(running, 'schema drifted: run `npm run schema:print` and commit apps/api/schema.gql').to.equal(committed);
+    expect(running, 'schema drifted: run `npm run schema:print` and commit apps/api/schema.gql').to.equal(
+      committed,
+    );
   });
 
   it('reports not-ready and refuses mutations with DEPENDENCY_UNAVAILABLE when Temporal is down', async () => {
-    const down = await listen(configFor({ TEMPORAL_ADDRESS: '127.0.0.1:1', LUNANEXA_WORKFLOW_WAIT_MS: '3000' }));
+    const down = await listen(
+      configFor({ TEMPORAL_ADDRESS: '127.0.0.1:1', LUNANEXA_WORKFLOW_WAIT_MS: '3000' }),
+    );
     try {
       const ready = await fetch(`${down.base}/ready`);
       expect(ready.status).to.equal(503);
-      const problem = (await ready.json()) as { code: string; checks: { name: string; status: string }[] };
+      // The body is exactly the v1 problem contract, including the readiness checks.
+      const problem = ProblemDetailsSchema.parse(await ready.json());
       expect(problem.code).to.equal(ErrorCode.DEPENDENCY_UNAVAILABLE);
-      expect(problem.checks.find((c) => c.name === 'temporal')?.status).to.equal('failing');
+      expect(problem.checks?.find((c) => c.name === 'temporal')?.status).to.equal('failing');
       const response = await fetch(`${down.base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: PING, variables: { input: { idempotencyKey: `down-${randomUUID()}`, message: 'x' } } }),
+        body: JSON.stringify({
+          query: PING,
+          variables: { input: { idempotencyKey: `down-${randomUUID()}`, message: 'x' } },
+        }),
       });
       const body = (await response.json()) as GraphQLBody;
       expect(body.errors?.[0]?.extensions.code).to.equal(ErrorCode.DEPENDENCY_UNAVAILABLE);

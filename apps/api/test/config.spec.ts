@@ -22,13 +22,28 @@ describe('api configuration', function () {
 
   it('accepts a minimal environment and fills defaults', () => {
     const config = loadApiConfig(valid);
-    expect(config).to.include({ LUNANEXA_API_PORT: 4000, TEMPORAL_ADDRESS: '127.0.0.1:7233', TEMPORAL_NAMESPACE: 'lunanexa' });
+    expect(config).to.include({
+      LUNANEXA_API_PORT: 4000,
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      TEMPORAL_NAMESPACE: 'lunanexa',
+    });
   });
 
   it('names every bad variable at once', () => {
     expect(
-      problemsOf({ LUNANEXA_API_PORT: 'abc', TEMPORAL_ADDRESS: 'no-port', LUNANEXA_TEMPORAL_UI_URL: 'not a url', LUNANEXA_LOG_LEVEL: 'loud' }),
-    ).to.have.members(['DATABASE_URL', 'LUNANEXA_API_PORT', 'TEMPORAL_ADDRESS', 'LUNANEXA_TEMPORAL_UI_URL', 'LUNANEXA_LOG_LEVEL']);
+      problemsOf({
+        LUNANEXA_API_PORT: 'abc',
+        TEMPORAL_ADDRESS: 'no-port',
+        LUNANEXA_TEMPORAL_UI_URL: 'not a url',
+        LUNANEXA_LOG_LEVEL: 'loud',
+      }),
+    ).to.have.members([
+      'DATABASE_URL',
+      'LUNANEXA_API_PORT',
+      'TEMPORAL_ADDRESS',
+      'LUNANEXA_TEMPORAL_UI_URL',
+      'LUNANEXA_LOG_LEVEL',
+    ]);
     expect(problemsOf({ ...valid, LUNANEXA_API_PORT: '70000' })).to.deep.equal(['LUNANEXA_API_PORT']);
     expect(problemsOf({ DATABASE_URL: 'mysql://x' })).to.deep.equal(['DATABASE_URL']);
   });

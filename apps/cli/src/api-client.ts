@@ -66,7 +66,10 @@ function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-function withViolations(detail: Omit<ErrorDetail, 'violations'>, violations: readonly FieldViolation[] | undefined): ErrorDetail {
+function withViolations(
+  detail: Omit<ErrorDetail, 'violations'>,
+  violations: readonly FieldViolation[] | undefined,
+): ErrorDetail {
   return violations !== undefined && violations.length > 0 ? { ...detail, violations } : detail;
 }
 
@@ -77,12 +80,18 @@ export function jsonBody(answer: HttpAnswer): unknown {
   } catch {
     if (isSuccess(answer.status)) {
       throw new CliError(
-        { code: CliErrorCode.BAD_RESPONSE, message: `expected JSON, got ${answer.contentType || 'no content type'}: ${snippet(answer.text)}` },
+        {
+          code: CliErrorCode.BAD_RESPONSE,
+          message: `expected JSON, got ${answer.contentType || 'no content type'}: ${snippet(answer.text)}`,
+        },
         answer.requestId,
       );
     }
     const body = snippet(answer.text);
-    throw new CliError({ code: `HTTP_${answer.status}`, message: body === '' ? `HTTP ${answer.status}` : body }, answer.requestId);
+    throw new CliError(
+      { code: `HTTP_${answer.status}`, message: body === '' ? `HTTP ${answer.status}` : body },
+      answer.requestId,
+    );
   }
 }
 
@@ -96,7 +105,10 @@ export function problemError(answer: HttpAnswer, body: unknown): CliError | unde
   const parsed = ProblemSchema.safeParse(body);
   if (!parsed.success) {
     if (declared) {
-      return new CliError({ code: CliErrorCode.BAD_RESPONSE, message: `malformed problem+json (HTTP ${answer.status})` }, answer.requestId);
+      return new CliError(
+        { code: CliErrorCode.BAD_RESPONSE, message: `malformed problem+json (HTTP ${answer.status})` },
+        answer.requestId,
+      );
     }
     return undefined;
   }
@@ -126,15 +138,22 @@ export function answerError(answer: HttpAnswer, body: unknown): CliError | undef
   const stated = problemError(answer, body) ?? graphqlError(answer, body);
   if (stated !== undefined) return stated;
   if (!isSuccess(answer.status)) {
-    return new CliError({ code: `HTTP_${answer.status}`, message: `HTTP ${answer.status} without a LunaNexa error body` }, answer.requestId);
+    return new CliError(
+      { code: `HTTP_${answer.status}`, message: `HTTP ${answer.status} without a LunaNexa error body` },
+      answer.requestId,
+    );
   }
   return undefined;
 }
 
 function badShape(answer: HttpAnswer, what: string, error: z.ZodError): CliError {
   const first = error.issues[0];
-  const where = first === undefined ? '' : `${first.path.map(String).join('.') || '(root)'}: ${first.message}`;
-  return new CliError({ code: CliErrorCode.BAD_RESPONSE, message: `${what} has an unexpected shape (${where})` }, answer.requestId);
+  const where =
+    first === undefined ? '' : `${first.path.map(String).join('.') || '(root)'}: ${first.message}`;
+  return new CliError(
+    { code: CliErrorCode.BAD_RESPONSE, message: `${what} has an unexpected shape (${where})` },
+    answer.requestId,
+  );
 }
 
 /**
@@ -145,7 +164,11 @@ function badShape(answer: HttpAnswer, what: string, error: z.ZodError): CliError
 export class ApiClient {
   constructor(
     readonly baseUrl: URL,
-    private readonly options: { readonly timeoutMs: number; readonly userAgent: string; readonly newRequestId?: () => string },
+    private readonly options: {
+      readonly timeoutMs: number;
+      readonly userAgent: string;
+      readonly newRequestId?: () => string;
+    },
   ) {}
 
   endpoint(path: string): URL {
@@ -179,14 +202,24 @@ export class ApiClient {
       };
     } catch (error: unknown) {
       throw new CliError(
-        { code: CliErrorCode.API_UNREACHABLE, message: `cannot reach ${url.href}: ${unreachableReason(error, this.options.timeoutMs)}` },
+        {
+          code: CliErrorCode.API_UNREACHABLE,
+          message: `cannot reach ${url.href}: ${unreachableReason(error, this.options.timeoutMs)}`,
+        },
         requestId,
       );
     }
   }
 
-  async graphql<T>(query: string, variables: Record<string, unknown> | undefined, schema: z.ZodType<T>): Promise<Answered<T>> {
-    const answer = await this.request('POST', 'graphql', { query, ...(variables === undefined ? {} : { variables }) });
+  async graphql<T>(
+    query: string,
+    variables: Record<string, unknown> | undefined,
+    schema: z.ZodType<T>,
+  ): Promise<Answered<T>> {
+    const answer = await this.request('POST', 'graphql', {
+      query,
+      ...(variables === undefined ? {} : { variables }),
+    });
     const body = jsonBody(answer);
     const error = answerError(answer, body);
     if (error !== undefined) throw error;

@@ -52,7 +52,9 @@ export function parseApiUrl(raw: string, source: string): URL {
 export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_TIMEOUT_MS;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 600_000) {
-    throw usageError(`--timeout must be a whole number of milliseconds between 1 and 600000, not ${JSON.stringify(raw)}`);
+    throw usageError(
+      `--timeout must be a whole number of milliseconds between 1 and 600000, not ${JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
@@ -66,7 +68,10 @@ export function commandContext(options: GlobalOptions, io: CliIo, cliVersion: st
       : fromEnv !== undefined
         ? parseApiUrl(fromEnv, API_URL_ENV)
         : parseApiUrl(DEFAULT_API_URL, 'default API URL');
-  const api = new ApiClient(baseUrl, { timeoutMs: parseTimeout(options.timeout), userAgent: `lunanexa-cli/${cliVersion}` });
+  const api = new ApiClient(baseUrl, {
+    timeoutMs: parseTimeout(options.timeout),
+    userAgent: `lunanexa-cli/${cliVersion}`,
+  });
   return { api, json: options.json === true, io, cliVersion };
 }
 

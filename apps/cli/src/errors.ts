@@ -66,7 +66,9 @@ export class CliError extends Error {
   }
 }
 
-function isDetailList(value: ErrorDetail | readonly [ErrorDetail, ...ErrorDetail[]]): value is readonly [ErrorDetail, ...ErrorDetail[]] {
+function isDetailList(
+  value: ErrorDetail | readonly [ErrorDetail, ...ErrorDetail[]],
+): value is readonly [ErrorDetail, ...ErrorDetail[]] {
   return Array.isArray(value);
 }
 

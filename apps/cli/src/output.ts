@@ -7,7 +7,9 @@ export type Write = (text: string) => void;
  * are trimmed so the output diffs and greps cleanly.
  */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))

@@ -6,7 +6,9 @@ import { join } from 'node:path';
  * levels up). Read at runtime so the manifest is not compiled into dist.
  */
 export function readCliVersion(packageRoot: string = join(__dirname, '..', '..')): string {
-  const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version?: unknown };
+  const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
+    version?: unknown;
+  };
   if (typeof manifest.version !== 'string') throw new Error(`${packageRoot}/package.json has no version`);
   return manifest.version;
 }

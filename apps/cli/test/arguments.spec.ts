@@ -5,7 +5,10 @@ import { HEALTHY, captureIo, cannedApi, json } from './support';
 describe('lunanexa arguments', () => {
   let api: Awaited<ReturnType<typeof cannedApi>>;
   before(async () => {
-    api = await cannedApi({ 'POST /graphql': () => json(200, HEALTHY), 'GET /ready': () => json(200, { status: 'ready', checks: [] }) });
+    api = await cannedApi({
+      'POST /graphql': () => json(200, HEALTHY),
+      'GET /ready': () => json(200, { status: 'ready', checks: [] }),
+    });
   });
   afterEach(() => {
     api.requests.length = 0;
@@ -45,7 +48,10 @@ describe('lunanexa arguments', () => {
   it('uses LUNANEXA_API_URL, keeping a path prefix', async () => {
     const io = captureIo({ LUNANEXA_API_URL: `${api.url}/lunanexa` });
     await runCli(['status'], io, '0.1.0');
-    expect(api.requests.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal(['GET /lunanexa/ready', 'POST /lunanexa/graphql']);
+    expect(api.requests.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
+      'GET /lunanexa/ready',
+      'POST /lunanexa/graphql',
+    ]);
   });
 
   for (const [title, argv, fragment] of [
@@ -54,7 +60,11 @@ describe('lunanexa arguments', () => {
     ['a stray argument', ['status', 'now'], 'too many arguments'],
     ['an idempotency key with spaces', ['ping', '--key', 'my key'], '--key must be'],
     ['an idempotency key over 128 characters', ['ping', '--key', `k${'x'.repeat(128)}`], '--key must be'],
-    ['a message over 200 characters', ['ping', '--message', 'm'.repeat(201)], '--message must be 1-200 characters'],
+    [
+      'a message over 200 characters',
+      ['ping', '--message', 'm'.repeat(201)],
+      '--message must be 1-200 characters',
+    ],
     ['an empty message', ['ping', '--message', ''], '--message must be 1-200 characters'],
     ['a timeout that is not a number', ['--timeout', 'soon', 'status'], '--timeout must be'],
     ['a zero timeout', ['--timeout', '0', 'version'], '--timeout must be'],

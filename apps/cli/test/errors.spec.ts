@@ -38,7 +38,11 @@ describe('CLI error codes and exit codes', () => {
   it('formats one line per error with the request id, then the field violations', () => {
     const error = new CliError(
       [
-        { code: 'VALIDATION_FAILED', message: 'input failed validation', violations: [{ path: 'input.idempotencyKey', message: 'too long' }] },
+        {
+          code: 'VALIDATION_FAILED',
+          message: 'input failed validation',
+          violations: [{ path: 'input.idempotencyKey', message: 'too long' }],
+        },
         { code: 'INTERNAL', message: 'internal error' },
       ],
       'req-1',

@@ -14,7 +14,9 @@ describe('lunanexa executable', function () {
   });
 
   it('exits 64 for a bad --api-url', () => {
-    const result = spawnSync(process.execPath, [MAIN, '--api-url', 'not a url', 'status'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [MAIN, '--api-url', 'not a url', 'status'], {
+      encoding: 'utf8',
+    });
     expect(result.status).to.equal(64);
     expect(result.stderr).to.match(/^error\[USAGE\]: --api-url "not a url" is not an absolute URL/);
   });

@@ -17,13 +17,23 @@ describe('CLI output formatting', () => {
   });
 
   it('aligns key/value fields', () => {
-    expect(formatFields([['api', 'x'], ['version', '1']])).to.equal('api      x\nversion  1\n');
+    expect(
+      formatFields([
+        ['api', 'x'],
+        ['version', '1'],
+      ]),
+    ).to.equal('api      x\nversion  1\n');
   });
 
   it('renders a not-ready status with the reason, code and request id, and each check', () => {
     const text = renderStatus(
       'http://127.0.0.1:4000',
-      { ready: false, code: 'DEPENDENCY_UNAVAILABLE', reason: 'not ready: temporal failing', requestId: 'req-7' },
+      {
+        ready: false,
+        code: 'DEPENDENCY_UNAVAILABLE',
+        reason: 'not ready: temporal failing',
+        requestId: 'req-7',
+      },
       DEGRADED.data.health,
     );
     expect(text).to.equal(

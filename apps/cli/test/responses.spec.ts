@@ -3,7 +3,12 @@ import { answerError, graphqlError, jsonBody, problemError, type HttpAnswer } fr
 import { CliError } from '../src/errors';
 
 function answer(status: number, body: unknown, contentType = 'application/json'): HttpAnswer {
-  return { status, contentType, text: typeof body === 'string' ? body : JSON.stringify(body), requestId: 'req-42' };
+  return {
+    status,
+    contentType,
+    text: typeof body === 'string' ? body : JSON.stringify(body),
+    requestId: 'req-42',
+  };
 }
 
 function thrown(fn: () => unknown): CliError {
@@ -23,14 +28,19 @@ describe('reading API error bodies', () => {
         errors: [
           {
             message: 'input failed validation',
-            extensions: { code: 'VALIDATION_FAILED', violations: [{ path: 'input.message', message: 'must be 1-200 characters' }] },
+            extensions: {
+              code: 'VALIDATION_FAILED',
+              violations: [{ path: 'input.message', message: 'must be 1-200 characters' }],
+            },
           },
         ],
         data: null,
       };
       const error = graphqlError(answer(200, body), body);
       expect(error?.code).to.equal('VALIDATION_FAILED');
-      expect(error?.details[0].violations).to.deep.equal([{ path: 'input.message', message: 'must be 1-200 characters' }]);
+      expect(error?.details[0].violations).to.deep.equal([
+        { path: 'input.message', message: 'must be 1-200 characters' },
+      ]);
       expect(error?.requestId).to.equal('req-42');
     });
 
@@ -41,11 +51,21 @@ describe('reading API error bodies', () => {
           { message: 'second', extensions: { code: 'NOT_FOUND' } },
         ],
       };
-      expect(graphqlError(answer(200, body), body)?.details.map((d) => d.code)).to.deep.equal(['FORBIDDEN', 'NOT_FOUND']);
+      expect(graphqlError(answer(200, body), body)?.details.map((d) => d.code)).to.deep.equal([
+        'FORBIDDEN',
+        'NOT_FOUND',
+      ]);
     });
 
     it('reads errors from a 400 graphql-response+json answer (Apollo validation failures)', () => {
-      const body = { errors: [{ message: 'Cannot query field "nope" on type "Query".', extensions: { code: 'VALIDATION_FAILED' } }] };
+      const body = {
+        errors: [
+          {
+            message: 'Cannot query field "nope" on type "Query".',
+            extensions: { code: 'VALIDATION_FAILED' },
+          },
+        ],
+      };
       const error = answerError(answer(400, body, 'application/graphql-response+json; charset=utf-8'), body);
       expect(error?.code).to.equal('VALIDATION_FAILED');
       expect(error?.exitCode).to.equal(65);
@@ -80,18 +100,29 @@ describe('reading API error bodies', () => {
     });
 
     it('recognises a problem by shape when a proxy rewrote the content type', () => {
-      expect(problemError(answer(401, problem, 'application/json'), problem)?.code).to.equal('UNAUTHENTICATED');
+      expect(problemError(answer(401, problem, 'application/json'), problem)?.code).to.equal(
+        'UNAUTHENTICATED',
+      );
     });
 
     it('falls back to the title when there is no detail, and keeps violations', () => {
-      const body = { ...problem, code: 'VALIDATION_FAILED', status: 400, detail: undefined, title: 'Validation failed', violations: [{ path: 'x', message: 'y' }] };
+      const body = {
+        ...problem,
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        detail: undefined,
+        title: 'Validation failed',
+        violations: [{ path: 'x', message: 'y' }],
+      };
       const error = problemError(answer(400, body, 'application/problem+json'), body);
       expect(error?.message).to.equal('Validation failed');
       expect(error?.details[0].violations).to.deep.equal([{ path: 'x', message: 'y' }]);
     });
 
     it('calls a declared problem+json that is not one a bad response', () => {
-      expect(problemError(answer(500, { oops: true }, 'application/problem+json'), { oops: true })?.code).to.equal('BAD_RESPONSE');
+      expect(
+        problemError(answer(500, { oops: true }, 'application/problem+json'), { oops: true })?.code,
+      ).to.equal('BAD_RESPONSE');
     });
 
     it('does not read a successful JSON answer as a problem', () => {
@@ -101,7 +132,9 @@ describe('reading API error bodies', () => {
 
   describe('bodies that are not JSON', () => {
     it('turns a proxy error page into HTTP_<status> with a one-line excerpt', () => {
-      const error = thrown(() => jsonBody(answer(502, '<html>\n<h1>502 Bad Gateway</h1>\n</html>', 'text/html')));
+      const error = thrown(() =>
+        jsonBody(answer(502, '<html>\n<h1>502 Bad Gateway</h1>\n</html>', 'text/html')),
+      );
       expect(error.code).to.equal('HTTP_502');
       expect(error.message).to.equal('<html> <h1>502 Bad Gateway</h1> </html>');
       expect(error.exitCode).to.equal(69);

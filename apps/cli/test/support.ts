@@ -61,7 +61,10 @@ export async function cannedApi(routes: Readonly<Record<string, Route>>): Promis
       };
       requests.push(request);
       const route = routes[`${request.method} ${request.path}`];
-      const reply: CannedReply = route === undefined ? { status: 404, contentType: 'text/plain', body: 'no such canned route' } : route(request);
+      const reply: CannedReply =
+        route === undefined
+          ? { status: 404, contentType: 'text/plain', body: 'no such canned route' }
+          : route(request);
       if (reply.hang === true) return;
       const headers: Record<string, string> = { 'content-type': reply.contentType ?? 'application/json' };
       const requestId = req.headers['x-request-id'];

@@ -1,5 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { createServiceMetrics, resolveRequestIds, responseIdHeaders, type BuildInfo } from '@lunanexa/observability';
+import {
+  createServiceMetrics,
+  resolveRequestIds,
+  responseIdHeaders,
+  type BuildInfo,
+} from '@lunanexa/observability';
 import { ErrorCode, LunaNexaError, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
 import type { Worker } from '@temporalio/worker';
 
@@ -14,13 +19,17 @@ export function createWorkerHealthServer(worker: Worker, build: BuildInfo): Serv
     for (const [k, v] of Object.entries(responseIdHeaders(ids))) res.setHeader(k, v);
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', ...build }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'ok', ...build }));
       return;
     }
     if (req.method === 'GET' && path === '/ready') {
       const state = worker.getState();
       if (state === 'RUNNING') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ready', state }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: 'ready', state }));
       } else {
         const problem = new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, `worker is ${state}`).toProblem({
           requestId: ids.requestId,
@@ -37,7 +46,10 @@ export function createWorkerHealthServer(worker: Worker, build: BuildInfo): Serv
         .catch(() => res.writeHead(500).end());
       return;
     }
-    const problem = new LunaNexaError(ErrorCode.NOT_FOUND, `no route ${req.method ?? ''} ${path ?? ''}`).toProblem({
+    const problem = new LunaNexaError(
+      ErrorCode.NOT_FOUND,
+      `no route ${req.method ?? ''} ${path ?? ''}`,
+    ).toProblem({
       requestId: ids.requestId,
       correlationId: ids.correlationId,
     });

@@ -6,12 +6,22 @@ import { startWorker } from './worker';
 runMain('lunanexa-worker', async () => {
   const config = loadWorkerConfig();
   const build = readBuildInfo();
-  const logger = createLogger({ service: 'worker', level: config.LUNANEXA_LOG_LEVEL, version: build.version });
+  const logger = createLogger({
+    service: 'worker',
+    level: config.LUNANEXA_LOG_LEVEL,
+    version: build.version,
+  });
   const running = await startWorker(config, logger);
   const health = createWorkerHealthServer(running.worker, build);
-  await new Promise<void>((resolve) => health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve));
+  await new Promise<void>((resolve) =>
+    health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve),
+  );
   logger.info(
-    { taskQueue: config.LUNANEXA_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE, port: config.LUNANEXA_WORKER_PORT },
+    {
+      taskQueue: config.LUNANEXA_TASK_QUEUE,
+      namespace: config.TEMPORAL_NAMESPACE,
+      port: config.LUNANEXA_WORKER_PORT,
+    },
     'worker polling',
   );
   let stopping = false;

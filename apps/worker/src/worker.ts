@@ -20,7 +20,11 @@ function installRuntime(logger: Logger): void {
   runtimeInstalled = true;
   Runtime.install({
     logger: {
-      log: (level, message, meta) => logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')]({ ...meta }, message),
+      log: (level, message, meta) =>
+        logger[level === 'TRACE' ? 'trace' : (level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error')](
+          { ...meta },
+          message,
+        ),
       trace: (message, meta) => logger.trace({ ...meta }, message),
       debug: (message, meta) => logger.debug({ ...meta }, message),
       info: (message, meta) => logger.info({ ...meta }, message),

@@ -66,7 +66,10 @@ export function computeEventHash(seq: number, prevHash: string, draft: AuditEven
   return createHash('sha256').update(material).digest('hex');
 }
 
-export function chainEvent(previous: { seq: number; hash: string } | null, draft: AuditEventDraft): ChainedAuditEvent {
+export function chainEvent(
+  previous: { seq: number; hash: string } | null,
+  draft: AuditEventDraft,
+): ChainedAuditEvent {
   const seq = previous ? previous.seq + 1 : 1;
   const prevHash = previous ? previous.hash : GENESIS_HASH;
   return { ...draft, seq, prevHash, hash: computeEventHash(seq, prevHash, draft) };
@@ -76,7 +79,10 @@ export interface ChainVerification {
   readonly valid: boolean;
   readonly checked: number;
   /** First event whose link or content does not verify, when invalid. */
-  readonly brokenAt?: { readonly seq: number; readonly reason: 'hash-mismatch' | 'link-mismatch' | 'sequence-gap' };
+  readonly brokenAt?: {
+    readonly seq: number;
+    readonly reason: 'hash-mismatch' | 'link-mismatch' | 'sequence-gap';
+  };
 }
 
 /**

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { chainEvent, computeEventHash, GENESIS_HASH, stableStringify, verifyChain, type AuditEventDraft, type ChainedAuditEvent } from '../src';
+import {
+  chainEvent,
+  computeEventHash,
+  GENESIS_HASH,
+  stableStringify,
+  verifyChain,
+  type AuditEventDraft,
+  type ChainedAuditEvent,
+} from '../src';
 
 function draft(n: number, evidence: Record<string, unknown> = { n }): AuditEventDraft {
   return {
@@ -25,9 +33,9 @@ describe('audit hash chain', () => {
   it('starts at seq 1 on the genesis hash and links each event to its predecessor', () => {
     const chain = buildChain(3);
     expect(chain.map((e) => e.seq)).to.deep.equal([1, 2, 3]);
-    expect(chain[0]!.prevHash).to.equal(GENESIS_HASH);
-    expect(chain[1]!.prevHash).to.equal(chain[0]!.hash);
-    expect(chain[2]!.prevHash).to.equal(chain[1]!.hash);
+    expect(chain[0].prevHash).to.equal(GENESIS_HASH);
+    expect(chain[1].prevHash).to.equal(chain[0].hash);
+    expect(chain[2].prevHash).to.equal(chain[1].hash);
     expect(verifyChain(chain)).to.deep.equal({ valid: true, checked: 3 });
   });
 
@@ -39,8 +47,11 @@ describe('audit hash chain', () => {
 
   it('detects a modified event', () => {
     const chain = buildChain(3);
-    chain[1] = { ...chain[1]!, actor: 'user:mallory' };
-    expect(verifyChain(chain)).to.deep.include({ valid: false, brokenAt: { seq: 2, reason: 'hash-mismatch' } });
+    chain[1] = { ...chain[1], actor: 'user:mallory' };
+    expect(verifyChain(chain)).to.deep.include({
+      valid: false,
+      brokenAt: { seq: 2, reason: 'hash-mismatch' },
+    });
   });
 
   it('detects a removed event', () => {
@@ -51,14 +62,14 @@ describe('audit hash chain', () => {
 
   it('detects a re-linked event whose own hash was recomputed', () => {
     const chain = buildChain(3);
-    const forged = { ...chain[2]!, prevHash: 'f'.repeat(64) };
+    const forged = { ...chain[2], prevHash: 'f'.repeat(64) };
     chain[2] = { ...forged, hash: computeEventHash(forged.seq, forged.prevHash, forged) };
     expect(verifyChain(chain).brokenAt).to.deep.equal({ seq: 3, reason: 'link-mismatch' });
   });
 
   it('verifies a window of the chain from an anchor', () => {
     const chain = buildChain(5);
-    expect(verifyChain(chain.slice(2), chain[1]!)).to.deep.equal({ valid: true, checked: 3 });
+    expect(verifyChain(chain.slice(2), chain[1])).to.deep.equal({ valid: true, checked: 3 });
   });
 
   it('refuses values that JSON cannot represent faithfully', () => {

@@ -22,7 +22,9 @@ export function readBuildInfo(repoRoot: string = findRepoRoot()): BuildInfo {
     // A deployment without package.json still reports its commit.
   }
   try {
-    const stamped = JSON.parse(readFileSync(join(repoRoot, 'dist', 'build-info.json'), 'utf8')) as Partial<BuildInfo>;
+    const stamped = JSON.parse(
+      readFileSync(join(repoRoot, 'dist', 'build-info.json'), 'utf8'),
+    ) as Partial<BuildInfo>;
     commit = stamped.commit ?? commit;
   } catch {
     // Not stamped: development build.

@@ -54,7 +54,9 @@ export function runMain(processName: string, main: () => Promise<void>): void {
       process.stderr.write(`${error.message}\n`);
       process.exit(EXIT_CONFIG);
     }
-    process.stderr.write(`${processName}: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${processName}: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }
@@ -75,7 +77,10 @@ export const configFields = {
       .string({ error: 'is required (postgres://user@host:port/database)' })
       .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL'),
   temporalAddress: (fallback: string) =>
-    z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'must be host:port').default(fallback),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'must be host:port')
+      .default(fallback),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   durationMs: (fallback: number) => z.coerce.number().int().positive().default(fallback),
 };

@@ -12,7 +12,10 @@ export interface ServiceMetrics {
   readonly buildInfo: { set(labels: { service: string; version: string; commit: string }): void };
 }
 
-export function createServiceMetrics(service: string, info: { version: string; commit: string }): ServiceMetrics {
+export function createServiceMetrics(
+  service: string,
+  info: { version: string; commit: string },
+): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'lunanexa_' });
   const httpRequests = new Counter({

@@ -1,4 +1,10 @@
-import { chainEvent, verifyChain, type AuditEventDraft, type ChainedAuditEvent, type ChainVerification } from '@lunanexa/audit';
+import {
+  chainEvent,
+  verifyChain,
+  type AuditEventDraft,
+  type ChainedAuditEvent,
+  type ChainVerification,
+} from '@lunanexa/audit';
 import type { EntityManager } from 'typeorm';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
@@ -28,7 +34,10 @@ function toChained(row: AuditEventEntity): ChainedAuditEvent {
  * so the chain stays linear; the lock is released at commit or rollback, and a
  * rolled-back business change takes its audit event with it.
  */
-export async function appendAuditEvent(manager: EntityManager, draft: AuditEventDraft): Promise<ChainedAuditEvent> {
+export async function appendAuditEvent(
+  manager: EntityManager,
+  draft: AuditEventDraft,
+): Promise<ChainedAuditEvent> {
   if (!manager.queryRunner?.isTransactionActive) {
     throw new Error('appendAuditEvent must run inside a transaction');
   }

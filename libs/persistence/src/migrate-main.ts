@@ -7,11 +7,15 @@ import { runMigrations } from './data-source';
 async function main(): Promise<void> {
   const url = process.env['DATABASE_URL'];
   if (!url || !/^postgres(ql)?:\/\//.test(url)) {
-    process.stderr.write('lunanexa-migrate: invalid configuration\n  DATABASE_URL: must be a postgres:// URL\n');
+    process.stderr.write(
+      'lunanexa-migrate: invalid configuration\n  DATABASE_URL: must be a postgres:// URL\n',
+    );
     process.exit(78);
   }
   const applied = await runMigrations(url);
-  process.stdout.write(applied.length ? `migrations applied: ${applied.join(', ')}\n` : 'migrations: up to date\n');
+  process.stdout.write(
+    applied.length ? `migrations applied: ${applied.join(', ')}\n` : 'migrations: up to date\n',
+  );
 }
 
 main().catch((error: unknown) => {

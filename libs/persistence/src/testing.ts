@@ -30,7 +30,10 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export async function createScratchDatabase(prefix: string, adminUrl: string = testAdminUrl()): Promise<ScratchDatabase> {
+export async function createScratchDatabase(
+  prefix: string,
+  adminUrl: string = testAdminUrl(),
+): Promise<ScratchDatabase> {
   const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();

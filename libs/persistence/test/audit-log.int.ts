@@ -48,7 +48,9 @@ describe('audit log on PostgreSQL', function () {
 
   it('appends a linear chain under concurrent appenders and verifies it', async () => {
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => ds.transaction((m) => appendAuditEvent(m, draft(`concurrent.${i}`)))),
+      Array.from({ length: 20 }, (_, i) =>
+        ds.transaction((m) => appendAuditEvent(m, draft(`concurrent.${i}`))),
+      ),
     );
     const events = await readAuditEvents(ds.manager);
     expect(events.map((e) => e.seq)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -76,7 +78,10 @@ describe('audit log on PostgreSQL', function () {
     await ds.query('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete');
     await ds.query(`UPDATE audit_events SET actor = 'user:mallory' WHERE seq = 3`);
     await ds.query('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update_delete');
-    expect(await verifyAuditChain(ds.manager)).to.deep.include({ valid: false, brokenAt: { seq: 3, reason: 'hash-mismatch' } });
+    expect(await verifyAuditChain(ds.manager)).to.deep.include({
+      valid: false,
+      brokenAt: { seq: 3, reason: 'hash-mismatch' },
+    });
   });
 
   it('rolls an audit event back with the transaction that failed', async () => {

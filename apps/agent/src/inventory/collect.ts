@@ -27,7 +27,10 @@ export interface CollectOptions {
  * node then reports no GPUs and says why, because a node whose driver broke
  * must stay visible to the operator rather than vanish.
  */
-export async function collectNvidiaInventory(probe: HostProbe, options: CollectOptions): Promise<InventoryReport> {
+export async function collectNvidiaInventory(
+  probe: HostProbe,
+  options: CollectOptions,
+): Promise<InventoryReport> {
   const architecture = architectureOf(probe.nodeArch);
   const meminfo = parseMeminfo(await probe.readProcMeminfo());
   const problems: string[] = [];
@@ -38,7 +41,12 @@ export async function collectNvidiaInventory(probe: HostProbe, options: CollectO
     const banner = await probe.nvidiaSmi(NVIDIA_SMI_SUMMARY_ARGS);
     const rows = parseNvidiaSmiGpuCsv(csv);
     if (rows.length === 0) problems.push('nvidia-smi listed no GPUs');
-    const conversion = gpusFromNvidiaSmi({ architecture, rows, summary: parseNvidiaSmiSummary(banner), meminfo });
+    const conversion = gpusFromNvidiaSmi({
+      architecture,
+      rows,
+      summary: parseNvidiaSmiSummary(banner),
+      meminfo,
+    });
     gpus = conversion.gpus;
     problems.push(...conversion.problems);
   } catch (error: unknown) {

@@ -94,6 +94,8 @@ export function parseOsRelease(text: string): { name: string | null; version: st
  * than either alone. Some arm64 kernels report no model at all.
  */
 export function cpuModelSummary(models: readonly string[]): string {
-  const distinct = [...new Set(models.map((model) => model.trim()).filter((model) => model !== '' && model !== 'unknown'))];
+  const distinct = [
+    ...new Set(models.map((model) => model.trim()).filter((model) => model !== '' && model !== 'unknown')),
+  ];
   return distinct.length > 0 ? distinct.join(' + ').slice(0, 256) : 'unknown';
 }

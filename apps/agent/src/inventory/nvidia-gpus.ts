@@ -80,7 +80,9 @@ export function gpusFromNvidiaSmi(facts: NvidiaGpuFacts): GpuConversion {
     if (parsed.success) {
       gpus.push(parsed.data);
     } else {
-      const reasons = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`);
+      const reasons = parsed.error.issues.map(
+        (issue) => `${issue.path.map(String).join('.')}: ${issue.message}`,
+      );
       problems.push(`GPU ${row.index} (${row.name}, ${row.uuid}) not reported: ${reasons.join('; ')}`);
     }
   }

@@ -67,7 +67,9 @@ function mebibytes(raw: string, field: string, line: number): number | null {
   const value = nvidiaSmiValue(raw);
   if (value === null) return null;
   if (!/^\d+$/.test(value)) {
-    throw new NvidiaSmiParseError(`line ${line}: ${field} is not a whole number of MiB: ${JSON.stringify(value)}`);
+    throw new NvidiaSmiParseError(
+      `line ${line}: ${field} is not a whole number of MiB: ${JSON.stringify(value)}`,
+    );
   }
   return Number(value);
 }
@@ -81,7 +83,9 @@ function migMode(raw: string, line: number): NvidiaSmiGpuRow['migMode'] {
     case 'disabled':
       return 'disabled';
     default:
-      throw new NvidiaSmiParseError(`line ${line}: mig.mode.current is neither Enabled nor Disabled: ${JSON.stringify(value)}`);
+      throw new NvidiaSmiParseError(
+        `line ${line}: mig.mode.current is neither Enabled nor Disabled: ${JSON.stringify(value)}`,
+      );
   }
 }
 
@@ -103,17 +107,9 @@ export function parseNvidiaSmiGpuCsv(text: string): NvidiaSmiGpuRow[] {
         `line ${lineNumber}: expected ${NVIDIA_SMI_QUERY_FIELDS.length} columns (${NVIDIA_SMI_QUERY_FIELDS.join(', ')}), got ${cells.length}`,
       );
     }
-    const [index, name, uuid, total, used, free, computeCap, driver, mig] = cells.map((cell) => cell.trim()) as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [index, name, uuid, total, used, free, computeCap, driver, mig] = cells.map((cell) =>
+      cell.trim(),
+    ) as [string, string, string, string, string, string, string, string, string];
     if (!/^\d+$/.test(index)) {
       throw new NvidiaSmiParseError(`line ${lineNumber}: index is not a number: ${JSON.stringify(index)}`);
     }

@@ -19,7 +19,9 @@ const MIB = 1024 * 1024;
  * (placement pins replicas by UUID) and distinct across simulated nodes.
  */
 export function simulatedGpuUuid(nodeName: string, profile: SimulatedProfile, index: number): string {
-  const hex = createHash('sha256').update(`lunanexa-simulated-gpu\0${nodeName}\0${profile}\0${index}`).digest('hex');
+  const hex = createHash('sha256')
+    .update(`lunanexa-simulated-gpu\0${nodeName}\0${profile}\0${index}`)
+    .digest('hex');
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 

@@ -44,7 +44,8 @@ const HTTP_STATUS_CODE_MAP: Readonly<Record<number, ErrorCode>> = {
 export function toLunaNexaError(error: unknown): { error: LunaNexaError; expected: boolean } {
   if (error instanceof LunaNexaError) return { error, expected: true };
   const bodyParserFailure = bodyParserCode(error);
-  if (bodyParserFailure) return { error: new LunaNexaError(bodyParserFailure, bodyParserMessage(error)), expected: true };
+  if (bodyParserFailure)
+    return { error: new LunaNexaError(bodyParserFailure, bodyParserMessage(error)), expected: true };
   if (error instanceof HttpException) {
     const code = HTTP_STATUS_CODE_MAP[error.getStatus()] ?? ErrorCode.INTERNAL;
     return { error: new LunaNexaError(code, error.message), expected: code !== ErrorCode.INTERNAL };
@@ -66,7 +67,8 @@ export function formatGraphQLError(
   const apolloCode = formatted.extensions?.['code'];
   if (!original || original instanceof GraphQLError) {
     const mapped = typeof apolloCode === 'string' ? APOLLO_CODE_MAP[apolloCode] : undefined;
-    if (mapped) return { message: formatted.message, locations: formatted.locations, extensions: { code: mapped } };
+    if (mapped)
+      return { message: formatted.message, locations: formatted.locations, extensions: { code: mapped } };
     if (typeof apolloCode === 'string' && isErrorCode(apolloCode)) return formatted;
   }
   const { error: typed, expected } = toLunaNexaError(original);
@@ -98,5 +100,7 @@ function bodyParserCode(error: unknown): ErrorCode | undefined {
 }
 
 function bodyParserMessage(error: unknown): string {
-  return bodyParserCode(error) === ErrorCode.PAYLOAD_TOO_LARGE ? 'request body too large' : 'request body is not valid JSON';
+  return bodyParserCode(error) === ErrorCode.PAYLOAD_TOO_LARGE
+    ? 'request body too large'
+    : 'request body is not valid JSON';
 }

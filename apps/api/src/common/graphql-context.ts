@@ -10,6 +10,12 @@ export interface GraphQLContext {
   readonly actor: string;
 }
 
-export function buildGraphQLContext({ req, res }: { req: IncomingMessage; res: ServerResponse }): GraphQLContext {
+export function buildGraphQLContext({
+  req,
+  res,
+}: {
+  req: IncomingMessage;
+  res: ServerResponse;
+}): GraphQLContext {
   return { req, res, ids: requestIdsOf(req), actor: 'anonymous' };
 }

@@ -23,16 +23,23 @@ export class HealthController {
   async readiness(@Res() res: ServerResponse): Promise<void> {
     const health = await this.health.check();
     if (health.status === 'ok') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ready', checks: health.checks }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'ready', checks: health.checks }));
       return;
     }
     const failing = health.checks.filter((c) => c.status !== 'ok').map((c) => c.name);
-    const problem = new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, `not ready: ${failing.join(', ')} failing`).toProblem({
+    const problem = new LunaNexaError(
+      ErrorCode.DEPENDENCY_UNAVAILABLE,
+      `not ready: ${failing.join(', ')} failing`,
+    ).toProblem({
       instance: '/ready',
       requestId: String(res.getHeader('x-request-id') ?? ''),
       correlationId: String(res.getHeader('x-correlation-id') ?? ''),
     });
-    res.writeHead(503, { 'content-type': PROBLEM_CONTENT_TYPE }).end(JSON.stringify({ ...problem, checks: health.checks }));
+    res
+      .writeHead(503, { 'content-type': PROBLEM_CONTENT_TYPE })
+      .end(JSON.stringify({ ...problem, checks: health.checks }));
   }
 
   @Get('version')

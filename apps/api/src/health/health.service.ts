@@ -13,7 +13,10 @@ const CHECK_TIMEOUT_MS = 3000;
  * support cancellation (Temporal gRPC) stop at the deadline instead of
  * retrying in the background after the check has already answered.
  */
-async function timed(name: string, probe: (signal: AbortSignal) => Promise<unknown>): Promise<DependencyCheck> {
+async function timed(
+  name: string,
+  probe: (signal: AbortSignal) => Promise<unknown>,
+): Promise<DependencyCheck> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const pending = probe(AbortSignal.timeout(CHECK_TIMEOUT_MS));
@@ -22,10 +25,18 @@ async function timed(name: string, probe: (signal: AbortSignal) => Promise<unkno
     await Promise.race([
       pending,
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)),
+          CHECK_TIMEOUT_MS,
+        );
       }),
     ]);
-    return { name, status: 'ok', detail: null, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+    return {
+      name,
+      status: 'ok',
+      detail: null,
+      latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return { name, status: 'failing', detail, latencyMs: null };

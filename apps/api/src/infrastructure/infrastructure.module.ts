@@ -1,4 +1,11 @@
-import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import {
+  Global,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  Inject,
+  Injectable,
+} from '@nestjs/common';
 import { Client, Connection } from '@temporalio/client';
 import { createDataSource } from '@lunanexa/persistence';
 import type { BuildInfo, Logger } from '@lunanexa/observability';

@@ -18,7 +18,10 @@ export function httpMetricsMiddleware(metrics: ServiceMetrics, consoleServed: bo
     const method = req.method ?? 'GET';
     res.on('finish', () => {
       metrics.httpRequests.inc({ service: 'api', route, method, status: String(res.statusCode) });
-      metrics.httpDuration.observe({ service: 'api', route, method }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.httpDuration.observe(
+        { service: 'api', route, method },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   };

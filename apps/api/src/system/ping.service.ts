@@ -39,7 +39,10 @@ function isConnectionFailure(error: unknown): boolean {
   for (let depth = 0; current && depth < 5; depth++) {
     const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
     if (candidate.code === 14 || candidate.code === 4) return true;
-    if (typeof candidate.message === 'string' && /\b(UNAVAILABLE|ECONNREFUSED|DEADLINE_EXCEEDED)\b/.test(candidate.message)) {
+    if (
+      typeof candidate.message === 'string' &&
+      /\b(UNAVAILABLE|ECONNREFUSED|DEADLINE_EXCEEDED)\b/.test(candidate.message)
+    ) {
       return true;
     }
     current = candidate.cause;
@@ -92,7 +95,9 @@ export class PingService {
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           runId = (await this.temporal.workflow.getHandle(workflowId).describe()).runId;
         }
-        return this.temporal.workflow.getHandle<() => Promise<PingWorkflowResult>>(workflowId, runId).result();
+        return this.temporal.workflow
+          .getHandle<() => Promise<PingWorkflowResult>>(workflowId, runId)
+          .result();
       });
     } catch (error) {
       if (signal.aborted) {
@@ -117,12 +122,19 @@ export class PingService {
       correlationId: ids.correlationId,
       receiptHash: result.receipt.hash,
       receiptSeq: result.receipt.seq,
-      temporalUiUrl: temporalWorkflowUrl(this.config.LUNANEXA_TEMPORAL_UI_URL, this.config.TEMPORAL_NAMESPACE, workflowId, runId),
+      temporalUiUrl: temporalWorkflowUrl(
+        this.config.LUNANEXA_TEMPORAL_UI_URL,
+        this.config.TEMPORAL_NAMESPACE,
+        workflowId,
+        runId,
+      ),
     };
   }
 
   async recent(limit: number): Promise<PingRecord[]> {
-    const rows = await this.db.getRepository(PingRecordEntity).find({ order: { createdAt: 'DESC' }, take: limit });
+    const rows = await this.db
+      .getRepository(PingRecordEntity)
+      .find({ order: { createdAt: 'DESC' }, take: limit });
     return rows.map((row) => ({
       id: row.id,
       workflowId: row.workflowId,
@@ -130,7 +142,11 @@ export class PingService {
       actor: row.actor,
       correlationId: row.correlationId,
       createdAt: row.createdAt,
-      temporalUiUrl: temporalWorkflowUrl(this.config.LUNANEXA_TEMPORAL_UI_URL, this.config.TEMPORAL_NAMESPACE, row.workflowId),
+      temporalUiUrl: temporalWorkflowUrl(
+        this.config.LUNANEXA_TEMPORAL_UI_URL,
+        this.config.TEMPORAL_NAMESPACE,
+        row.workflowId,
+      ),
     }));
   }
 
@@ -141,7 +157,8 @@ export class PingService {
       if (code && isErrorCode(code)) return new LunaNexaError(code, error.cause?.message ?? error.message);
       return new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
     }
-    if (isConnectionFailure(error)) return new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Temporal is not reachable');
+    if (isConnectionFailure(error))
+      return new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Temporal is not reachable');
     return error;
   }
 }

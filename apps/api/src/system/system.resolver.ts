@@ -11,7 +11,8 @@ export class SystemResolver {
   constructor(private readonly pings: PingService) {}
 
   @Mutation(() => PingResult, {
-    description: 'Runs the ping system check as a Temporal workflow: one PostgreSQL row and one audit receipt.',
+    description:
+      'Runs the ping system check as a Temporal workflow: one PostgreSQL row and one audit receipt.',
   })
   ping(@Args('input') input: PingInput, @Context() ctx: GraphQLContext): Promise<PingResult> {
     return this.pings.ping(input.idempotencyKey, input.message ?? 'ping', ctx.actor, ctx.ids);

@@ -2,14 +2,21 @@ import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { OPAQUE_ID_PATTERN, PING_MESSAGE_MAX_LENGTH } from '@lunanexa/contracts';
 
-@InputType({ description: 'Run the ping system check. The same idempotency key always returns the same run.' })
+@InputType({
+  description: 'Run the ping system check. The same idempotency key always returns the same run.',
+})
 export class PingInput {
   @Field({ description: 'Caller-chosen key (letters, digits, . _ : -; at most 128 characters).' })
   @IsString()
-  @Matches(OPAQUE_ID_PATTERN, { message: 'idempotencyKey must be 1-128 characters of letters, digits, . _ : -' })
+  @Matches(OPAQUE_ID_PATTERN, {
+    message: 'idempotencyKey must be 1-128 characters of letters, digits, . _ : -',
+  })
   idempotencyKey!: string;
 
-  @Field(() => String, { nullable: true, description: `Free text, 1-${PING_MESSAGE_MAX_LENGTH} characters; defaults to "ping".` })
+  @Field(() => String, {
+    nullable: true,
+    description: `Free text, 1-${PING_MESSAGE_MAX_LENGTH} characters; defaults to "ping".`,
+  })
   @IsOptional()
   @IsString()
   @Length(1, PING_MESSAGE_MAX_LENGTH)

@@ -29,10 +29,15 @@ export interface PingOptions {
  * Checked here as well as by the API so a typo costs no round trip and exits
  * 64 (usage) rather than 65 (the API rejected the data).
  */
-export function pingInput(options: PingOptions, newKey: () => string = () => `cli-${randomUUID()}`): { idempotencyKey: string; message?: string } {
+export function pingInput(
+  options: PingOptions,
+  newKey: () => string = () => `cli-${randomUUID()}`,
+): { idempotencyKey: string; message?: string } {
   const idempotencyKey = options.key ?? newKey();
   if (!isOpaqueId(idempotencyKey)) {
-    throw usageError(`--key must be 1-128 characters of letters, digits and . _ : - starting with a letter or digit, not ${JSON.stringify(idempotencyKey)}`);
+    throw usageError(
+      `--key must be 1-128 characters of letters, digits and . _ : - starting with a letter or digit, not ${JSON.stringify(idempotencyKey)}`,
+    );
   }
   if (options.message === undefined) return { idempotencyKey };
   if (options.message.length < 1 || options.message.length > PING_MESSAGE_MAX_LENGTH) {

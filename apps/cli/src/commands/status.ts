@@ -4,7 +4,8 @@ import { displayUrl, type CommandContext } from '../context';
 import { CliError, CliErrorCode, ExitCode, formatError } from '../errors';
 import { formatFields, formatTable, writeJson } from '../output';
 
-export const HEALTH_QUERY = 'query Health { health { status version commit checks { name status detail latencyMs } } }';
+export const HEALTH_QUERY =
+  'query Health { health { status version commit checks { name status detail latencyMs } } }';
 
 const HealthDataSchema = z.object({
   health: z.object({
@@ -12,7 +13,12 @@ const HealthDataSchema = z.object({
     version: z.string(),
     commit: z.string(),
     checks: z.array(
-      z.object({ name: z.string(), status: z.string(), detail: z.string().nullable(), latencyMs: z.number().nullable() }),
+      z.object({
+        name: z.string(),
+        status: z.string(),
+        detail: z.string().nullable(),
+        latencyMs: z.number().nullable(),
+      }),
     ),
   }),
 });
@@ -49,7 +55,10 @@ export async function readiness(api: ApiClient): Promise<Readiness> {
   const error = answerError(answer, body);
   if (error !== undefined) throw error;
   if (!z.object({ status: z.literal('ready') }).safeParse(body).success) {
-    throw new CliError({ code: CliErrorCode.BAD_RESPONSE, message: 'GET /ready answered 2xx without status "ready"' }, answer.requestId);
+    throw new CliError(
+      { code: CliErrorCode.BAD_RESPONSE, message: 'GET /ready answered 2xx without status "ready"' },
+      answer.requestId,
+    );
   }
   return { ready: true };
 }
@@ -59,12 +68,21 @@ export async function readiness(api: ApiClient): Promise<Readiness> {
  * exit code of the error either call returned (e.g. 77 when not allowed).
  */
 export async function statusCommand(ctx: CommandContext): Promise<ExitCode> {
-  const [health, ready] = await Promise.allSettled([ctx.api.graphql(HEALTH_QUERY, undefined, HealthDataSchema), readiness(ctx.api)]);
+  const [health, ready] = await Promise.allSettled([
+    ctx.api.graphql(HEALTH_QUERY, undefined, HealthDataSchema),
+    readiness(ctx.api),
+  ]);
   if (health.status === 'rejected' || ready.status === 'rejected') {
-    const failures: unknown[] = [health, ready].flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+    const failures: unknown[] = [health, ready].flatMap((result) =>
+      result.status === 'rejected' ? [result.reason as unknown] : [],
+    );
     return reportFailures(ctx, failures);
   }
-  const report = { apiUrl: displayUrl(ctx.api.baseUrl), ready: ready.value, health: health.value.data.health };
+  const report = {
+    apiUrl: displayUrl(ctx.api.baseUrl),
+    ready: ready.value,
+    health: health.value.data.health,
+  };
 
   if (ctx.json) writeJson(ctx.io.stdout, report);
   else ctx.io.stdout(renderStatus(report.apiUrl, report.ready, report.health));

@@ -4,10 +4,19 @@ import { displayUrl, type CommandContext } from '../context';
 import { CliError, CliErrorCode, ExitCode } from '../errors';
 import { formatFields, writeJson } from '../output';
 
-const ApiVersionSchema = z.object({ version: z.string(), commit: z.string(), contracts: z.string().optional() });
+const ApiVersionSchema = z.object({
+  version: z.string(),
+  commit: z.string(),
+  contracts: z.string().optional(),
+});
 
 export type ApiVersionReport =
-  | { readonly reachable: true; readonly version: string; readonly commit: string; readonly contracts: string | null }
+  | {
+      readonly reachable: true;
+      readonly version: string;
+      readonly commit: string;
+      readonly contracts: string | null;
+    }
   | {
       readonly reachable: boolean;
       readonly error: { readonly code: string; readonly message: string; readonly requestId: string | null };
@@ -33,7 +42,10 @@ export async function versionCommand(ctx: CommandContext): Promise<ExitCode> {
   }
 
   if (ctx.json) {
-    writeJson(ctx.io.stdout, { cli: { version: ctx.cliVersion, contracts: CONTRACTS_VERSION }, api: { url: apiUrl, ...api } });
+    writeJson(ctx.io.stdout, {
+      cli: { version: ctx.cliVersion, contracts: CONTRACTS_VERSION },
+      api: { url: apiUrl, ...api },
+    });
     return ExitCode.OK;
   }
   ctx.io.stdout(
@@ -44,7 +56,9 @@ export async function versionCommand(ctx: CommandContext): Promise<ExitCode> {
     ]),
   );
   if ('version' in api && api.contracts !== null && api.contracts !== CONTRACTS_VERSION) {
-    ctx.io.stderr(`warning: the API speaks contracts ${api.contracts}; this CLI speaks ${CONTRACTS_VERSION}\n`);
+    ctx.io.stderr(
+      `warning: the API speaks contracts ${api.contracts}; this CLI speaks ${CONTRACTS_VERSION}\n`,
+    );
   }
   return ExitCode.OK;
 }

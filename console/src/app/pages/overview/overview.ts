@@ -1,7 +1,13 @@
 import { DatePipe, SlicePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { MatButton } from '@angular/material/button';
-import { MatCard, MatCardContent, MatCardHeader, MatCardSubtitle, MatCardTitle } from '@angular/material/card';
+import {
+  MatCard,
+  MatCardContent,
+  MatCardHeader,
+  MatCardSubtitle,
+  MatCardTitle,
+} from '@angular/material/card';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
@@ -51,7 +57,8 @@ export class Overview {
   // exactly what the operator needs, and must not be lost with the
   // recent-checks query that fails for the same reason.
   protected readonly health = pollQuery(
-    (signal) => this.graphql.request(SYSTEM_HEALTH, {}, { flow: this.flow, signal }).then((data) => data.health),
+    (signal) =>
+      this.graphql.request(SYSTEM_HEALTH, {}, { flow: this.flow, signal }).then((data) => data.health),
     { intervalMs: REFRESH_INTERVAL_MS },
   );
 

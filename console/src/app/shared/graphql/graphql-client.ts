@@ -108,7 +108,11 @@ export class GraphqlClient {
           [REQUEST_ID_HEADER]: requestId,
           [CORRELATION_ID_HEADER]: flow.correlationId,
         },
-        body: JSON.stringify({ operationName: operation.operationName, query: operation.document, variables }),
+        body: JSON.stringify({
+          operationName: operation.operationName,
+          query: operation.document,
+          variables,
+        }),
         signal,
       });
     } catch (cause: unknown) {

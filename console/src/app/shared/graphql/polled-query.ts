@@ -26,7 +26,10 @@ export interface PollOptions {
  *
  * Must be called in an injection context (a field initializer or constructor).
  */
-export function pollQuery<T>(load: (signal: AbortSignal) => Promise<T>, options: PollOptions): PolledQuery<T> {
+export function pollQuery<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  options: PollOptions,
+): PolledQuery<T> {
   const document = inject(DOCUMENT);
   const errorHandler = inject(ErrorHandler);
 
@@ -87,7 +90,8 @@ export function pollQuery<T>(load: (signal: AbortSignal) => Promise<T>, options:
           error.set(
             new GraphqlRequestError({
               code: TransportErrorCode.CONSOLE_FAILURE,
-              message: failure instanceof Error ? failure.message : 'The console failed to process the answer.',
+              message:
+                failure instanceof Error ? failure.message : 'The console failed to process the answer.',
               requestId: '',
               correlationId: '',
             }),

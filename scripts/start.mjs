@@ -35,7 +35,7 @@ try {
     await stack.stop();
     process.exit(130);
   }
-  const check = await runSystemCheck(stack.urls.api);
+  const check = await runSystemCheck(stack.urls.api, stack.tokenFile);
   const agents = stack.urls.agents.map((a) => `${a.nodeName} ${a.url}`).join(', ');
   console.log(`
 LunaNexa is up.
@@ -45,6 +45,7 @@ LunaNexa is up.
   Gateway      ${stack.urls.gateway}  (OpenAI-compatible /v1)
   Agents       ${agents || 'none'}
   Logs         ${stack.logDir}
+  CLI token    ${stack.tokenFile}  (export LUNANEXA_TOKEN_FILE=${stack.tokenFile})
   System check ${check.workflowId} → ${check.temporalUiUrl}
 Press Ctrl-C to stop.`);
 } catch (error) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,26 +36,27 @@ function urlsFrom(env: Record<string, string>): Urls {
   };
 }
 
-async function graphql(api: string, query: string, variables?: Record<string, unknown>) {
+async function graphql(api: string, query: string, variables?: Record<string, unknown>, token?: string) {
   const response = await fetch(`${api}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
   return { text: await response.text(), status: response.status };
 }
 
+/** The CLI as an operator runs it on the machine: authenticated by the local operator token file. */
 async function cli(
   api: string,
+  tokenFile: string,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [
-      join(REPO_ROOT, 'apps/cli/dist/src/main.js'),
-      '--api-url',
-      api,
-      ...args,
-    ]);
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [join(REPO_ROOT, 'apps/cli/dist/src/main.js'), '--api-url', api, ...args],
+      { env: { ...process.env, LUNANEXA_TOKEN_FILE: tokenFile } },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -77,6 +78,7 @@ async function interrupt(stack: LaunchedStack, dataDir: string): Promise<void> {
 describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev server, api, worker, gateway, 4 agents)', function () {
   this.timeout(600_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'lunanexa-e2e-'));
+  const tokenFile = join(dataDir, 'controller', 'operator.token');
   let env: Record<string, string>;
   let urls: Urls;
   let stack: LaunchedStack | undefined;
@@ -98,6 +100,27 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
   it('first start: every service answers, the system check ran, the CLI reads the API', async () => {
     stack = await launchStack(env);
     expect(stack.output()).to.include('System check ping/startup-');
+    // The first admin's generated password is shown once, on the launcher's terminal only.
+    const password = /its generated password is shown this once[^\n]*\n\S*\s+(\S+)/i.exec(
+      stack.output(),
+    )?.[1];
+    expect(password, stack.output()).to.be.a('string');
+    for (const log of readdirSync(join(dataDir, 'logs'))) {
+      expect(readFileSync(join(dataDir, 'logs', log), 'utf8'), log).not.to.include(password);
+    }
+    const login = await graphql(
+      urls.api,
+      'mutation($input: LoginInput!) { login(input: $input) { operator { username role } } }',
+      { input: { username: 'admin', password } },
+    );
+    expect(JSON.parse(login.text)).to.deep.equal({
+      data: { login: { operator: { username: 'admin', role: 'admin' } } },
+    });
+    const anonymous = await graphql(urls.api, '{ recentPings(limit: 1) { workflowId } }');
+    expect(
+      (JSON.parse(anonymous.text) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions
+        .code,
+    ).to.equal('UNAUTHENTICATED');
 
     const consolePage = await fetch(`${urls.api}/`, { headers: { accept: 'text/html' } });
     expect(consolePage.status).to.equal(200);
@@ -129,9 +152,17 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
       expect(body.inventory.gpus[0].totalMemoryBytes).to.be.greaterThan(100 * 1024 ** 3);
     }
 
-    const status = await cli(urls.api, 'status');
+    const status = await cli(urls.api, tokenFile, 'status');
     expect(status.code, status.stderr).to.equal(0);
-    const ping = await cli(urls.api, 'ping', '--key', 'e2e-first-run', '--message', 'before restart');
+    const ping = await cli(
+      urls.api,
+      tokenFile,
+      'ping',
+      '--key',
+      'e2e-first-run',
+      '--message',
+      'before restart',
+    );
     expect(ping.code, ping.stderr).to.equal(0);
     expect(ping.stdout).to.include('ping/e2e-first-run');
   });
@@ -162,7 +193,12 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     expect(
       (JSON.parse(stdout) as { workflowExecutionInfo: { status: string } }).workflowExecutionInfo.status,
     ).to.match(/COMPLETED/);
-    const recent = await graphql(urls.api, '{ recentPings(limit: 20) { workflowId } }');
+    const recent = await graphql(
+      urls.api,
+      '{ recentPings(limit: 20) { workflowId } }',
+      undefined,
+      readFileSync(tokenFile, 'utf8').trim(),
+    );
     const ids = (
       JSON.parse(recent.text) as { data: { recentPings: { workflowId: string }[] } }
     ).data.recentPings.map((p) => p.workflowId);

@@ -3,7 +3,8 @@
 // serves the console), gateway and simulated agents. Used by `npm start` and by
 // the end-to-end tests, so both exercise the same path.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './bootstrap.mjs';
 import { clearRun, delay, reclaimStaleRun, recordRun, startService, tailFile } from './supervisor.mjs';
@@ -200,6 +201,14 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
     const migrated = await migrate.exited;
     if (migrated.code !== 0) throw new Error(`migrations failed\n${tailFile(migrate.logFile)}`);
 
+    // First admin and the local operator token. Its output can carry a
+    // generated password, so it goes to this terminal only, never to a log file.
+    const tokenFile = path.join(settings.dataDir, 'controller', 'operator.token');
+    await runFirstAdmin(
+      { ...process.env, DATABASE_URL: databaseUrl, LUNANEXA_LOCAL_TOKEN_FILE: tokenFile },
+      log,
+    );
+
     const temporalUiUrl = temporal.uiUrl;
     const serviceEnv = {
       ...process.env,
@@ -208,6 +217,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       TEMPORAL_NAMESPACE: temporal.namespace,
       LUNANEXA_TEMPORAL_UI_URL: temporalUiUrl,
       LUNANEXA_LOG_LEVEL: settings.logLevel,
+      LUNANEXA_DATA_DIR: settings.dataDir,
       LUNANEXA_API_PORT: String(settings.apiPort),
       LUNANEXA_GATEWAY_PORT: String(settings.gatewayPort),
       LUNANEXA_WORKER_PORT: String(settings.workerPort),
@@ -262,6 +272,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
         agents: agents.map((a) => ({ nodeName: a.nodeName, url: `http://127.0.0.1:${a.port}` })),
       },
       logDir,
+      tokenFile,
       services,
       temporal,
       stop,
@@ -272,15 +283,43 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
   }
 }
 
-/** The system check the launcher runs on every boot: a ping through the whole control path. */
-export async function runSystemCheck(apiUrl) {
+function runFirstAdmin(env, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'apps', 'api', 'dist', 'src', 'first-admin-main.js')],
+      {
+        cwd: REPO_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`first-admin step failed (exit ${code})\n${output}`));
+      for (const line of output.trimEnd().split('\n')) log(line);
+      resolve();
+    });
+  });
+}
+
+/** The system check the launcher runs on every boot: a ping through the whole control path, as the local operator. */
+export async function runSystemCheck(apiUrl, tokenFile) {
+  const token = readFileSync(tokenFile, 'utf8').trim();
   const key = `startup-${new Date()
     .toISOString()
     .replace(/[^0-9]/g, '')
     .slice(0, 14)}-${process.pid}`;
   const response = await fetch(`${apiUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-correlation-id': key },
+    headers: {
+      'content-type': 'application/json',
+      'x-correlation-id': key,
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({
       query: 'mutation($input: PingInput!) { ping(input: $input) { workflowId receiptHash temporalUiUrl } }',
       variables: { input: { idempotencyKey: key, message: 'launcher system check' } },

@@ -2,6 +2,7 @@ import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { BuildInfo, Logger, ServiceMetrics } from '@lunanexa/observability';
+import { AuthModule } from './auth/auth.module';
 import { formatGraphQLError } from './common/errors';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
 import type { ApiConfig } from './config';
@@ -59,6 +60,7 @@ export class AppModule {
           formatError: (formatted, error) =>
             formatGraphQLError(formatted, error, (e) => logger.error({ err: e }, 'unhandled GraphQL error')),
         }),
+        AuthModule,
         HealthModule,
         SystemModule,
       ],

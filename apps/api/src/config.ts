@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { CONTROL_TASK_QUEUE, DEFAULT_TEMPORAL_NAMESPACE } from '@lunanexa/contracts';
 import { configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
@@ -20,11 +20,29 @@ export const ApiConfigSchema = z.object({
   /** How long a mutation waits for its workflow before answering with the workflow id only. */
   LUNANEXA_WORKFLOW_WAIT_MS: configFields.durationMs(30_000),
   LUNANEXA_LOG_LEVEL: configFields.logLevel(),
+  /** Local state of this installation (never inside the source tree's tracked files). */
+  LUNANEXA_DATA_DIR: z.string().min(1).default(join(findRepoRoot(), '.data')),
+  /**
+   * The controller's Ed25519 signing key (PKCS#8 PEM, mode 0600): signs
+   * operator sessions and, later, node assignments. Created on first start.
+   * Default: `<LUNANEXA_DATA_DIR>/controller/controller-ed25519.pem`.
+   */
+  LUNANEXA_CONTROLLER_KEY_FILE: z.string().min(1).optional(),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
 export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
   return loadConfig('lunanexa-api', ApiConfigSchema, env);
+}
+
+/** Where the controller signing key lives: the configured file, else under the data directory. */
+export function controllerKeyFile(
+  config: Pick<ApiConfig, 'LUNANEXA_DATA_DIR' | 'LUNANEXA_CONTROLLER_KEY_FILE'>,
+): string {
+  return resolve(
+    config.LUNANEXA_CONTROLLER_KEY_FILE ??
+      join(config.LUNANEXA_DATA_DIR, 'controller', 'controller-ed25519.pem'),
+  );
 }
 
 export const API_CONFIG = Symbol('API_CONFIG');

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { Worker } from '@temporalio/worker';
@@ -26,6 +27,7 @@ import {
   COMMITTED_SCHEMA_PATH,
   type ApiConfig,
 } from '../src';
+import { ensureFirstAdmin } from '../src/auth/first-admin';
 
 interface GraphQLBody {
   data?: Record<string, unknown> | null;
@@ -46,6 +48,10 @@ describe('api on real Temporal and PostgreSQL', function () {
   let workerRun: Promise<void>;
   let app: INestApplication;
   let base: string;
+  let keyDir: string;
+  /** Every call below runs as this admin unless a test says otherwise. */
+  let authorization = '';
+  const adminPassword = randomBytes(18).toString('base64url');
 
   function configFor(overrides: Record<string, string>): ApiConfig {
     return ApiConfigSchema.parse({
@@ -55,6 +61,7 @@ describe('api on real Temporal and PostgreSQL', function () {
       LUNANEXA_TASK_QUEUE: taskQueue,
       LUNANEXA_API_PORT: '1',
       LUNANEXA_CONSOLE_DIR: join(findRepoRoot(), 'no-console-here'),
+      LUNANEXA_CONTROLLER_KEY_FILE: join(keyDir, 'controller-ed25519.pem'),
       ...overrides,
     });
   }
@@ -74,7 +81,11 @@ describe('api on real Temporal and PostgreSQL', function () {
   ) {
     const response = await fetch(`${base}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        ...(authorization ? { authorization } : {}),
+        ...headers,
+      },
       body: JSON.stringify({ query, variables }),
     });
     return { response, body: (await response.json()) as GraphQLBody };
@@ -95,7 +106,13 @@ describe('api on real Temporal and PostgreSQL', function () {
       activities: createActivities({ db: workerDb }),
     });
     workerRun = worker.run();
+    keyDir = mkdtempSync(join(tmpdir(), 'lunanexa-api-key-'));
+    await ensureFirstAdmin(workerDb, { username: 'api-admin', password: adminPassword });
     ({ app, base } = await listen(configFor({})));
+    const login = await graphql('mutation($input: LoginInput!) { login(input: $input) { accessToken } }', {
+      input: { username: 'api-admin', password: adminPassword },
+    });
+    authorization = `Bearer ${(login.body.data?.['login'] as { accessToken: string }).accessToken}`;
   });
 
   after(async () => {
@@ -105,6 +122,7 @@ describe('api on real Temporal and PostgreSQL', function () {
     await workerDb?.destroy();
     await db?.drop();
     await env?.teardown();
+    if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });
 
   it('serves liveness, readiness and version over REST', async () => {
@@ -253,7 +271,7 @@ describe('api on real Temporal and PostgreSQL', function () {
       expect(problem.checks?.find((c) => c.name === 'temporal')?.status).to.equal('failing');
       const response = await fetch(`${down.base}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization },
         body: JSON.stringify({
           query: PING,
           variables: { input: { idempotencyKey: `down-${randomUUID()}`, message: 'x' } },

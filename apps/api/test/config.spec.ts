@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ConfigError, EXIT_CONFIG } from '@lunanexa/observability';
-import { loadApiConfig } from '../src/config';
+import { ConfigError, EXIT_CONFIG, findRepoRoot } from '@lunanexa/observability';
+import { controllerKeyFile, loadApiConfig } from '../src/config';
 
 const MAIN = join(__dirname, '..', 'src', 'main.js');
 
@@ -27,6 +27,18 @@ describe('api configuration', function () {
       TEMPORAL_ADDRESS: '127.0.0.1:7233',
       TEMPORAL_NAMESPACE: 'lunanexa',
     });
+  });
+
+  it('keeps the controller key under the data directory unless a key file is named', () => {
+    const defaults = loadApiConfig(valid);
+    expect(defaults.LUNANEXA_DATA_DIR).to.equal(join(findRepoRoot(), '.data'));
+    expect(controllerKeyFile(defaults)).to.equal(
+      join(findRepoRoot(), '.data', 'controller', 'controller-ed25519.pem'),
+    );
+    const dataDir = loadApiConfig({ ...valid, LUNANEXA_DATA_DIR: '/srv/lunanexa' });
+    expect(controllerKeyFile(dataDir)).to.equal('/srv/lunanexa/controller/controller-ed25519.pem');
+    const named = loadApiConfig({ ...valid, LUNANEXA_CONTROLLER_KEY_FILE: '/etc/lunanexa/key.pem' });
+    expect(controllerKeyFile(named)).to.equal('/etc/lunanexa/key.pem');
   });
 
   it('names every bad variable at once', () => {

@@ -168,6 +168,8 @@ export class ApiClient {
       readonly timeoutMs: number;
       readonly userAgent: string;
       readonly newRequestId?: () => string;
+      /** API token or session token; sent as `Authorization: Bearer`, never printed. */
+      readonly bearer?: string | undefined;
     },
   ) {}
 
@@ -185,6 +187,7 @@ export class ApiClient {
       [REQUEST_ID_HEADER]: requestId,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.bearer !== undefined) headers['authorization'] = `Bearer ${this.options.bearer}`;
     try {
       const response = await fetch(url, {
         method,

@@ -56,6 +56,12 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .addOption(new Option('--api-url <url>', `API base URL (env ${API_URL_ENV}, default ${DEFAULT_API_URL})`))
     .addOption(new Option('--json', 'print one JSON document on stdout instead of text'))
     .addOption(
+      new Option(
+        '--token-file <path>',
+        'file holding an API token (else env LUNANEXA_TOKEN, else the file named by LUNANEXA_TOKEN_FILE)',
+      ),
+    )
+    .addOption(
       new Option('--timeout <ms>', `per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})`),
     )
     .exitOverride()

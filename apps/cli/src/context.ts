@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import type { Write } from './output';
 import { ApiClient } from './api-client';
 import { usageError } from './errors';
 
 export const API_URL_ENV = 'LUNANEXA_API_URL';
+export const TOKEN_ENV = 'LUNANEXA_TOKEN';
+export const TOKEN_FILE_ENV = 'LUNANEXA_TOKEN_FILE';
 /** Where `npm start` serves the API on a developer machine. */
 export const DEFAULT_API_URL = 'http://127.0.0.1:4000';
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -18,6 +21,7 @@ export interface GlobalOptions {
   readonly apiUrl?: string;
   readonly json?: boolean;
   readonly timeout?: string;
+  readonly tokenFile?: string;
 }
 
 /** What every command receives: validated options, a client and where to write. */
@@ -59,6 +63,38 @@ export function parseTimeout(raw: string | undefined): number {
   return Number(raw);
 }
 
+/**
+ * The bearer credential: `--token-file`, else LUNANEXA_TOKEN, else
+ * LUNANEXA_TOKEN_FILE, else none (public queries still work). There is no
+ * `--token <value>` flag on purpose: a secret on the command line lands in
+ * shell history and in every process listing.
+ */
+export function resolveToken(
+  options: GlobalOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string | undefined {
+  const fromFile = (path: string, source: string): string => {
+    let text: string;
+    try {
+      text = readFile(path);
+    } catch (error) {
+      const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+      throw usageError(`${source} ${JSON.stringify(path)} cannot be read (${reason})`);
+    }
+    const token = text.trim();
+    if (token === '' || /\s/.test(token))
+      throw usageError(`${source} ${JSON.stringify(path)} does not hold one token`);
+    return token;
+  };
+  if (options.tokenFile !== undefined) return fromFile(options.tokenFile, '--token-file');
+  const inline = env[TOKEN_ENV];
+  if (inline !== undefined && inline !== '') return inline.trim();
+  const file = env[TOKEN_FILE_ENV];
+  if (file !== undefined && file !== '') return fromFile(file, TOKEN_FILE_ENV);
+  return undefined;
+}
+
 export function commandContext(options: GlobalOptions, io: CliIo, cliVersion: string): CommandContext {
   const fromFlag = options.apiUrl;
   const fromEnv = io.env[API_URL_ENV] === '' ? undefined : io.env[API_URL_ENV];
@@ -71,6 +107,7 @@ export function commandContext(options: GlobalOptions, io: CliIo, cliVersion: st
   const api = new ApiClient(baseUrl, {
     timeoutMs: parseTimeout(options.timeout),
     userAgent: `lunanexa-cli/${cliVersion}`,
+    bearer: resolveToken(options, io.env),
   });
   return { api, json: options.json === true, io, cliVersion };
 }

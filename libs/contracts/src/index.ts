@@ -19,3 +19,4 @@ export * from './deployment';
 export * from './telemetry';
 export * from './audit';
 export * from './fixtures';
+export * from './roles';

@@ -5,6 +5,7 @@ import {
   appendAuditEvent,
   createDataSource,
   createScratchDatabase,
+  MIGRATIONS,
   readAuditEvents,
   runMigrations,
   verifyAuditChain,
@@ -32,7 +33,9 @@ describe('audit log on PostgreSQL', function () {
 
   before(async () => {
     db = await createScratchDatabase('audit');
-    expect(await runMigrations(db.url)).to.deep.equal(['Initial1764669600000']);
+    const names = MIGRATIONS.map((migration) => new migration().name);
+    expect(names[0]).to.equal('Initial1764669600000');
+    expect(await runMigrations(db.url)).to.deep.equal(names);
     ds = createDataSource({ url: db.url, applicationName: 'audit-test' });
     await ds.initialize();
   });

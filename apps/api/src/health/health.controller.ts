@@ -2,9 +2,12 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { CONTRACTS_VERSION, ErrorCode, LunaNexaError, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
 import type { BuildInfo } from '@lunanexa/observability';
+import { Public } from '../auth/decorators';
 import { BUILD_INFO } from '../config';
 import { HealthService } from './health.service';
 
+/** Liveness, readiness and version are for load balancers and probes: no credentials. */
+@Public()
 @Controller()
 export class HealthController {
   constructor(

@@ -1,4 +1,5 @@
 import { Query, Resolver } from '@nestjs/graphql';
+import { Public } from '../auth/decorators';
 import { HealthService } from './health.service';
 import { Health } from './health.types';
 
@@ -6,6 +7,7 @@ import { Health } from './health.types';
 export class HealthResolver {
   constructor(private readonly healthService: HealthService) {}
 
+  @Public()
   @Query(() => Health, { description: 'Version, commit and dependency checks. Readable by anyone.' })
   health(): Promise<Health> {
     return this.healthService.check();

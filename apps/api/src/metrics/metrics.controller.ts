@@ -1,9 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import type { ServiceMetrics } from '@lunanexa/observability';
+import { Public } from '../auth/decorators';
 
 export const SERVICE_METRICS = Symbol('SERVICE_METRICS');
 
+/** Prometheus scrapes without credentials; bind the API to a private address or filter /metrics at the proxy. */
+@Public()
 @Controller()
 export class MetricsController {
   constructor(@Inject(SERVICE_METRICS) private readonly metrics: ServiceMetrics) {}

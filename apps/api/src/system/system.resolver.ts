@@ -1,5 +1,6 @@
 import { Args, Context, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import { RequirePermission } from '../auth/decorators';
 import type { GraphQLContext } from '../common/graphql-context';
 import { PingService } from './ping.service';
 import { PingInput, PingRecord, PingResult } from './system.types';
@@ -10,6 +11,7 @@ const MAX_RECENT = 100;
 export class SystemResolver {
   constructor(private readonly pings: PingService) {}
 
+  @RequirePermission('operate')
   @Mutation(() => PingResult, {
     description:
       'Runs the ping system check as a Temporal workflow: one PostgreSQL row and one audit receipt.',
@@ -18,6 +20,7 @@ export class SystemResolver {
     return this.pings.ping(input.idempotencyKey, input.message ?? 'ping', ctx.actor, ctx.ids);
   }
 
+  @RequirePermission('read')
   @Query(() => [PingRecord], { description: 'The most recent ping system checks, newest first.' })
   recentPings(@Args('limit', { type: () => Int, defaultValue: 10 }) limit: number): Promise<PingRecord[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECENT) {

@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  ErrorCode,
+  LunaNexaError,
+  USERNAME_PATTERN,
+  apiTokenActor,
+  isRole,
+  lowerRole,
+  operatorActor,
+} from '@lunanexa/contracts';
+import type { RequestIds } from '@lunanexa/observability';
+import { ApiTokenEntity, OperatorEntity } from '@lunanexa/persistence';
+import { DataSource } from 'typeorm';
+import { AuditWriter, type Evidence } from './audit-writer';
+import { CONTROLLER_KEY } from './auth.constants';
+import type { ControllerKey } from './controller-key';
+import { hashApiToken, parseAuthorization } from './credentials';
+import { decoyPasswordHash, verifyPassword } from './password';
+import type { Principal } from './principal';
+import { SESSION_ISSUER, SESSION_TTL_SECONDS, signSessionToken, verifySessionToken } from './session-token';
+
+/**
+ * Sessions are stateless, short-lived JWTs (15 minutes) signed with the
+ * controller's Ed25519 key, not rows in a sessions table:
+ *
+ * - nothing to write per login or to expire afterwards, and the same key and
+ *   verification code will sign node assignments;
+ * - revocation still works: every token carries the operator's
+ *   `session_epoch`, and every request reads the operator row (needed anyway
+ *   to refuse disabled accounts), so bumping the epoch — logout, a role
+ *   change, disabling — refuses all earlier tokens at once, on their next
+ *   request;
+ * - the cost is that logout ends all of that operator's sessions, not only
+ *   the current one, and that there is no list of active sessions.
+ *
+ * API tokens are the long-lived credential for automation: looked up by
+ * sha256, individually revocable, optionally expiring.
+ */
+export type Authentication =
+  | { readonly ok: true; readonly principal: Principal }
+  | {
+      readonly ok: false;
+      readonly code: typeof ErrorCode.UNAUTHENTICATED | typeof ErrorCode.TOKEN_EXPIRED;
+      /** Why, for the audit event; never shown to the caller beyond the code. */
+      readonly reason: string;
+      readonly evidence: Evidence;
+    };
+
+export interface LoginOutcome {
+  readonly accessToken: string;
+  readonly expiresAt: Date;
+  readonly operator: OperatorEntity;
+}
+
+/** Same answer for an unknown user, a wrong password and a disabled account. */
+const LOGIN_FAILED = 'invalid username or password';
+
+/** last_used_at is written at most this often per token, so busy automation does not write on every call. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function refused(code: 'UNAUTHENTICATED' | 'TOKEN_EXPIRED', reason: string, evidence: Evidence = {}) {
+  return { ok: false as const, code, reason, evidence };
+}
+
+@Injectable()
+export class AuthService implements OnModuleInit {
+  /** One authentication per HTTP request, shared by every field of a GraphQL document. */
+  private readonly perRequest = new WeakMap<IncomingMessage, Promise<Authentication>>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly audit: AuditWriter,
+    @Inject(CONTROLLER_KEY) private readonly key: ControllerKey,
+  ) {}
+
+  /** Computes the decoy hash before the first login, so the first unknown-user attempt costs no extra scrypt. */
+  async onModuleInit(): Promise<void> {
+    await decoyPasswordHash();
+  }
+
+  authenticate(req: IncomingMessage): Promise<Authentication> {
+    let pending = this.perRequest.get(req);
+    if (!pending) {
+      pending = this.authenticateHeader(req.headers.authorization);
+      this.perRequest.set(req, pending);
+    }
+    return pending;
+  }
+
+  private async authenticateHeader(header: string | undefined): Promise<Authentication> {
+    const credential = parseAuthorization(header);
+    switch (credential.kind) {
+      case 'none':
+        return refused('UNAUTHENTICATED', 'no-credentials');
+      case 'malformed':
+        return refused('UNAUTHENTICATED', 'malformed-credentials');
+      case 'session':
+        return this.authenticateSession(credential.token);
+      case 'api-token':
+        return this.authenticateApiToken(credential.token, credential.prefix);
+    }
+  }
+
+  private async authenticateSession(token: string): Promise<Authentication> {
+    const check = verifySessionToken(token, this.key, Math.floor(Date.now() / 1000));
+    if (!check.ok) {
+      if (check.reason === 'expired' && check.claims) {
+        return refused('TOKEN_EXPIRED', 'session-expired', {
+          operatorId: check.claims.sub,
+          expiredAt: new Date(check.claims.exp * 1000).toISOString(),
+        });
+      }
+      return refused('UNAUTHENTICATED', `session-${check.reason}`);
+    }
+    const { claims } = check;
+    const operator = await this.db.getRepository(OperatorEntity).findOne({ where: { id: claims.sub } });
+    const evidence = { operatorId: claims.sub };
+    if (!operator) return refused('UNAUTHENTICATED', 'operator-unknown', evidence);
+    if (operator.disabledAt) return refused('UNAUTHENTICATED', 'operator-disabled', evidence);
+    // Role changes bump the epoch too; the role check is a second line.
+    if (operator.sessionEpoch !== claims.epoch || operator.role !== claims.role) {
+      return refused('UNAUTHENTICATED', 'session-revoked', evidence);
+    }
+    return {
+      ok: true,
+      principal: {
+        operatorId: operator.id,
+        username: operator.username,
+        operatorRole: operator.role,
+        role: operator.role,
+        actor: operatorActor(operator.username),
+        credential: 'session',
+        expiresAt: new Date(claims.exp * 1000),
+        tokenId: null,
+        tokenPrefix: null,
+      },
+    };
+  }
+
+  private async authenticateApiToken(token: string, prefix: string): Promise<Authentication> {
+    const row = await this.db
+      .getRepository(ApiTokenEntity)
+      .findOne({ where: { tokenHash: hashApiToken(token) } });
+    if (!row) return refused('UNAUTHENTICATED', 'api-token-unknown', { tokenPrefix: prefix });
+    const evidence = { tokenId: row.id, tokenPrefix: row.prefix, operatorId: row.operatorId };
+    if (row.revokedAt) return refused('UNAUTHENTICATED', 'api-token-revoked', evidence);
+    const now = new Date();
+    if (row.expiresAt && row.expiresAt <= now) {
+      return refused('TOKEN_EXPIRED', 'api-token-expired', {
+        ...evidence,
+        expiredAt: row.expiresAt.toISOString(),
+      });
+    }
+    const owner = await this.db.getRepository(OperatorEntity).findOne({ where: { id: row.operatorId } });
+    if (!owner) return refused('UNAUTHENTICATED', 'operator-unknown', evidence);
+    if (owner.disabledAt) return refused('UNAUTHENTICATED', 'operator-disabled', evidence);
+    if (!isRole(row.role)) return refused('UNAUTHENTICATED', 'api-token-role-unknown', evidence);
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.db.query(
+        `UPDATE api_tokens SET last_used_at = $2
+          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+        [row.id, now.toISOString()],
+      );
+    }
+    return {
+      ok: true,
+      principal: {
+        operatorId: owner.id,
+        username: owner.username,
+        operatorRole: owner.role,
+        // An owner demoted after issuing the token takes the token down with them.
+        role: lowerRole(row.role, owner.role),
+        actor: apiTokenActor(row.prefix),
+        credential: 'apiToken',
+        expiresAt: row.expiresAt,
+        tokenId: row.id,
+        tokenPrefix: row.prefix,
+      },
+    };
+  }
+
+  /**
+   * Password login. Unknown usernames are checked against a decoy hash, so
+   * every attempt costs one scrypt and one constant-time compare; unknown
+   * user, wrong password and disabled account answer the same
+   * UNAUTHENTICATED. Every attempt is audited (the reason is recorded there,
+   * not told to the caller).
+   */
+  async login(username: string, password: string, ids: RequestIds): Promise<LoginOutcome> {
+    const normalized = username.toLowerCase();
+    const operator = USERNAME_PATTERN.test(normalized)
+      ? await this.db.getRepository(OperatorEntity).findOne({ where: { username: normalized } })
+      : null;
+    const matches = await verifyPassword(password, operator?.passwordHash ?? (await decoyPasswordHash()));
+    if (!operator || !matches || operator.disabledAt) {
+      const reason = !operator ? 'operator-unknown' : !matches ? 'password-mismatch' : 'operator-disabled';
+      await this.audit.refusal(
+        { actor: 'anonymous', action: 'auth.login', ids },
+        operator
+          ? { operatorId: operator.id, username: operator.username, reason }
+          : // People type passwords into the username field; the chain is immutable, so an
+            // unknown name is kept only as its sha256 (hash a suspected name to compare).
+            { usernameSha256: createHash('sha256').update(normalized).digest('hex'), reason },
+      );
+      throw new LunaNexaError(ErrorCode.UNAUTHENTICATED, LOGIN_FAILED);
+    }
+    const iat = Math.floor(Date.now() / 1000);
+    const exp = iat + SESSION_TTL_SECONDS;
+    const accessToken = signSessionToken(this.key, {
+      iss: SESSION_ISSUER,
+      sub: operator.id,
+      role: operator.role,
+      epoch: operator.sessionEpoch,
+      iat,
+      exp,
+    });
+    const expiresAt = new Date(exp * 1000);
+    await this.audit.record(
+      { actor: operatorActor(operator.username), action: 'auth.login', ids },
+      { operatorId: operator.id, role: operator.role, expiresAt: expiresAt.toISOString() },
+    );
+    return { accessToken, expiresAt, operator };
+  }
+
+  /** Ends every session of the caller (bumps the session epoch). API tokens are revoked with revokeApiToken. */
+  async logout(principal: Principal, ids: RequestIds): Promise<void> {
+    const context = { actor: principal.actor, action: 'auth.logout', ids };
+    await this.audit.change(context, { operatorId: principal.operatorId }, async (manager) => {
+      if (principal.credential !== 'session') {
+        throw new LunaNexaError(
+          ErrorCode.VALIDATION_FAILED,
+          'logout ends sessions; an API token is revoked with revokeApiToken',
+        );
+      }
+      await manager.increment(OperatorEntity, { id: principal.operatorId }, 'sessionEpoch', 1);
+      const { sessionEpoch } = await manager
+        .getRepository(OperatorEntity)
+        .findOneByOrFail({ id: principal.operatorId });
+      return { value: undefined, evidence: { sessionEpoch } };
+    });
+  }
+}

@@ -31,8 +31,10 @@ const packages = (...names) => `(?:${names.join('|')})(?:/|$)`;
 
 const MOON = 'moon[-_ ]?(?:suite|gate)';
 const BUILTINS = builtinModules.map(escape);
-const APPS = packages('@lunanexa/(?:api|gateway|worker|agent|cli)');
-const ABOVE_LIBS = packages('@lunanexa/(?:api|gateway|worker|agent|cli|e2e|activities|workflows)');
+const APPS = packages('@lunanexa/(?:api|gateway|worker|agent|cli|fake-runtime)');
+const ABOVE_LIBS = packages(
+  '@lunanexa/(?:api|gateway|worker|agent|cli|fake-runtime|e2e|activities|workflows)',
+);
 const WORKFLOW_IO = packages(
   '@temporalio/(?:client|worker|activity|testing)',
   'typeorm',

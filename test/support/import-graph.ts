@@ -230,7 +230,9 @@ export function listRepoFiles(repoRoot: string): RepoFiles {
 }
 
 /** The processes: neither workflows/ nor activities/ import them. */
-const APP_PACKAGES = ['api', 'gateway', 'worker', 'agent', 'cli'].map((name) => `@lunanexa/${name}`);
+const APP_PACKAGES = ['api', 'gateway', 'worker', 'agent', 'cli', 'fake-runtime'].map(
+  (name) => `@lunanexa/${name}`,
+);
 /**
  * What `libs/*` may never import (DESIGN.md: one-way dependency). `@lunanexa/e2e`
  * (whole-system scenarios and shared test harness) is above libs too; workflow

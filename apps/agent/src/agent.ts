@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Logger } from '@lunanexa/observability';
 import type { AgentConfig } from './config';
 import { agentHealth, type AgentHealth } from './health';
@@ -8,6 +9,11 @@ import { collectNvidiaInventory, type InventoryReport } from './inventory/collec
 import { systemHostProbe, type HostProbe } from './inventory/host';
 import { simulatedInventory } from './inventory/simulated';
 import { createAgentMetrics } from './metrics';
+import { ASSIGNMENTS_FILE, AssignmentStore, type AcceptedAssignment } from './ssh/assignment-store';
+import type { OnAssignmentAccepted } from './ssh/protocol-channel';
+import { SshRefusalLog } from './ssh/refusals';
+import type { SshServerLimits } from './ssh/server';
+import { startSouthbound, type Southbound } from './ssh/southbound';
 
 export interface AgentOptions {
   readonly config: AgentConfig;
@@ -17,12 +23,25 @@ export interface AgentOptions {
   /** The machine to inventory when `inventory.source` is `nvidia-smi`; tests pass captured outputs. */
   readonly probe?: HostProbe;
   readonly now?: () => Date;
+  /**
+   * Runtime reconciliation plugs in here: called after an assignment arriving
+   * over SSH is persisted and acknowledged. Assignments persisted before a
+   * restart are in `RunningAgent.assignments()` from the start.
+   */
+  readonly onAssignmentAccepted?: OnAssignmentAccepted;
+  /** Envelope clock-skew window (default DEFAULT_MAX_SKEW_MS); tests shorten it. */
+  readonly maxSkewMs?: number;
+  readonly sshLimits?: Partial<SshServerLimits>;
 }
 
 export interface RunningAgent {
   readonly address: AddressInfo;
+  /** The SSH server's address; null when `ssh` is not configured. */
+  readonly sshAddress: AddressInfo | null;
   health(): AgentHealth;
-  /** Stops refreshing and closes the HTTP server; resolves once connections are gone. */
+  /** Every accepted assignment, reloaded from `<dataDir>/assignments.json` at start; ordered by id. */
+  assignments(): readonly AcceptedAssignment[];
+  /** Stops refreshing and closes the HTTP and SSH servers; resolves once connections are gone. */
   close(): Promise<void>;
 }
 
@@ -56,7 +75,8 @@ export function inventorySource(options: AgentOptions): () => Promise<InventoryR
  */
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const { config, logger } = options;
-  const startedAt = (options.now ?? (() => new Date()))();
+  const now = options.now ?? (() => new Date());
+  const startedAt = now();
   const collect = inventorySource(options);
   const metrics = createAgentMetrics(AGENT_SERVICE, {
     version: options.agentVersion,
@@ -67,14 +87,51 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   metrics.recordInventory(report);
   logInventory(logger, report, null);
 
-  const server = createAgentHttpServer({
-    health: () =>
-      agentHealth({ nodeName: config.nodeName, agentVersion: options.agentVersion, startedAt, report }),
-    metrics,
-    logger,
-  });
+  // Until enrollment assigns node ids, a node is addressed by its name.
+  const nodeId = config.nodeName;
+  // Loaded whether or not SSH is configured: the node keeps its desired state while the controller is away.
+  const store = await AssignmentStore.open(join(config.dataDir, ASSIGNMENTS_FILE), nodeId);
+  if (store.list().length > 0) {
+    logger.info({ assignments: store.summaries() }, 'persisted assignments reloaded');
+  }
+  const refusals = new SshRefusalLog({ counter: metrics.sshRefused, logger, now });
+  const southbound: Southbound | null =
+    config.ssh === undefined
+      ? null
+      : await startSouthbound({
+          ssh: config.ssh,
+          dataDir: config.dataDir,
+          nodeId,
+          store,
+          refusals,
+          metrics,
+          logger,
+          now,
+          ...(options.maxSkewMs === undefined ? {} : { maxSkewMs: options.maxSkewMs }),
+          ...(options.onAssignmentAccepted === undefined
+            ? {}
+            : { onAssignmentAccepted: options.onAssignmentAccepted }),
+          ...(options.sshLimits === undefined ? {} : { limits: options.sshLimits }),
+        });
+
+  const health = (): AgentHealth =>
+    agentHealth({
+      nodeName: config.nodeName,
+      agentVersion: options.agentVersion,
+      startedAt,
+      report,
+      ssh: southbound?.health() ?? null,
+      acceptedAssignments: store.list().length,
+      sshRefusals: refusals.recent(),
+    });
+  const server = createAgentHttpServer({ health, metrics, logger });
   server.listen(config.listen.port, config.listen.host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error: unknown) {
+    await southbound?.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
 
   let closing = false;
@@ -102,11 +159,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 
   return {
     address,
-    health: () =>
-      agentHealth({ nodeName: config.nodeName, agentVersion: options.agentVersion, startedAt, report }),
+    sshAddress: southbound?.server.address ?? null,
+    health,
+    assignments: () => store.list(),
     async close() {
       closing = true;
       if (timer !== undefined) clearTimeout(timer);
+      await southbound?.close();
       const closed = once(server, 'close');
       server.close();
       server.closeIdleConnections();

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { NameSchema, NodeLabelsSchema } from '@lunanexa/contracts';
+import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import {
+  isPublishedTestKey,
+  KeyIdSchema,
+  parseEd25519PublicKey,
+  sshFingerprint,
+} from '@lunanexa/agent-protocol';
+import { LunaNexaError, NameSchema, NodeLabelsSchema } from '@lunanexa/contracts';
 import { ConfigError, configFields } from '@lunanexa/observability';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -24,6 +30,65 @@ const InventoryConfigSchema = z.discriminatedUnion('source', [
     .strict(),
 ]);
 
+const portSchema = z
+  .int('must be an integer port number')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+/** One controller key: it authenticates the controller's SSH connection and verifies what it signs. */
+const AuthorizedControllerKeySchema = z
+  .object({
+    keyId: KeyIdSchema,
+    /** Ed25519 only: an OpenSSH `ssh-ed25519 AAAA…` line or a PEM `PUBLIC KEY` block. */
+    publicKey: z.string().superRefine((text, ctx) => {
+      try {
+        const key = parseEd25519PublicKey(text);
+        if (isPublishedTestKey(key)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `is a published TEST-ONLY key (${sshFingerprint(key)}); anyone can sign with it`,
+          });
+        }
+      } catch (error: unknown) {
+        ctx.addIssue({
+          code: 'custom',
+          message: error instanceof LunaNexaError ? error.message : String(error),
+        });
+      }
+    }),
+  })
+  .strict();
+
+/**
+ * The southbound SSH server (DESIGN.md "Southbound channel"). Optional until
+ * enrollment provisions it: without it the agent opens no SSH port at all.
+ */
+const SshConfigSchema = z
+  .object({
+    host: z.string().min(1, 'must not be empty'),
+    port: portSchema,
+    /** The SSH host key; generated (Ed25519, mode 0600) on first start. Default `<dataDir>/ssh_host_ed25519_key`. */
+    hostKeyFile: z.string().min(1, 'must not be empty').optional(),
+    authorizedControllerKeys: z
+      .array(AuthorizedControllerKeySchema)
+      .min(1, 'must list at least one controller key')
+      .max(16, 'must list at most 16 keys'),
+  })
+  .strict()
+  .superRefine((ssh, ctx) => {
+    const seen = new Map<string, number>();
+    ssh.authorizedControllerKeys.forEach((entry, index) => {
+      const first = seen.get(entry.keyId);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['authorizedControllerKeys', index, 'keyId'],
+          message: `repeats the keyId of authorizedControllerKeys.${first}`,
+        });
+      } else seen.set(entry.keyId, index);
+    });
+  });
+
 /**
  * The agent's configuration file. Unknown keys are errors, not ignored, so a
  * typo such as `nodename:` fails at boot instead of silently using a default.
@@ -34,10 +99,7 @@ export const AgentConfigSchema = z
     listen: z
       .object({
         host: z.string().min(1, 'must not be empty'),
-        port: z
-          .int('must be an integer port number')
-          .min(1, 'must be between 1 and 65535')
-          .max(65535, 'must be between 1 and 65535'),
+        port: portSchema,
       })
       .strict(),
     dataDir: z.string().min(1, 'must not be empty'),
@@ -46,6 +108,7 @@ export const AgentConfigSchema = z
       .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
       .optional(),
     inventory: InventoryConfigSchema,
+    ssh: SshConfigSchema.optional(),
     labels: NodeLabelsSchema.default({}),
     logLevel: configFields.logLevel(),
   })
@@ -53,15 +116,20 @@ export const AgentConfigSchema = z
 
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 export type InventoryConfig = AgentConfig['inventory'];
+export type SshConfig = NonNullable<AgentConfig['ssh']>;
+
+/** Where the SSH host key lives when `ssh.hostKeyFile` is not set. */
+export const DEFAULT_HOST_KEY_FILE = 'ssh_host_ed25519_key';
 
 function configError(file: string, problems: readonly { variable: string; message: string }[]): ConfigError {
   return new ConfigError(`${AGENT_PROCESS_NAME}: config file ${file}`, problems);
 }
 
 /**
- * Validates an already-parsed document. `dataDir` is resolved against the
- * config file's directory so the same file means the same thing whatever
- * directory the agent is started from.
+ * Validates an already-parsed document. `dataDir` and `ssh.hostKeyFile` are
+ * resolved against the config file's directory so the same file means the
+ * same thing whatever directory the agent is started from; the host key
+ * defaults to `<dataDir>/ssh_host_ed25519_key`.
  */
 export function parseAgentConfig(document: unknown, file: string): AgentConfig {
   const result = AgentConfigSchema.safeParse(document);
@@ -87,8 +155,14 @@ export function parseAgentConfig(document: unknown, file: string): AgentConfig {
     );
   }
   const config = result.data;
-  const dataDir = isAbsolute(config.dataDir) ? config.dataDir : resolve(dirname(file), config.dataDir);
-  return { ...config, dataDir };
+  const relativeToFile = (path: string): string => (isAbsolute(path) ? path : resolve(dirname(file), path));
+  const dataDir = relativeToFile(config.dataDir);
+  if (config.ssh === undefined) return { ...config, dataDir };
+  const hostKeyFile =
+    config.ssh.hostKeyFile === undefined
+      ? join(dataDir, DEFAULT_HOST_KEY_FILE)
+      : relativeToFile(config.ssh.hostKeyFile);
+  return { ...config, dataDir, ssh: { ...config.ssh, hostKeyFile } };
 }
 
 /** Reads and validates the config file; YAML unless the name ends in `.json`. */

@@ -1,5 +1,7 @@
 import type { Architecture, GpuMemoryModel, GpuMemorySource } from '@lunanexa/contracts';
 import type { InventoryReport } from './inventory/collect';
+import type { SshRefusal } from './ssh/refusals';
+import type { SshHealth } from './ssh/southbound';
 import { AGENT_PROTOCOL } from './version';
 
 /** Body of `GET /health`: enough for an operator or the controller to see what this node is. */
@@ -23,6 +25,12 @@ export interface AgentHealth {
     readonly collectedAt: string;
     readonly problems: readonly string[];
   };
+  /** The southbound SSH server; null when `ssh` is not configured (no SSH port is open). */
+  readonly ssh: SshHealth | null;
+  /** Accepted assignments held (persisted) by this agent. */
+  readonly acceptedAssignments: number;
+  /** The most recent refused SSH requests and authentications, oldest first. */
+  readonly sshRefusals: readonly SshRefusal[];
 }
 
 export function agentHealth(args: {
@@ -30,6 +38,9 @@ export function agentHealth(args: {
   agentVersion: string;
   startedAt: Date;
   report: InventoryReport;
+  ssh?: SshHealth | null;
+  acceptedAssignments?: number;
+  sshRefusals?: readonly SshRefusal[];
 }): AgentHealth {
   const { inventory, problems } = args.report;
   return {
@@ -50,5 +61,8 @@ export function agentHealth(args: {
       collectedAt: inventory.collectedAt,
       problems,
     },
+    ssh: args.ssh ?? null,
+    acceptedAssignments: args.acceptedAssignments ?? 0,
+    sshRefusals: args.sshRefusals ?? [],
   };
 }

@@ -5,6 +5,7 @@ export * from './health';
 export * from './http-server';
 export * from './metrics';
 export * from './version';
+export * from './ssh';
 export * from './inventory/collect';
 export * from './inventory/host';
 export * from './inventory/meminfo';

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-import { createLogger, readBuildInfo, runMain, type Logger } from '@lunanexa/observability';
+import { ConfigError, createLogger, readBuildInfo, runMain, type Logger } from '@lunanexa/observability';
 import { startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
 import { AGENT_PROCESS_NAME, loadAgentConfigFile } from './config';
 import { prepareDataDir } from './data-dir';
+import { KeyFileError } from './ssh/keys';
 import { readAgentVersion } from './version';
 
 /**
@@ -21,13 +22,35 @@ async function main(): Promise<void> {
   prepareDataDir(config.dataDir, invocation.configFile);
   const agentVersion = readAgentVersion();
   const logger = createLogger({ service: AGENT_PROCESS_NAME, level: config.logLevel, version: agentVersion });
-  const agent = await startAgent({ config, logger, agentVersion, commit: readBuildInfo().commit });
+  let agent: RunningAgent;
+  try {
+    agent = await startAgent({ config, logger, agentVersion, commit: readBuildInfo().commit });
+  } catch (error: unknown) {
+    // A host or node key file the operator must fix (permissions, wrong type) is a configuration problem.
+    if (error instanceof KeyFileError) {
+      const field = error.file === config.ssh?.hostKeyFile ? 'ssh.hostKeyFile' : 'dataDir';
+      throw new ConfigError(`${AGENT_PROCESS_NAME}: config file ${invocation.configFile}`, [
+        { variable: field, message: error.message },
+      ]);
+    }
+    throw error;
+  }
+  const ssh = agent.health().ssh;
   logger.info(
     {
       nodeName: config.nodeName,
       host: agent.address.address,
       port: agent.address.port,
       inventorySource: config.inventory.source,
+      ssh:
+        ssh === null
+          ? null
+          : {
+              host: ssh.host,
+              port: ssh.port,
+              hostKeyFingerprint: ssh.hostKeyFingerprint,
+              nodeKeyId: ssh.nodeKeyId,
+            },
     },
     'agent listening',
   );

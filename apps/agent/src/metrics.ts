@@ -1,12 +1,21 @@
 import type { NodeInventory } from '@lunanexa/contracts';
 import { createServiceMetrics, type ServiceMetrics } from '@lunanexa/observability';
-import { Gauge } from 'prom-client';
+import { MESSAGE_TYPES } from '@lunanexa/agent-protocol';
+import { Counter, Gauge } from 'prom-client';
 import type { InventoryReport } from './inventory/collect';
+import { SSH_REFUSED_REQUESTS } from './ssh/refusals';
 
 export interface AgentMetrics extends ServiceMetrics {
   /** Replaces every inventory series with the figures of `report`. */
   recordInventory(report: InventoryReport): void;
+  /** `lunanexa_agent_ssh_refused_total{request}`: label values from SSH_REFUSED_REQUESTS only. */
+  readonly sshRefused: Counter<'request'>;
+  /** `lunanexa_agent_southbound_messages_total{type,outcome}`: type from MESSAGE_TYPES or `invalid`; outcome `ok` or an ErrorCode. */
+  readonly southboundMessages: Counter<'type' | 'outcome'>;
 }
+
+/** The `type` label of a message whose type could not be read. */
+export const INVALID_MESSAGE_TYPE_LABEL = 'invalid';
 
 /**
  * Inventory gauges. Labels are bounded by the GPUs in one node (index, not
@@ -57,6 +66,22 @@ export function createAgentMetrics(service: string, info: { version: string; com
     registers,
   });
 
+  const sshRefused = new Counter({
+    name: 'lunanexa_agent_ssh_refused_total',
+    help: 'SSH requests and authentications the agent refused (shell, exec, pty, env, x11, agent and port forwarding, other subsystems, non-controller auth). Anything above 0 deserves a look.',
+    labelNames: ['request'] as const,
+    registers,
+  });
+  // Every value exported from the start, so a rate() over "no refusals yet" is 0, not absent.
+  for (const request of SSH_REFUSED_REQUESTS) sshRefused.inc({ request }, 0);
+  const southboundMessages = new Counter({
+    name: 'lunanexa_agent_southbound_messages_total',
+    help: 'Southbound protocol messages received over SSH, by type and outcome (ok or the error code answered).',
+    labelNames: ['type', 'outcome'] as const,
+    registers,
+  });
+  for (const type of MESSAGE_TYPES) southboundMessages.inc({ type, outcome: 'ok' }, 0);
+
   function recordInventory(report: InventoryReport): void {
     const inventory: NodeInventory = report.inventory;
     gpus.reset();
@@ -86,5 +111,5 @@ export function createAgentMetrics(service: string, info: { version: string; com
     collectedAt.set(Date.parse(inventory.collectedAt) / 1000);
   }
 
-  return { ...base, recordInventory };
+  return { ...base, recordInventory, sshRefused, southboundMessages };
 }

@@ -1,0 +1,260 @@
+import {
+  AssignmentIntentSchema,
+  AssignmentSchema,
+  DigestSchema,
+  ErrorCodeSchema,
+  GenerationSchema,
+  IsoTimestampSchema,
+  OpaqueIdSchema,
+  ShortTextSchema,
+} from '@lunanexa/contracts';
+import { z } from 'zod';
+import { AGENT_PROTOCOL, MESSAGE_TYPES, SIGNATURE_ALGORITHM, type MessageType } from './protocol';
+
+/**
+ * Envelopes of the southbound protocol v1: one typed JSON document per frame,
+ * `{ protocol, type, id, nodeId, issuedAt, nonce, body, signature }`. Every
+ * schema is strict (an unknown member is refused, never ignored), and none of
+ * them has a member that could carry a command line: the controller states
+ * desired state, the agent decides how to reach it (DESIGN.md invariant 6).
+ */
+
+export const MessageTypeSchema = z.enum(MESSAGE_TYPES);
+
+/** 16–64 random bytes, base64url without padding (the same shape as a heartbeat nonce). */
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{22,86}$/;
+export const NonceSchema = z
+  .string()
+  .regex(NONCE_PATTERN, 'must be 16-64 random bytes, base64url without padding');
+
+/** Names the key that signed an envelope; the verifier looks it up among the keys it trusts. */
+export const KeyIdSchema = OpaqueIdSchema;
+
+/**
+ * An Ed25519 signature (64 bytes) as base64url without padding: 86
+ * characters, the last of which carries only two bits, so one signature has
+ * exactly one spelling.
+ */
+export const SIGNATURE_VALUE_PATTERN = /^[A-Za-z0-9_-]{85}[AQgw]$/;
+
+export const SignatureSchema = z
+  .object({
+    keyId: KeyIdSchema,
+    alg: z.literal(SIGNATURE_ALGORITHM),
+    value: z
+      .string()
+      .regex(SIGNATURE_VALUE_PATTERN, 'must be a 64-byte Ed25519 signature, base64url without padding'),
+  })
+  .strict();
+export type EnvelopeSignature = z.infer<typeof SignatureSchema>;
+
+/** A field-level problem echoed back to the sender; bounded so a reply cannot balloon. */
+export const ProtocolViolationSchema = z
+  .object({
+    path: z.string().max(256),
+    message: z.string().min(1).max(1024),
+  })
+  .strict();
+export type ProtocolViolation = z.infer<typeof ProtocolViolationSchema>;
+export const MAX_VIOLATIONS = 32;
+
+// ---------------------------------------------------------------------------
+// Bodies
+
+/** Controller → agent: the desired state of one replica. Generation and lease travel inside the assignment. */
+export const AssignmentPutBodySchema = z.object({ assignment: AssignmentSchema }).strict();
+export type AssignmentPutBody = z.infer<typeof AssignmentPutBodySchema>;
+
+/**
+ * What accepting an `assignment.put` did: `accepted` — a generation newer
+ * than any held for the assignment; `lease-renewed` — the same generation and
+ * spec with a later lease; `already-accepted` — nothing new (a re-delivery),
+ * nothing written.
+ */
+export const ACK_RESULTS = ['accepted', 'lease-renewed', 'already-accepted'] as const;
+export const AckResultSchema = z.enum(ACK_RESULTS);
+export type AckResult = z.infer<typeof AckResultSchema>;
+
+/** Agent → controller: the assignment is persisted (fsync'd) at this generation and lease. */
+export const AssignmentAckBodySchema = z
+  .object({
+    inReplyTo: OpaqueIdSchema,
+    assignmentId: OpaqueIdSchema,
+    generation: GenerationSchema,
+    /** sha256 of the canonical assignment without `leaseExpiresAt`: what the generation fence compares. */
+    specDigest: DigestSchema,
+    leaseExpiresAt: IsoTimestampSchema,
+    result: AckResultSchema,
+  })
+  .strict();
+export type AssignmentAckBody = z.infer<typeof AssignmentAckBodySchema>;
+
+/** Agent → controller: the put changed nothing, and why. */
+export const AssignmentRejectBodySchema = z
+  .object({
+    /** The rejected envelope's id, when it had a readable one. */
+    inReplyTo: OpaqueIdSchema.nullable(),
+    assignmentId: OpaqueIdSchema.nullable(),
+    generation: GenerationSchema.nullable(),
+    code: ErrorCodeSchema,
+    message: ShortTextSchema,
+    /** For `STALE_GENERATION`: the generation the agent holds, so the controller can see who is behind. */
+    highestAcceptedGeneration: GenerationSchema.nullable(),
+    violations: z.array(ProtocolViolationSchema).max(MAX_VIOLATIONS),
+  })
+  .strict();
+export type AssignmentRejectBody = z.infer<typeof AssignmentRejectBodySchema>;
+
+/** Controller → agent: report what you hold. */
+export const StatusGetBodySchema = z.object({}).strict();
+export type StatusGetBody = z.infer<typeof StatusGetBodySchema>;
+
+/** One accepted assignment as the agent holds it (desired state; observed state travels in heartbeats). */
+export const AcceptedAssignmentSummarySchema = z
+  .object({
+    assignmentId: OpaqueIdSchema,
+    deploymentId: OpaqueIdSchema,
+    generation: GenerationSchema,
+    intent: AssignmentIntentSchema,
+    leaseExpiresAt: IsoTimestampSchema,
+    specDigest: DigestSchema,
+    acceptedAt: IsoTimestampSchema,
+  })
+  .strict();
+export type AcceptedAssignmentSummary = z.infer<typeof AcceptedAssignmentSummarySchema>;
+
+/** Agent → controller: every accepted assignment, ordered by id. */
+export const StatusReportBodySchema = z
+  .object({
+    inReplyTo: OpaqueIdSchema,
+    assignments: z.array(AcceptedAssignmentSummarySchema).max(1024),
+  })
+  .strict();
+export type StatusReportBody = z.infer<typeof StatusReportBodySchema>;
+
+/** Either side: a frame or envelope that is not a request the receiver can answer otherwise. */
+export const ErrorBodySchema = z
+  .object({
+    inReplyTo: OpaqueIdSchema.nullable(),
+    code: ErrorCodeSchema,
+    message: ShortTextSchema,
+    violations: z.array(ProtocolViolationSchema).max(MAX_VIOLATIONS),
+  })
+  .strict();
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const BODY_SCHEMAS = {
+  'assignment.put': AssignmentPutBodySchema,
+  'assignment.ack': AssignmentAckBodySchema,
+  'assignment.reject': AssignmentRejectBodySchema,
+  'status.get': StatusGetBodySchema,
+  'status.report': StatusReportBodySchema,
+  error: ErrorBodySchema,
+} as const satisfies Record<MessageType, z.ZodType>;
+
+// ---------------------------------------------------------------------------
+// Envelopes
+
+const headerShape = {
+  protocol: z.literal(AGENT_PROTOCOL),
+  /** Unique per message; replies name it in `inReplyTo`. */
+  id: OpaqueIdSchema,
+  /** The node the message is for (controller → agent) or from (agent → controller). */
+  nodeId: OpaqueIdSchema,
+  issuedAt: IsoTimestampSchema,
+  nonce: NonceSchema,
+  signature: SignatureSchema,
+};
+
+/** The envelope with its body not yet interpreted: enough to find the key and check the signature. */
+export const EnvelopeHeaderSchema = z
+  .object({
+    ...headerShape,
+    type: MessageTypeSchema,
+    body: z.unknown().refine((body) => body !== undefined, { message: 'is required' }),
+  })
+  .strict();
+export type EnvelopeHeader = z.infer<typeof EnvelopeHeaderSchema>;
+
+function envelopeOf<T extends MessageType, B extends (typeof BODY_SCHEMAS)[T]>(type: T, body: B) {
+  return z.object({ ...headerShape, type: z.literal(type), body }).strict();
+}
+
+export const AssignmentPutEnvelopeSchema = envelopeOf('assignment.put', AssignmentPutBodySchema).superRefine(
+  (envelope, ctx) => {
+    // An assignment for another node, correctly signed, must not be replayable to this one.
+    if (envelope.body.assignment.nodeId !== envelope.nodeId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body', 'assignment', 'nodeId'],
+        message: 'must equal the envelope nodeId',
+      });
+    }
+  },
+);
+export const AssignmentAckEnvelopeSchema = envelopeOf('assignment.ack', AssignmentAckBodySchema);
+export const AssignmentRejectEnvelopeSchema = envelopeOf('assignment.reject', AssignmentRejectBodySchema);
+export const StatusGetEnvelopeSchema = envelopeOf('status.get', StatusGetBodySchema);
+export const StatusReportEnvelopeSchema = envelopeOf('status.report', StatusReportBodySchema);
+export const ErrorEnvelopeSchema = envelopeOf('error', ErrorBodySchema);
+
+export const EnvelopeSchema = z.discriminatedUnion('type', [
+  AssignmentPutEnvelopeSchema,
+  AssignmentAckEnvelopeSchema,
+  AssignmentRejectEnvelopeSchema,
+  StatusGetEnvelopeSchema,
+  StatusReportEnvelopeSchema,
+  ErrorEnvelopeSchema,
+]);
+export type Envelope = z.infer<typeof EnvelopeSchema>;
+export type EnvelopeOf<T extends MessageType> = Extract<Envelope, { type: T }>;
+export type BodyOf<T extends MessageType> = EnvelopeOf<T>['body'];
+
+/** An envelope before signing: everything the signature covers. */
+export type UnsignedEnvelope<E extends Envelope = Envelope> = E extends unknown
+  ? Omit<E, 'signature'>
+  : never;
+export type UnsignedEnvelopeOf<T extends MessageType> = UnsignedEnvelope<EnvelopeOf<T>>;
+
+export const ENVELOPE_SCHEMAS = {
+  'assignment.put': AssignmentPutEnvelopeSchema,
+  'assignment.ack': AssignmentAckEnvelopeSchema,
+  'assignment.reject': AssignmentRejectEnvelopeSchema,
+  'status.get': StatusGetEnvelopeSchema,
+  'status.report': StatusReportEnvelopeSchema,
+  error: ErrorEnvelopeSchema,
+} as const satisfies Record<MessageType, z.ZodType>;
+
+/**
+ * What can be read from an envelope that failed verification, for the reply's
+ * `inReplyTo` and the reject's assignment fields: each value only if it is
+ * well formed on its own, otherwise null. Never trusted for anything else.
+ */
+export interface EnvelopeReference {
+  readonly id: string | null;
+  readonly type: MessageType | null;
+  readonly assignmentId: string | null;
+  readonly generation: number | null;
+}
+
+export function peekEnvelope(input: unknown): EnvelopeReference {
+  const record = asRecord(input);
+  const body = asRecord(record?.['body']);
+  const assignment = asRecord(body?.['assignment']);
+  const id = OpaqueIdSchema.safeParse(record?.['id']);
+  const type = MessageTypeSchema.safeParse(record?.['type']);
+  const assignmentId = OpaqueIdSchema.safeParse(assignment?.['id']);
+  const generation = GenerationSchema.safeParse(assignment?.['generation']);
+  return {
+    id: id.success ? id.data : null,
+    type: type.success ? type.data : null,
+    assignmentId: assignmentId.success ? assignmentId.data : null,
+    generation: generation.success ? generation.data : null,
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}

@@ -1,0 +1,179 @@
+import { randomBytes, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { CanonicalJsonError, canonicalJson, ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import type { z } from 'zod';
+import {
+  EnvelopeHeaderSchema,
+  EnvelopeSchema,
+  MAX_VIOLATIONS,
+  type BodyOf,
+  type Envelope,
+  type EnvelopeOf,
+  type ProtocolViolation,
+  type UnsignedEnvelope,
+  type UnsignedEnvelopeOf,
+} from './envelope';
+import type { ReplayGuard } from './replay-guard';
+import { AGENT_PROTOCOL, DEFAULT_MAX_SKEW_MS, SIGNATURE_ALGORITHM, type MessageType } from './protocol';
+
+/**
+ * Signing input: the canonical JSON (libs/contracts `canonicalJson`) of the
+ * envelope without its `signature` member, as UTF-8 bytes. Everything else —
+ * protocol, type, id, nodeId, issuedAt, nonce and body — is covered, so none
+ * of it can be changed or moved to another node without the signature failing.
+ */
+export function signingInput(envelope: object): Buffer {
+  const { signature: _signature, ...unsigned } = envelope as Record<string, unknown>;
+  return Buffer.from(canonicalJson(unsigned), 'utf8');
+}
+
+export interface NewEnvelopeFields<T extends MessageType> {
+  readonly nodeId: string;
+  readonly body: BodyOf<T>;
+  /** Defaults to `msg-<uuid>`. */
+  readonly id?: string;
+  /** Defaults to now. */
+  readonly issuedAt?: Date;
+  /** Defaults to 18 random bytes (24 base64url characters). */
+  readonly nonce?: string;
+}
+
+/** Builds an unsigned envelope with a fresh id and nonce. */
+export function createEnvelope<T extends MessageType>(
+  type: T,
+  fields: NewEnvelopeFields<T>,
+): UnsignedEnvelopeOf<T> {
+  const envelope = {
+    protocol: AGENT_PROTOCOL,
+    type,
+    id: fields.id ?? `msg-${randomUUID()}`,
+    nodeId: fields.nodeId,
+    issuedAt: (fields.issuedAt ?? new Date()).toISOString(),
+    nonce: fields.nonce ?? randomBytes(18).toString('base64url'),
+    body: fields.body,
+  };
+  // TypeScript cannot narrow the union by a generic `type`; the pairing of type and body is what BodyOf<T> states.
+  return envelope as unknown as UnsignedEnvelopeOf<T>;
+}
+
+function assertEd25519(key: KeyObject, type: 'private' | 'public'): void {
+  if (key.type !== type || key.asymmetricKeyType !== 'ed25519') {
+    throw new Error(
+      `expected an Ed25519 ${type} key, got a ${key.asymmetricKeyType ?? 'secret'} ${key.type} key`,
+    );
+  }
+}
+
+/**
+ * Signs an envelope with an Ed25519 private key (deterministic: the same
+ * envelope and key always give the same signature). The result is validated
+ * against the v1 schema before it is returned, so nothing invalid is ever
+ * sent; a failure is VALIDATION_FAILED with the violations.
+ */
+export function signEnvelope<T extends MessageType>(
+  privateKey: KeyObject,
+  keyId: string,
+  envelope: UnsignedEnvelopeOf<T>,
+): EnvelopeOf<T>;
+export function signEnvelope(privateKey: KeyObject, keyId: string, envelope: UnsignedEnvelope): Envelope;
+export function signEnvelope(privateKey: KeyObject, keyId: string, envelope: UnsignedEnvelope): Envelope {
+  assertEd25519(privateKey, 'private');
+  const value = sign(null, signingInput(envelope), privateKey).toString('base64url');
+  const parsed = EnvelopeSchema.safeParse({
+    ...envelope,
+    signature: { keyId, alg: SIGNATURE_ALGORITHM, value },
+  });
+  if (!parsed.success) throw validationFailed('envelope does not match the v1 schema', parsed.error);
+  return parsed.data;
+}
+
+export interface VerifyOptions {
+  /** The verifier's clock. */
+  readonly now: Date;
+  /** Largest accepted distance between `issuedAt` and `now`, either way. Default DEFAULT_MAX_SKEW_MS. */
+  readonly maxSkewMs?: number;
+  /** Refuses a nonce seen before; its window must cover `maxSkewMs`. Consulted last, so a forgery burns no nonce. */
+  readonly replayGuard?: ReplayGuard;
+  /** When set, `nodeId` must equal it (a message for another node is refused). */
+  readonly nodeId?: string;
+  /** When set, only these types are accepted. */
+  readonly types?: readonly MessageType[];
+}
+
+/** Trusted verification keys by key id. */
+export type PublicKeySet = ReadonlyMap<string, KeyObject>;
+
+/**
+ * Verifies an envelope received as parsed JSON and returns it typed. Checks,
+ * in order: the envelope shape (VALIDATION_FAILED), the signature by a key in
+ * `publicKeys` (SIGNATURE_INVALID — also for an unknown key id), `issuedAt`
+ * within `maxSkewMs` of `now` (REPLAY_DETECTED), the body of its type, the
+ * node and the accepted types (VALIDATION_FAILED), and finally the nonce
+ * (REPLAY_DETECTED; RATE_LIMITED when the guard is full). Throws LunaNexaError.
+ */
+export function verifyEnvelope(publicKeys: PublicKeySet, input: unknown, options: VerifyOptions): Envelope {
+  const maxSkewMs = options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS;
+  if (options.replayGuard !== undefined && options.replayGuard.windowMs < maxSkewMs) {
+    throw new Error('the replay guard window is shorter than maxSkewMs; replays could slip through');
+  }
+  const header = EnvelopeHeaderSchema.safeParse(input);
+  if (!header.success) throw validationFailed('not a v1 envelope', header.error);
+
+  const { signature } = header.data;
+  const key = publicKeys.get(signature.keyId);
+  if (key === undefined) {
+    throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, `key ${signature.keyId} is not trusted here`);
+  }
+  assertEd25519(key, 'public');
+  let message: Buffer;
+  try {
+    message = signingInput(input as object);
+  } catch (error: unknown) {
+    if (error instanceof CanonicalJsonError) {
+      throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, error.message);
+    }
+    throw error;
+  }
+  if (!verify(null, message, key, Buffer.from(signature.value, 'base64url'))) {
+    throw new LunaNexaError(
+      ErrorCode.SIGNATURE_INVALID,
+      `signature does not verify with key ${signature.keyId}`,
+    );
+  }
+
+  const nowMs = options.now.getTime();
+  const issuedAtMs = Date.parse(header.data.issuedAt);
+  if (Math.abs(nowMs - issuedAtMs) > maxSkewMs) {
+    throw new LunaNexaError(
+      ErrorCode.REPLAY_DETECTED,
+      `issuedAt ${header.data.issuedAt} is more than ${maxSkewMs} ms from the receiver's clock`,
+    );
+  }
+
+  const parsed = EnvelopeSchema.safeParse(input);
+  if (!parsed.success) throw validationFailed(`invalid ${header.data.type} envelope`, parsed.error);
+  const envelope = parsed.data;
+  if (options.nodeId !== undefined && envelope.nodeId !== options.nodeId) {
+    throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'the envelope is for another node', [
+      { path: 'nodeId', message: 'is not this node' },
+    ]);
+  }
+  if (options.types !== undefined && !options.types.includes(envelope.type)) {
+    throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${envelope.type} is not accepted here`, [
+      { path: 'type', message: `must be one of ${options.types.join(', ')}` },
+    ]);
+  }
+  options.replayGuard?.remember(envelope.nonce, issuedAtMs, nowMs);
+  return envelope;
+}
+
+/** zod issues as bounded protocol violations (paths dotted, at most MAX_VIOLATIONS). */
+export function violationsOf(error: z.ZodError): ProtocolViolation[] {
+  return error.issues.slice(0, MAX_VIOLATIONS).map((issue) => ({
+    path: issue.path.map(String).join('.').slice(0, 256),
+    message: issue.message.slice(0, 1024) || 'is invalid',
+  }));
+}
+
+function validationFailed(message: string, error: z.ZodError): LunaNexaError {
+  return new LunaNexaError(ErrorCode.VALIDATION_FAILED, message, violationsOf(error));
+}

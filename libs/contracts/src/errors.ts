@@ -160,3 +160,18 @@ export function titleFor(code: ErrorCode): string {
   const first = words[0] ?? '';
   return [first.charAt(0).toUpperCase() + first.slice(1), ...words.slice(1)].join(' ');
 }
+
+/**
+ * The typed code a Temporal failure carries: the `type` of the first
+ * `ApplicationFailure` in its cause chain (activities throw those with an
+ * ErrorCode). Structural, so it needs no Temporal import.
+ */
+export function typedFailureCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 10; depth++) {
+    const candidate = current as { name?: string; type?: string | null; cause?: unknown };
+    if (candidate.name === 'ApplicationFailure' && candidate.type) return candidate.type;
+    current = candidate.cause;
+  }
+  return undefined;
+}

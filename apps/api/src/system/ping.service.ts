@@ -7,6 +7,7 @@ import {
   SEARCH_ATTRIBUTES,
   WORKFLOW_TYPES,
   isErrorCode,
+  typedFailureCode,
   workflowIdFor,
   type PingWorkflowInput,
   type PingWorkflowResult,
@@ -21,17 +22,6 @@ import { temporalWorkflowUrl } from './temporal-links';
 
 const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
 const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);
-
-/** The typed code a workflow failed with, found anywhere in the failure's cause chain. */
-function failureCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 10; depth++) {
-    const candidate = current as { name?: string; type?: string | null; cause?: unknown };
-    if (candidate.name === 'ApplicationFailure' && candidate.type) return candidate.type;
-    current = candidate.cause;
-  }
-  return undefined;
-}
 
 /** gRPC UNAVAILABLE / DEADLINE_EXCEEDED anywhere in the chain means Temporal itself is not answering. */
 function isConnectionFailure(error: unknown): boolean {
@@ -153,7 +143,7 @@ export class PingService {
   private translate(error: unknown): unknown {
     if (error instanceof LunaNexaError) return error;
     if (error instanceof WorkflowFailedError) {
-      const code = failureCode(error);
+      const code = typedFailureCode(error);
       if (code && isErrorCode(code)) return new LunaNexaError(code, error.cause?.message ?? error.message);
       return new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
     }

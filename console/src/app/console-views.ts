@@ -1,4 +1,5 @@
 import type { Route } from '@angular/router';
+import type { Permission } from '@lunanexa/contracts/roles';
 
 import type { IconName } from './shared/icon/icon';
 
@@ -13,6 +14,8 @@ export interface ConsoleView {
   /** Nav label and page title. */
   readonly label: string;
   readonly icon: IconName;
+  /** What the signed-in role needs for the view to be offered in the nav (the API enforces it per call). */
+  readonly permission: Permission;
   readonly loadComponent: NonNullable<Route['loadComponent']>;
 }
 
@@ -21,6 +24,7 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     path: 'overview',
     label: 'Overview',
     icon: 'dashboard',
+    permission: 'read',
     loadComponent: () => import('./pages/overview/overview').then((m) => m.Overview),
   },
 ];

@@ -20,3 +20,4 @@ export * from './telemetry';
 export * from './audit';
 export * from './fixtures';
 export * from './roles';
+export * from './roles-schemas';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-
+// No zod here: the console loads this file at start-up and must not pull a
+// validation library into its first bundle. The schemas are in roles-schemas.ts.
 /**
  * Operator roles and what each may do. The API enforces this table (its
  * deny-by-default guard); the console and the CLI read it to decide which
@@ -16,7 +16,6 @@ import { z } from 'zod';
  */
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
-export const RoleSchema = z.enum(ROLES);
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
@@ -46,7 +45,6 @@ export function lowerRole(a: Role, b: Role): Role {
  */
 export const PERMISSIONS = ['session', 'read', 'operate', 'administer'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
-export const PermissionSchema = z.enum(PERMISSIONS);
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   viewer: ['session', 'read'],
@@ -81,10 +79,6 @@ export function apiTokenActor(displayPrefix: string): string {
 
 /** Operator usernames: stored lower-case; unique regardless of the case they were typed in. */
 export const USERNAME_PATTERN = /^[a-z][a-z0-9._-]{1,63}$/;
-export const UsernameSchema = z
-  .string()
-  .transform((value) => value.toLowerCase())
-  .pipe(z.string().regex(USERNAME_PATTERN, 'must be 2-64 of a-z 0-9 . _ -, starting with a letter'));
 
 /** Passwords set through the API: long enough to resist guessing, bounded so hashing cost is bounded. */
 export const PASSWORD_MIN_LENGTH = 12;

@@ -23,6 +23,8 @@ export class ErrorPanel {
   readonly heading = input<string>();
   /** Disables Retry while an attempt is already running. */
   readonly busy = input(false);
+  /** False where retrying the same call cannot help or another control already does it (a form's submit button). */
+  readonly retryable = input(true);
   readonly retry = output();
 
   protected readonly title = computed(() => {

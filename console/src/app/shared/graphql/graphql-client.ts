@@ -1,6 +1,7 @@
 import { Injectable, InjectionToken, inject } from '@angular/core';
 import { CORRELATION_ID_HEADER, REQUEST_ID_HEADER, isOpaqueId } from '@lunanexa/contracts/correlation';
 
+import { Session } from '../session/session';
 import { GraphqlRequestError, TransportErrorCode, fromGraphqlErrors } from './graphql-error';
 import type { GraphqlOperation, GraphqlVariables } from './graphql-operation';
 import { randomId } from './random-id';
@@ -47,11 +48,25 @@ export class GraphqlFlow {
   }
 }
 
+/**
+ * What the call authenticates with.
+ *
+ * - `session` (default): this tab's session token, if there is one. When the
+ *   API refuses it (UNAUTHENTICATED, TOKEN_EXPIRED) the session ends and the
+ *   operator is sent to sign in.
+ * - `none`: no credential, for `login`, whose UNAUTHENTICATED means wrong
+ *   credentials rather than an ended session.
+ * - `{ bearer }`: a token this tab no longer holds as its session, such as
+ *   the one sign-out ends; a refusal of it changes nothing here.
+ */
+export type GraphqlCredential = 'session' | 'none' | { readonly bearer: string };
+
 export interface GraphqlRequestOptions {
   /** The flow the call belongs to; without one the call is a flow of its own. */
   readonly flow?: GraphqlFlow;
   /** Cancels the call; the promise then rejects with the abort reason, not a GraphqlRequestError. */
   readonly signal?: AbortSignal;
+  readonly credential?: GraphqlCredential;
 }
 
 interface ResponseIds {
@@ -62,13 +77,15 @@ interface ResponseIds {
 
 /**
  * The console's only way to talk to the API. Each call gets a fresh
- * `x-request-id`; every failure (GraphQL errors, HTTP errors, no response)
- * rejects with a {@link GraphqlRequestError} that carries the ids an operator
- * needs to find the call in the logs.
+ * `x-request-id` and, unless told otherwise, the session token; every
+ * failure (GraphQL errors, HTTP errors, no response) rejects with a
+ * {@link GraphqlRequestError} that carries the ids an operator needs to find
+ * the call in the logs.
  */
 @Injectable({ providedIn: 'root' })
 export class GraphqlClient {
   private readonly endpoint = inject(GRAPHQL_ENDPOINT);
+  private readonly session = inject(Session);
 
   startFlow(): GraphqlFlow {
     return new GraphqlFlow(randomId());
@@ -80,6 +97,13 @@ export class GraphqlClient {
     options: GraphqlRequestOptions = {},
   ): Promise<TData> {
     const flow = options.flow ?? this.startFlow();
+    const credential = options.credential ?? 'session';
+    const bearer =
+      credential === 'none'
+        ? undefined
+        : credential === 'session'
+          ? this.session.accessToken()
+          : credential.bearer;
     const requestId = randomId();
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -107,6 +131,7 @@ export class GraphqlClient {
           accept: 'application/graphql-response+json, application/json',
           [REQUEST_ID_HEADER]: requestId,
           [CORRELATION_ID_HEADER]: flow.correlationId,
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
         },
         body: JSON.stringify({
           operationName: operation.operationName,
@@ -136,7 +161,12 @@ export class GraphqlClient {
     const body = parseJsonObject(text);
     const errors = body?.['errors'];
     if (Array.isArray(errors) && errors.length > 0) {
-      throw fromGraphqlErrors(errors, ids);
+      const error = fromGraphqlErrors(errors, ids);
+      if (credential === 'session' && bearer !== undefined) {
+        // Ends the session only if the refused token is still the one in force.
+        this.session.refused(bearer, error.code);
+      }
+      throw error;
     }
     const data = body?.['data'];
     if (response.ok && typeof data === 'object' && data !== null) {

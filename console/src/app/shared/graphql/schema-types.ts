@@ -7,6 +7,8 @@
  * UTC strings.
  */
 
+import type { Role } from '@lunanexa/contracts/roles';
+
 export type DateTimeString = string;
 
 export interface DependencyCheck {
@@ -31,4 +33,18 @@ export interface PingRecord {
   readonly correlationId: string;
   readonly createdAt: DateTimeString;
   readonly temporalUiUrl: string;
+}
+
+export interface Operator {
+  readonly id: string;
+  readonly username: string;
+  /** The schema's `Role` enum carries the names of the contracts role table. */
+  readonly role: Role;
+}
+
+export interface LoginResult {
+  /** Session token (JWT); sent as `Authorization: Bearer <accessToken>`. */
+  readonly accessToken: string;
+  readonly expiresAt: DateTimeString;
+  readonly operator: Operator;
 }

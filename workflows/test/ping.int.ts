@@ -4,52 +4,28 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities } from '@lunanexa/activities';
 import { ErrorCode, type PingWorkflowInput } from '@lunanexa/contracts';
-import { startTestTemporal, typedFailureCode } from '@lunanexa/e2e';
-import {
-  createDataSource,
-  createScratchDatabase,
-  PingRecordEntity,
-  runMigrations,
-  verifyAuditChain,
-  type ScratchDatabase,
-} from '@lunanexa/persistence';
+import { startControlPlaneFixture, typedFailureCode, type ControlPlaneFixture } from '@lunanexa/e2e';
+import { PingRecordEntity, verifyAuditChain } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import { pingWorkflow } from '../src';
 
 describe('pingWorkflow on real Temporal and PostgreSQL', function () {
   this.timeout(120_000);
-  const taskQueue = `ping-test-${randomUUID()}`;
+  let fixture: ControlPlaneFixture;
   let env: TestWorkflowEnvironment;
-  let db: ScratchDatabase;
   let ds: DataSource;
-  let worker: Worker;
-  let running: Promise<void>;
+  let taskQueue: string;
 
   before(async () => {
-    [env, db] = await Promise.all([startTestTemporal(), createScratchDatabase('ping_wf')]);
-    await runMigrations(db.url);
-    ds = createDataSource({ url: db.url, applicationName: 'ping-workflow-test' });
-    await ds.initialize();
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath: require.resolve('../src'),
-      activities: createActivities({ db: ds }),
-    });
-    running = worker.run();
+    // This package's own workflow sources, not the installed package entry.
+    fixture = await startControlPlaneFixture('ping_wf', require.resolve('../src'));
+    ({ env, ds, taskQueue } = fixture);
   });
 
   after(async () => {
-    worker?.shutdown();
-    await running;
-    await ds?.destroy();
-    await db?.drop();
-    await env?.teardown();
+    await fixture?.stop();
   });
 
   function input(key: string, message = 'hello'): PingWorkflowInput {

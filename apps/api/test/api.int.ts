@@ -6,19 +6,12 @@ import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
-import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { createActivities } from '@lunanexa/activities';
 import { ErrorCode, ProblemDetailsSchema } from '@lunanexa/contracts';
-import { startTestTemporal } from '@lunanexa/e2e';
+import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot } from '@lunanexa/observability';
-import {
-  createDataSource,
-  createScratchDatabase,
-  runMigrations,
-  type ScratchDatabase,
-} from '@lunanexa/persistence';
+import type { ScratchDatabase } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import {
   ApiConfigSchema,
@@ -39,13 +32,12 @@ interface GraphQLBody {
 
 describe('api on real Temporal and PostgreSQL', function () {
   this.timeout(120_000);
-  const taskQueue = `api-test-${randomUUID()}`;
+  let fixture: ControlPlaneFixture;
+  let taskQueue: string;
   const logger = createLogger({ service: 'api-test', level: 'silent' });
   let env: TestWorkflowEnvironment;
   let db: ScratchDatabase;
   let workerDb: DataSource;
-  let worker: Worker;
-  let workerRun: Promise<void>;
   let app: INestApplication;
   let base: string;
   let keyDir: string;
@@ -94,18 +86,8 @@ describe('api on real Temporal and PostgreSQL', function () {
   const PING = `mutation($input: PingInput!) { ping(input: $input) { workflowId runId pingId message receiptHash receiptSeq temporalUiUrl correlationId } }`;
 
   before(async () => {
-    [env, db] = await Promise.all([startTestTemporal(), createScratchDatabase('api')]);
-    await runMigrations(db.url);
-    workerDb = createDataSource({ url: db.url, applicationName: 'api-test-worker' });
-    await workerDb.initialize();
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath: require.resolve('@lunanexa/workflows'),
-      activities: createActivities({ db: workerDb }),
-    });
-    workerRun = worker.run();
+    fixture = await startControlPlaneFixture('api');
+    ({ env, db, ds: workerDb, taskQueue } = fixture);
     keyDir = mkdtempSync(join(tmpdir(), 'lunanexa-api-key-'));
     await ensureFirstAdmin(workerDb, { username: 'api-admin', password: adminPassword });
     ({ app, base } = await listen(configFor({})));
@@ -117,11 +99,7 @@ describe('api on real Temporal and PostgreSQL', function () {
 
   after(async () => {
     await app?.close();
-    worker?.shutdown();
-    await workerRun;
-    await workerDb?.destroy();
-    await db?.drop();
-    await env?.teardown();
+    await fixture?.stop();
     if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });
 

@@ -7,11 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Controller, Get, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivities } from '@lunanexa/activities';
 import { ErrorCode, ProblemDetailsSchema } from '@lunanexa/contracts';
-import { startTestTemporal } from '@lunanexa/e2e';
+import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot, type Logger } from '@lunanexa/observability';
 import {
   createDataSource,
@@ -111,7 +109,8 @@ class ProbeController {
 
 describe('operator identity and roles on real Temporal and PostgreSQL', function () {
   this.timeout(180_000);
-  const taskQueue = `auth-test-${randomUUID()}`;
+  let fixture: ControlPlaneFixture;
+  let taskQueue: string;
   /** Everything the API logs, at every level, to search for secrets afterwards. */
   const logLines: string[] = [];
   const logger: Logger = createLogger({
@@ -131,8 +130,6 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
   let env: TestWorkflowEnvironment;
   let db: ScratchDatabase;
   let ds: DataSource;
-  let worker: Worker;
-  let workerRun: Promise<void>;
   let app: INestApplication;
   let base: string;
   let keyDir: string;
@@ -205,18 +202,8 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
   }
 
   before(async () => {
-    [env, db] = await Promise.all([startTestTemporal(), createScratchDatabase('auth')]);
-    await runMigrations(db.url);
-    ds = createDataSource({ url: db.url, applicationName: 'auth-test' });
-    await ds.initialize();
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath: require.resolve('@lunanexa/workflows'),
-      activities: createActivities({ db: ds }),
-    });
-    workerRun = worker.run();
+    fixture = await startControlPlaneFixture('auth');
+    ({ env, db, ds, taskQueue } = fixture);
     keyDir = mkdtempSync(join(tmpdir(), 'lunanexa-auth-key-'));
     config = ApiConfigSchema.parse({
       DATABASE_URL: db.url,
@@ -240,11 +227,7 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
 
   after(async () => {
     await app?.close();
-    worker?.shutdown();
-    await workerRun;
-    await ds?.destroy();
-    await db?.drop();
-    await env?.teardown();
+    await fixture?.stop();
     if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });
 

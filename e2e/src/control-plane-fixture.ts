@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '@lunanexa/activities';
+import {
+  createDataSource,
+  createScratchDatabase,
+  runMigrations,
+  type ScratchDatabase,
+} from '@lunanexa/persistence';
+import type { DataSource } from 'typeorm';
+import { startTestTemporal } from './temporal-test-env';
+
+/**
+ * The control plane's back half for one integration test file: a real
+ * Temporal dev server, a migrated scratch database on real PostgreSQL, and a
+ * worker running LunaNexa's workflows and activities on a task queue of its
+ * own.
+ */
+export interface ControlPlaneFixture {
+  readonly env: TestWorkflowEnvironment;
+  readonly db: ScratchDatabase;
+  /** The worker's connection pool; tests may read and write through it. */
+  readonly ds: DataSource;
+  readonly taskQueue: string;
+  stop(): Promise<void>;
+}
+
+export async function startControlPlaneFixture(
+  name: string,
+  workflowsPath: string = require.resolve('@lunanexa/workflows'),
+): Promise<ControlPlaneFixture> {
+  const taskQueue = `${name}-${randomUUID()}`;
+  const [env, db] = await Promise.all([startTestTemporal(), createScratchDatabase(name)]);
+  await runMigrations(db.url);
+  const ds = createDataSource({ url: db.url, applicationName: `${name}-test` });
+  await ds.initialize();
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowsPath,
+    activities: createActivities({ db: ds }),
+  });
+  const running = worker.run();
+  return {
+    env,
+    db,
+    ds,
+    taskQueue,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await ds.destroy();
+      await db.drop();
+      await env.teardown();
+    },
+  };
+}

@@ -37,6 +37,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { isMainModule } from './lib/main-module.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DB_USER = 'lunanexa';
@@ -359,14 +360,6 @@ function readFileIfExists(file) {
   }
 }
 
-function isMainModule() {
-  try {
-    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -412,7 +405,7 @@ async function main() {
   process.exit(1);
 }
 
-if (isMainModule()) {
+if (isMainModule(import.meta.url)) {
   main().catch((error) => {
     console.error(error.message);
     process.exit(1);

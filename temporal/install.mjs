@@ -13,19 +13,11 @@
 // Plain Node ESM with builtins only: it runs before any build step.
 
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainModule } from '../scripts/lib/main-module.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_REPO_ROOT = path.resolve(HERE, '..');
@@ -311,15 +303,7 @@ function exeName(name) {
   return process.platform === 'win32' ? `${name}.exe` : name;
 }
 
-function isMainModule() {
-  try {
-    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
-if (isMainModule()) {
+if (isMainModule(import.meta.url)) {
   ensureTemporalCli().then(
     (cli) => console.log(cli),
     (error) => {

@@ -14,21 +14,12 @@
 // Plain Node ESM with builtins only: it runs before any build step.
 
 import { execFile, spawn } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REPO_ROOT, ensureTemporalCli } from './install.mjs';
+import { isMainModule } from '../scripts/lib/main-module.mjs';
 
 const CONTRACTS_FILE = path.join(DEFAULT_REPO_ROOT, 'libs', 'contracts', 'src', 'temporal.ts');
 
@@ -351,14 +342,6 @@ function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function isMainModule() {
-  try {
-    return Boolean(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -405,7 +388,7 @@ async function main() {
   process.exit(1);
 }
 
-if (isMainModule()) {
+if (isMainModule(import.meta.url)) {
   main().catch((error) => {
     console.error(error.message);
     process.exit(1);

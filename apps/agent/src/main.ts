@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, createLogger, readBuildInfo, runMain, type Logger } from '@lunanexa/observability';
+import { ConfigError, createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
 import { AGENT_PROCESS_NAME, loadAgentConfigFile } from './config';
@@ -54,32 +54,7 @@ async function main(): Promise<void> {
     },
     'agent listening',
   );
-  stopOnSignals(agent, logger);
-}
-
-function stopOnSignals(agent: RunningAgent, logger: Logger): void {
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      // A second signal means the operator does not want to wait for the grace period.
-      logger.warn({ signal }, 'second signal during shutdown; exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    agent.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  stopOnSignals(logger, () => agent.close());
 }
 
 runMain(AGENT_PROCESS_NAME, async () => {

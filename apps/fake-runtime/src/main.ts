@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createLogger, readBuildInfo, runMain } from '@lunanexa/observability';
+import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import {
   EXIT_CRASH,
   EXIT_USAGE,
@@ -64,25 +64,5 @@ runMain(FAKE_RUNTIME_PROCESS_NAME, async () => {
     'fake runtime listening',
   );
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal during shutdown; exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
-    server.close(config.shutdownGraceMs).then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  stopOnSignals(logger, () => server.close(config.shutdownGraceMs), { graceMs: config.shutdownGraceMs });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createLogger, readBuildInfo, runMain } from '@lunanexa/observability';
+import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
 import { EmptyRouteTable } from './route-table';
 import { createGatewayServer } from './server';
@@ -27,29 +27,10 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     'gateway listening',
   );
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      // A second signal means the operator does not want to wait for in-flight requests.
-      logger.warn({ signal }, 'second signal during shutdown; exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info(
-      { signal, graceMs: config.shutdownGraceMs },
-      'shutting down: no new connections, finishing in-flight requests',
-    );
-    gateway.close(config.shutdownGraceMs).then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  stopOnSignals(
+    logger,
+    () => gateway.close(config.shutdownGraceMs),
+    { graceMs: config.shutdownGraceMs },
+    'shutting down: no new connections, finishing in-flight requests',
+  );
 });

@@ -1,4 +1,4 @@
-import { createLogger, readBuildInfo, runMain } from '@lunanexa/observability';
+import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { loadWorkerConfig } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { startWorker } from './worker';
@@ -24,18 +24,14 @@ runMain('lunanexa-worker', async () => {
     },
     'worker polling',
   );
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'worker stopping: finishing in-flight tasks');
-    health.close();
-    void running.shutdown().then(() => {
-      logger.info('worker stopped');
-      process.exit(0);
-    });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals(
+    logger,
+    async () => {
+      health.close();
+      await running.shutdown();
+    },
+    {},
+    'worker stopping: finishing in-flight tasks',
+  );
   await running.done;
 });

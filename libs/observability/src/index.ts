@@ -3,3 +3,4 @@ export * from './logger';
 export * from './request-context';
 export * from './metrics';
 export * from './build-info';
+export * from './shutdown';

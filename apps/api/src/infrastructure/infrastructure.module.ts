@@ -11,6 +11,7 @@ import { createDataSource } from '@lunanexa/persistence';
 import type { BuildInfo, Logger } from '@lunanexa/observability';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, API_LOGGER, BUILD_INFO, type ApiConfig } from '../config';
+import { DrainableRetries } from './drainable-retries';
 
 export const TEMPORAL_CLIENT = Symbol('TEMPORAL_CLIENT');
 
@@ -19,9 +20,11 @@ class InfrastructureLifecycle implements OnApplicationShutdown {
   constructor(
     private readonly db: DataSource,
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
+    private readonly retries: DrainableRetries,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.retries.drain();
     await this.temporal.connection.close();
     if (this.db.isInitialized) await this.db.destroy();
   }
@@ -50,11 +53,17 @@ export class InfrastructureModule {
             return ds;
           },
         },
+        { provide: DrainableRetries, useValue: new DrainableRetries() },
         {
           provide: TEMPORAL_CLIENT,
-          useFactory: () =>
+          inject: [DrainableRetries],
+          useFactory: (retries: DrainableRetries) =>
             new Client({
-              connection: Connection.lazy({ address: config.TEMPORAL_ADDRESS, connectTimeout: '5 seconds' }),
+              connection: Connection.lazy({
+                address: config.TEMPORAL_ADDRESS,
+                connectTimeout: '5 seconds',
+                interceptors: [retries.interceptor],
+              }),
               namespace: config.TEMPORAL_NAMESPACE,
             }),
         },

@@ -1,15 +1,32 @@
 import {
   AssignmentIntentSchema,
   AssignmentSchema,
+  BootstrapTokenSchema,
   DigestSchema,
   ErrorCodeSchema,
   GenerationSchema,
+  HeartbeatSchema,
   IsoTimestampSchema,
+  NameSchema,
+  NodeAddressSchema,
+  NodeInventorySchema,
+  NodeLabelsSchema,
+  NodeLifecycleStateSchema,
   OpaqueIdSchema,
   ShortTextSchema,
+  SshFingerprintSchema,
 } from '@lunanexa/contracts';
+import { NodeCredentialSchema } from './credential';
 import { z } from 'zod';
-import { AGENT_PROTOCOL, MESSAGE_TYPES, SIGNATURE_ALGORITHM, type MessageType } from './protocol';
+import {
+  AGENT_PROTOCOL,
+  MESSAGE_TYPES,
+  SIGNATURE_ALGORITHM,
+  SIGNATURE_VALUE_PATTERN,
+  type MessageType,
+} from './protocol';
+
+export { SIGNATURE_VALUE_PATTERN } from './protocol';
 
 /**
  * Envelopes of the southbound protocol v1: one typed JSON document per frame,
@@ -29,13 +46,6 @@ export const NonceSchema = z
 
 /** Names the key that signed an envelope; the verifier looks it up among the keys it trusts. */
 export const KeyIdSchema = OpaqueIdSchema;
-
-/**
- * An Ed25519 signature (64 bytes) as base64url without padding: 86
- * characters, the last of which carries only two bits, so one signature has
- * exactly one spelling.
- */
-export const SIGNATURE_VALUE_PATTERN = /^[A-Za-z0-9_-]{85}[AQgw]$/;
 
 export const SignatureSchema = z
   .object({
@@ -143,6 +153,117 @@ export const ErrorBodySchema = z
   .strict();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/** An OpenSSH `ssh-ed25519 AAAA…` line (no comment needed); parsed and checked by the receiver. */
+export const OpenSshEd25519LineSchema = z
+  .string()
+  .max(512)
+  .regex(
+    /^ssh-ed25519 [A-Za-z0-9+/]+={0,2}( [\x20-\x7e]{0,128})?$/,
+    'must be an OpenSSH ssh-ed25519 public key line',
+  );
+
+/**
+ * Agent → controller (HTTP): a new node asks to join. Signed with the node key
+ * whose public half is `publicKey` (proof of possession); the envelope's
+ * `nodeId` is the node name until the controller assigns an id.
+ */
+export const EnrollRequestBodySchema = z
+  .object({
+    bootstrapToken: BootstrapTokenSchema,
+    nodeName: NameSchema,
+    publicKey: OpenSshEd25519LineSchema,
+    labels: NodeLabelsSchema,
+    inventory: NodeInventorySchema,
+    /** Where the controller's SSH client and the gateway reach this node. */
+    address: NodeAddressSchema,
+    ssh: z
+      .object({
+        port: z.int().min(1).max(65535),
+        /** The host key the controller pins: every later SSH connection must present exactly it. */
+        hostKeyFingerprint: SshFingerprintSchema,
+      })
+      .strict(),
+  })
+  .strict();
+export type EnrollRequestBody = z.infer<typeof EnrollRequestBodySchema>;
+
+/** Controller → agent (HTTP reply): who the node now is and which controller key to trust. */
+export const EnrollResponseBodySchema = z
+  .object({
+    inReplyTo: OpaqueIdSchema,
+    nodeId: OpaqueIdSchema,
+    nodeName: NameSchema,
+    lifecycle: NodeLifecycleStateSchema,
+    /** The EnrollNode workflow that takes the node to Active. */
+    workflowId: z.string().min(1).max(256),
+    controllerKeyId: OpaqueIdSchema,
+    controllerPublicKey: OpenSshEd25519LineSchema,
+    heartbeatIntervalSeconds: z.int().min(1).max(300),
+    leaseDurationSeconds: z.int().min(2).max(3600),
+  })
+  .strict();
+export type EnrollResponseBody = z.infer<typeof EnrollResponseBodySchema>;
+
+/** Something the agent refused (an SSH request or a southbound envelope), reported so the controller audits it. */
+export const AgentRefusalSchema = z
+  .object({
+    at: IsoTimestampSchema,
+    /** `ssh:<request>` (e.g. `ssh:exec`) or `envelope:<type or unknown>`. */
+    kind: z.string().regex(/^(ssh|envelope):[a-z.-]{1,32}$/),
+    code: ErrorCodeSchema,
+    remoteAddress: z.string().max(64),
+    keyId: OpaqueIdSchema.nullable(),
+    envelopeId: OpaqueIdSchema.nullable(),
+    assignmentId: OpaqueIdSchema.nullable(),
+    generation: GenerationSchema.nullable(),
+    detail: z.string().max(256).nullable(),
+  })
+  .strict();
+export type AgentRefusal = z.infer<typeof AgentRefusalSchema>;
+export const MAX_REFUSALS_PER_HEARTBEAT = 64;
+
+/** A key the agent generated to replace its node key (RotateNodeCredential); `proof` is its signature over `rotationProofInput`. */
+export const NextNodeKeySchema = z
+  .object({
+    keyId: OpaqueIdSchema,
+    publicKey: OpenSshEd25519LineSchema,
+    proof: z.string().regex(SIGNATURE_VALUE_PATTERN),
+  })
+  .strict();
+export type NextNodeKey = z.infer<typeof NextNodeKeySchema>;
+
+/** Agent → controller (HTTP): observed state and lease renewal, signed with the node key. */
+export const HeartbeatBodySchema = z
+  .object({
+    heartbeat: HeartbeatSchema,
+    /** Refusals since the last acknowledged heartbeat (oldest first). */
+    refusals: z.array(AgentRefusalSchema).max(MAX_REFUSALS_PER_HEARTBEAT),
+    /** Present while the agent rotates its key: the key that will sign from the next heartbeat on. */
+    nextKey: NextNodeKeySchema.nullable(),
+    /** Serial of the credential the agent holds; null before the first. */
+    credentialSerial: z.int().nonnegative().nullable(),
+  })
+  .strict();
+export type HeartbeatBody = z.infer<typeof HeartbeatBodySchema>;
+
+/** Controller → agent (HTTP reply): the lease, the node's administrative state, and a credential when there is a newer one. */
+export const HeartbeatAckBodySchema = z
+  .object({
+    inReplyTo: OpaqueIdSchema,
+    sequence: z.int().nonnegative(),
+    lifecycle: NodeLifecycleStateSchema,
+    cordoned: z.boolean(),
+    leaseExpiresAt: IsoTimestampSchema,
+    /** The node's current credential when the agent's serial is older (or null); otherwise null. */
+    credential: NodeCredentialSchema.nullable(),
+    /** True while a RotateNodeCredential asks the agent for a new key and none has arrived. */
+    rotateKey: z.boolean(),
+    /** How many refusals from the heartbeat were recorded (the agent drops that many from its queue). */
+    refusalsRecorded: z.int().nonnegative(),
+  })
+  .strict();
+export type HeartbeatAckBody = z.infer<typeof HeartbeatAckBodySchema>;
+
 export const BODY_SCHEMAS = {
   'assignment.put': AssignmentPutBodySchema,
   'assignment.ack': AssignmentAckBodySchema,
@@ -150,6 +271,10 @@ export const BODY_SCHEMAS = {
   'status.get': StatusGetBodySchema,
   'status.report': StatusReportBodySchema,
   error: ErrorBodySchema,
+  'enroll.request': EnrollRequestBodySchema,
+  'enroll.response': EnrollResponseBodySchema,
+  heartbeat: HeartbeatBodySchema,
+  'heartbeat.ack': HeartbeatAckBodySchema,
 } as const satisfies Record<MessageType, z.ZodType>;
 
 // ---------------------------------------------------------------------------
@@ -197,6 +322,41 @@ export const AssignmentRejectEnvelopeSchema = envelopeOf('assignment.reject', As
 export const StatusGetEnvelopeSchema = envelopeOf('status.get', StatusGetBodySchema);
 export const StatusReportEnvelopeSchema = envelopeOf('status.report', StatusReportBodySchema);
 export const ErrorEnvelopeSchema = envelopeOf('error', ErrorBodySchema);
+export const EnrollRequestEnvelopeSchema = envelopeOf('enroll.request', EnrollRequestBodySchema).superRefine(
+  (envelope, ctx) => {
+    if (envelope.body.nodeName !== envelope.nodeId) {
+      ctx.addIssue({ code: 'custom', path: ['body', 'nodeName'], message: 'must equal the envelope nodeId' });
+    }
+  },
+);
+export const EnrollResponseEnvelopeSchema = envelopeOf('enroll.response', EnrollResponseBodySchema);
+export const HeartbeatEnvelopeSchema = envelopeOf('heartbeat', HeartbeatBodySchema).superRefine(
+  (envelope, ctx) => {
+    // The heartbeat's own identity fields are the envelope's: one nonce, one node, one instant.
+    if (envelope.body.heartbeat.nodeId !== envelope.nodeId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body', 'heartbeat', 'nodeId'],
+        message: 'must equal the envelope nodeId',
+      });
+    }
+    if (envelope.body.heartbeat.nonce !== envelope.nonce) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body', 'heartbeat', 'nonce'],
+        message: 'must equal the envelope nonce',
+      });
+    }
+    if (envelope.body.heartbeat.sentAt !== envelope.issuedAt) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body', 'heartbeat', 'sentAt'],
+        message: 'must equal the envelope issuedAt',
+      });
+    }
+  },
+);
+export const HeartbeatAckEnvelopeSchema = envelopeOf('heartbeat.ack', HeartbeatAckBodySchema);
 
 export const EnvelopeSchema = z.discriminatedUnion('type', [
   AssignmentPutEnvelopeSchema,
@@ -205,6 +365,10 @@ export const EnvelopeSchema = z.discriminatedUnion('type', [
   StatusGetEnvelopeSchema,
   StatusReportEnvelopeSchema,
   ErrorEnvelopeSchema,
+  EnrollRequestEnvelopeSchema,
+  EnrollResponseEnvelopeSchema,
+  HeartbeatEnvelopeSchema,
+  HeartbeatAckEnvelopeSchema,
 ]);
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 export type EnvelopeOf<T extends MessageType> = Extract<Envelope, { type: T }>;
@@ -223,6 +387,10 @@ export const ENVELOPE_SCHEMAS = {
   'status.get': StatusGetEnvelopeSchema,
   'status.report': StatusReportEnvelopeSchema,
   error: ErrorEnvelopeSchema,
+  'enroll.request': EnrollRequestEnvelopeSchema,
+  'enroll.response': EnrollResponseEnvelopeSchema,
+  heartbeat: HeartbeatEnvelopeSchema,
+  'heartbeat.ack': HeartbeatAckEnvelopeSchema,
 } as const satisfies Record<MessageType, z.ZodType>;
 
 /**

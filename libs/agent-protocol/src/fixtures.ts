@@ -16,4 +16,8 @@ export const AGENT_PROTOCOL_FIXTURES: Readonly<Record<string, MessageType>> = {
   'status-get.json': 'status.get',
   'status-report.json': 'status.report',
   'error.malformed-frame.json': 'error',
+  'enroll-request.json': 'enroll.request',
+  'enroll-response.json': 'enroll.response',
+  'heartbeat.json': 'heartbeat',
+  'heartbeat-ack.json': 'heartbeat.ack',
 };

@@ -6,3 +6,4 @@ export * from './replay-guard';
 export * from './fence';
 export * from './framing';
 export * from './fixtures';
+export * from './credential';

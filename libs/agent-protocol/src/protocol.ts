@@ -22,15 +22,19 @@ export const MESSAGE_TYPES = [
   'status.get',
   'status.report',
   'error',
+  'enroll.request',
+  'enroll.response',
+  'heartbeat',
+  'heartbeat.ack',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** Types a controller sends and an agent accepts. */
+/** Types a controller sends and an agent accepts on the SSH channel. */
 export const CONTROLLER_MESSAGE_TYPES = [
   'assignment.put',
   'status.get',
 ] as const satisfies readonly MessageType[];
-/** Types an agent sends. */
+/** Types an agent sends on the SSH channel. */
 export const AGENT_MESSAGE_TYPES = [
   'assignment.ack',
   'assignment.reject',
@@ -38,8 +42,43 @@ export const AGENT_MESSAGE_TYPES = [
   'error',
 ] as const satisfies readonly MessageType[];
 
+/**
+ * The agent → controller HTTP direction (DESIGN.md "Southbound channel"):
+ * the agent POSTs `enroll.request` (signed with the key it just generated:
+ * proof of possession) and `heartbeat` (signed with its enrolled node key);
+ * the controller answers with `enroll.response` / `heartbeat.ack`, signed with
+ * the controller key. None of these is accepted on the SSH channel.
+ */
+export const AGENT_HTTP_MESSAGE_TYPES = [
+  'enroll.request',
+  'heartbeat',
+] as const satisfies readonly MessageType[];
+export const CONTROLLER_HTTP_MESSAGE_TYPES = [
+  'enroll.response',
+  'heartbeat.ack',
+] as const satisfies readonly MessageType[];
+
+/** Every type the controller signs (the rest are signed by a node key). */
+export const CONTROLLER_SIGNED_TYPES: readonly MessageType[] = [
+  ...CONTROLLER_MESSAGE_TYPES,
+  ...CONTROLLER_HTTP_MESSAGE_TYPES,
+];
+
+/** HTTP paths on the API for the agent → controller direction. */
+export const AGENT_HTTP_PATHS = {
+  enroll: '/agent/v1/enroll',
+  heartbeat: '/agent/v1/heartbeat',
+} as const;
+
 /** The only signature algorithm of v1. */
 export const SIGNATURE_ALGORITHM = 'Ed25519';
+
+/**
+ * An Ed25519 signature (64 bytes) as base64url without padding: 86
+ * characters, the last of which carries only two bits, so one signature has
+ * exactly one spelling.
+ */
+export const SIGNATURE_VALUE_PATTERN = /^[A-Za-z0-9_-]{85}[AQgw]$/;
 
 /**
  * How far `issuedAt` may be from the verifier's clock, either way, before an

@@ -3,7 +3,12 @@ import { expect } from 'chai';
 import { EnvelopeSchema, ENVELOPE_SCHEMAS } from '../src/envelope';
 import { AGENT_PROTOCOL_FIXTURES } from '../src/fixtures';
 import { assignmentSpecDigest } from '../src/fence';
-import { AGENT_MESSAGE_TYPES, CONTROLLER_MESSAGE_TYPES, MESSAGE_TYPES } from '../src/protocol';
+import {
+  AGENT_HTTP_MESSAGE_TYPES,
+  AGENT_MESSAGE_TYPES,
+  CONTROLLER_SIGNED_TYPES,
+  MESSAGE_TYPES,
+} from '../src/protocol';
 import { signEnvelope, verifyEnvelope } from '../src/signing';
 import {
   TEST_CONTROLLER_KEY_ID,
@@ -50,8 +55,9 @@ describe('agent protocol golden fixtures v1', () => {
 
     it(`${name}: verifies with the test key of its sender, and re-signing gives the same bytes`, () => {
       const envelope = EnvelopeSchema.parse(fixture(name));
-      const fromController = (CONTROLLER_MESSAGE_TYPES as readonly string[]).includes(type);
-      expect(fromController || (AGENT_MESSAGE_TYPES as readonly string[]).includes(type)).to.equal(true);
+      const fromController = CONTROLLER_SIGNED_TYPES.includes(type);
+      const fromAgent = [...AGENT_MESSAGE_TYPES, ...AGENT_HTTP_MESSAGE_TYPES].includes(type as never);
+      expect(fromController !== fromAgent, `${type} has exactly one signer`).to.equal(true);
       expect(envelope.signature.keyId).to.equal(fromController ? TEST_CONTROLLER_KEY_ID : TEST_NODE_KEY_ID);
       const verified = verifyEnvelope(trusted, fixture(name), { now: new Date(envelope.issuedAt) });
       expect(verified).to.deep.equal(envelope);

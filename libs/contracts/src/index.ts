@@ -21,3 +21,4 @@ export * from './audit';
 export * from './fixtures';
 export * from './roles';
 export * from './roles-schemas';
+export * from './enrollment';

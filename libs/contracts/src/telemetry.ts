@@ -28,6 +28,12 @@ export const ObservedAssignmentSchema = z
     restarts: z.int().nonnegative(),
     /** Last problem in operator words (never a payload); null if none. */
     message: ShortTextSchema.nullable(),
+    /**
+     * Requests the runtime is serving right now, as it reports them (the fake
+     * runtime's and vLLM's own gauges); null when it does not say. DrainNode
+     * waits for this to reach zero. Optional: agents before v1.1 omit it.
+     */
+    inFlightRequests: z.int().nonnegative().nullable().optional(),
   })
   .strict();
 export type ObservedAssignment = z.infer<typeof ObservedAssignmentSchema>;

@@ -18,6 +18,10 @@ export type SearchAttributeName = (typeof SEARCH_ATTRIBUTES)[keyof typeof SEARCH
 
 export const WORKFLOW_TYPES = {
   ping: 'pingWorkflow',
+  enrollNode: 'enrollNodeWorkflow',
+  rotateNodeCredential: 'rotateNodeCredentialWorkflow',
+  drainNode: 'drainNodeWorkflow',
+  deployment: 'deploymentWorkflow',
 } as const;
 
 /** Workflow ids derive from the operation and its idempotency key. */
@@ -27,3 +31,4 @@ export function workflowIdFor(operation: keyof typeof WORKFLOW_TYPES, idempotenc
 
 // The ping system check's workflow contract lives beside the other Temporal names.
 export * from './system';
+export * from './fleet-workflows';

@@ -1,0 +1,126 @@
+/**
+ * Workflow contracts of the node lifecycle and the deployment slice: inputs,
+ * results, signal and query names. Plain types (no zod): the API builds them
+ * from validated GraphQL input, and workflows must stay free of validation
+ * libraries. Ids: `enroll-node/<nodeId>`, `rotate-node-credential/<nodeId>/<key>`,
+ * `drain-node/<nodeId>/<key>`, `deployment/<deploymentId>`.
+ */
+
+/** Who asked, and the correlation id every receipt of the operation carries. */
+export interface OperationContext {
+  readonly actor: string;
+  readonly correlationId: string;
+  readonly requestId: string;
+}
+
+export interface EnrollNodeWorkflowInput extends OperationContext {
+  readonly nodeId: string;
+  /** From the bootstrap token: approve without waiting for an operator. */
+  readonly autoApprove: boolean;
+  /** How long a Pending node waits for approval before it is Rejected. */
+  readonly approvalTimeoutSeconds: number;
+}
+
+export type EnrollmentPhase =
+  'AwaitingApproval' | 'IssuingCredential' | 'CheckingReachability' | 'Active' | 'Rejected' | 'Failed';
+
+export interface EnrollNodeWorkflowResult {
+  readonly nodeId: string;
+  readonly phase: Extract<EnrollmentPhase, 'Active' | 'Rejected'>;
+  readonly approvedBy: string | null;
+  readonly credentialSerial: number | null;
+  readonly receiptHash: string;
+}
+
+export interface ApproveNodeSignal {
+  readonly actor: string;
+  readonly correlationId: string;
+  readonly requestId: string;
+}
+
+export interface RejectNodeSignal extends ApproveNodeSignal {
+  readonly reason: string;
+}
+
+export const ENROLL_NODE_SIGNALS = { approve: 'approveNode', reject: 'rejectNode' } as const;
+export const ENROLL_NODE_QUERIES = { phase: 'enrollmentPhase' } as const;
+
+export interface RotateNodeCredentialWorkflowInput extends OperationContext {
+  readonly nodeId: string;
+  /** How long to wait for the agent to present its next key (it does so on its next heartbeats). */
+  readonly timeoutSeconds: number;
+}
+
+export interface RotateNodeCredentialWorkflowResult {
+  readonly nodeId: string;
+  readonly previousKeyId: string;
+  readonly keyId: string;
+  readonly credentialSerial: number;
+  readonly receiptHash: string;
+}
+
+export interface DrainNodeWorkflowInput extends OperationContext {
+  readonly nodeId: string;
+  /** Bound on waiting for in-flight requests; replicas are stopped when it passes. */
+  readonly timeoutSeconds: number;
+}
+
+export interface DrainNodeWorkflowResult {
+  readonly nodeId: string;
+  readonly state: 'Drained';
+  readonly replicasAtStart: number;
+  readonly inFlightAtStart: number;
+  /** In-flight requests still running when the timeout cut them off (0 when they all finished). */
+  readonly inFlightAtTimeout: number;
+  readonly stoppedAssignments: number;
+  readonly receiptHash: string;
+}
+
+export interface CreateDeploymentRequest {
+  readonly deploymentId: string;
+  readonly name: string;
+  readonly modelVersionId: string;
+  readonly modelRef: string;
+  readonly desiredReplicas: number;
+  readonly requestedNodeId: string | null;
+}
+
+export interface DeploymentWorkflowInput extends OperationContext {
+  readonly request: CreateDeploymentRequest;
+  /** Assignment lease length; the workflow renews at a third of it. */
+  readonly leaseSeconds: number;
+  /** Iterations so far across continue-as-new (bounds history). */
+  readonly iteration?: number;
+}
+
+export interface StopDeploymentSignal {
+  readonly actor: string;
+  readonly correlationId: string;
+  readonly requestId: string;
+}
+
+export interface EvacuateNodeSignal {
+  readonly nodeId: string;
+  readonly actor: string;
+  readonly correlationId: string;
+}
+
+export const DEPLOYMENT_SIGNALS = { stop: 'stopDeployment', evacuateNode: 'evacuateNode' } as const;
+export const DEPLOYMENT_QUERIES = { status: 'deploymentStatus' } as const;
+
+export interface DeploymentWorkflowStatus {
+  readonly deploymentId: string;
+  readonly state: string;
+  readonly generation: number;
+  readonly readyReplicas: number;
+  readonly stopping: boolean;
+}
+
+export interface DeploymentWorkflowResult {
+  readonly deploymentId: string;
+  readonly state: 'Stopped' | 'Failed';
+  readonly receiptHash: string;
+}
+
+/** Default lease of an assignment; the deployment workflow renews it at a third. */
+export const DEFAULT_ASSIGNMENT_LEASE_SECONDS = 600;

@@ -101,3 +101,8 @@ export function loadOrCreateControllerKey(file: string): ControllerKey {
   }
   return read(file);
 }
+
+/** Where the controller key lives when no file is configured: `<dataDir>/controller/controller-ed25519.pem`. */
+export function defaultControllerKeyFile(dataDir: string): string {
+  return `${dataDir.replace(/\/+$/, '')}/controller/controller-ed25519.pem`;
+}

@@ -5,10 +5,15 @@ import { OperatorEntity } from './entities/operator.entity';
 import { PingRecordEntity } from './entities/ping-record.entity';
 import { Initial1764669600000 } from './migrations/1764669600000-initial';
 import { OperatorsAndApiTokens1765584000000 } from './migrations/1765584000000-operators-and-api-tokens';
+import { NodesAndDeployments1767312000000 } from './migrations/1767312000000-nodes-and-deployments';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
-export const MIGRATIONS = [Initial1764669600000, OperatorsAndApiTokens1765584000000];
+export const MIGRATIONS = [
+  Initial1764669600000,
+  OperatorsAndApiTokens1765584000000,
+  NodesAndDeployments1767312000000,
+];
 
 export interface DataSourceSettings {
   readonly url: string;

@@ -5,3 +5,5 @@ export { AuditEventEntity } from './entities/audit-event.entity';
 export { OperatorEntity } from './entities/operator.entity';
 export { ApiTokenEntity } from './entities/api-token.entity';
 export * from './testing';
+export * from './controller-key';
+export * from './fleet';

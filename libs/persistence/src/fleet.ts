@@ -1,0 +1,362 @@
+import type {
+  AssignmentIntent,
+  DeploymentState,
+  NodeInventory,
+  NodeLabels,
+  NodeLifecycleState,
+  ReplicaState,
+  Taint,
+} from '@lunanexa/contracts';
+
+/**
+ * The fleet tables (migration 1767312000000) as typed rows, and the queries
+ * the API and the worker's activities share. Plain SQL through whatever can
+ * `query` — a DataSource or the EntityManager of an open transaction — so a
+ * caller decides the transaction and row locks, and both processes read and
+ * write the same columns the same way.
+ */
+export interface Queryable {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+export interface ObservedNodeState {
+  readonly observedAssignments: readonly unknown[];
+  readonly runtimes: readonly unknown[];
+}
+
+export interface NodeRow {
+  readonly id: string;
+  readonly name: string;
+  readonly lifecycle: NodeLifecycleState;
+  readonly cordoned: boolean;
+  readonly labels: NodeLabels;
+  readonly taints: Taint[];
+  readonly address: string;
+  readonly sshPort: number;
+  readonly hostKeyFingerprint: string;
+  readonly keyId: string;
+  readonly publicKey: string;
+  readonly nextKeyId: string | null;
+  readonly nextPublicKey: string | null;
+  readonly rotationRequestedAt: Date | null;
+  readonly credential: unknown;
+  readonly credentialSerial: number;
+  readonly credentialExpiresAt: Date | null;
+  readonly agentCredentialSerial: number | null;
+  readonly inventory: NodeInventory;
+  readonly observed: ObservedNodeState;
+  readonly lastHeartbeatSequence: number | null;
+  readonly leaseRenewedAt: Date | null;
+  readonly leaseExpiresAt: Date | null;
+  readonly enrollWorkflowId: string;
+  readonly bootstrapTokenId: string;
+  readonly enrolledAt: Date;
+  readonly updatedAt: Date;
+}
+
+const NODE_COLUMNS = `
+  id, name, lifecycle, cordoned, labels, taints, address, ssh_port, host_key_fingerprint, key_id, public_key,
+  next_key_id, next_public_key, rotation_requested_at, credential, credential_serial, credential_expires_at,
+  agent_credential_serial, inventory, observed, last_heartbeat_sequence, lease_renewed_at, lease_expires_at,
+  enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at`;
+
+type Raw = Record<string, unknown>;
+
+function date(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  if (typeof value === 'string' || typeof value === 'number') return new Date(value);
+  throw new Error(`not a timestamp: ${typeof value}`);
+}
+
+function nodeFromRow(row: Raw): NodeRow {
+  return {
+    id: row['id'] as string,
+    name: row['name'] as string,
+    lifecycle: row['lifecycle'] as NodeLifecycleState,
+    cordoned: row['cordoned'] as boolean,
+    labels: row['labels'] as NodeLabels,
+    taints: row['taints'] as Taint[],
+    address: row['address'] as string,
+    sshPort: row['ssh_port'] as number,
+    hostKeyFingerprint: row['host_key_fingerprint'] as string,
+    keyId: row['key_id'] as string,
+    publicKey: row['public_key'] as string,
+    nextKeyId: (row['next_key_id'] as string | null) ?? null,
+    nextPublicKey: (row['next_public_key'] as string | null) ?? null,
+    rotationRequestedAt: date(row['rotation_requested_at']),
+    credential: row['credential'] ?? null,
+    credentialSerial: row['credential_serial'] as number,
+    credentialExpiresAt: date(row['credential_expires_at']),
+    agentCredentialSerial: (row['agent_credential_serial'] as number | null) ?? null,
+    inventory: row['inventory'] as NodeInventory,
+    observed: row['observed'] as ObservedNodeState,
+    lastHeartbeatSequence:
+      row['last_heartbeat_sequence'] === null ? null : Number(row['last_heartbeat_sequence']),
+    leaseRenewedAt: date(row['lease_renewed_at']),
+    leaseExpiresAt: date(row['lease_expires_at']),
+    enrollWorkflowId: row['enroll_workflow_id'] as string,
+    bootstrapTokenId: row['bootstrap_token_id'] as string,
+    enrolledAt: date(row['enrolled_at']) ?? new Date(0),
+    updatedAt: date(row['updated_at']) ?? new Date(0),
+  };
+}
+
+/** A node by id, or by name when no id matches (operators type names; automation passes ids). */
+export async function findNode(
+  q: Queryable,
+  idOrName: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<NodeRow | null> {
+  const rows = await q.query<Raw[]>(
+    `SELECT ${NODE_COLUMNS} FROM nodes WHERE id = $1 OR name = $1 ORDER BY (id = $1) DESC LIMIT 1${
+      options.forUpdate ? ' FOR UPDATE' : ''
+    }`,
+    [idOrName],
+  );
+  return rows[0] ? nodeFromRow(rows[0]) : null;
+}
+
+export async function listNodes(q: Queryable): Promise<NodeRow[]> {
+  const rows = await q.query<Raw[]>(`SELECT ${NODE_COLUMNS} FROM nodes ORDER BY name`);
+  return rows.map(nodeFromRow);
+}
+
+export interface BootstrapTokenRow {
+  readonly id: string;
+  readonly prefix: string;
+  readonly nodeName: string | null;
+  readonly labels: NodeLabels;
+  readonly autoApprove: boolean;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly usedAt: Date | null;
+  readonly usedByNodeId: string | null;
+  readonly revokedAt: Date | null;
+}
+
+const TOKEN_COLUMNS = `id, prefix, node_name, labels, auto_approve, created_by, created_at, expires_at, used_at,
+  used_by_node_id, revoked_at`;
+
+function tokenFromRow(row: Raw): BootstrapTokenRow {
+  return {
+    id: row['id'] as string,
+    prefix: row['prefix'] as string,
+    nodeName: (row['node_name'] as string | null) ?? null,
+    labels: row['labels'] as NodeLabels,
+    autoApprove: row['auto_approve'] as boolean,
+    createdBy: row['created_by'] as string,
+    createdAt: date(row['created_at']) ?? new Date(0),
+    expiresAt: date(row['expires_at']) ?? new Date(0),
+    usedAt: date(row['used_at']),
+    usedByNodeId: (row['used_by_node_id'] as string | null) ?? null,
+    revokedAt: date(row['revoked_at']),
+  };
+}
+
+export async function findBootstrapTokenByHash(
+  q: Queryable,
+  tokenHash: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<BootstrapTokenRow | null> {
+  const rows = await q.query<Raw[]>(
+    `SELECT ${TOKEN_COLUMNS} FROM bootstrap_tokens WHERE token_hash = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [tokenHash],
+  );
+  return rows[0] ? tokenFromRow(rows[0]) : null;
+}
+
+export async function findBootstrapToken(q: Queryable, id: string): Promise<BootstrapTokenRow | null> {
+  const rows = await q.query<Raw[]>(`SELECT ${TOKEN_COLUMNS} FROM bootstrap_tokens WHERE id = $1`, [id]);
+  return rows[0] ? tokenFromRow(rows[0]) : null;
+}
+
+export async function listBootstrapTokens(q: Queryable, limit = 200): Promise<BootstrapTokenRow[]> {
+  const rows = await q.query<Raw[]>(
+    `SELECT ${TOKEN_COLUMNS} FROM bootstrap_tokens ORDER BY created_at DESC LIMIT $1`,
+    [limit],
+  );
+  return rows.map(tokenFromRow);
+}
+
+export interface ModelVersionRow {
+  readonly id: string;
+  readonly model: string;
+  readonly version: string;
+  readonly ref: string;
+  readonly artifact: unknown;
+  readonly runtime: unknown;
+  readonly runtimeEnv: Record<string, string>;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+}
+
+const MODEL_VERSION_COLUMNS = `id, model, version, ref, artifact, runtime, runtime_env, created_by, created_at`;
+
+function modelVersionFromRow(row: Raw): ModelVersionRow {
+  return {
+    id: row['id'] as string,
+    model: row['model'] as string,
+    version: row['version'] as string,
+    ref: row['ref'] as string,
+    artifact: row['artifact'],
+    runtime: row['runtime'],
+    runtimeEnv: row['runtime_env'] as Record<string, string>,
+    createdBy: row['created_by'] as string,
+    createdAt: date(row['created_at']) ?? new Date(0),
+  };
+}
+
+export async function findModelVersion(q: Queryable, idOrRef: string): Promise<ModelVersionRow | null> {
+  const rows = await q.query<Raw[]>(
+    `SELECT ${MODEL_VERSION_COLUMNS} FROM model_versions WHERE ref = $1 OR id::text = $1 LIMIT 1`,
+    [idOrRef],
+  );
+  return rows[0] ? modelVersionFromRow(rows[0]) : null;
+}
+
+export async function listModelVersions(q: Queryable): Promise<ModelVersionRow[]> {
+  const rows = await q.query<Raw[]>(`SELECT ${MODEL_VERSION_COLUMNS} FROM model_versions ORDER BY ref`);
+  return rows.map(modelVersionFromRow);
+}
+
+export interface DeploymentRow {
+  readonly id: string;
+  readonly name: string;
+  readonly modelVersionId: string;
+  readonly modelRef: string;
+  readonly state: DeploymentState;
+  readonly stateReason: string | null;
+  readonly generation: number;
+  readonly observedGeneration: number;
+  readonly desiredReplicas: number;
+  readonly nodeSelector: NodeLabels;
+  readonly requestedNodeId: string | null;
+  readonly workflowId: string;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const DEPLOYMENT_COLUMNS = `id, name, model_version_id, model_ref, state, state_reason, generation,
+  observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, created_by, created_at,
+  updated_at`;
+
+function deploymentFromRow(row: Raw): DeploymentRow {
+  return {
+    id: row['id'] as string,
+    name: row['name'] as string,
+    modelVersionId: row['model_version_id'] as string,
+    modelRef: row['model_ref'] as string,
+    state: row['state'] as DeploymentState,
+    stateReason: (row['state_reason'] as string | null) ?? null,
+    generation: row['generation'] as number,
+    observedGeneration: row['observed_generation'] as number,
+    desiredReplicas: row['desired_replicas'] as number,
+    nodeSelector: row['node_selector'] as NodeLabels,
+    requestedNodeId: (row['requested_node_id'] as string | null) ?? null,
+    workflowId: row['workflow_id'] as string,
+    createdBy: row['created_by'] as string,
+    createdAt: date(row['created_at']) ?? new Date(0),
+    updatedAt: date(row['updated_at']) ?? new Date(0),
+  };
+}
+
+export async function findDeployment(
+  q: Queryable,
+  idOrName: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<DeploymentRow | null> {
+  const rows = await q.query<Raw[]>(
+    `SELECT ${DEPLOYMENT_COLUMNS} FROM deployments WHERE id = $1 OR name = $1 ORDER BY (id = $1) DESC LIMIT 1${
+      options.forUpdate ? ' FOR UPDATE' : ''
+    }`,
+    [idOrName],
+  );
+  return rows[0] ? deploymentFromRow(rows[0]) : null;
+}
+
+export async function listDeployments(q: Queryable): Promise<DeploymentRow[]> {
+  const rows = await q.query<Raw[]>(`SELECT ${DEPLOYMENT_COLUMNS} FROM deployments ORDER BY created_at DESC`);
+  return rows.map(deploymentFromRow);
+}
+
+export interface AssignmentRow {
+  readonly id: string;
+  readonly deploymentId: string;
+  readonly nodeId: string;
+  readonly generation: number;
+  readonly intent: AssignmentIntent;
+  readonly leaseExpiresAt: Date;
+  readonly spec: unknown;
+  readonly ackedGeneration: number | null;
+  readonly ackedAt: Date | null;
+  readonly observedState: ReplicaState | null;
+  readonly observedGeneration: number | null;
+  readonly endpointPort: number | null;
+  readonly inFlight: number | null;
+  readonly observedMessage: string | null;
+  readonly observedAt: Date | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+const ASSIGNMENT_COLUMNS = `id, deployment_id, node_id, generation, intent, lease_expires_at, spec, acked_generation,
+  acked_at, observed_state, observed_generation, endpoint_port, in_flight, observed_message, observed_at, created_at,
+  updated_at`;
+
+function assignmentFromRow(row: Raw): AssignmentRow {
+  return {
+    id: row['id'] as string,
+    deploymentId: row['deployment_id'] as string,
+    nodeId: row['node_id'] as string,
+    generation: row['generation'] as number,
+    intent: row['intent'] as AssignmentIntent,
+    leaseExpiresAt: date(row['lease_expires_at']) ?? new Date(0),
+    spec: row['spec'],
+    ackedGeneration: (row['acked_generation'] as number | null) ?? null,
+    ackedAt: date(row['acked_at']),
+    observedState: (row['observed_state'] as ReplicaState | null) ?? null,
+    observedGeneration: (row['observed_generation'] as number | null) ?? null,
+    endpointPort: (row['endpoint_port'] as number | null) ?? null,
+    inFlight: (row['in_flight'] as number | null) ?? null,
+    observedMessage: (row['observed_message'] as string | null) ?? null,
+    observedAt: date(row['observed_at']),
+    createdAt: date(row['created_at']) ?? new Date(0),
+    updatedAt: date(row['updated_at']) ?? new Date(0),
+  };
+}
+
+export async function listAssignments(
+  q: Queryable,
+  filter: { deploymentId?: string; nodeId?: string },
+): Promise<AssignmentRow[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.deploymentId !== undefined) {
+    params.push(filter.deploymentId);
+    where.push(`deployment_id = $${params.length}`);
+  }
+  if (filter.nodeId !== undefined) {
+    params.push(filter.nodeId);
+    where.push(`node_id = $${params.length}`);
+  }
+  const rows = await q.query<Raw[]>(
+    `SELECT ${ASSIGNMENT_COLUMNS} FROM assignments${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`,
+    params,
+  );
+  return rows.map(assignmentFromRow);
+}
+
+export async function findAssignment(
+  q: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AssignmentRow | null> {
+  const rows = await q.query<Raw[]>(
+    `SELECT ${ASSIGNMENT_COLUMNS} FROM assignments WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ? assignmentFromRow(rows[0]) : null;
+}

@@ -1,9 +1,10 @@
 import { NativeConnection, Worker, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { createActivities } from '@lunanexa/activities';
-import { createDataSource } from '@lunanexa/persistence';
+import { createActivities, SouthboundClient } from '@lunanexa/activities';
+import { ed25519KeyId } from '@lunanexa/agent-protocol';
+import { createDataSource, loadOrCreateControllerKey } from '@lunanexa/persistence';
 import type { Logger } from '@lunanexa/observability';
 import type { DataSource } from 'typeorm';
-import type { WorkerConfig } from './config';
+import { workerControllerKeyFile, type WorkerConfig } from './config';
 
 export interface RunningWorker {
   readonly worker: Worker;
@@ -41,6 +42,10 @@ function installRuntime(logger: Logger): void {
  */
 export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
   installRuntime(logger);
+  // The API creates the key on first start; the worker may start first, and the loader is race-safe.
+  const key = loadOrCreateControllerKey(workerControllerKeyFile(config));
+  const controller = { privateKey: key.privateKey, keyId: ed25519KeyId(key.publicKey) };
+  const southbound = new SouthboundClient(controller, { logger });
   const db = createDataSource({ url: config.DATABASE_URL, applicationName: 'lunanexa-worker' });
   await db.initialize();
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -49,7 +54,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.LUNANEXA_TASK_QUEUE,
     workflowsPath: require.resolve('@lunanexa/workflows'),
-    activities: createActivities({ db }),
+    activities: createActivities({ db, controller, southbound }),
     // Long enough for in-flight activities (database writes) to finish on SIGTERM.
     shutdownGraceTime: '20 seconds',
   });

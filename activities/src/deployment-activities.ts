@@ -1,0 +1,517 @@
+import {
+  AssignmentSchema,
+  ErrorCode,
+  LunaNexaError,
+  type Assignment,
+  type AssignmentIntent,
+  type CreateDeploymentRequest,
+  type DeploymentState,
+  type Runtime,
+} from '@lunanexa/contracts';
+import {
+  findDeployment,
+  findModelVersion,
+  findNode,
+  listAssignments,
+  listNodes,
+  type AssignmentRow,
+  type DeploymentRow,
+  type ModelVersionRow,
+  type NodeRow,
+} from '@lunanexa/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Clock } from './clock';
+import {
+  asActivityFailure,
+  currentWorkflowId,
+  receiptOnce,
+  southboundTarget,
+  typed,
+  type SouthboundPort,
+} from './fleet-support';
+import type { Receipt } from './node-activities';
+
+export interface DeploymentActivityPorts {
+  readonly db: DataSource;
+  readonly clock: Clock;
+  readonly southbound: SouthboundPort;
+}
+
+export interface DeploymentStepInput {
+  readonly deploymentId: string;
+  readonly actor: string;
+  readonly correlationId: string;
+}
+
+/** Assignment ids are derived, so a retried placement finds the row it created. */
+export function assignmentIdFor(deploymentId: string, nodeId: string): string {
+  return `asg-${deploymentId}-${nodeId}`.slice(0, 128);
+}
+
+/** A node the scheduler may place a new replica on now. */
+function placeable(node: NodeRow, now: Date, excluded: ReadonlySet<string>): boolean {
+  return (
+    node.lifecycle === 'Active' &&
+    !node.cordoned &&
+    !excluded.has(node.id) &&
+    node.leaseExpiresAt !== null &&
+    node.leaseExpiresAt.getTime() > now.getTime() &&
+    !node.taints.some((taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute')
+  );
+}
+
+function matchesSelector(node: NodeRow, selector: Record<string, string>): boolean {
+  return Object.entries(selector).every(([key, value]) => node.labels[key] === value);
+}
+
+function buildAssignment(
+  id: string,
+  deployment: DeploymentRow,
+  version: ModelVersionRow,
+  node: NodeRow,
+  intent: AssignmentIntent,
+  generation: number,
+  leaseExpiresAt: Date,
+): Assignment {
+  const runtime = version.runtime as Runtime;
+  return AssignmentSchema.parse({
+    id,
+    deploymentId: deployment.id,
+    nodeId: node.id,
+    generation,
+    intent,
+    leaseExpiresAt: leaseExpiresAt.toISOString(),
+    modelVersion: version.ref,
+    artifact: version.artifact,
+    runtime: { id: runtime.id, kind: runtime.kind, packaging: runtime.packaging, launch: runtime.launch },
+    gpuUuids:
+      runtime.supportedHardware.gpusPerReplica > 0
+        ? node.inventory.gpus.slice(0, runtime.supportedHardware.gpusPerReplica).map((gpu) => gpu.uuid)
+        : [],
+    env: version.runtimeEnv,
+  });
+}
+
+async function lockedDeployment(manager: EntityManager, id: string): Promise<DeploymentRow> {
+  const deployment = await findDeployment(manager, id, { forUpdate: true });
+  if (!deployment) throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${id} does not exist`);
+  return deployment;
+}
+
+async function setState(
+  manager: EntityManager,
+  deployment: DeploymentRow,
+  state: DeploymentState,
+  reason: string | null,
+  now: Date,
+  observedGeneration?: number,
+): Promise<void> {
+  await manager.query(
+    `UPDATE deployments SET state = $2, state_reason = $3, updated_at = $4,
+            observed_generation = COALESCE($5, observed_generation) WHERE id = $1`,
+    [deployment.id, state, reason, now, observedGeneration ?? null],
+  );
+}
+
+export interface DeploymentObservation {
+  readonly state: DeploymentState;
+  readonly generation: number;
+  readonly readyReplicas: number;
+  readonly desiredReplicas: number;
+  readonly placedReplicas: number;
+  /** Replicas stopped (or on unreachable nodes) among those meant to stop. */
+  readonly stopped: boolean;
+}
+
+export function createDeploymentActivities({ db, clock, southbound }: DeploymentActivityPorts) {
+  /** Re-signs and pushes every assignment row of the deployment with a fresh lease. */
+  async function pushAll(
+    deploymentId: string,
+    leaseSeconds: number,
+  ): Promise<{ pushed: number; unreachable: string[] }> {
+    const deployment = await findDeployment(db, deploymentId);
+    if (!deployment)
+      throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${deploymentId} does not exist`);
+    const version = await findModelVersion(db, deployment.modelVersionId);
+    if (!version) throw new LunaNexaError(ErrorCode.NOT_FOUND, `model version of ${deployment.name} is gone`);
+    const rows = await listAssignments(db, { deploymentId });
+    let pushed = 0;
+    const unreachable: string[] = [];
+    for (const row of rows) {
+      const node = await findNode(db, row.nodeId);
+      if (!node) continue;
+      // A stopped replica whose stop the agent has acknowledged needs no more pushes.
+      if (row.intent === 'Stop' && row.ackedGeneration === row.generation && row.observedState === 'Stopped')
+        continue;
+      const leaseExpiresAt = new Date(clock.now().getTime() + leaseSeconds * 1000);
+      const assignment = buildAssignment(
+        row.id,
+        deployment,
+        version,
+        node,
+        row.intent,
+        row.generation,
+        leaseExpiresAt,
+      );
+      await db.query(
+        `UPDATE assignments SET spec = $2::jsonb, lease_expires_at = $3, updated_at = $4 WHERE id = $1 AND generation = $5`,
+        [row.id, JSON.stringify(assignment), leaseExpiresAt, clock.now(), row.generation],
+      );
+      try {
+        const ack = await southbound.pushAssignment(southboundTarget(node), assignment);
+        await db.query(
+          `UPDATE assignments SET acked_generation = GREATEST(COALESCE(acked_generation, 0), $2), acked_at = $3
+            WHERE id = $1`,
+          [row.id, ack.generation, clock.now()],
+        );
+        pushed += 1;
+      } catch (error) {
+        if (error instanceof LunaNexaError && error.code === ErrorCode.DEPENDENCY_UNAVAILABLE) {
+          unreachable.push(node.name);
+          continue;
+        }
+        throw error;
+      }
+    }
+    return { pushed, unreachable };
+  }
+
+  return {
+    /** Writes the deployment row from the request the API accepted (once: the id is the key). */
+    async createDeploymentRecord(
+      input: DeploymentStepInput & { readonly request: CreateDeploymentRequest },
+    ): Promise<Receipt> {
+      return typed(() =>
+        db.transaction(async (manager) => {
+          const workflowId = currentWorkflowId();
+          const now = clock.now();
+          const { request } = input;
+          const existing = await findDeployment(manager, request.deploymentId);
+          if (!existing) {
+            const clash = await findDeployment(manager, request.name);
+            if (clash) {
+              throw new LunaNexaError(
+                ErrorCode.CONFLICT,
+                `a deployment named ${request.name} already exists`,
+              );
+            }
+            await manager.query(
+              `INSERT INTO deployments (id, name, model_version_id, model_ref, state, state_reason, generation,
+                 observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, created_by,
+                 created_at, updated_at)
+               VALUES ($1, $2, $3, $4, 'Pending', NULL, 1, 0, $5, '{}'::jsonb, $6, $7, $8, $9, $9)`,
+              [
+                request.deploymentId,
+                request.name,
+                request.modelVersionId,
+                request.modelRef,
+                request.desiredReplicas,
+                request.requestedNodeId,
+                workflowId,
+                input.actor,
+                now,
+              ],
+            );
+          }
+          return receiptOnce(manager, workflowId, {
+            actor: input.actor,
+            action: 'deployment.create',
+            step: 'create',
+            evidence: {
+              deploymentId: request.deploymentId,
+              name: request.name,
+              modelRef: request.modelRef,
+              desiredReplicas: request.desiredReplicas,
+              requestedNodeId: request.requestedNodeId,
+            },
+            correlationId: input.correlationId,
+            occurredAt: now,
+          });
+        }),
+      );
+    },
+
+    /**
+     * Ensures `desiredReplicas` Run assignments on placeable nodes. Existing
+     * ones are kept (placement never moves a running replica); missing ones
+     * go to the requested node, or to eligible nodes by name. Returns the
+     * placement and, when short, why.
+     */
+    async placeDeployment(
+      input: DeploymentStepInput & {
+        readonly excludeNodeIds?: readonly string[];
+        readonly leaseSeconds: number;
+      },
+    ): Promise<{ placed: string[]; created: number; missing: number; reason: string | null }> {
+      return typed(() =>
+        db.transaction(async (manager) => {
+          const workflowId = currentWorkflowId();
+          const deployment = await lockedDeployment(manager, input.deploymentId);
+          const version = await findModelVersion(manager, deployment.modelVersionId);
+          if (!version)
+            throw new LunaNexaError(ErrorCode.NOT_FOUND, `model version of ${deployment.name} is gone`);
+          const now = clock.now();
+          const excluded = new Set(input.excludeNodeIds ?? []);
+          const rows = await listAssignments(manager, { deploymentId: deployment.id });
+          const running = rows.filter((row) => row.intent === 'Run' && !excluded.has(row.nodeId));
+          const missing = deployment.desiredReplicas - running.length;
+          if (missing <= 0) {
+            return { placed: running.map((row) => row.nodeId), created: 0, missing: 0, reason: null };
+          }
+          const used = new Set(running.map((row) => row.nodeId));
+          const nodes = (await listNodes(manager)).filter(
+            (node) =>
+              !used.has(node.id) &&
+              placeable(node, now, excluded) &&
+              matchesSelector(node, deployment.nodeSelector) &&
+              (deployment.requestedNodeId === null || node.id === deployment.requestedNodeId),
+          );
+          const chosen = nodes.slice(0, missing);
+          const generation = deployment.generation;
+          for (const node of chosen) {
+            const id = assignmentIdFor(deployment.id, node.id);
+            const lease = new Date(now.getTime() + input.leaseSeconds * 1000);
+            const spec = buildAssignment(id, deployment, version, node, 'Run', generation, lease);
+            const previous = rows.find((row) => row.id === id);
+            if (previous) {
+              // The node held a stopped replica of this deployment: running it again is a new generation.
+              const next = deployment.generation + 1;
+              await manager.query(`UPDATE deployments SET generation = $2, updated_at = $3 WHERE id = $1`, [
+                deployment.id,
+                next,
+                now,
+              ]);
+              const respec = buildAssignment(id, deployment, version, node, 'Run', next, lease);
+              await manager.query(
+                `UPDATE assignments SET intent = 'Run', generation = $2, spec = $3::jsonb, lease_expires_at = $4,
+                        updated_at = $5 WHERE id = $1`,
+                [id, next, JSON.stringify(respec), lease, now],
+              );
+            } else {
+              await manager.query(
+                `INSERT INTO assignments (id, deployment_id, node_id, generation, intent, lease_expires_at, spec,
+                   created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, 'Run', $5, $6::jsonb, $7, $7)`,
+                [id, deployment.id, node.id, generation, lease, JSON.stringify(spec), now],
+              );
+            }
+          }
+          const short = missing - chosen.length;
+          const reason =
+            short > 0
+              ? `NoEligibleNode: ${short} replica(s) unplaced${
+                  deployment.requestedNodeId
+                    ? ` (requested node ${deployment.requestedNodeId} is not placeable)`
+                    : ''
+                }`
+              : null;
+          if (chosen.length > 0 || reason !== null) {
+            await setState(manager, deployment, chosen.length > 0 ? 'Assigned' : 'Pending', reason, now);
+          }
+          if (chosen.length > 0) {
+            await receiptOnce(manager, workflowId, {
+              actor: input.actor,
+              action: 'deployment.place',
+              step: `place-g${deployment.generation}-${chosen.map((node) => node.id).join(',')}`,
+              evidence: {
+                deploymentId: deployment.id,
+                nodes: chosen.map((node) => node.name),
+                reason: 'first placeable node by name',
+              },
+              correlationId: input.correlationId,
+              occurredAt: now,
+            });
+          }
+          return {
+            placed: [...running.map((row) => row.nodeId), ...chosen.map((node) => node.id)],
+            created: chosen.length,
+            missing: short,
+            reason,
+          };
+        }),
+      );
+    },
+
+    async pushDeploymentAssignments(input: {
+      readonly deploymentId: string;
+      readonly leaseSeconds: number;
+    }): Promise<{ pushed: number; unreachable: string[] }> {
+      try {
+        return await pushAll(input.deploymentId, input.leaseSeconds);
+      } catch (error) {
+        throw asActivityFailure(error);
+      }
+    },
+
+    /** Folds the agents' reports into the deployment's state; a receipt on reaching Ready or Stopped. */
+    async observeDeployment(input: DeploymentStepInput): Promise<DeploymentObservation> {
+      return typed(() =>
+        db.transaction(async (manager) => {
+          const workflowId = currentWorkflowId();
+          const deployment = await lockedDeployment(manager, input.deploymentId);
+          const rows = await listAssignments(manager, { deploymentId: deployment.id });
+          const now = clock.now();
+          const nodes = new Map<string, NodeRow>();
+          for (const row of rows) {
+            const node = await findNode(manager, row.nodeId);
+            if (node) nodes.set(row.nodeId, node);
+          }
+          const reachable = (row: AssignmentRow): boolean => {
+            const lease = nodes.get(row.nodeId)?.leaseExpiresAt;
+            return lease !== null && lease !== undefined && lease.getTime() > now.getTime();
+          };
+          const current = (row: AssignmentRow): boolean => row.observedGeneration === row.generation;
+          const running = rows.filter((row) => row.intent === 'Run');
+          const ready = running.filter(
+            (row) => current(row) && row.observedState === 'Ready' && reachable(row),
+          );
+          const stopping = rows.filter((row) => row.intent === 'Stop');
+          const stopped = stopping.every(
+            (row) =>
+              (current(row) && ['Stopped', 'Failed'].includes(row.observedState ?? '')) || !reachable(row),
+          );
+          let state: DeploymentState = deployment.state;
+          let reason = deployment.stateReason;
+          if (deployment.state === 'Stopping' || deployment.state === 'Stopped') {
+            state = stopped ? 'Stopped' : 'Stopping';
+          } else if (ready.length >= deployment.desiredReplicas && deployment.desiredReplicas > 0) {
+            state = 'Ready';
+            reason = null;
+          } else if (running.some((row) => current(row) && row.observedState === 'Failed')) {
+            state = ready.length > 0 ? 'Degraded' : 'Failed';
+            reason =
+              running.find((row) => row.observedState === 'Failed')?.observedMessage ?? 'replica failed';
+          } else if (deployment.state === 'Ready' && ready.length < deployment.desiredReplicas) {
+            state = 'Degraded';
+            reason = `${ready.length}/${deployment.desiredReplicas} replicas ready`;
+          } else if (running.some((row) => row.ackedGeneration === row.generation)) {
+            state = 'Starting';
+          }
+          const observedGeneration =
+            rows.length > 0 && rows.every(current) ? deployment.generation : undefined;
+          if (
+            state !== deployment.state ||
+            reason !== deployment.stateReason ||
+            observedGeneration !== undefined
+          ) {
+            await setState(manager, deployment, state, reason, now, observedGeneration);
+          }
+          if (state !== deployment.state && ['Ready', 'Stopped', 'Failed', 'Degraded'].includes(state)) {
+            await receiptOnce(manager, workflowId, {
+              actor: input.actor,
+              action: `deployment.${state.toLowerCase()}`,
+              step: `${state}-g${deployment.generation}`,
+              evidence: {
+                deploymentId: deployment.id,
+                name: deployment.name,
+                generation: deployment.generation,
+                readyReplicas: ready.length,
+                nodes: running.map((row) => nodes.get(row.nodeId)?.name ?? row.nodeId),
+                reason,
+              },
+              correlationId: input.correlationId,
+              occurredAt: now,
+            });
+          }
+          return {
+            state,
+            generation: deployment.generation,
+            readyReplicas: ready.length,
+            desiredReplicas: deployment.desiredReplicas,
+            placedReplicas: running.length,
+            stopped,
+          };
+        }),
+      );
+    },
+
+    /**
+     * A new generation in which the replicas on `nodeIds` (all, when null)
+     * stop. The deployment goes Stopping when everything stops.
+     */
+    async stopReplicas(
+      input: DeploymentStepInput & {
+        readonly nodeIds: readonly string[] | null;
+        readonly leaseSeconds: number;
+      },
+    ): Promise<{ generation: number; stopped: number; receipt: Receipt }> {
+      return typed(() =>
+        db.transaction(async (manager) => {
+          const workflowId = currentWorkflowId();
+          const deployment = await lockedDeployment(manager, input.deploymentId);
+          const version = await findModelVersion(manager, deployment.modelVersionId);
+          if (!version)
+            throw new LunaNexaError(ErrorCode.NOT_FOUND, `model version of ${deployment.name} is gone`);
+          const now = clock.now();
+          const rows = await listAssignments(manager, { deploymentId: deployment.id });
+          const targets = rows.filter(
+            (row) => row.intent === 'Run' && (input.nodeIds === null || input.nodeIds.includes(row.nodeId)),
+          );
+          const step =
+            input.nodeIds === null ? 'stop-all' : `evacuate-${[...input.nodeIds].sort().join(',')}`;
+          let generation = deployment.generation;
+          if (targets.length > 0) {
+            generation = deployment.generation + 1;
+            await manager.query(`UPDATE deployments SET generation = $2, updated_at = $3 WHERE id = $1`, [
+              deployment.id,
+              generation,
+              now,
+            ]);
+            for (const row of targets) {
+              const node = await findNode(manager, row.nodeId);
+              if (!node) continue;
+              const lease = new Date(now.getTime() + input.leaseSeconds * 1000);
+              const spec = buildAssignment(row.id, deployment, version, node, 'Stop', generation, lease);
+              await manager.query(
+                `UPDATE assignments SET intent = 'Stop', generation = $2, spec = $3::jsonb, lease_expires_at = $4,
+                        updated_at = $5 WHERE id = $1`,
+                [row.id, generation, JSON.stringify(spec), lease, now],
+              );
+            }
+          }
+          if (input.nodeIds === null && deployment.state !== 'Stopped') {
+            await setState(manager, { ...deployment }, 'Stopping', null, now);
+          }
+          const receipt = await receiptOnce(manager, workflowId, {
+            actor: input.actor,
+            action: input.nodeIds === null ? 'deployment.stop' : 'deployment.evacuate',
+            step,
+            evidence: {
+              deploymentId: deployment.id,
+              name: deployment.name,
+              generation,
+              assignments: targets.map((row) => row.id),
+            },
+            correlationId: input.correlationId,
+            occurredAt: now,
+          });
+          return { generation, stopped: targets.length, receipt };
+        }),
+      );
+    },
+
+    /** The receipt that closes a deployment's workflow. */
+    async finishDeployment(
+      input: DeploymentStepInput & { readonly state: 'Stopped' | 'Failed' },
+    ): Promise<Receipt> {
+      return typed(() =>
+        db.transaction(async (manager) => {
+          const workflowId = currentWorkflowId();
+          const deployment = await lockedDeployment(manager, input.deploymentId);
+          const now = clock.now();
+          if (deployment.state !== input.state) await setState(manager, deployment, input.state, null, now);
+          return receiptOnce(manager, workflowId, {
+            actor: input.actor,
+            action: 'deployment.finish',
+            step: 'finish',
+            evidence: { deploymentId: deployment.id, name: deployment.name, state: input.state },
+            correlationId: input.correlationId,
+            occurredAt: now,
+          });
+        }),
+      );
+    },
+  };
+}
+
+export type DeploymentActivities = ReturnType<typeof createDeploymentActivities>;

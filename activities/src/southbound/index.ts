@@ -1,0 +1,3 @@
+export * from './client';
+export * from './node';
+export { CONTROLLER_SSH_USERNAME } from './ssh-exchange';

@@ -1,0 +1,135 @@
+import {
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import {
+  DEPLOYMENT_QUERIES,
+  DEPLOYMENT_SIGNALS,
+  type DeploymentWorkflowInput,
+  type DeploymentWorkflowResult,
+  type DeploymentWorkflowStatus,
+  type EvacuateNodeSignal,
+  type StopDeploymentSignal,
+} from '@lunanexa/contracts';
+import type { Activities } from '@lunanexa/activities';
+
+const steps = proxyActivities<Activities>({
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 30 },
+});
+
+export const stopDeploymentSignal = defineSignal<[StopDeploymentSignal]>(DEPLOYMENT_SIGNALS.stop);
+export const evacuateNodeSignal = defineSignal<[EvacuateNodeSignal]>(DEPLOYMENT_SIGNALS.evacuateNode);
+export const deploymentStatusQuery = defineQuery<DeploymentWorkflowStatus>(DEPLOYMENT_QUERIES.status);
+
+/** Poll period while converging (agents report every few seconds). */
+const CONVERGE_POLL_MS = 1_000;
+/** Iterations before continue-as-new, so history stays small for a deployment that runs for months. */
+const ITERATIONS_PER_RUN = 500;
+/** How long a stop waits for agents to confirm before finishing anyway (unreachable nodes fence themselves by lease). */
+const STOP_WAIT_MS = 120_000;
+
+/**
+ * One deployment's lifetime, and the only writer of its desired state:
+ * record → place → push signed assignments → wait for the agents to report
+ * Ready → keep the assignment leases renewed → on `evacuateNode` (DrainNode)
+ * stop the replica there and re-place if another node is eligible → on
+ * `stopDeployment` push Stop at a new generation, wait for Stopped, finish.
+ * Every step is an idempotent activity keyed by ids, so a worker killed
+ * anywhere resumes without a second assignment or runtime.
+ */
+export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promise<DeploymentWorkflowResult> {
+  const deploymentId = input.request.deploymentId;
+  const base = { deploymentId, actor: input.actor, correlationId: input.correlationId };
+  let stop: StopDeploymentSignal | null = null;
+  const evacuations: EvacuateNodeSignal[] = [];
+  const evacuated = new Set<string>();
+  let status: DeploymentWorkflowStatus = {
+    deploymentId,
+    state: 'Pending',
+    generation: 1,
+    readyReplicas: 0,
+    stopping: false,
+  };
+  setHandler(stopDeploymentSignal, (signal) => {
+    stop ??= signal;
+  });
+  setHandler(evacuateNodeSignal, (signal) => {
+    evacuations.push(signal);
+  });
+  setHandler(deploymentStatusQuery, () => status);
+
+  const iteration = input.iteration ?? 0;
+  if (iteration === 0) await steps.createDeploymentRecord({ ...base, request: input.request });
+  const renewEveryMs = Math.max(5_000, Math.floor((input.leaseSeconds * 1000) / 3));
+  let lastPush = -Infinity;
+  let needsPush = true;
+
+  for (let i = 0; i < ITERATIONS_PER_RUN; i++) {
+    if (stop !== null) break;
+    while (evacuations.length > 0) {
+      const evacuation = evacuations.shift() as EvacuateNodeSignal;
+      evacuated.add(evacuation.nodeId);
+      await steps.stopReplicas({
+        deploymentId,
+        actor: evacuation.actor,
+        correlationId: evacuation.correlationId,
+        nodeIds: [evacuation.nodeId],
+        leaseSeconds: input.leaseSeconds,
+      });
+      needsPush = true;
+    }
+    const placement = await steps.placeDeployment({
+      ...base,
+      excludeNodeIds: [...evacuated],
+      leaseSeconds: input.leaseSeconds,
+    });
+    if (placement.created > 0) needsPush = true;
+    if (needsPush || Date.now() - lastPush >= renewEveryMs) {
+      const pushed = await steps.pushDeploymentAssignments({
+        deploymentId,
+        leaseSeconds: input.leaseSeconds,
+      });
+      lastPush = Date.now();
+      // An unreachable node gets the push again on the next pass; its agent keeps the last lease meanwhile.
+      needsPush = pushed.unreachable.length > 0;
+    }
+    const observed = await steps.observeDeployment(base);
+    status = {
+      deploymentId,
+      state: observed.state,
+      generation: observed.generation,
+      readyReplicas: observed.readyReplicas,
+      stopping: false,
+    };
+    const converged = observed.state === 'Ready' && placement.missing === 0 && !needsPush;
+    // Converged: sleep until the next lease renewal or a signal; otherwise poll the agents' reports.
+    await condition(
+      () => stop !== null || evacuations.length > 0,
+      converged ? renewEveryMs : placement.missing > 0 ? 5 * CONVERGE_POLL_MS : CONVERGE_POLL_MS,
+    );
+  }
+
+  if (stop === null) {
+    await continueAsNew<typeof deploymentWorkflow>({ ...input, iteration: iteration + 1 });
+  }
+  const stopping = stop as unknown as StopDeploymentSignal;
+  const stopBase = { deploymentId, actor: stopping.actor, correlationId: stopping.correlationId };
+  await steps.stopReplicas({ ...stopBase, nodeIds: null, leaseSeconds: input.leaseSeconds });
+  status = { ...status, state: 'Stopping', stopping: true };
+  const deadline = Date.now() + STOP_WAIT_MS;
+  for (;;) {
+    await steps.pushDeploymentAssignments({ deploymentId, leaseSeconds: input.leaseSeconds });
+    const observed = await steps.observeDeployment(stopBase);
+    status = { ...status, state: observed.state, generation: observed.generation };
+    if (observed.stopped || Date.now() >= deadline) break;
+    await condition(() => false, 2 * CONVERGE_POLL_MS);
+  }
+  const receipt = await steps.finishDeployment({ ...stopBase, state: 'Stopped' });
+  status = { ...status, state: 'Stopped' };
+  return { deploymentId, state: 'Stopped', receiptHash: receipt.hash };
+}

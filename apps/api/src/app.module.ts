@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { formatGraphQLError } from './common/errors';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
 import type { ApiConfig } from './config';
+import { FleetModule } from './fleet/fleet.module';
 import { HealthModule } from './health/health.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
@@ -63,6 +64,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         SystemModule,
+        FleetModule,
       ],
       controllers: [MetricsController],
       providers: [{ provide: SERVICE_METRICS, useValue: metrics }],

@@ -28,6 +28,10 @@ export const ApiConfigSchema = z.object({
    * Default: `<LUNANEXA_DATA_DIR>/controller/controller-ed25519.pem`.
    */
   LUNANEXA_CONTROLLER_KEY_FILE: z.string().min(1).optional(),
+  /** The URL agents reach the API at (printed in bootstrap-token answers); default http://<host>:<port>. */
+  LUNANEXA_API_PUBLIC_URL: configFields.url().optional(),
+  /** Lease on every assignment pushed to an agent; the deployment workflow renews it at a third. */
+  LUNANEXA_ASSIGNMENT_LEASE_SECONDS: z.coerce.number().int().min(15).max(86_400).default(600),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

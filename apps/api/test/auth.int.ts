@@ -593,6 +593,10 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
       'revokeApiToken',
       'operators',
       'apiTokens',
+      // Bootstrap tokens are credentials too: who can mint one can add a node to the fleet.
+      'createBootstrapToken',
+      'revokeBootstrapToken',
+      'bootstrapTokens',
     ]);
     /** Reachable without credentials. */
     const PUBLIC = new Set(['login', 'health']);
@@ -703,6 +707,25 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
         'Query.recentPings',
         'Query.operators',
         'Query.apiTokens',
+        'Mutation.createBootstrapToken',
+        'Mutation.revokeBootstrapToken',
+        'Mutation.approveNode',
+        'Mutation.rejectNode',
+        'Mutation.setNodeLabels',
+        'Mutation.setNodeTaints',
+        'Mutation.cordonNode',
+        'Mutation.uncordonNode',
+        'Mutation.drainNode',
+        'Mutation.rotateNodeCredential',
+        'Mutation.registerModelVersion',
+        'Mutation.createDeployment',
+        'Mutation.stopDeployment',
+        'Query.nodes',
+        'Query.node',
+        'Query.bootstrapTokens',
+        'Query.modelVersions',
+        'Query.deployments',
+        'Query.deployment',
       ]);
     });
 

@@ -87,6 +87,19 @@ export class AuditWriter {
     }
   }
 
+  /** Appends an event inside a transaction the caller holds (it commits or rolls back with the change). */
+  async appendIn(
+    manager: EntityManager,
+    context: AuditContext,
+    evidence: Evidence,
+    outcome: { decision?: 'allowed' | 'denied'; result?: 'succeeded' | 'failed' | 'refused' } = {},
+  ): Promise<void> {
+    await appendAuditEvent(
+      manager,
+      this.draft(context, outcome.decision ?? 'allowed', outcome.result ?? 'succeeded', evidence),
+    );
+  }
+
   /** An event with no change beside it (a successful login). Throws if it cannot be written. */
   async record(context: AuditContext, evidence: Evidence): Promise<void> {
     await this.db.transaction(async (manager) => {

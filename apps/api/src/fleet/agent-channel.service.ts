@@ -1,0 +1,474 @@
+import { createHash, randomUUID, verify } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DEFAULT_MAX_SKEW_MS,
+  ENVELOPE_SCHEMAS,
+  EnvelopeHeaderSchema,
+  ReplayGuard,
+  createEnvelope,
+  ed25519KeyId,
+  openSshPublicKey,
+  parseEd25519PublicKey,
+  rotationProofInput,
+  signEnvelope,
+  verifyEnvelope,
+  violationsOf,
+  type EnrollRequestBody,
+  type Envelope,
+  type HeartbeatBody,
+} from '@lunanexa/agent-protocol';
+import {
+  DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+  DEFAULT_NODE_LEASE_SECONDS,
+  ErrorCode,
+  LunaNexaError,
+  WORKFLOW_TYPES,
+  type EnrollNodeWorkflowInput,
+} from '@lunanexa/contracts';
+import type { Logger, RequestIds } from '@lunanexa/observability';
+import { findBootstrapTokenByHash, findNode, type NodeRow } from '@lunanexa/persistence';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AuditWriter, Denied } from '../auth/audit-writer';
+import { CONTROLLER_KEY } from '../auth/auth.constants';
+import type { ControllerKey } from '../auth/controller-key';
+import { API_LOGGER } from '../config';
+import { WorkflowRunner } from '../infrastructure/workflow-runner';
+
+/** How long a Pending node waits for an operator before EnrollNode rejects it. */
+export const APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 3600;
+
+export function hashBootstrapToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function enrollWorkflowId(nodeId: string): string {
+  return `enroll-node/${nodeId}`;
+}
+
+/** The first characters of a presented token, safe for audit evidence (never the whole secret). */
+function tokenPrefixOf(token: unknown): string | null {
+  return typeof token === 'string' && token.startsWith('lnxb_') ? token.slice(0, 13) : null;
+}
+
+function peekBody(raw: unknown): Record<string, unknown> {
+  const body = (raw as { body?: unknown } | null)?.body;
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+}
+
+/**
+ * The agent → controller half of the southbound channel (DESIGN.md):
+ * `POST /agent/v1/enroll` and `POST /agent/v1/heartbeat`. Agents authenticate
+ * by signature, not by operator credentials: enrollment with the key it
+ * presents (proof of possession) plus a single-use bootstrap token,
+ * heartbeats with the enrolled node key. Every refusal is typed, audited, and
+ * changes nothing.
+ */
+@Injectable()
+export class AgentChannelService {
+  private readonly replayGuard = new ReplayGuard({ windowMs: DEFAULT_MAX_SKEW_MS });
+  private readonly controllerKeyId: string;
+  /** Nodes whose EnrollNode workflow this process has seen started; saves a Temporal call per heartbeat. */
+  private readonly enrollWorkflowsKnown = new Set<string>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly audit: AuditWriter,
+    private readonly workflows: WorkflowRunner,
+    @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
+    @Inject(API_LOGGER) private readonly logger: Logger,
+  ) {
+    this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
+  }
+
+  private sign<T extends 'enroll.response' | 'heartbeat.ack'>(
+    type: T,
+    nodeId: string,
+    body: Envelope extends infer E ? (E extends { type: T; body: infer B } ? B : never) : never,
+  ): Envelope {
+    return signEnvelope(
+      this.controllerKey.privateKey,
+      this.controllerKeyId,
+      createEnvelope(type, { nodeId, body } as never),
+    );
+  }
+
+  private refuse(
+    action: string,
+    ids: RequestIds,
+    actor: string,
+    evidence: Record<string, unknown>,
+    error: LunaNexaError,
+  ): Promise<never> {
+    return this.audit.refusal({ actor, action, ids }, { ...evidence, errorCode: error.code }).then(() => {
+      throw error;
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Enrollment
+
+  async enroll(raw: unknown, ids: RequestIds, remoteAddress: string): Promise<Envelope> {
+    const claimedName =
+      typeof (raw as { nodeId?: unknown } | null)?.nodeId === 'string'
+        ? String((raw as { nodeId: string }).nodeId).slice(0, 64)
+        : null;
+    const evidence = {
+      nodeName: claimedName,
+      tokenPrefix: tokenPrefixOf(peekBody(raw)['bootstrapToken']),
+      remoteAddress,
+    };
+    const actor = claimedName ? `node:${claimedName}` : 'node:unknown';
+    let request: { envelope: Envelope & { type: 'enroll.request' }; body: EnrollRequestBody };
+    try {
+      request = this.verifyEnrollRequest(raw);
+    } catch (error) {
+      if (error instanceof LunaNexaError) return this.refuse('node.enroll', ids, actor, evidence, error);
+      throw error;
+    }
+    const { body, envelope } = request;
+    const nodeId = `node-${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const now = new Date();
+    const token = await this.audit.change(
+      { actor, action: 'node.enroll', ids },
+      {
+        ...evidence,
+        nodeId,
+        keyId: envelope.signature.keyId,
+        hostKeyFingerprint: body.ssh.hostKeyFingerprint,
+      },
+      async (manager) => {
+        const found = await findBootstrapTokenByHash(manager, hashBootstrapToken(body.bootstrapToken), {
+          forUpdate: true,
+        });
+        const deny = (code: ErrorCode, message: string): Denied =>
+          new Denied(new LunaNexaError(code, message));
+        if (!found || found.revokedAt !== null) {
+          throw deny(ErrorCode.TOKEN_UNKNOWN, 'the bootstrap token is not known here (or was revoked)');
+        }
+        if (found.usedAt !== null) {
+          throw deny(ErrorCode.TOKEN_REUSED, 'the bootstrap token was already used; create a new one');
+        }
+        if (found.expiresAt.getTime() <= now.getTime()) {
+          throw deny(
+            ErrorCode.TOKEN_EXPIRED,
+            `the bootstrap token expired at ${found.expiresAt.toISOString()}`,
+          );
+        }
+        if (found.nodeName !== null && found.nodeName !== body.nodeName) {
+          throw deny(ErrorCode.VALIDATION_FAILED, `the bootstrap token is for node ${found.nodeName}`);
+        }
+        if (await findNode(manager, body.nodeName)) {
+          throw deny(ErrorCode.CONFLICT, `a node named ${body.nodeName} is already enrolled`);
+        }
+        await manager.query(`UPDATE bootstrap_tokens SET used_at = $2, used_by_node_id = $3 WHERE id = $1`, [
+          found.id,
+          now,
+          nodeId,
+        ]);
+        await manager.query(
+          `INSERT INTO nodes (id, name, lifecycle, cordoned, labels, taints, address, ssh_port, host_key_fingerprint,
+             key_id, public_key, inventory, enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at)
+           VALUES ($1, $2, 'Pending', false, $3::jsonb, '[]'::jsonb, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)`,
+          [
+            nodeId,
+            body.nodeName,
+            JSON.stringify({ ...body.labels, ...found.labels }),
+            body.address,
+            body.ssh.port,
+            body.ssh.hostKeyFingerprint,
+            envelope.signature.keyId,
+            body.publicKey,
+            JSON.stringify(body.inventory),
+            enrollWorkflowId(nodeId),
+            found.id,
+            now,
+          ],
+        );
+        return { value: found, evidence: { tokenId: found.id, autoApprove: found.autoApprove } };
+      },
+    );
+    // The node is committed; if starting the workflow fails here, the next heartbeat starts it.
+    await this.ensureEnrollWorkflow(nodeId, token.autoApprove, actor, ids).catch((error: unknown) => {
+      this.logger.warn({ err: error, nodeId }, 'EnrollNode not started yet; the next heartbeat retries');
+    });
+    return this.sign('enroll.response', nodeId, {
+      inReplyTo: envelope.id,
+      nodeId,
+      nodeName: body.nodeName,
+      lifecycle: 'Pending',
+      workflowId: enrollWorkflowId(nodeId),
+      controllerKeyId: this.controllerKeyId,
+      controllerPublicKey: openSshPublicKey(this.controllerKey.publicKey),
+      heartbeatIntervalSeconds: DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+      leaseDurationSeconds: DEFAULT_NODE_LEASE_SECONDS,
+    });
+  }
+
+  private verifyEnrollRequest(raw: unknown): {
+    envelope: Envelope & { type: 'enroll.request' };
+    body: EnrollRequestBody;
+  } {
+    const parsed = ENVELOPE_SCHEMAS['enroll.request'].safeParse(raw);
+    if (!parsed.success) {
+      throw new LunaNexaError(
+        ErrorCode.VALIDATION_FAILED,
+        'not an enroll.request envelope',
+        violationsOf(parsed.error),
+      );
+    }
+    const publicKey = parseEd25519PublicKey(parsed.data.body.publicKey);
+    const keyId = ed25519KeyId(publicKey);
+    if (parsed.data.signature.keyId !== keyId) {
+      throw new LunaNexaError(
+        ErrorCode.SIGNATURE_INVALID,
+        'the request is not signed by the key it presents',
+      );
+    }
+    const envelope = verifyEnvelope(new Map([[keyId, publicKey]]), raw, {
+      now: new Date(),
+      replayGuard: this.replayGuard,
+      types: ['enroll.request'],
+    }) as Envelope & { type: 'enroll.request' };
+    return { envelope, body: envelope.body };
+  }
+
+  /** Starts EnrollNode for a node (idempotent: the workflow id is the node's). */
+  async ensureEnrollWorkflow(
+    nodeId: string,
+    autoApprove: boolean,
+    actor: string,
+    ids: RequestIds,
+  ): Promise<void> {
+    if (this.enrollWorkflowsKnown.has(nodeId)) return;
+    const input: EnrollNodeWorkflowInput = {
+      nodeId,
+      autoApprove,
+      approvalTimeoutSeconds: APPROVAL_TIMEOUT_SECONDS,
+      actor,
+      correlationId: ids.correlationId,
+      requestId: ids.requestId,
+    };
+    await this.workflows.start(WORKFLOW_TYPES.enrollNode, {
+      workflowId: enrollWorkflowId(nodeId),
+      args: [input],
+      correlationId: ids.correlationId,
+      actor,
+      nodeId,
+    });
+    this.enrollWorkflowsKnown.add(nodeId);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Heartbeats
+
+  async heartbeat(raw: unknown, ids: RequestIds, remoteAddress: string): Promise<Envelope> {
+    const header = EnvelopeHeaderSchema.safeParse(raw);
+    const claimedNode = header.success ? header.data.nodeId : null;
+    const evidence = {
+      nodeId: claimedNode,
+      keyId: header.success ? header.data.signature.keyId : null,
+      remoteAddress,
+    };
+    const actor = claimedNode ? `node:${claimedNode}` : 'node:unknown';
+    if (!header.success || header.data.type !== 'heartbeat') {
+      const error = new LunaNexaError(
+        ErrorCode.VALIDATION_FAILED,
+        'not a heartbeat envelope',
+        header.success ? [{ path: 'type', message: 'must be heartbeat' }] : violationsOf(header.error),
+      );
+      return this.refuse('node.heartbeat', ids, actor, evidence, error);
+    }
+    const node = await findNode(this.db, header.data.nodeId);
+    // An unknown node and a wrong key look the same from outside: nothing here trusts the sender.
+    if (!node || node.id !== header.data.nodeId) {
+      return this.refuse(
+        'node.heartbeat',
+        ids,
+        actor,
+        evidence,
+        new LunaNexaError(ErrorCode.SIGNATURE_INVALID, 'no enrolled node key matches this heartbeat'),
+      );
+    }
+    if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') {
+      return this.refuse(
+        'node.heartbeat',
+        ids,
+        `node:${node.name}`,
+        evidence,
+        new LunaNexaError(ErrorCode.FORBIDDEN, `node ${node.name} is ${node.lifecycle}`),
+      );
+    }
+    const keys = new Map([[node.keyId, parseEd25519PublicKey(node.publicKey)]]);
+    if (node.nextKeyId !== null && node.nextPublicKey !== null) {
+      keys.set(node.nextKeyId, parseEd25519PublicKey(node.nextPublicKey));
+    }
+    let envelope: Envelope & { type: 'heartbeat' };
+    try {
+      envelope = verifyEnvelope(keys, raw, {
+        now: new Date(),
+        nodeId: node.id,
+        types: ['heartbeat'],
+        replayGuard: this.replayGuard,
+      }) as Envelope & { type: 'heartbeat' };
+    } catch (error) {
+      if (error instanceof LunaNexaError)
+        return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
+      throw error;
+    }
+    let outcome: { node: NodeRow; refusalsRecorded: number; leaseExpiresAt: Date };
+    try {
+      outcome = await this.db.transaction((manager) => this.applyHeartbeat(manager, node.id, envelope, ids));
+    } catch (error) {
+      if (error instanceof LunaNexaError)
+        return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
+      throw error;
+    }
+    const current = outcome.node;
+    if (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') {
+      const token = await this.db.query<{ auto_approve: boolean }[]>(
+        `SELECT auto_approve FROM bootstrap_tokens WHERE id = $1`,
+        [current.bootstrapTokenId],
+      );
+      await this.ensureEnrollWorkflow(
+        current.id,
+        token[0]?.auto_approve ?? false,
+        `node:${current.name}`,
+        ids,
+      ).catch((error: unknown) =>
+        this.logger.warn({ err: error, nodeId: current.id }, 'EnrollNode start retried later'),
+      );
+    }
+    const body: HeartbeatBody = envelope.body;
+    const credential =
+      current.credential !== null && current.credentialSerial > (body.credentialSerial ?? 0)
+        ? current.credential
+        : null;
+    return this.sign('heartbeat.ack', current.id, {
+      inReplyTo: envelope.id,
+      sequence: body.heartbeat.sequence,
+      lifecycle: current.lifecycle,
+      cordoned: current.cordoned,
+      leaseExpiresAt: outcome.leaseExpiresAt.toISOString(),
+      credential: credential as never,
+      rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
+      refusalsRecorded: outcome.refusalsRecorded,
+    });
+  }
+
+  private async applyHeartbeat(
+    manager: EntityManager,
+    nodeId: string,
+    envelope: Envelope & { type: 'heartbeat' },
+    ids: RequestIds,
+  ): Promise<{ node: NodeRow; refusalsRecorded: number; leaseExpiresAt: Date }> {
+    const locked = await findNode(manager, nodeId, { forUpdate: true });
+    if (!locked)
+      throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, 'no enrolled node key matches this heartbeat');
+    const { heartbeat, refusals, nextKey } = envelope.body;
+    // Sequence is per node and persisted by the agent: a replay from another API replica (which has its own nonce memory) still fails here.
+    if (locked.lastHeartbeatSequence !== null && heartbeat.sequence <= locked.lastHeartbeatSequence) {
+      throw new LunaNexaError(
+        ErrorCode.REPLAY_DETECTED,
+        `heartbeat sequence ${heartbeat.sequence} is not after ${locked.lastHeartbeatSequence}`,
+      );
+    }
+    const now = new Date();
+    const leaseExpiresAt = new Date(now.getTime() + DEFAULT_NODE_LEASE_SECONDS * 1000);
+    const actor = `node:${locked.name}`;
+    let keyId = locked.keyId;
+    let publicKey = locked.publicKey;
+    let nextKeyId = locked.nextKeyId;
+    let nextPublicKey = locked.nextPublicKey;
+    let rotationRequestedAt = locked.rotationRequestedAt;
+    if (envelope.signature.keyId === locked.nextKeyId && locked.nextPublicKey !== null) {
+      // The first heartbeat signed by the next key retires the old one: the rotation is done on the node's side.
+      keyId = locked.nextKeyId;
+      publicKey = locked.nextPublicKey;
+      nextKeyId = null;
+      nextPublicKey = null;
+      rotationRequestedAt = null;
+      await this.audit.appendIn(
+        manager,
+        { actor, action: 'node.key.rotated', ids },
+        {
+          nodeId: locked.id,
+          previousKeyId: locked.keyId,
+          keyId,
+        },
+      );
+    } else if (nextKey !== null && locked.rotationRequestedAt !== null && nextKey.keyId !== locked.keyId) {
+      const next = parseEd25519PublicKey(nextKey.publicKey);
+      const proofValid =
+        ed25519KeyId(next) === nextKey.keyId &&
+        verify(
+          null,
+          rotationProofInput(locked.id, locked.keyId, nextKey.keyId),
+          next,
+          Buffer.from(nextKey.proof, 'base64url'),
+        );
+      if (!proofValid) {
+        throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, 'the next key does not prove possession');
+      }
+      if (locked.nextKeyId !== nextKey.keyId) {
+        nextKeyId = nextKey.keyId;
+        nextPublicKey = nextKey.publicKey;
+        await this.audit.appendIn(
+          manager,
+          { actor, action: 'node.key.next', ids },
+          {
+            nodeId: locked.id,
+            keyId: locked.keyId,
+            nextKeyId,
+          },
+        );
+      }
+    }
+    await manager.query(
+      `UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
+              inventory = $5::jsonb, observed = $6::jsonb, agent_credential_serial = $7, key_id = $8, public_key = $9,
+              next_key_id = $10, next_public_key = $11, rotation_requested_at = $12, updated_at = $3
+        WHERE id = $1`,
+      [
+        locked.id,
+        heartbeat.sequence,
+        now,
+        leaseExpiresAt,
+        JSON.stringify(heartbeat.inventory),
+        JSON.stringify({ observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes }),
+        envelope.body.credentialSerial,
+        keyId,
+        publicKey,
+        nextKeyId,
+        nextPublicKey,
+        rotationRequestedAt,
+      ],
+    );
+    for (const observed of heartbeat.observedAssignments) {
+      await manager.query(
+        `UPDATE assignments SET observed_state = $3, observed_generation = $4, endpoint_port = $5, in_flight = $6,
+                observed_message = $7, observed_at = $8
+          WHERE id = $1 AND node_id = $2`,
+        [
+          observed.assignmentId,
+          locked.id,
+          observed.state,
+          observed.generation,
+          observed.endpointPort,
+          observed.inFlightRequests ?? null,
+          observed.message,
+          now,
+        ],
+      );
+    }
+    for (const refusal of refusals) {
+      await this.audit.appendIn(
+        manager,
+        { actor, action: 'agent.refusal', ids },
+        { nodeId: locked.id, ...refusal },
+        { decision: 'denied', result: 'refused' },
+      );
+    }
+    const node = await findNode(manager, locked.id);
+    return { node: node ?? locked, refusalsRecorded: refusals.length, leaseExpiresAt };
+  }
+}

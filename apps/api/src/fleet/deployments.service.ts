@@ -1,0 +1,275 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DEPLOYMENT_SIGNALS,
+  ErrorCode,
+  LunaNexaError,
+  NameSchema,
+  RuntimeSchema,
+  VersionLabelSchema,
+  WORKFLOW_TYPES,
+  type DeploymentWorkflowInput,
+  type DeploymentWorkflowResult,
+} from '@lunanexa/contracts';
+import {
+  findDeployment,
+  findModelVersion,
+  findNode,
+  listAssignments,
+  listDeployments,
+  listModelVersions,
+  listNodes,
+  type DeploymentRow,
+} from '@lunanexa/persistence';
+import { DataSource } from 'typeorm';
+import { AuditWriter, Denied } from '../auth/audit-writer';
+import { API_CONFIG, type ApiConfig } from '../config';
+import { WorkflowRunner } from '../infrastructure/workflow-runner';
+import type { Caller } from './fleet.service';
+import { validateIdempotencyKey } from './fleet.service';
+import type {
+  CreateDeploymentInput,
+  Deployment,
+  DeploymentOperation,
+  ModelVersion,
+  RegisterModelVersionInput,
+} from './fleet.types';
+import { deploymentView, modelVersionView } from './views';
+
+function invalid(path: string, message: string): LunaNexaError {
+  return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
+}
+
+/** The runtime record of the deterministic fake runtime, as the registry (a later issue) will hold it. */
+function fakeRuntimeRecord(now: Date) {
+  return RuntimeSchema.parse({
+    id: 'runtime-fake',
+    name: 'fake',
+    version: '0.1.0',
+    kind: 'fake',
+    // The agent runs the fake runtime it ships with; no downloaded binary, so the digest names that build.
+    packaging: {
+      type: 'binary',
+      digest: `sha256:${createHash('sha256').update('lunanexa-fake-runtime').digest('hex')}`,
+    },
+    launch: {
+      executable: 'lunanexa-fake-runtime',
+      args: ['--host', '{{host}}', '--port', '{{port}}', '--model', '{{servedModelName}}'],
+      envAllowlist: ['LUNANEXA_FAKE_TTFT_MS', 'LUNANEXA_FAKE_TOKENS_PER_SECOND'],
+      containerPort: null,
+    },
+    health: { path: '/health', startupTimeoutMs: 30_000, intervalMs: 1_000 },
+    supportedHardware: {
+      architectures: ['arm64', 'amd64'],
+      gpusPerReplica: 0,
+      maxComputeCapability: null,
+      memoryModels: ['unified', 'discrete'],
+      minComputeCapability: '0.0',
+      minCudaVersion: null,
+      minMemoryBytesPerReplica: null,
+    },
+    createdAt: now.toISOString(),
+  });
+}
+
+/**
+ * Model versions (a minimal record: the registry with licenses, artifacts and
+ * evaluation arrives in a later issue) and deployments. A deployment's whole
+ * life is its `deploymentWorkflow`; this service validates requests, starts
+ * or signals that workflow and reads PostgreSQL.
+ */
+@Injectable()
+export class DeploymentsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly audit: AuditWriter,
+    private readonly workflows: WorkflowRunner,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  async modelVersions(): Promise<ModelVersion[]> {
+    return (await listModelVersions(this.db)).map(modelVersionView);
+  }
+
+  async registerModelVersion(input: RegisterModelVersionInput, caller: Caller): Promise<ModelVersion> {
+    if (!NameSchema.safeParse(input.model).success) throw invalid('model', 'must be a lower-case DNS label');
+    if (!VersionLabelSchema.safeParse(input.version).success)
+      throw invalid('version', 'must be 1-64 of [A-Za-z0-9._-]');
+    if (input.runtime !== 'fake') {
+      throw invalid(
+        'runtime',
+        'must be fake in this release (openai-compatible runtimes arrive with the registry)',
+      );
+    }
+    for (const [path, value, max] of [
+      ['ttftMs', input.ttftMs, 60_000],
+      ['tokensPerSecond', input.tokensPerSecond, 100_000],
+    ] as const) {
+      if (value !== null && value !== undefined && (!Number.isInteger(value) || value < 1 || value > max)) {
+        throw invalid(path, `must be 1-${max}`);
+      }
+    }
+    const now = new Date();
+    const ref = `${input.model}@${input.version}`;
+    const id = randomUUID();
+    const digest = `sha256:${createHash('sha256').update(`lunanexa-fake-weights:${ref}`).digest('hex')}`;
+    const artifact = {
+      uri: `file:///var/lib/lunanexa/models/${input.model}/${input.version}`,
+      digest,
+      sizeBytes: 0,
+      format: 'fake',
+      provenance: {
+        source: `lunanexa://fake/${ref}`,
+        uploader: caller.actor.slice(0, 128),
+        uploadedAt: now.toISOString(),
+      },
+    };
+    const env: Record<string, string> = {};
+    if (input.ttftMs) env['LUNANEXA_FAKE_TTFT_MS'] = String(input.ttftMs);
+    if (input.tokensPerSecond) env['LUNANEXA_FAKE_TOKENS_PER_SECOND'] = String(input.tokensPerSecond);
+    await this.audit.change(
+      { actor: caller.actor, action: 'model-version.register', ids: caller.ids },
+      { modelVersionId: id, ref, runtime: input.runtime, digest },
+      async (manager) => {
+        if (await findModelVersion(manager, ref)) {
+          throw new Denied(new LunaNexaError(ErrorCode.CONFLICT, `${ref} is already registered`));
+        }
+        await manager.query(
+          `INSERT INTO model_versions (id, model, version, ref, artifact, runtime, runtime_env, created_by, created_at)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9)`,
+          [
+            id,
+            input.model,
+            input.version,
+            ref,
+            JSON.stringify(artifact),
+            JSON.stringify(fakeRuntimeRecord(now)),
+            JSON.stringify(env),
+            caller.actor,
+            now,
+          ],
+        );
+        return { value: undefined };
+      },
+    );
+    const row = await findModelVersion(this.db, ref);
+    if (!row) throw new LunaNexaError(ErrorCode.INTERNAL, 'the model version was not stored');
+    return modelVersionView(row);
+  }
+
+  private async view(row: DeploymentRow): Promise<Deployment> {
+    const assignments = await listAssignments(this.db, { deploymentId: row.id });
+    const names = new Map((await listNodes(this.db)).map((node) => [node.id, node.name]));
+    return deploymentView(row, assignments, names, this.workflows.link(row.workflowId));
+  }
+
+  async deployments(): Promise<Deployment[]> {
+    return Promise.all((await listDeployments(this.db)).map((row) => this.view(row)));
+  }
+
+  async deployment(idOrName: string): Promise<Deployment | null> {
+    const row = await findDeployment(this.db, idOrName);
+    return row ? this.view(row) : null;
+  }
+
+  /**
+   * Validates and starts the deployment's workflow; the workflow writes the
+   * record (so an accepted request lives in Temporal from the first moment)
+   * and places, pushes and watches it. Answers once the record exists.
+   */
+  async createDeployment(input: CreateDeploymentInput, caller: Caller): Promise<DeploymentOperation> {
+    if (!NameSchema.safeParse(input.name).success) throw invalid('name', 'must be a lower-case DNS label');
+    if (!Number.isInteger(input.replicas) || input.replicas < 1 || input.replicas > 64) {
+      throw invalid('replicas', 'must be 1-64');
+    }
+    const key = validateIdempotencyKey(input.idempotencyKey ?? `name:${input.name}`);
+    const refuse = async (error: LunaNexaError): Promise<never> => {
+      await this.audit.refusal(
+        { actor: caller.actor, action: 'deployment.create', ids: caller.ids },
+        {
+          name: input.name,
+          model: input.model,
+          errorCode: error.code,
+        },
+      );
+      throw error;
+    };
+    const version = await findModelVersion(this.db, input.model);
+    if (!version)
+      return refuse(
+        new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `model version ${input.model} is not registered`),
+      );
+    let requestedNodeId: string | null = null;
+    if (input.node) {
+      const node = await findNode(this.db, input.node);
+      if (!node) return refuse(new LunaNexaError(ErrorCode.NOT_FOUND, `node ${input.node} does not exist`));
+      requestedNodeId = node.id;
+    }
+    const deploymentId = `dep-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+    const existing = await findDeployment(this.db, input.name);
+    if (existing && existing.id !== deploymentId) {
+      return refuse(new LunaNexaError(ErrorCode.CONFLICT, `a deployment named ${input.name} already exists`));
+    }
+    const workflowId = `deployment/${deploymentId}`;
+    const workflowInput: DeploymentWorkflowInput = {
+      request: {
+        deploymentId,
+        name: input.name,
+        modelVersionId: version.id,
+        modelRef: version.ref,
+        desiredReplicas: input.replicas,
+        requestedNodeId,
+      },
+      leaseSeconds: this.config.LUNANEXA_ASSIGNMENT_LEASE_SECONDS,
+      actor: caller.actor,
+      correlationId: caller.ids.correlationId,
+      requestId: caller.ids.requestId,
+    };
+    const started = await this.workflows.start(WORKFLOW_TYPES.deployment, {
+      workflowId,
+      args: [workflowInput],
+      correlationId: caller.ids.correlationId,
+      actor: caller.actor,
+      ...(requestedNodeId ? { nodeId: requestedNodeId } : {}),
+    });
+    const row = await this.waitForRecord(deploymentId);
+    return {
+      deployment: row ? await this.view(row) : null,
+      deploymentId,
+      workflowId,
+      temporalUiUrl: started.temporalUiUrl,
+      correlationId: caller.ids.correlationId,
+    };
+  }
+
+  private async waitForRecord(deploymentId: string): Promise<DeploymentRow | null> {
+    const deadline = Date.now() + Math.min(this.config.LUNANEXA_WORKFLOW_WAIT_MS, 10_000);
+    for (;;) {
+      const row = await findDeployment(this.db, deploymentId);
+      if (row || Date.now() >= deadline) return row;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Signals the deployment's workflow to stop and waits for it to finish (replicas stopped). */
+  async stopDeployment(idOrName: string, caller: Caller): Promise<DeploymentOperation> {
+    const row = await findDeployment(this.db, idOrName);
+    if (!row) throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${idOrName} does not exist`);
+    if (row.state !== 'Stopped') {
+      await this.workflows.signal(row.workflowId, DEPLOYMENT_SIGNALS.stop, {
+        actor: caller.actor,
+        correlationId: caller.ids.correlationId,
+        requestId: caller.ids.requestId,
+      });
+      await this.workflows.result<DeploymentWorkflowResult>(row.workflowId);
+    }
+    const after = await findDeployment(this.db, row.id);
+    return {
+      deployment: after ? await this.view(after) : null,
+      deploymentId: row.id,
+      workflowId: row.workflowId,
+      temporalUiUrl: this.workflows.link(row.workflowId),
+      correlationId: caller.ids.correlationId,
+    };
+  }
+}

@@ -1,0 +1,206 @@
+import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { RequirePermission } from '../auth/decorators';
+import type { GraphQLContext } from '../common/graphql-context';
+import { DeploymentsService } from './deployments.service';
+import { FleetService, type Caller } from './fleet.service';
+import {
+  BootstrapToken,
+  CreateBootstrapTokenInput,
+  CreateDeploymentInput,
+  CreatedBootstrapToken,
+  Deployment,
+  DeploymentOperation,
+  DrainResult,
+  FleetNode,
+  LabelInput,
+  ModelVersion,
+  NodeOperation,
+  RegisterModelVersionInput,
+  TaintInput,
+} from './fleet.types';
+
+function caller(ctx: GraphQLContext): Caller {
+  return { actor: ctx.actor, ids: ctx.ids };
+}
+
+/**
+ * Nodes, bootstrap tokens, model versions and deployments. Node arguments
+ * accept a node id or its name. Who may call what is the shared table in
+ * libs/contracts roles.ts: bootstrap tokens are credential administration
+ * (admin); the rest of the fleet is operate; reads are read.
+ */
+@Resolver()
+export class FleetResolver {
+  constructor(
+    private readonly fleet: FleetService,
+    private readonly deploymentsService: DeploymentsService,
+  ) {}
+
+  @RequirePermission('read')
+  @Query(() => [FleetNode], { description: 'Every enrolled node, by name.' })
+  nodes(): Promise<FleetNode[]> {
+    return this.fleet.nodes();
+  }
+
+  @RequirePermission('read')
+  @Query(() => FleetNode, { nullable: true, description: 'One node by id or name; null when there is none.' })
+  node(@Args('node') node: string): Promise<FleetNode | null> {
+    return this.fleet.node(node);
+  }
+
+  @RequirePermission('administer')
+  @Query(() => [BootstrapToken], { description: 'Bootstrap tokens, newest first (never the secret).' })
+  bootstrapTokens(): Promise<BootstrapToken[]> {
+    return this.fleet.bootstrapTokens();
+  }
+
+  @RequirePermission('administer')
+  @Mutation(() => CreatedBootstrapToken, {
+    description: 'A single-use enrollment token (default 15 minutes). The token is in this answer only.',
+  })
+  createBootstrapToken(
+    @Args('input') input: CreateBootstrapTokenInput,
+    @Context() ctx: GraphQLContext,
+  ): Promise<CreatedBootstrapToken> {
+    return this.fleet.createBootstrapToken(input, caller(ctx));
+  }
+
+  @RequirePermission('administer')
+  @Mutation(() => BootstrapToken, { description: 'Revokes an unused bootstrap token.' })
+  revokeBootstrapToken(
+    @Args('id', { type: () => ID }) id: string,
+    @Context() ctx: GraphQLContext,
+  ): Promise<BootstrapToken> {
+    return this.fleet.revokeBootstrapToken(id, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => NodeOperation, {
+    description:
+      'Approves a Pending node and waits for EnrollNode to finish (credential issued, SSH checked, Active).',
+  })
+  approveNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<NodeOperation> {
+    return this.fleet.approveNode(node, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => NodeOperation, {
+    description: 'Rejects a Pending node; it must enroll again with a new token.',
+  })
+  rejectNode(
+    @Args('node') node: string,
+    @Args('reason') reason: string,
+    @Context() ctx: GraphQLContext,
+  ): Promise<NodeOperation> {
+    return this.fleet.rejectNode(node, reason, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => FleetNode, { description: 'Replaces the node labels.' })
+  setNodeLabels(
+    @Args('node') node: string,
+    @Args('labels', { type: () => [LabelInput] }) labels: LabelInput[],
+    @Context() ctx: GraphQLContext,
+  ): Promise<FleetNode> {
+    return this.fleet.setLabels(node, labels, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => FleetNode, { description: 'Replaces the node taints.' })
+  setNodeTaints(
+    @Args('node') node: string,
+    @Args('taints', { type: () => [TaintInput] }) taints: TaintInput[],
+    @Context() ctx: GraphQLContext,
+  ): Promise<FleetNode> {
+    return this.fleet.setTaints(node, taints, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => FleetNode, { description: 'No new placements on the node; running replicas keep serving.' })
+  cordonNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<FleetNode> {
+    return this.fleet.setCordoned(node, true, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => FleetNode)
+  uncordonNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<FleetNode> {
+    return this.fleet.setCordoned(node, false, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => DrainResult, {
+    description:
+      'DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained.',
+  })
+  drainNode(
+    @Args('node') node: string,
+    @Args('timeoutSeconds', { type: () => Int, defaultValue: 60 }) timeoutSeconds: number,
+    @Args('idempotencyKey', { type: () => String, nullable: true }) idempotencyKey: string | null,
+    @Context() ctx: GraphQLContext,
+  ): Promise<DrainResult> {
+    return this.fleet.drainNode(node, timeoutSeconds, idempotencyKey, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => NodeOperation, {
+    description:
+      'RotateNodeCredential: the agent switches to a new key with no gap, then a new credential is issued.',
+  })
+  rotateNodeCredential(
+    @Args('node') node: string,
+    @Args('idempotencyKey', { type: () => String, nullable: true }) idempotencyKey: string | null,
+    @Context() ctx: GraphQLContext,
+  ): Promise<NodeOperation> {
+    return this.fleet.rotateNodeCredential(node, idempotencyKey, caller(ctx));
+  }
+
+  @RequirePermission('read')
+  @Query(() => [ModelVersion])
+  modelVersions(): Promise<ModelVersion[]> {
+    return this.deploymentsService.modelVersions();
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => ModelVersion, { description: 'Registers a model version (minimal record).' })
+  registerModelVersion(
+    @Args('input') input: RegisterModelVersionInput,
+    @Context() ctx: GraphQLContext,
+  ): Promise<ModelVersion> {
+    return this.deploymentsService.registerModelVersion(input, caller(ctx));
+  }
+
+  @RequirePermission('read')
+  @Query(() => [Deployment])
+  deployments(): Promise<Deployment[]> {
+    return this.deploymentsService.deployments();
+  }
+
+  @RequirePermission('read')
+  @Query(() => Deployment, { nullable: true })
+  deployment(@Args('deployment') deployment: string): Promise<Deployment | null> {
+    return this.deploymentsService.deployment(deployment);
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => DeploymentOperation, {
+    description:
+      'Starts the deployment workflow (place, push signed assignments, wait for Ready, keep leases).',
+  })
+  createDeployment(
+    @Args('input') input: CreateDeploymentInput,
+    @Context() ctx: GraphQLContext,
+  ): Promise<DeploymentOperation> {
+    return this.deploymentsService.createDeployment(input, caller(ctx));
+  }
+
+  @RequirePermission('operate')
+  @Mutation(() => DeploymentOperation, {
+    description: 'Stops every replica and waits until the agents report them stopped.',
+  })
+  stopDeployment(
+    @Args('deployment') deployment: string,
+    @Context() ctx: GraphQLContext,
+  ): Promise<DeploymentOperation> {
+    return this.deploymentsService.stopDeployment(deployment, caller(ctx));
+  }
+}

@@ -1,0 +1,459 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { sshFingerprint } from '@lunanexa/agent-protocol';
+import {
+  BOOTSTRAP_TOKEN_PREFIX,
+  DEFAULT_BOOTSTRAP_TOKEN_TTL_SECONDS,
+  ENROLL_NODE_SIGNALS,
+  ErrorCode,
+  LabelKeySchema,
+  LabelValueSchema,
+  LunaNexaError,
+  MAX_BOOTSTRAP_TOKEN_TTL_SECONDS,
+  MAX_NODE_LABELS,
+  MIN_BOOTSTRAP_TOKEN_TTL_SECONDS,
+  NameSchema,
+  OPAQUE_ID_PATTERN,
+  TaintSchema,
+  WORKFLOW_TYPES,
+  type DrainNodeWorkflowInput,
+  type DrainNodeWorkflowResult,
+  type EnrollNodeWorkflowResult,
+  type FieldViolation,
+  type NodeLabels,
+  type RotateNodeCredentialWorkflowInput,
+  type RotateNodeCredentialWorkflowResult,
+  type Taint as TaintRecord,
+} from '@lunanexa/contracts';
+import type { RequestIds } from '@lunanexa/observability';
+import {
+  findBootstrapToken,
+  findNode,
+  listAssignments,
+  listBootstrapTokens,
+  listNodes,
+  type NodeRow,
+} from '@lunanexa/persistence';
+import { DataSource } from 'typeorm';
+import { AuditWriter, Denied } from '../auth/audit-writer';
+import { CONTROLLER_KEY } from '../auth/auth.constants';
+import type { ControllerKey } from '../auth/controller-key';
+import { API_CONFIG, type ApiConfig } from '../config';
+import { WorkflowRunner } from '../infrastructure/workflow-runner';
+import { enrollWorkflowId, hashBootstrapToken } from './agent-channel.service';
+import type {
+  BootstrapToken,
+  CreateBootstrapTokenInput,
+  CreatedBootstrapToken,
+  DrainResult,
+  FleetNode,
+  LabelInput,
+  NodeOperation,
+  TaintInput,
+} from './fleet.types';
+import { bootstrapTokenView, nodeView } from './views';
+
+export interface Caller {
+  readonly actor: string;
+  readonly ids: RequestIds;
+}
+
+function invalid(path: string, message: string): LunaNexaError {
+  return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
+}
+
+export function validateLabels(input: readonly LabelInput[] | null | undefined, path = 'labels'): NodeLabels {
+  const labels: Record<string, string> = {};
+  const violations: FieldViolation[] = [];
+  (input ?? []).forEach((label, i) => {
+    const key = LabelKeySchema.safeParse(label.key);
+    const value = LabelValueSchema.safeParse(label.value);
+    if (!key.success)
+      violations.push({ path: `${path}.${i}.key`, message: key.error.issues[0]?.message ?? 'invalid' });
+    if (!value.success)
+      violations.push({ path: `${path}.${i}.value`, message: value.error.issues[0]?.message ?? 'invalid' });
+    if (label.key in labels) violations.push({ path: `${path}.${i}.key`, message: 'is repeated' });
+    labels[label.key] = label.value;
+  });
+  if (Object.keys(labels).length > MAX_NODE_LABELS) {
+    violations.push({ path, message: `at most ${MAX_NODE_LABELS} labels` });
+  }
+  if (violations.length > 0)
+    throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'invalid labels', violations);
+  return labels;
+}
+
+export function validateTaints(input: readonly TaintInput[]): TaintRecord[] {
+  const violations: FieldViolation[] = [];
+  const taints: TaintRecord[] = [];
+  input.forEach((taint, i) => {
+    const parsed = TaintSchema.safeParse({ key: taint.key, value: taint.value, effect: taint.effect });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        violations.push({ path: `taints.${i}.${issue.path.join('.')}`, message: issue.message });
+      }
+    } else taints.push(parsed.data);
+  });
+  if (input.length > 32) violations.push({ path: 'taints', message: 'at most 32 taints' });
+  if (violations.length > 0)
+    throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'invalid taints', violations);
+  return taints;
+}
+
+export function validateIdempotencyKey(key: string | null | undefined): string {
+  if (key === null || key === undefined) return randomUUID();
+  if (!OPAQUE_ID_PATTERN.test(key))
+    throw invalid('idempotencyKey', 'must be 1-128 of letters, digits, . _ : -');
+  return key;
+}
+
+/**
+ * The node lifecycle for operators: bootstrap tokens, node views, approval,
+ * labels and taints, cordon, drain and credential rotation. Multi-step
+ * operations are workflows (EnrollNode, DrainNode, RotateNodeCredential);
+ * single-row changes (labels, taints, cordon) are one transaction holding the
+ * change and its audit event, like account administration.
+ */
+@Injectable()
+export class FleetService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly audit: AuditWriter,
+    private readonly workflows: WorkflowRunner,
+    @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  controllerUrl(): string {
+    return (
+      this.config.LUNANEXA_API_PUBLIC_URL ??
+      `http://${this.config.LUNANEXA_API_HOST}:${this.config.LUNANEXA_API_PORT}`
+    );
+  }
+
+  controllerKeyFingerprint(): string {
+    return sshFingerprint(this.controllerKey.publicKey);
+  }
+
+  async view(node: NodeRow): Promise<FleetNode> {
+    const assignments = await listAssignments(this.db, { nodeId: node.id });
+    return nodeView(node, assignments, this.workflows.link(node.enrollWorkflowId));
+  }
+
+  async nodes(): Promise<FleetNode[]> {
+    const rows = await listNodes(this.db);
+    return Promise.all(rows.map((row) => this.view(row)));
+  }
+
+  async node(idOrName: string): Promise<FleetNode | null> {
+    const row = await findNode(this.db, idOrName);
+    return row ? this.view(row) : null;
+  }
+
+  private async requireNode(idOrName: string): Promise<NodeRow> {
+    const row = await findNode(this.db, idOrName);
+    if (!row) throw new LunaNexaError(ErrorCode.NOT_FOUND, `node ${idOrName} does not exist`);
+    return row;
+  }
+
+  async bootstrapTokens(): Promise<BootstrapToken[]> {
+    return (await listBootstrapTokens(this.db)).map(bootstrapTokenView);
+  }
+
+  async createBootstrapToken(
+    input: CreateBootstrapTokenInput,
+    caller: Caller,
+  ): Promise<CreatedBootstrapToken> {
+    const ttl = input.ttlSeconds ?? DEFAULT_BOOTSTRAP_TOKEN_TTL_SECONDS;
+    if (
+      !Number.isInteger(ttl) ||
+      ttl < MIN_BOOTSTRAP_TOKEN_TTL_SECONDS ||
+      ttl > MAX_BOOTSTRAP_TOKEN_TTL_SECONDS
+    ) {
+      throw invalid(
+        'ttlSeconds',
+        `must be ${MIN_BOOTSTRAP_TOKEN_TTL_SECONDS}-${MAX_BOOTSTRAP_TOKEN_TTL_SECONDS}`,
+      );
+    }
+    if (
+      input.nodeName !== null &&
+      input.nodeName !== undefined &&
+      !NameSchema.safeParse(input.nodeName).success
+    ) {
+      throw invalid('nodeName', 'must be a lower-case DNS label');
+    }
+    const labels = validateLabels(input.labels);
+    const token = `${BOOTSTRAP_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const id = randomUUID();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + ttl * 1000);
+    const prefix = token.slice(0, BOOTSTRAP_TOKEN_PREFIX.length + 8);
+    await this.audit.change(
+      { actor: caller.actor, action: 'bootstrap-token.create', ids: caller.ids },
+      {
+        tokenId: id,
+        prefix,
+        nodeName: input.nodeName ?? null,
+        autoApprove: input.autoApprove,
+        ttlSeconds: ttl,
+      },
+      async (manager) => {
+        await manager.query(
+          `INSERT INTO bootstrap_tokens (id, token_hash, prefix, node_name, labels, auto_approve, created_by,
+             created_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
+          [
+            id,
+            hashBootstrapToken(token),
+            prefix,
+            input.nodeName ?? null,
+            JSON.stringify(labels),
+            input.autoApprove,
+            caller.actor,
+            now,
+            expiresAt,
+          ],
+        );
+        return { value: undefined };
+      },
+    );
+    const row = await findBootstrapToken(this.db, id);
+    if (!row) throw new LunaNexaError(ErrorCode.INTERNAL, 'the token was not stored');
+    const controllerUrl = this.controllerUrl();
+    const fingerprint = this.controllerKeyFingerprint();
+    return {
+      token,
+      bootstrapToken: bootstrapTokenView(row),
+      controllerUrl,
+      controllerKeyFingerprint: fingerprint,
+      agentCommand:
+        `lunanexa-agent --config /etc/lunanexa/agent.yaml --bootstrap-token ${token}` +
+        `   # agent.yaml sets controllerUrl: ${controllerUrl} and controllerKeyFingerprint: ${fingerprint}`,
+    };
+  }
+
+  async revokeBootstrapToken(id: string, caller: Caller): Promise<BootstrapToken> {
+    await this.audit.change(
+      { actor: caller.actor, action: 'bootstrap-token.revoke', ids: caller.ids },
+      { tokenId: id },
+      async (manager) => {
+        const rows = await manager.query<{ id: string }[]>(
+          `UPDATE bootstrap_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE id::text = $1 RETURNING id`,
+          [id],
+        );
+        if (rows.length === 0)
+          throw new Denied(new LunaNexaError(ErrorCode.NOT_FOUND, `no bootstrap token ${id}`));
+        return { value: undefined };
+      },
+    );
+    const row = await findBootstrapToken(this.db, id);
+    if (!row) throw new LunaNexaError(ErrorCode.NOT_FOUND, `no bootstrap token ${id}`);
+    return bootstrapTokenView(row);
+  }
+
+  /** Signals EnrollNode and waits for it to finish (credential issued, SSH reachable, Active). */
+  async approveNode(idOrName: string, caller: Caller): Promise<NodeOperation> {
+    const node = await this.requireNode(idOrName);
+    if (node.lifecycle !== 'Pending') {
+      const error = new LunaNexaError(
+        ErrorCode.INVALID_TRANSITION,
+        `node ${node.name} is ${node.lifecycle}; only Pending nodes are approved`,
+      );
+      await this.audit.refusal(
+        { actor: caller.actor, action: 'node.approve', ids: caller.ids },
+        {
+          nodeId: node.id,
+          errorCode: error.code,
+        },
+      );
+      throw error;
+    }
+    await this.workflows.signal(node.enrollWorkflowId, ENROLL_NODE_SIGNALS.approve, {
+      actor: caller.actor,
+      correlationId: caller.ids.correlationId,
+      requestId: caller.ids.requestId,
+    });
+    const result = await this.workflows.result<EnrollNodeWorkflowResult>(enrollWorkflowId(node.id));
+    return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
+  }
+
+  async rejectNode(idOrName: string, reason: string, caller: Caller): Promise<NodeOperation> {
+    const node = await this.requireNode(idOrName);
+    if (node.lifecycle !== 'Pending') {
+      const error = new LunaNexaError(
+        ErrorCode.INVALID_TRANSITION,
+        `node ${node.name} is ${node.lifecycle}; only Pending nodes are rejected`,
+      );
+      await this.audit.refusal(
+        { actor: caller.actor, action: 'node.reject', ids: caller.ids },
+        {
+          nodeId: node.id,
+          errorCode: error.code,
+        },
+      );
+      throw error;
+    }
+    if (reason.length < 1 || reason.length > 1024) throw invalid('reason', 'must be 1-1024 characters');
+    await this.workflows.signal(node.enrollWorkflowId, ENROLL_NODE_SIGNALS.reject, {
+      actor: caller.actor,
+      correlationId: caller.ids.correlationId,
+      requestId: caller.ids.requestId,
+      reason,
+    });
+    const result = await this.workflows.result<EnrollNodeWorkflowResult>(node.enrollWorkflowId);
+    return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
+  }
+
+  private async operation(
+    nodeId: string,
+    workflowId: string,
+    caller: Caller,
+    receiptHash: string | null,
+  ): Promise<NodeOperation> {
+    return {
+      node: await this.view(await this.requireNode(nodeId)),
+      workflowId,
+      temporalUiUrl: this.workflows.link(workflowId),
+      correlationId: caller.ids.correlationId,
+      receiptHash,
+    };
+  }
+
+  /** A single-row change to a node with its audit event, in one transaction. */
+  private async changeNode(
+    idOrName: string,
+    action: string,
+    evidence: Record<string, unknown>,
+    caller: Caller,
+    apply: (node: NodeRow) => { sql: string; params: unknown[] } | LunaNexaError,
+  ): Promise<FleetNode> {
+    const node = await this.requireNode(idOrName);
+    await this.audit.change(
+      { actor: caller.actor, action, ids: caller.ids },
+      { nodeId: node.id, nodeName: node.name, ...evidence },
+      async (manager) => {
+        const locked = await findNode(manager, node.id, { forUpdate: true });
+        if (!locked)
+          throw new Denied(new LunaNexaError(ErrorCode.NOT_FOUND, `node ${idOrName} does not exist`));
+        const change = apply(locked);
+        if (change instanceof LunaNexaError) throw new Denied(change);
+        await manager.query(change.sql, change.params);
+        return { value: undefined };
+      },
+    );
+    return this.view(await this.requireNode(node.id));
+  }
+
+  setLabels(idOrName: string, input: readonly LabelInput[], caller: Caller): Promise<FleetNode> {
+    const labels = validateLabels(input);
+    return this.changeNode(idOrName, 'node.labels.set', { labels }, caller, (node) => ({
+      sql: `UPDATE nodes SET labels = $2::jsonb, updated_at = now() WHERE id = $1`,
+      params: [node.id, JSON.stringify(labels)],
+    }));
+  }
+
+  setTaints(idOrName: string, input: readonly TaintInput[], caller: Caller): Promise<FleetNode> {
+    const taints = validateTaints(input);
+    return this.changeNode(idOrName, 'node.taints.set', { taints }, caller, (node) => ({
+      sql: `UPDATE nodes SET taints = $2::jsonb, updated_at = now() WHERE id = $1`,
+      params: [node.id, JSON.stringify(taints)],
+    }));
+  }
+
+  setCordoned(idOrName: string, cordoned: boolean, caller: Caller): Promise<FleetNode> {
+    return this.changeNode(idOrName, cordoned ? 'node.cordon' : 'node.uncordon', {}, caller, (node) => {
+      if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') {
+        return new LunaNexaError(ErrorCode.INVALID_TRANSITION, `node ${node.name} is ${node.lifecycle}`);
+      }
+      if (!cordoned && node.lifecycle === 'Draining') {
+        return new LunaNexaError(
+          ErrorCode.INVALID_TRANSITION,
+          `node ${node.name} is Draining; a drain keeps it cordoned`,
+        );
+      }
+      return {
+        sql: `UPDATE nodes SET cordoned = $2, updated_at = now() WHERE id = $1`,
+        params: [node.id, cordoned],
+      };
+    });
+  }
+
+  async drainNode(
+    idOrName: string,
+    timeoutSeconds: number,
+    idempotencyKey: string | null | undefined,
+    caller: Caller,
+  ): Promise<DrainResult> {
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0 || timeoutSeconds > 86_400) {
+      throw invalid('timeoutSeconds', 'must be 0-86400');
+    }
+    const key = validateIdempotencyKey(idempotencyKey);
+    const node = await this.requireNode(idOrName);
+    if (node.lifecycle !== 'Active' && node.lifecycle !== 'Draining' && node.lifecycle !== 'Drained') {
+      const error = new LunaNexaError(
+        ErrorCode.INVALID_TRANSITION,
+        `node ${node.name} is ${node.lifecycle}; only Active nodes drain`,
+      );
+      await this.audit.refusal(
+        { actor: caller.actor, action: 'node.drain', ids: caller.ids },
+        {
+          nodeId: node.id,
+          errorCode: error.code,
+        },
+      );
+      throw error;
+    }
+    const workflowId = `drain-node/${node.id}/${key}`;
+    const input: DrainNodeWorkflowInput = {
+      nodeId: node.id,
+      timeoutSeconds,
+      actor: caller.actor,
+      correlationId: caller.ids.correlationId,
+      requestId: caller.ids.requestId,
+    };
+    await this.workflows.start(WORKFLOW_TYPES.drainNode, {
+      workflowId,
+      args: [input],
+      correlationId: caller.ids.correlationId,
+      actor: caller.actor,
+      nodeId: node.id,
+    });
+    const result = await this.workflows.result<DrainNodeWorkflowResult>(workflowId);
+    return {
+      node: await this.view(await this.requireNode(node.id)),
+      workflowId,
+      temporalUiUrl: this.workflows.link(workflowId),
+      correlationId: caller.ids.correlationId,
+      replicasAtStart: result.replicasAtStart,
+      inFlightAtStart: result.inFlightAtStart,
+      inFlightAtTimeout: result.inFlightAtTimeout,
+      receiptHash: result.receiptHash,
+    };
+  }
+
+  async rotateNodeCredential(
+    idOrName: string,
+    idempotencyKey: string | null | undefined,
+    caller: Caller,
+  ): Promise<NodeOperation> {
+    const key = validateIdempotencyKey(idempotencyKey);
+    const node = await this.requireNode(idOrName);
+    const workflowId = `rotate-node-credential/${node.id}/${key}`;
+    const input: RotateNodeCredentialWorkflowInput = {
+      nodeId: node.id,
+      timeoutSeconds: 120,
+      actor: caller.actor,
+      correlationId: caller.ids.correlationId,
+      requestId: caller.ids.requestId,
+    };
+    await this.workflows.start(WORKFLOW_TYPES.rotateNodeCredential, {
+      workflowId,
+      args: [input],
+      correlationId: caller.ids.correlationId,
+      actor: caller.actor,
+      nodeId: node.id,
+    });
+    const result = await this.workflows.result<RotateNodeCredentialWorkflowResult>(workflowId);
+    return this.operation(node.id, workflowId, caller, result.receiptHash);
+  }
+}

@@ -1,0 +1,514 @@
+import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Allow } from 'class-validator';
+
+/**
+ * GraphQL shapes of the node lifecycle and the deployment slice. State
+ * fields are strings holding the names in libs/contracts lifecycle.ts (the one
+ * vocabulary); inputs are validated in the services against the contracts'
+ * zod schemas, so the API and the agent refuse the same things (`@Allow` only
+ * lets the fields past the global whitelist pipe).
+ */
+
+@ObjectType()
+export class Label {
+  @Field()
+  key!: string;
+
+  @Field()
+  value!: string;
+}
+
+@InputType()
+export class LabelInput {
+  @Allow()
+  @Field()
+  key!: string;
+
+  @Allow()
+  @Field({ defaultValue: '' })
+  value!: string;
+}
+
+@ObjectType()
+export class Taint {
+  @Field()
+  key!: string;
+
+  @Field()
+  value!: string;
+
+  @Field({ description: 'NoSchedule, PreferNoSchedule or NoExecute.' })
+  effect!: string;
+}
+
+@InputType()
+export class TaintInput {
+  @Allow()
+  @Field()
+  key!: string;
+
+  @Allow()
+  @Field({ defaultValue: '' })
+  value!: string;
+
+  @Allow()
+  @Field({ description: 'NoSchedule, PreferNoSchedule or NoExecute.' })
+  effect!: string;
+}
+
+@ObjectType({
+  description:
+    'A GPU as the node agent reported it. Memory figures are null when not reported, never 0-for-unknown.',
+})
+export class Gpu {
+  @Field(() => Int)
+  index!: number;
+
+  @Field()
+  name!: string;
+
+  @Field()
+  uuid!: string;
+
+  @Field({ description: 'unified (GB10: GPU shares system memory) or discrete.' })
+  memoryModel!: string;
+
+  @Field({ description: 'nvml, proc-meminfo or simulated: where the memory figure comes from.' })
+  memorySource!: string;
+
+  @Field(() => Float, { nullable: true })
+  totalMemoryBytes!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  freeMemoryBytes!: number | null;
+
+  @Field()
+  computeCapability!: string;
+}
+
+@ObjectType({
+  description: 'One replica of a deployment on one node: desired (generation, intent, lease) and observed.',
+})
+export class Assignment {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  deploymentId!: string;
+
+  @Field()
+  nodeId!: string;
+
+  @Field()
+  nodeName!: string;
+
+  @Field(() => Int)
+  generation!: number;
+
+  @Field({ description: 'Run or Stop.' })
+  intent!: string;
+
+  @Field()
+  leaseExpiresAt!: Date;
+
+  @Field(() => Int, { nullable: true, description: 'Newest generation the agent acknowledged (persisted).' })
+  ackedGeneration!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Replica state the agent last reported.' })
+  observedState!: string | null;
+
+  @Field(() => Int, { nullable: true })
+  observedGeneration!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  endpointPort!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'In-flight requests the runtime reported.' })
+  inFlight!: number | null;
+
+  @Field(() => String, { nullable: true })
+  message!: string | null;
+
+  @Field(() => Date, { nullable: true })
+  observedAt!: Date | null;
+}
+
+@ObjectType()
+export class NodeCondition {
+  @Field()
+  type!: string;
+
+  @Field({ description: 'True, False or Unknown.' })
+  status!: string;
+
+  @Field()
+  reason!: string;
+
+  @Field(() => String, { nullable: true })
+  message!: string | null;
+
+  @Field()
+  lastTransitionAt!: Date;
+}
+
+@ObjectType({ description: 'An enrolled GPU node.' })
+export class FleetNode {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field({ description: 'Pending, Approved, Active, Draining, Drained, Rejected or Revoked.' })
+  lifecycle!: string;
+
+  @Field({ description: 'Ready, NotReady or Unreachable — derived from the heartbeat lease on every read.' })
+  readiness!: string;
+
+  @Field(() => [NodeCondition])
+  conditions!: NodeCondition[];
+
+  @Field({ description: 'Cordoned nodes keep their replicas but receive no new placements.' })
+  cordoned!: boolean;
+
+  @Field(() => [Label])
+  labels!: Label[];
+
+  @Field(() => [Taint])
+  taints!: Taint[];
+
+  @Field()
+  address!: string;
+
+  @Field(() => Int)
+  sshPort!: number;
+
+  @Field({ description: 'SSH host key pinned at enrollment (SHA256:…).' })
+  hostKeyFingerprint!: string;
+
+  @Field({ description: 'Key id of the node key that signs heartbeats.' })
+  keyId!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'During a credential rotation: the key that takes over.',
+  })
+  nextKeyId!: string | null;
+
+  @Field(() => Int)
+  credentialSerial!: number;
+
+  @Field(() => Date, { nullable: true })
+  credentialExpiresAt!: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  leaseRenewedAt!: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  leaseExpiresAt!: Date | null;
+
+  @Field(() => Float, { nullable: true })
+  heartbeatAgeSeconds!: number | null;
+
+  @Field()
+  architecture!: string;
+
+  @Field(() => Int)
+  cpuCores!: number;
+
+  @Field(() => Float)
+  systemMemoryBytes!: number;
+
+  @Field()
+  agentVersion!: string;
+
+  @Field(() => [Gpu])
+  gpus!: Gpu[];
+
+  @Field(() => [Assignment])
+  assignments!: Assignment[];
+
+  @Field()
+  enrollWorkflowId!: string;
+
+  @Field()
+  temporalUiUrl!: string;
+
+  @Field()
+  enrolledAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
+}
+
+@ObjectType()
+export class BootstrapToken {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'The first characters of the token, for recognising it.' })
+  prefix!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'When set, only an agent with this node name may use it.',
+  })
+  nodeName!: string | null;
+
+  @Field(() => [Label])
+  labels!: Label[];
+
+  @Field()
+  autoApprove!: boolean;
+
+  @Field()
+  createdBy!: string;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field()
+  expiresAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  usedAt!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  usedByNodeId!: string | null;
+
+  @Field(() => Date, { nullable: true })
+  revokedAt!: Date | null;
+}
+
+@InputType()
+export class CreateBootstrapTokenInput {
+  @Allow()
+  @Field(() => String, { nullable: true, description: 'Restrict the token to this node name.' })
+  nodeName?: string | null;
+
+  @Allow()
+  @Field(() => [LabelInput], { nullable: true, description: 'Labels the node gets on enrollment.' })
+  labels?: LabelInput[] | null;
+
+  @Allow()
+  @Field(() => Int, { nullable: true, description: 'Lifetime in seconds (default 900, 60-86400).' })
+  ttlSeconds?: number | null;
+
+  @Allow()
+  @Field({ defaultValue: false, description: 'Approve the node on enrollment without an operator.' })
+  autoApprove!: boolean;
+}
+
+@ObjectType({ description: 'A new bootstrap token. The token is shown here once and never again.' })
+export class CreatedBootstrapToken {
+  @Field()
+  token!: string;
+
+  @Field(() => BootstrapToken)
+  bootstrapToken!: BootstrapToken;
+
+  @Field()
+  controllerUrl!: string;
+
+  @Field({ description: 'SHA256 fingerprint of the controller key the agent must pin.' })
+  controllerKeyFingerprint!: string;
+
+  @Field({ description: 'The command to paste on the node.' })
+  agentCommand!: string;
+}
+
+@ObjectType({ description: 'The outcome of a node workflow, with its receipt and Temporal link.' })
+export class NodeOperation {
+  @Field(() => FleetNode)
+  node!: FleetNode;
+
+  @Field()
+  workflowId!: string;
+
+  @Field()
+  temporalUiUrl!: string;
+
+  @Field()
+  correlationId!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Hash of the receipt that closed the operation, when it has finished.',
+  })
+  receiptHash!: string | null;
+}
+
+@ObjectType()
+export class DrainResult {
+  @Field(() => FleetNode)
+  node!: FleetNode;
+
+  @Field()
+  workflowId!: string;
+
+  @Field()
+  temporalUiUrl!: string;
+
+  @Field()
+  correlationId!: string;
+
+  @Field(() => Int)
+  replicasAtStart!: number;
+
+  @Field(() => Int)
+  inFlightAtStart!: number;
+
+  @Field(() => Int, { description: 'In-flight requests cut off by the timeout (0 when all finished).' })
+  inFlightAtTimeout!: number;
+
+  @Field()
+  receiptHash!: string;
+}
+
+@ObjectType({ description: 'A registered, digest-pinned model version (minimal record).' })
+export class ModelVersion {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  ref!: string;
+
+  @Field()
+  model!: string;
+
+  @Field()
+  version!: string;
+
+  @Field()
+  runtimeKind!: string;
+
+  @Field()
+  artifactDigest!: string;
+
+  @Field()
+  createdBy!: string;
+
+  @Field()
+  createdAt!: Date;
+}
+
+@InputType()
+export class RegisterModelVersionInput {
+  @Allow()
+  @Field({ description: 'Model name (a DNS label).' })
+  model!: string;
+
+  @Allow()
+  @Field({ description: 'Version label, unique per model.' })
+  version!: string;
+
+  @Allow()
+  @Field({
+    defaultValue: 'fake',
+    description: 'Runtime kind: fake (deterministic test runtime) in this release.',
+  })
+  runtime!: string;
+
+  @Allow()
+  @Field(() => Int, { nullable: true, description: 'Fake runtime: time to first token in ms.' })
+  ttftMs?: number | null;
+
+  @Allow()
+  @Field(() => Int, { nullable: true, description: 'Fake runtime: tokens per second.' })
+  tokensPerSecond?: number | null;
+}
+
+@ObjectType()
+export class Deployment {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field()
+  modelRef!: string;
+
+  @Field()
+  state!: string;
+
+  @Field(() => String, { nullable: true })
+  stateReason!: string | null;
+
+  @Field(() => Int)
+  generation!: number;
+
+  @Field(() => Int)
+  observedGeneration!: number;
+
+  @Field(() => Int)
+  desiredReplicas!: number;
+
+  @Field(() => Int)
+  readyReplicas!: number;
+
+  @Field(() => [Assignment])
+  assignments!: Assignment[];
+
+  @Field()
+  workflowId!: string;
+
+  @Field()
+  temporalUiUrl!: string;
+
+  @Field()
+  createdBy!: string;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
+}
+
+@InputType()
+export class CreateDeploymentInput {
+  @Allow()
+  @Field({ description: 'Deployment name (a DNS label), unique.' })
+  name!: string;
+
+  @Allow()
+  @Field({ description: 'Model version ref, name@version.' })
+  model!: string;
+
+  @Allow()
+  @Field(() => String, {
+    nullable: true,
+    description: 'Node id or name to place on; otherwise the scheduler chooses.',
+  })
+  node?: string | null;
+
+  @Allow()
+  @Field(() => Int, { defaultValue: 1 })
+  replicas!: number;
+
+  @Allow()
+  @Field(() => String, {
+    nullable: true,
+    description: 'Repeating a request with the same key returns the same deployment.',
+  })
+  idempotencyKey?: string | null;
+}
+
+@ObjectType()
+export class DeploymentOperation {
+  @Field(() => Deployment, { nullable: true, description: 'Null until the workflow has written the record.' })
+  deployment!: Deployment | null;
+
+  @Field()
+  deploymentId!: string;
+
+  @Field()
+  workflowId!: string;
+
+  @Field()
+  temporalUiUrl!: string;
+
+  @Field()
+  correlationId!: string;
+}

@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
+import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
+import {
+  ErrorCode,
+  LunaNexaError,
+  SEARCH_ATTRIBUTES,
+  isErrorCode,
+  typedFailureCode,
+} from '@lunanexa/contracts';
+import { API_CONFIG, type ApiConfig } from '../config';
+import { temporalWorkflowUrl } from '../system/temporal-links';
+import { TEMPORAL_CLIENT } from './infrastructure.module';
+
+const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
+const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);
+const nodeKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.nodeId, SearchAttributeType.KEYWORD);
+
+/** gRPC UNAVAILABLE / DEADLINE_EXCEEDED anywhere in the chain means Temporal itself is not answering. */
+export function isTemporalConnectionFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (candidate.code === 14 || candidate.code === 4) return true;
+    if (
+      typeof candidate.message === 'string' &&
+      /\b(UNAVAILABLE|ECONNREFUSED|DEADLINE_EXCEEDED)\b/.test(candidate.message)
+    ) {
+      return true;
+    }
+    current = candidate.cause;
+  }
+  return false;
+}
+
+/** A workflow failure as the typed error its activity raised; Temporal being down as DEPENDENCY_UNAVAILABLE. */
+export function translateTemporalError(error: unknown): unknown {
+  if (error instanceof LunaNexaError) return error;
+  if (error instanceof WorkflowFailedError) {
+    const code = typedFailureCode(error);
+    if (code && isErrorCode(code)) return new LunaNexaError(code, error.cause?.message ?? error.message);
+    return new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
+  }
+  if (error instanceof WorkflowNotFoundError) {
+    return new LunaNexaError(ErrorCode.NOT_FOUND, 'the workflow does not exist (or has finished)');
+  }
+  if (isTemporalConnectionFailure(error)) {
+    return new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Temporal is not reachable');
+  }
+  return error;
+}
+
+export interface StartOptions {
+  readonly workflowId: string;
+  readonly args: unknown[];
+  readonly correlationId: string;
+  readonly actor: string;
+  readonly nodeId?: string;
+}
+
+export interface WorkflowRef {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly temporalUiUrl: string;
+}
+
+/**
+ * Starts, signals and awaits LunaNexa workflows for the API. Starting is
+ * idempotent by workflow id (a repeated request joins the run that exists);
+ * every call is bounded by LUNANEXA_WORKFLOW_WAIT_MS so nothing keeps
+ * retrying after the caller has its answer.
+ */
+@Injectable()
+export class WorkflowRunner {
+  constructor(
+    @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  link(workflowId: string, runId?: string): string {
+    return temporalWorkflowUrl(
+      this.config.LUNANEXA_TEMPORAL_UI_URL,
+      this.config.TEMPORAL_NAMESPACE,
+      workflowId,
+      runId,
+    );
+  }
+
+  private bounded<T>(work: () => Promise<T>, what: string): Promise<T> {
+    const signal = AbortSignal.timeout(this.config.LUNANEXA_WORKFLOW_WAIT_MS);
+    return this.temporal.withAbortSignal(signal, work).catch((error: unknown) => {
+      if (signal.aborted) {
+        throw new LunaNexaError(
+          ErrorCode.DEPENDENCY_UNAVAILABLE,
+          `${what} did not finish within ${this.config.LUNANEXA_WORKFLOW_WAIT_MS} ms (is Temporal up and a worker running?)`,
+        );
+      }
+      throw translateTemporalError(error);
+    });
+  }
+
+  /** Starts the workflow, or joins the run with this id that already exists. */
+  start(type: string, options: StartOptions): Promise<WorkflowRef> {
+    return this.bounded(async () => {
+      const attributes = [
+        { key: correlationKey, value: options.correlationId },
+        { key: actorKey, value: options.actor },
+        ...(options.nodeId ? [{ key: nodeKey, value: options.nodeId }] : []),
+      ];
+      let runId: string;
+      try {
+        const handle = await this.temporal.workflow.start(type, {
+          taskQueue: this.config.LUNANEXA_TASK_QUEUE,
+          workflowId: options.workflowId,
+          args: options.args,
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: new TypedSearchAttributes(attributes),
+        });
+        runId = handle.firstExecutionRunId;
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        runId = (await this.temporal.workflow.getHandle(options.workflowId).describe()).runId;
+      }
+      return { workflowId: options.workflowId, runId, temporalUiUrl: this.link(options.workflowId, runId) };
+    }, `starting ${options.workflowId}`);
+  }
+
+  signal(workflowId: string, signal: string, arg: unknown): Promise<void> {
+    return this.bounded(
+      () => this.temporal.workflow.getHandle(workflowId).signal(signal, arg),
+      `signalling ${workflowId}`,
+    );
+  }
+
+  result<T>(workflowId: string): Promise<T> {
+    return this.bounded(
+      () => this.temporal.workflow.getHandle(workflowId).result() as Promise<T>,
+      `waiting for ${workflowId}`,
+    );
+  }
+
+  /** True when a run with this id exists (running or closed). */
+  async exists(workflowId: string): Promise<boolean> {
+    try {
+      await this.bounded(
+        () => this.temporal.workflow.getHandle(workflowId).describe(),
+        `describing ${workflowId}`,
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof LunaNexaError && error.code === ErrorCode.NOT_FOUND) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,639 @@
+import { expect } from 'chai';
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import {
+  AGENT_HTTP_PATHS,
+  createEnvelope,
+  ed25519KeyId,
+  ENVELOPE_SCHEMAS,
+  openSshPublicKey,
+  parseEd25519PublicKey,
+  rotationProofInput,
+  signEnvelope,
+  signingInput,
+  sshFingerprint,
+  verifyEnvelope,
+  type Envelope,
+} from '@lunanexa/agent-protocol';
+import { ErrorCode, ProblemDetailsSchema, type NodeInventory } from '@lunanexa/contracts';
+import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
+import { createLogger, findRepoRoot } from '@lunanexa/observability';
+import { ApiConfigSchema, createApiApp } from '../src';
+import { ensureFirstAdmin } from '../src/auth/first-admin';
+
+interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions: { code: string; violations?: { path: string }[] } }[];
+}
+
+const INVENTORY = JSON.parse(
+  readFileSync(join(findRepoRoot(), 'libs/contracts/fixtures/v1/node-inventory.gb10-unified.json'), 'utf8'),
+) as NodeInventory;
+
+/** A node as an agent would be: its own key pair, a name, an SSH host key fingerprint it would pin. */
+interface FakeNodeIdentity {
+  readonly name: string;
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+  readonly keyId: string;
+}
+
+function nodeIdentity(name: string): FakeNodeIdentity {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { name, privateKey, publicKey, keyId: ed25519KeyId(publicKey) };
+}
+
+const HOST_KEY_FINGERPRINT = `SHA256:${randomBytes(32).toString('base64').replace(/=+$/, '')}`;
+
+function enrollRequest(token: string, node: FakeNodeIdentity, signer: KeyObject = node.privateKey): Envelope {
+  return signEnvelope(
+    signer,
+    node.keyId,
+    createEnvelope('enroll.request', {
+      nodeId: node.name,
+      body: {
+        bootstrapToken: token,
+        nodeName: node.name,
+        publicKey: openSshPublicKey(node.publicKey),
+        labels: { 'lunanexa.io/rack': 'r1' },
+        inventory: INVENTORY,
+        address: '127.0.0.1',
+        ssh: { port: 1, hostKeyFingerprint: HOST_KEY_FINGERPRINT },
+      },
+    }),
+  );
+}
+
+function heartbeat(
+  nodeId: string,
+  signer: { privateKey: KeyObject; keyId: string },
+  sequence: number,
+  extra: Partial<{ refusals: unknown[]; nextKey: unknown; credentialSerial: number | null }> = {},
+): Envelope {
+  const issuedAt = new Date();
+  const nonce = randomBytes(18).toString('base64url');
+  return signEnvelope(
+    signer.privateKey,
+    signer.keyId,
+    createEnvelope('heartbeat', {
+      nodeId,
+      issuedAt,
+      nonce,
+      body: {
+        heartbeat: {
+          nodeId,
+          sequence,
+          sentAt: issuedAt.toISOString(),
+          nonce,
+          observedAssignments: [],
+          runtimes: [],
+          gpuTelemetry: [],
+          inventory: INVENTORY,
+        },
+        refusals: (extra.refusals ?? []) as never,
+        nextKey: (extra.nextKey ?? null) as never,
+        credentialSerial: extra.credentialSerial ?? null,
+      },
+    }),
+  );
+}
+
+describe('enrollment and heartbeats on real Temporal and PostgreSQL', function () {
+  this.timeout(120_000);
+  let fixture: ControlPlaneFixture;
+  let app: INestApplication;
+  let base = '';
+  let authorization = '';
+  const adminPassword = randomBytes(18).toString('base64url');
+  const logger = createLogger({ service: 'enrollment-test', level: 'silent' });
+
+  async function graphql(query: string, variables?: Record<string, unknown>): Promise<GraphQLBody> {
+    const response = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as GraphQLBody;
+  }
+
+  async function post(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function createToken(
+    input: Record<string, unknown> = {},
+  ): Promise<{ token: string; id: string; fingerprint: string; agentCommand: string; expiresAt: string }> {
+    const answer = await graphql(
+      `
+        mutation ($input: CreateBootstrapTokenInput!) {
+          createBootstrapToken(input: $input) {
+            token
+            controllerKeyFingerprint
+            agentCommand
+            controllerUrl
+            bootstrapToken {
+              id
+              expiresAt
+              prefix
+            }
+          }
+        }
+      `,
+      { input: { autoApprove: false, ...input } },
+    );
+    expect(answer.errors, JSON.stringify(answer.errors)).to.equal(undefined);
+    const created = answer.data?.['createBootstrapToken'] as {
+      token: string;
+      controllerKeyFingerprint: string;
+      agentCommand: string;
+      bootstrapToken: { id: string; expiresAt: string };
+    };
+    return {
+      token: created.token,
+      id: created.bootstrapToken.id,
+      fingerprint: created.controllerKeyFingerprint,
+      agentCommand: created.agentCommand,
+      expiresAt: created.bootstrapToken.expiresAt,
+    };
+  }
+
+  async function auditRows(
+    action: string,
+  ): Promise<{ decision: string; result: string; evidence: Record<string, unknown> }[]> {
+    return fixture.ds.query(
+      `SELECT decision, result, evidence FROM audit_events WHERE action = $1 ORDER BY seq`,
+      [action],
+    );
+  }
+
+  async function nodeCount(): Promise<number> {
+    const rows = await fixture.ds.query<{ n: string }[]>(`SELECT count(*) AS n FROM nodes`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  function expectProblem(
+    answer: { status: number; json: Record<string, unknown> },
+    status: number,
+    code: string,
+  ): void {
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(status);
+    const problem = ProblemDetailsSchema.parse(answer.json);
+    expect(problem.code).to.equal(code);
+  }
+
+  const controllerKeys = (): Map<string, KeyObject> =>
+    new Map([[ed25519KeyId(fixture.controllerKey.publicKey), fixture.controllerKey.publicKey]]);
+
+  before(async () => {
+    fixture = await startControlPlaneFixture('enrollment');
+    await ensureFirstAdmin(fixture.ds, { username: 'enroll-admin', password: adminPassword });
+    const config = ApiConfigSchema.parse({
+      DATABASE_URL: fixture.db.url,
+      TEMPORAL_ADDRESS: fixture.env.address,
+      TEMPORAL_NAMESPACE: fixture.env.namespace,
+      LUNANEXA_TASK_QUEUE: fixture.taskQueue,
+      LUNANEXA_API_PORT: '1',
+      LUNANEXA_CONSOLE_DIR: join(findRepoRoot(), 'no-console-here'),
+      LUNANEXA_CONTROLLER_KEY_FILE: fixture.controllerKeyFile,
+      LUNANEXA_WORKFLOW_WAIT_MS: '15000',
+    });
+    app = await createApiApp(config, logger, { version: '0.0.0-test', commit: 'test' });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+    const login = await graphql('mutation($input: LoginInput!) { login(input: $input) { accessToken } }', {
+      input: { username: 'enroll-admin', password: adminPassword },
+    });
+    authorization = `Bearer ${(login.data?.['login'] as { accessToken: string }).accessToken}`;
+  });
+
+  after(async () => {
+    await app?.close();
+    await fixture?.stop();
+  });
+
+  let enrolledNodeId = '';
+  const alpha = nodeIdentity('alpha');
+
+  it('creates a single-use bootstrap token that expires in 15 minutes and names the controller key to pin', async () => {
+    const created = await createToken();
+    expect(created.token).to.match(/^lnxb_[A-Za-z0-9_-]{43}$/);
+    const ttl = Date.parse(created.expiresAt) - Date.now();
+    expect(ttl).to.be.within(14 * 60_000, 15 * 60_000 + 5_000);
+    expect(created.fingerprint).to.equal(sshFingerprint(fixture.controllerKey.publicKey));
+    expect(created.agentCommand).to.include(created.token).and.include(created.fingerprint);
+    const stored = await fixture.ds.query<{ token_hash: string }[]>(
+      `SELECT token_hash FROM bootstrap_tokens WHERE id = $1`,
+      [created.id],
+    );
+    expect(stored[0]?.token_hash).to.not.include(created.token.slice(5));
+  });
+
+  it('enrolls with a valid token: a signed answer naming the controller key, a Pending node, a running EnrollNode', async () => {
+    const { token } = await createToken();
+    const answer = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, alpha));
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(201);
+    const response = verifyEnvelope(controllerKeys(), answer.json, {
+      now: new Date(),
+      types: ['enroll.response'],
+    });
+    const body = ENVELOPE_SCHEMAS['enroll.response'].parse(response).body;
+    expect(sshFingerprint(parseEd25519PublicKey(body.controllerPublicKey))).to.equal(
+      sshFingerprint(fixture.controllerKey.publicKey),
+    );
+    expect(body.lifecycle).to.equal('Pending');
+    enrolledNodeId = body.nodeId;
+    const node = await graphql(
+      `
+        query ($n: String!) {
+          node(node: $n) {
+            id
+            name
+            lifecycle
+            readiness
+            keyId
+            labels {
+              key
+              value
+            }
+          }
+        }
+      `,
+      {
+        n: 'alpha',
+      },
+    );
+    expect(node.data?.['node']).to.deep.include({
+      id: enrolledNodeId,
+      lifecycle: 'Pending',
+      readiness: 'Unreachable',
+      keyId: alpha.keyId,
+    });
+    const handle = fixture.env.client.workflow.getHandle(body.workflowId);
+    expect((await handle.describe()).status.name).to.equal('RUNNING');
+    expect(await handle.query<string>('enrollmentPhase')).to.equal('AwaitingApproval');
+    const audit = await auditRows('node.enroll');
+    expect(audit.at(-1)).to.deep.include({ decision: 'allowed', result: 'succeeded' });
+  });
+
+  it('refuses a reused, unknown, expired or malformed token with its typed code, audits each, and enrolls nothing', async () => {
+    const before = await nodeCount();
+    const deniedBefore = (await auditRows('node.enroll')).filter((row) => row.decision === 'denied').length;
+    const { token: used } = await createToken();
+    expect((await post(AGENT_HTTP_PATHS.enroll, enrollRequest(used, nodeIdentity('beta')))).status).to.equal(
+      201,
+    );
+    const afterFirst = await nodeCount();
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.enroll, enrollRequest(used, nodeIdentity('gamma'))),
+      401,
+      ErrorCode.TOKEN_REUSED,
+    );
+    const unknown = `lnxb_${randomBytes(32).toString('base64url')}`;
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.enroll, enrollRequest(unknown, nodeIdentity('delta'))),
+      401,
+      ErrorCode.TOKEN_UNKNOWN,
+    );
+    const expiring = await createToken();
+    await fixture.ds.query(
+      `UPDATE bootstrap_tokens SET created_at = now() - interval '20 minutes', expires_at = now() - interval '5 minutes' WHERE id = $1`,
+      [expiring.id],
+    );
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.enroll, enrollRequest(expiring.token, nodeIdentity('epsilon'))),
+      401,
+      ErrorCode.TOKEN_EXPIRED,
+    );
+    const { token: fresh } = await createToken();
+    const malformed = {
+      ...enrollRequest(fresh, nodeIdentity('zeta')),
+      body: { bootstrapToken: fresh, command: 'rm -rf /' },
+    };
+    expectProblem(await post(AGENT_HTTP_PATHS.enroll, malformed), 400, ErrorCode.VALIDATION_FAILED);
+    expectProblem(await post(AGENT_HTTP_PATHS.enroll, '{not json'), 400, ErrorCode.MALFORMED_REQUEST);
+    const impostor = nodeIdentity('eta');
+    const stolenKey = generateKeyPairSync('ed25519').privateKey;
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.enroll, enrollRequest(fresh, impostor, stolenKey)),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    expect(await nodeCount()).to.equal(afterFirst);
+    expect(afterFirst).to.equal(before + 1);
+    // The fresh token survived the refused attempts: a refusal consumes nothing.
+    expect(
+      (await post(AGENT_HTTP_PATHS.enroll, enrollRequest(fresh, nodeIdentity('theta')))).status,
+    ).to.equal(201);
+    const denied = (await auditRows('node.enroll')).filter((row) => row.decision === 'denied');
+    const codes = denied.slice(deniedBefore).map((row) => row.evidence['errorCode']);
+    expect(codes).to.include.members([
+      ErrorCode.TOKEN_REUSED,
+      ErrorCode.TOKEN_UNKNOWN,
+      ErrorCode.TOKEN_EXPIRED,
+      ErrorCode.VALIDATION_FAILED,
+      ErrorCode.SIGNATURE_INVALID,
+    ]);
+    expect(JSON.stringify(denied)).to.not.include(unknown.slice(13));
+  });
+
+  it('accepts a heartbeat signed by the node key: signed ack, lease, readiness Ready', async () => {
+    const answer = await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(enrolledNodeId, alpha, 1));
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    const ack = ENVELOPE_SCHEMAS['heartbeat.ack'].parse(
+      verifyEnvelope(controllerKeys(), answer.json, { now: new Date(), types: ['heartbeat.ack'] }),
+    );
+    expect(ack.body).to.deep.include({
+      sequence: 1,
+      lifecycle: 'Pending',
+      rotateKey: false,
+      credential: null,
+    });
+    expect(Date.parse(ack.body.leaseExpiresAt)).to.be.greaterThan(Date.now());
+    const node = await graphql(
+      `
+        query ($n: String!) {
+          node(node: $n) {
+            readiness
+            heartbeatAgeSeconds
+            conditions {
+              reason
+            }
+          }
+        }
+      `,
+      { n: enrolledNodeId },
+    );
+    expect(node.data?.['node']).to.deep.include({ readiness: 'Ready' });
+  });
+
+  it('refuses a heartbeat signed by the wrong key, a replayed one and a stale sequence; audits each; the lease does not move', async () => {
+    const lease = async () =>
+      (
+        await fixture.ds.query<{ lease_renewed_at: Date; last_heartbeat_sequence: string }[]>(
+          `SELECT lease_renewed_at, last_heartbeat_sequence FROM nodes WHERE id = $1`,
+          [enrolledNodeId],
+        )
+      )[0];
+    const good = heartbeat(enrolledNodeId, alpha, 2);
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, good)).status).to.equal(200);
+    const held = await lease();
+    const deniedBefore = (await auditRows('node.heartbeat')).length;
+    const intruder = generateKeyPairSync('ed25519');
+    expectProblem(
+      await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(enrolledNodeId, { privateKey: intruder.privateKey, keyId: alpha.keyId }, 3),
+      ),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    expectProblem(
+      await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(
+          enrolledNodeId,
+          { privateKey: intruder.privateKey, keyId: ed25519KeyId(intruder.publicKey) },
+          3,
+        ),
+      ),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    expectProblem(await post(AGENT_HTTP_PATHS.heartbeat, good), 409, ErrorCode.REPLAY_DETECTED);
+    // A new nonce but an old sequence: what a second API replica (with its own nonce memory) still refuses.
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(enrolledNodeId, alpha, 2)),
+      409,
+      ErrorCode.REPLAY_DETECTED,
+    );
+    // Tampering with a signed heartbeat breaks its signature (checked before anything is believed)…
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.heartbeat, { ...good, body: { ...(good.body as object), shell: 'id' } }),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    // …and a correctly signed envelope with a member no schema knows (a command line, say) is malformed.
+    const { signature: _ignored, ...unsigned } = heartbeat(enrolledNodeId, alpha, 3);
+    const withCommand = { ...unsigned, body: { ...unsigned.body, shell: 'id' } };
+    const signed = {
+      ...withCommand,
+      signature: {
+        keyId: alpha.keyId,
+        alg: 'Ed25519',
+        value: sign(null, signingInput(withCommand), alpha.privateKey).toString('base64url'),
+      },
+    };
+    expectProblem(await post(AGENT_HTTP_PATHS.heartbeat, signed), 400, ErrorCode.VALIDATION_FAILED);
+    expect(await lease()).to.deep.equal(held);
+    const denied = (await auditRows('node.heartbeat')).slice(deniedBefore);
+    expect(denied.map((row) => [row.decision, row.evidence['errorCode']])).to.deep.equal([
+      ['denied', ErrorCode.SIGNATURE_INVALID],
+      ['denied', ErrorCode.SIGNATURE_INVALID],
+      ['denied', ErrorCode.REPLAY_DETECTED],
+      ['denied', ErrorCode.REPLAY_DETECTED],
+      ['denied', ErrorCode.SIGNATURE_INVALID],
+      ['denied', ErrorCode.VALIDATION_FAILED],
+    ]);
+  });
+
+  it('audits what the agent reports it refused (forged assignments, shell requests)', async () => {
+    const refusal = {
+      at: new Date().toISOString(),
+      kind: 'envelope:assignment.put',
+      code: ErrorCode.SIGNATURE_INVALID,
+      remoteAddress: '127.0.0.1:50000',
+      keyId: 'someone',
+      envelopeId: 'msg-forged-1',
+      assignmentId: 'asg-x',
+      generation: 7,
+      detail: null,
+    };
+    const answer = await post(
+      AGENT_HTTP_PATHS.heartbeat,
+      heartbeat(enrolledNodeId, alpha, 10, { refusals: [refusal] }),
+    );
+    expect(answer.status).to.equal(200);
+    expect((answer.json['body'] as { refusalsRecorded: number }).refusalsRecorded).to.equal(1);
+    const rows = await auditRows('agent.refusal');
+    expect(rows.at(-1)).to.deep.include({ decision: 'denied', result: 'refused' });
+    expect(rows.at(-1)?.evidence).to.deep.include({
+      code: ErrorCode.SIGNATURE_INVALID,
+      envelopeId: 'msg-forged-1',
+      nodeId: enrolledNodeId,
+    });
+  });
+
+  it('validates labels and taints, changes nothing on bad input, and audits accepted changes', async () => {
+    const bad = await graphql(`
+      mutation {
+        setNodeLabels(node: "alpha", labels: [{ key: "-bad", value: "x" }]) {
+          id
+        }
+      }
+    `);
+    expect(bad.errors?.[0]?.extensions.code).to.equal(ErrorCode.VALIDATION_FAILED);
+    const badTaint = await graphql(`
+      mutation {
+        setNodeTaints(node: "alpha", taints: [{ key: "gpu", value: "", effect: "Evict" }]) {
+          id
+        }
+      }
+    `);
+    expect(badTaint.errors?.[0]?.extensions.code).to.equal(ErrorCode.VALIDATION_FAILED);
+    const labels = await graphql(`
+      mutation {
+        setNodeLabels(node: "alpha", labels: [{ key: "zone", value: "a" }]) {
+          labels {
+            key
+            value
+          }
+        }
+      }
+    `);
+    expect(labels.data?.['setNodeLabels']).to.deep.equal({ labels: [{ key: 'zone', value: 'a' }] });
+    const taints = await graphql(`
+      mutation {
+        setNodeTaints(node: "alpha", taints: [{ key: "maintenance", value: "", effect: "NoSchedule" }]) {
+          taints {
+            key
+            effect
+          }
+        }
+      }
+    `);
+    expect(taints.data?.['setNodeTaints']).to.deep.equal({
+      taints: [{ key: 'maintenance', effect: 'NoSchedule' }],
+    });
+    const cordoned = await graphql(`
+      mutation {
+        cordonNode(node: "alpha") {
+          cordoned
+        }
+      }
+    `);
+    expect(cordoned.data?.['cordonNode']).to.deep.equal({ cordoned: true });
+    const uncordoned = await graphql(`
+      mutation {
+        uncordonNode(node: "alpha") {
+          cordoned
+        }
+      }
+    `);
+    expect(uncordoned.data?.['uncordonNode']).to.deep.equal({ cordoned: false });
+    const missing = await graphql(`
+      mutation {
+        cordonNode(node: "no-such-node") {
+          cordoned
+        }
+      }
+    `);
+    expect(missing.errors?.[0]?.extensions.code).to.equal(ErrorCode.NOT_FOUND);
+    expect((await auditRows('node.labels.set')).length).to.equal(1);
+    expect((await auditRows('node.cordon')).at(-1)).to.deep.include({ decision: 'allowed' });
+  });
+
+  it('refuses to drain a Pending node (INVALID_TRANSITION) and rejects it; a rejected node heartbeats into FORBIDDEN', async () => {
+    const drain = await graphql(`
+      mutation {
+        drainNode(node: "alpha", timeoutSeconds: 1) {
+          workflowId
+        }
+      }
+    `);
+    expect(drain.errors?.[0]?.extensions.code).to.equal(ErrorCode.INVALID_TRANSITION);
+    const rejected = await graphql(`
+      mutation {
+        rejectNode(node: "alpha", reason: "not ours") {
+          node {
+            lifecycle
+          }
+          receiptHash
+        }
+      }
+    `);
+    expect(rejected.errors, JSON.stringify(rejected.errors)).to.equal(undefined);
+    expect((rejected.data?.['rejectNode'] as { node: { lifecycle: string } }).node.lifecycle).to.equal(
+      'Rejected',
+    );
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(enrolledNodeId, alpha, 20)),
+      403,
+      ErrorCode.FORBIDDEN,
+    );
+    const again = await graphql(`
+      mutation {
+        approveNode(node: "alpha") {
+          workflowId
+        }
+      }
+    `);
+    expect(again.errors?.[0]?.extensions.code).to.equal(ErrorCode.INVALID_TRANSITION);
+  });
+
+  it('registers a next key only with proof of possession', async () => {
+    const { token } = await createToken({ autoApprove: false });
+    const iota = nodeIdentity('iota');
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, iota));
+    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    await fixture.ds.query(`UPDATE nodes SET rotation_requested_at = now() WHERE id = $1`, [nodeId]);
+    const next = generateKeyPairSync('ed25519');
+    const nextKeyId = ed25519KeyId(next.publicKey);
+    const forgedProof = sign(
+      null,
+      rotationProofInput(nodeId, iota.keyId, nextKeyId),
+      iota.privateKey,
+    ).toString('base64url');
+    expectProblem(
+      await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(nodeId, iota, 1, {
+          nextKey: { keyId: nextKeyId, publicKey: openSshPublicKey(next.publicKey), proof: forgedProof },
+        }),
+      ),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    const proof = sign(null, rotationProofInput(nodeId, iota.keyId, nextKeyId), next.privateKey).toString(
+      'base64url',
+    );
+    const accepted = await post(
+      AGENT_HTTP_PATHS.heartbeat,
+      heartbeat(nodeId, iota, 2, {
+        nextKey: { keyId: nextKeyId, publicKey: openSshPublicKey(next.publicKey), proof },
+      }),
+    );
+    expect(accepted.status).to.equal(200);
+    // Signed by the next key: the rotation completes, the old key stops working.
+    expect(
+      (
+        await post(
+          AGENT_HTTP_PATHS.heartbeat,
+          heartbeat(nodeId, { privateKey: next.privateKey, keyId: nextKeyId }, 3),
+        )
+      ).status,
+    ).to.equal(200);
+    const row = (
+      await fixture.ds.query<{ key_id: string; next_key_id: string | null }[]>(
+        `SELECT key_id, next_key_id FROM nodes WHERE id = $1`,
+        [nodeId],
+      )
+    )[0];
+    expect(row).to.deep.equal({ key_id: nextKeyId, next_key_id: null });
+    expectProblem(
+      await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, iota, 4)),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+  });
+});

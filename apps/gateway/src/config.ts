@@ -1,6 +1,7 @@
 import { DataClassSchema } from '@lunanexa/contracts';
 import { configFields, loadConfig } from '@lunanexa/observability';
 import { z } from 'zod';
+import { DEFAULT_ROUTE_REFRESH_MS } from './postgres-route-table';
 
 export const GATEWAY_PROCESS_NAME = 'lunanexa-gateway';
 export const GATEWAY_SERVICE = 'gateway';
@@ -30,6 +31,22 @@ export const GatewayConfigSchema = z.object({
   LUNANEXA_GATEWAY_DEFAULT_DATA_CLASS: DataClassSchema.default('confidential'),
   /** How long shutdown waits for in-flight requests before cutting connections. */
   LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS: configFields.durationMs(10_000),
+  /**
+   * Where routes come from. Optional so a gateway can run with no control
+   * plane at all (every inference request then gets MODEL_NOT_FOUND).
+   */
+  DATABASE_URL: configFields.postgresUrl().optional(),
+  /**
+   * Route snapshot refresh interval: how long a drained node or a newly ready
+   * replica takes to be seen. Capped well below the 30 s staleness limit so
+   * a few failed refreshes do not already make the gateway unready.
+   */
+  LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: z.coerce
+    .number({ error: 'must be an integer number of milliseconds' })
+    .int('must be an integer number of milliseconds')
+    .min(100, 'must be at least 100 ms')
+    .max(10_000, 'must be at most 10000 ms')
+    .default(DEFAULT_ROUTE_REFRESH_MS),
 });
 
 export interface GatewayConfig {
@@ -39,6 +56,8 @@ export interface GatewayConfig {
   readonly maxBodyBytes: number;
   readonly defaultDataClass: z.infer<typeof DataClassSchema>;
   readonly shutdownGraceMs: number;
+  readonly databaseUrl: string | null;
+  readonly routeRefreshMs: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -50,5 +69,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     maxBodyBytes: raw.LUNANEXA_GATEWAY_MAX_BODY_BYTES,
     defaultDataClass: raw.LUNANEXA_GATEWAY_DEFAULT_DATA_CLASS,
     shutdownGraceMs: raw.LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS,
+    databaseUrl: raw.DATABASE_URL ?? null,
+    routeRefreshMs: raw.LUNANEXA_GATEWAY_ROUTE_REFRESH_MS,
   };
 }

@@ -5,3 +5,4 @@ export * from './metrics';
 export * from './upstream';
 export * from './workloads';
 export { readJsonBody, violationsFrom } from './http';
+export * from './postgres-route-table';

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
-import { EmptyRouteTable } from './route-table';
+import { createGatewayMetrics } from './metrics';
+import { PostgresRouteTable } from './postgres-route-table';
+import { EmptyRouteTable, type RouteTable } from './route-table';
 import { createGatewayServer } from './server';
 
 /**
@@ -13,11 +15,30 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   const config = loadGatewayConfig();
   const build = readBuildInfo();
   const logger = createLogger({ service: GATEWAY_SERVICE, level: config.logLevel, version: build.version });
-  // No deployments exist yet; the PostgreSQL-backed table replaces this when they do.
+  // Shared so the route table's refresh metrics appear on the gateway's /metrics.
+  const metrics = createGatewayMetrics(GATEWAY_SERVICE, build);
+  let table: PostgresRouteTable | undefined;
+  let routes: RouteTable;
+  if (config.databaseUrl !== null) {
+    table = new PostgresRouteTable({
+      databaseUrl: config.databaseUrl,
+      logger,
+      refreshMs: config.routeRefreshMs,
+      registry: metrics.service.registry,
+    });
+    // Not awaited: /ready answers 503 until the first snapshot, which is how a load balancer should learn it.
+    table.start();
+    routes = table;
+    logger.info({ routeRefreshMs: config.routeRefreshMs }, 'routes from PostgreSQL (DATABASE_URL)');
+  } else {
+    routes = new EmptyRouteTable();
+    logger.info('DATABASE_URL not set: empty route table, every inference request gets MODEL_NOT_FOUND');
+  }
   const gateway = createGatewayServer({
-    routes: new EmptyRouteTable(),
+    routes,
     logger,
     build,
+    metrics,
     maxBodyBytes: config.maxBodyBytes,
     defaultDataClass: config.defaultDataClass,
   });
@@ -29,7 +50,11 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
 
   stopOnSignals(
     logger,
-    () => gateway.close(config.shutdownGraceMs),
+    async () => {
+      await gateway.close(config.shutdownGraceMs);
+      // Only after the server closed: requests still finishing may look up routes until then.
+      await table?.close();
+    },
     { graceMs: config.shutdownGraceMs },
     'shutting down: no new connections, finishing in-flight requests',
   );

@@ -3,8 +3,8 @@ import type { DataClass, ModelVersionRef } from '@lunanexa/contracts';
 /**
  * The gateway's view of what can serve traffic, behind a port so the data
  * plane never touches the database on the request path. The implementation
- * backed by PostgreSQL (a later issue) keeps an in-memory snapshot refreshed
- * from desired/observed state; `lookup` must stay synchronous and cheap.
+ * backed by PostgreSQL (postgres-route-table.ts) keeps an in-memory snapshot
+ * refreshed from desired/observed state; `lookup` must stay synchronous and cheap.
  */
 
 /** One ready replica: an openai-compatible runtime endpoint. */
@@ -13,6 +13,11 @@ export interface RouteEndpoint {
   readonly baseUrl: string;
   /** The model name the runtime was launched to serve (`--served-model-name`). */
   readonly servedModel: string;
+  /**
+   * The replica's own deployment when a route merges several deployments of
+   * one version, so `servedBy` names the one that answered; absent: the route's.
+   */
+  readonly deploymentId?: string;
 }
 
 export interface Route {

@@ -263,7 +263,12 @@ export async function runWorkload(
     for (const [index, endpoint] of route.endpoints.entries()) {
       if (index > 0) track.apply('retry');
       track.apply('dispatch');
-      const attempt = await attemptEndpoint(exchange, endpoint);
+      const attempt = await attemptEndpoint(
+        endpoint.deploymentId === undefined
+          ? exchange
+          : { ...exchange, servedBy: { ...exchange.servedBy, deploymentId: endpoint.deploymentId } },
+        endpoint,
+      );
       if (attempt.kind === 'done') return;
       lastError = attempt.error;
       if (!attempt.retryable) break;

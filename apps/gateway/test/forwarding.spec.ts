@@ -267,6 +267,24 @@ describe('gateway forwarding to openai-compatible runtimes', () => {
     expect(healthy.calls).to.have.length(1);
   });
 
+  it('names the deployment of the replica that answered when a route merges deployments', async () => {
+    const deadPort = await unusedPort();
+    const healthy = await runtime((_call, res) => replyJson(res, 200, openAiChatCompletion('Hi')));
+    const g = await gatewayWith(
+      route([
+        { baseUrl: `http://127.0.0.1:${deadPort}`, servedModel: 'a', deploymentId: 'dep-first' },
+        { baseUrl: healthy.baseUrl, servedModel: 'b', deploymentId: 'dep-second' },
+      ]),
+    );
+    const response = await postJson(g.url, '/v1/workloads', genericChat);
+    expect(response.status, response.text).to.equal(200);
+    expect(WorkloadResponseSchema.parse(response.json()).servedBy).to.deep.equal({
+      model: 'llama-3-1-8b-instruct@2024-07-23',
+      alias: 'chat-default',
+      deploymentId: 'dep-second',
+    });
+  });
+
   it('fails over a streamed request whose replica broke before sending anything', async () => {
     const broken = await runtime((_call, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

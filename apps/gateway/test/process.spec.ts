@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { EXIT_CONFIG } from '@lunanexa/observability';
+import { ConfigError, EXIT_CONFIG } from '@lunanexa/observability';
 import { loadGatewayConfig } from '../src/config';
 import { call, unusedPort } from './support';
 
@@ -31,6 +31,8 @@ describe('gateway configuration', () => {
       maxBodyBytes: 1_048_576,
       defaultDataClass: 'confidential',
       shutdownGraceMs: 10_000,
+      databaseUrl: null,
+      routeRefreshMs: 1000,
     });
   });
 
@@ -42,6 +44,8 @@ describe('gateway configuration', () => {
       LUNANEXA_GATEWAY_MAX_BODY_BYTES: '4096',
       LUNANEXA_GATEWAY_DEFAULT_DATA_CLASS: 'public',
       LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS: '500',
+      DATABASE_URL: 'postgres://lunanexa@db.internal:5432/lunanexa',
+      LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '250',
     });
     expect(config).to.deep.equal({
       host: '0.0.0.0',
@@ -50,7 +54,28 @@ describe('gateway configuration', () => {
       maxBodyBytes: 4096,
       defaultDataClass: 'public',
       shutdownGraceMs: 500,
+      databaseUrl: 'postgres://lunanexa@db.internal:5432/lunanexa',
+      routeRefreshMs: 250,
     });
+  });
+
+  it('treats an empty DATABASE_URL as unset', () => {
+    expect(loadGatewayConfig({ DATABASE_URL: '' }).databaseUrl).to.equal(null);
+  });
+
+  it('refuses a non-postgres DATABASE_URL and a refresh interval out of range', () => {
+    for (const [env, variable, message] of [
+      [{ DATABASE_URL: 'mysql://db/lunanexa' }, 'DATABASE_URL', 'postgres://'],
+      [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '10' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'at least 100'],
+      [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '60000' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'at most 10000'],
+      [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: 'soon' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'integer'],
+    ] as const) {
+      expect(() => loadGatewayConfig(env))
+        .to.throw(ConfigError)
+        .that.satisfies((error: ConfigError) =>
+          error.problems.some((p) => p.variable === variable && p.message.includes(message)),
+        );
+    }
   });
 });
 
@@ -71,11 +96,7 @@ describe('gateway process', function () {
     expect(result.stderr).to.include('LUNANEXA_LOG_LEVEL');
   });
 
-  it('serves, then exits 0 on SIGTERM after logging the shutdown', async () => {
-    const port = await unusedPort();
-    const child = startMain({ LUNANEXA_GATEWAY_PORT: String(port) });
-    const exited = exitOf(child);
-    const url = `http://127.0.0.1:${port}`;
+  async function waitForHealth(url: string): Promise<void> {
     let health = 0;
     for (let attempt = 0; attempt < 200 && health !== 200; attempt += 1) {
       health = await call(url, 'GET', '/health').then(
@@ -85,15 +106,65 @@ describe('gateway process', function () {
       if (health !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(health).to.equal(200);
+  }
+
+  function logLines(stdout: string): { msg: string; [key: string]: unknown }[] {
+    return stdout
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as { msg: string });
+  }
+
+  it('serves, then exits 0 on SIGTERM after logging the shutdown', async () => {
+    const port = await unusedPort();
+    const child = startMain({ LUNANEXA_GATEWAY_PORT: String(port) });
+    const exited = exitOf(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url);
     expect((await call(url, 'GET', '/ready')).status).to.equal(200);
     child.kill('SIGTERM');
     const result = await exited;
     expect(result.code).to.equal(0);
-    const messages = result.stdout
-      .split('\n')
-      .filter((line) => line.length > 0)
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = logLines(result.stdout).map((line) => line.msg);
+    expect(messages).to.include(
+      'DATABASE_URL not set: empty route table, every inference request gets MODEL_NOT_FOUND',
+    );
     expect(messages).to.include('gateway listening');
     expect(messages).to.include('stopped');
+  });
+
+  it('with DATABASE_URL unreachable: serves /health, answers /ready 503, still stops cleanly', async () => {
+    const port = await unusedPort();
+    const dbPort = await unusedPort();
+    const child = startMain({
+      LUNANEXA_GATEWAY_PORT: String(port),
+      DATABASE_URL: `postgres://lunanexa:secret-password@127.0.0.1:${dbPort}/lunanexa`,
+      LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '100',
+    });
+    const exited = exitOf(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url);
+    const ready = await call(url, 'GET', '/ready');
+    expect(ready.status).to.equal(503);
+    expect(ready.json()['code']).to.equal('DEPENDENCY_UNAVAILABLE');
+    let metrics = await call(url, 'GET', '/metrics');
+    // The first refresh runs concurrently with startup; give its failure a moment to be counted.
+    for (let attempt = 0; attempt < 40 && /failures_total 0$/m.test(metrics.text); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      metrics = await call(url, 'GET', '/metrics');
+    }
+    expect(metrics.text).to.match(/^lunanexa_gateway_route_refresh_failures_total [1-9]/m);
+    expect(metrics.text).to.match(/^lunanexa_gateway_route_snapshot_age_seconds \d/m);
+    child.kill('SIGTERM');
+    const result = await exited;
+    expect(result.code).to.equal(0);
+    const lines = logLines(result.stdout);
+    expect(lines.map((line) => line.msg)).to.include.members([
+      'routes from PostgreSQL (DATABASE_URL)',
+      'route table could not load; reporting not ready',
+      'stopped',
+    ]);
+    // The connection string carries credentials; it must not reach the log.
+    expect(result.stdout).to.not.include('secret-password');
   });
 });

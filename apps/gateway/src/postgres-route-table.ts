@@ -1,0 +1,290 @@
+import { DATA_CLASSES } from '@lunanexa/contracts';
+import type { Logger } from '@lunanexa/observability';
+import { Pool } from 'pg';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { Route, RouteEndpoint, RouteModel, RouteTable } from './route-table';
+
+/**
+ * Every replica that may take a new request, in one round trip. A replica
+ * counts only when desired state (intent Run, deployment not being torn down),
+ * what the agent reported (Ready for the current generation, with a port) and
+ * both leases (assignment and node) agree. Draining/Drained nodes drop out so
+ * a drain stops new traffic at once; cordon is deliberately absent because it
+ * only blocks new placements. A node whose lease lapsed is Unreachable, and a
+ * NULL lease (never heartbeated) compares as unknown, so both drop out too.
+ *
+ * Order is least recently updated deployment first, then least recently
+ * updated assignment: a stable base order that lookup rotates through.
+ */
+export const ROUTES_SQL = `
+SELECT d.id AS deployment_id,
+       d.model_ref,
+       d.created_at AS deployment_created_at,
+       n.address,
+       a.endpoint_port
+  FROM assignments a
+  JOIN deployments d ON d.id = a.deployment_id
+  JOIN nodes n ON n.id = a.node_id
+ WHERE a.intent = 'Run'
+   AND a.observed_state = 'Ready'
+   AND a.observed_generation = a.generation
+   AND a.endpoint_port BETWEEN 1 AND 65535
+   AND a.lease_expires_at > now()
+   AND d.state NOT IN ('Stopping', 'Stopped', 'Failed')
+   AND n.lifecycle = 'Active'
+   AND n.lease_expires_at > now()
+ ORDER BY d.model_ref, d.updated_at, d.id, a.updated_at, a.id`;
+
+interface RouteRow {
+  readonly deployment_id: string;
+  readonly model_ref: string;
+  readonly deployment_created_at: Date;
+  readonly address: string;
+  readonly endpoint_port: number;
+}
+
+export const DEFAULT_ROUTE_REFRESH_MS = 1000;
+export const DEFAULT_ROUTE_STALE_AFTER_MS = 30_000;
+
+export interface PostgresRouteTableOptions {
+  readonly databaseUrl: string;
+  readonly logger: Logger;
+  readonly refreshMs?: number;
+  /** Without a successful refresh for this long, ready() turns false (the last snapshot still serves). */
+  readonly staleAfterMs?: number;
+  /** Where the refresh metrics are registered; the gateway passes its own so /metrics shows them. */
+  readonly registry?: Registry;
+  /** Milliseconds since the epoch; injected so tests can age the snapshot without sleeping. */
+  readonly now?: () => number;
+}
+
+export interface RouteTableMetrics {
+  readonly refreshFailures: Counter;
+  readonly snapshotAgeSeconds: Gauge;
+}
+
+/** All rotations of one ref's replicas, so lookup hands out round-robin order without allocating. */
+interface RouteSet {
+  readonly rotations: readonly Route[];
+  next: number;
+}
+
+interface Snapshot {
+  readonly routes: ReadonlyMap<string, RouteSet>;
+  readonly models: readonly RouteModel[];
+}
+
+const EMPTY: Snapshot = { routes: new Map(), models: [] };
+
+/** `http://host:port`; an IPv6 literal needs brackets or its colons read as the port separator. */
+export function endpointBaseUrl(address: string, port: number): string {
+  const host = address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
+  return `http://${host}:${port}`;
+}
+
+function buildSnapshot(rows: readonly RouteRow[], previous: Snapshot): Snapshot {
+  const grouped = new Map<
+    string,
+    { createdAt: Date; endpoints: (RouteEndpoint & { deploymentId: string })[] }
+  >();
+  for (const row of rows) {
+    let entry = grouped.get(row.model_ref);
+    if (entry === undefined) {
+      entry = { createdAt: row.deployment_created_at, endpoints: [] };
+      grouped.set(row.model_ref, entry);
+    }
+    if (row.deployment_created_at < entry.createdAt) entry.createdAt = row.deployment_created_at;
+    entry.endpoints.push({
+      baseUrl: endpointBaseUrl(row.address, row.endpoint_port),
+      servedModel: row.model_ref,
+      deploymentId: row.deployment_id,
+    });
+  }
+  const routes = new Map<string, RouteSet>();
+  const models: RouteModel[] = [];
+  for (const [ref, { createdAt, endpoints }] of grouped) {
+    const rotations = endpoints.map((_, start): Route => {
+      const ordered = [...endpoints.slice(start), ...endpoints.slice(0, start)];
+      return {
+        modelVersion: ref,
+        alias: null,
+        // The replica tried first names the route; a later one that answers reports its own deployment.
+        deploymentId: ordered[0].deploymentId,
+        // Every class until licenses arrive with the model registry; then this comes from the approved license.
+        allowedDataClasses: DATA_CLASSES,
+        endpoints: ordered,
+      };
+    });
+    // Carried across refreshes: a fresh start at 0 every second would send light traffic to one replica only.
+    const next = (previous.routes.get(ref)?.next ?? 0) % rotations.length;
+    routes.set(ref, { rotations, next });
+    models.push({ id: ref, createdAt: createdAt.toISOString() });
+  }
+  models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { routes, models };
+}
+
+/**
+ * Routes from PostgreSQL desired/observed state. One query every `refreshMs`
+ * replaces an in-memory snapshot; lookups only read that snapshot, so the
+ * request path never waits on the database and a database outage degrades to
+ * "routes as of the last refresh" rather than failed requests. Staleness is
+ * reported through ready() (the load balancer stops sending traffic) and the
+ * snapshot-age gauge, not by dropping routes.
+ */
+export class PostgresRouteTable implements RouteTable {
+  readonly metrics: RouteTableMetrics;
+  private readonly pool: Pool;
+  private readonly logger: Logger;
+  private readonly refreshMs: number;
+  private readonly staleAfterMs: number;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  private snapshot: Snapshot = EMPTY;
+  private loadedAt: number | undefined;
+  private consecutiveFailures = 0;
+  private reportedStale = false;
+  /** Refreshes run one after another, so a manual refresh always sees writes made before it was called. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: PostgresRouteTableOptions) {
+    this.logger = options.logger;
+    this.refreshMs = options.refreshMs ?? DEFAULT_ROUTE_REFRESH_MS;
+    this.staleAfterMs = options.staleAfterMs ?? DEFAULT_ROUTE_STALE_AFTER_MS;
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.pool = new Pool({
+      connectionString: options.databaseUrl,
+      application_name: 'lunanexa-gateway',
+      // One query at a time; the second connection only covers a reconnect while the first is being torn down.
+      max: 2,
+      connectionTimeoutMillis: 5000,
+      // A hung query must not stall the loop until the snapshot goes stale unnoticed.
+      query_timeout: 5000,
+      statement_timeout: 5000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle connection dropped by the server (restart, failover) is emitted here; unhandled it would kill the process.
+    this.pool.on('error', (error) => {
+      this.logger.warn({ err: error }, 'idle PostgreSQL connection of the route table failed');
+    });
+    const registry = options.registry ?? new Registry();
+    this.metrics = {
+      refreshFailures: new Counter({
+        name: 'lunanexa_gateway_route_refresh_failures_total',
+        help: 'Route table refreshes from PostgreSQL that failed; the previous snapshot kept serving.',
+        registers: [registry],
+      }),
+      snapshotAgeSeconds: new Gauge({
+        name: 'lunanexa_gateway_route_snapshot_age_seconds',
+        help: 'Seconds since the route snapshot was last loaded (since start while none has loaded).',
+        registers: [registry],
+        collect: () => {
+          this.metrics.snapshotAgeSeconds.set(this.snapshotAgeMs() / 1000);
+        },
+      }),
+    };
+  }
+
+  lookup(modelOrAlias: string): Route | undefined {
+    const set = this.snapshot.routes.get(modelOrAlias);
+    if (set === undefined) return undefined;
+    const route = set.rotations[set.next];
+    set.next = (set.next + 1) % set.rotations.length;
+    return route;
+  }
+
+  models(): readonly RouteModel[] {
+    return this.snapshot.models;
+  }
+
+  ready(): boolean {
+    return this.loadedAt !== undefined && this.now() - this.loadedAt <= this.staleAfterMs;
+  }
+
+  /** Loads the first snapshot now and then every `refreshMs` until close(). */
+  start(): void {
+    if (this.started || this.closing !== undefined) return;
+    this.started = true;
+    this.tick();
+  }
+
+  /**
+   * One refresh, after any already running. Resolves true when the snapshot
+   * was replaced, false when the query failed (never rejects).
+   */
+  refresh(): Promise<boolean> {
+    const run = this.queue.then(() => this.load());
+    this.queue = run;
+    return run;
+  }
+
+  /** Stops the loop, waits for a running refresh, and ends the pool. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearTimeout(this.timer);
+      await this.queue;
+      await this.pool.end();
+    })();
+    return this.closing;
+  }
+
+  private tick(): void {
+    void this.refresh().then(() => {
+      if (this.closing !== undefined) return;
+      this.timer = setTimeout(() => this.tick(), this.refreshMs);
+      // The server keeps the process alive; the refresh loop alone must not.
+      this.timer.unref();
+    });
+  }
+
+  private snapshotAgeMs(): number {
+    return this.now() - (this.loadedAt ?? this.startedAt);
+  }
+
+  private async load(): Promise<boolean> {
+    if (this.closing !== undefined) return false;
+    try {
+      const result = await this.pool.query<RouteRow>(ROUTES_SQL);
+      this.snapshot = buildSnapshot(result.rows, this.snapshot);
+      const first = this.loadedAt === undefined;
+      this.loadedAt = this.now();
+      if (first) this.logger.info({ models: this.snapshot.models.length }, 'route table loaded');
+      else if (this.consecutiveFailures > 0)
+        this.logger.info(
+          { failedRefreshes: this.consecutiveFailures, models: this.snapshot.models.length },
+          'route table refresh recovered',
+        );
+      this.consecutiveFailures = 0;
+      this.reportedStale = false;
+      return true;
+    } catch (error: unknown) {
+      this.metrics.refreshFailures.inc();
+      this.consecutiveFailures += 1;
+      // One line when an outage starts and one when it makes us unready, not one per refresh interval.
+      if (this.consecutiveFailures === 1 && this.ready())
+        this.logger.warn(
+          { err: error, snapshotAgeMs: this.snapshotAgeMs() },
+          'route table refresh failed; keeping the last snapshot',
+        );
+      if (!this.reportedStale && !this.ready()) {
+        this.reportedStale = true;
+        this.logger.error(
+          {
+            err: error,
+            failedRefreshes: this.consecutiveFailures,
+            snapshotAgeMs: this.snapshotAgeMs(),
+            staleAfterMs: this.staleAfterMs,
+          },
+          this.loadedAt === undefined
+            ? 'route table could not load; reporting not ready'
+            : 'route table is stale; reporting not ready',
+        );
+      }
+      return false;
+    }
+  }
+}

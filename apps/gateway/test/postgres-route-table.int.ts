@@ -1,0 +1,550 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { expect } from 'chai';
+import { Client } from 'pg';
+import { Registry } from 'prom-client';
+import {
+  DATA_CLASSES,
+  OpenAiChatChunkSchema,
+  ProblemDetailsSchema,
+  WorkloadDeltaChunkSchema,
+} from '@lunanexa/contracts';
+import { FAKE_RUNTIME_MAIN, generate } from '@lunanexa/fake-runtime';
+import { createLogger } from '@lunanexa/observability';
+import {
+  createScratchDatabase,
+  runMigrations,
+  testAdminUrl,
+  type ScratchDatabase,
+} from '@lunanexa/persistence';
+import { PostgresRouteTable, type PostgresRouteTableOptions } from '../src/postgres-route-table';
+import { CapturedLog, call, postJson, startGateway, unusedPort, type StartedGateway } from './support';
+
+const REF = 'llama-3-1-8b-instruct@2024-07-23';
+const OTHER_REF = 'mistral-7b@v0-3';
+const QUESTION = 'Which nodes are draining?';
+
+/** What the deterministic fake runtime writes for QUESTION, so a test can tell a whole stream from a cut one. */
+function expectedText(maxTokens: number): string {
+  const messages = [{ role: 'user', content: QUESTION }];
+  return generate({ model: REF, prompt: { kind: 'chat', messages }, seed: 0, maxTokens, stop: [] }).text;
+}
+
+interface ReplicaSpec {
+  readonly node: string;
+  readonly deployment: string;
+  readonly port: number;
+  readonly ref?: string;
+  readonly address?: string;
+  /** Deployment timestamps, to control merge order and the listed createdAt. */
+  readonly deploymentCreatedAt?: string;
+  readonly deploymentUpdatedAt?: string;
+}
+
+/** One chunk of a server-sent-events stream and when the client received it. */
+interface TimedEvent {
+  readonly data: string;
+  readonly atMs: number;
+}
+
+interface OpenStream {
+  /** Resolves when the first `data:` event arrived. */
+  readonly firstEvent: Promise<void>;
+  readonly done: Promise<{ status: number; events: TimedEvent[]; finishedAtMs: number }>;
+}
+
+/** A streaming POST that timestamps every SSE event as it arrives, so tests can tell streaming from buffering. */
+function openStream(baseUrl: string, path: string, body: unknown): OpenStream {
+  let markFirst: () => void = () => undefined;
+  let failFirst: (error: Error) => void = () => undefined;
+  const firstEvent = new Promise<void>((resolve, reject) => {
+    markFirst = resolve;
+    failFirst = reject;
+  });
+  const done = new Promise<{ status: number; events: TimedEvent[]; finishedAtMs: number }>(
+    (resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const req = request(
+        `${baseUrl}${path}`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          const events: TimedEvent[] = [];
+          let buffer = '';
+          res.setEncoding('utf8');
+          res.on('data', (text: string) => {
+            buffer += text;
+            for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              if (!block.startsWith('data: ')) continue;
+              events.push({ data: block.slice('data: '.length), atMs: performance.now() });
+              if (events.length === 1) markFirst();
+            }
+          });
+          res.on('end', () => {
+            if (events.length === 0) failFirst(new Error(`no event; HTTP ${res.statusCode} ${buffer}`));
+            resolve({ status: res.statusCode ?? 0, events, finishedAtMs: performance.now() });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (error) => {
+        failFirst(error);
+        reject(error);
+      });
+      req.end(payload);
+    },
+  );
+  return { firstEvent, done };
+}
+
+/** Milliseconds between the first and the last event: near zero when a reply was buffered and sent at once. */
+function spreadMs(events: readonly TimedEvent[]): number {
+  const first = events.at(0);
+  const last = events.at(-1);
+  if (first === undefined || last === undefined) throw new Error('no events');
+  return last.atMs - first.atMs;
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 5000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for: ${what}`);
+    await delay(25);
+  }
+}
+
+async function counterValue(table: PostgresRouteTable): Promise<number> {
+  return (await table.metrics.refreshFailures.get()).values[0]?.value ?? 0;
+}
+
+interface FakeRuntimeProcess {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** The real fake runtime as a child process, on a port the OS picks (read back from its "listening" line). */
+async function startFakeRuntime(args: readonly string[]): Promise<FakeRuntimeProcess> {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [FAKE_RUNTIME_MAIN, '--port', '0', '--log-level', 'info', ...args],
+    { env: { PATH: process.env['PATH'] ?? '' } },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = '';
+    const onData = (chunk: Buffer): void => {
+      stdout += chunk.toString('utf8');
+      for (const line of stdout.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const parsed = JSON.parse(line) as { msg?: string; port?: number };
+        if (parsed.msg === 'fake runtime listening' && typeof parsed.port === 'number') {
+          child.stdout.off('data', onData);
+          // Keep draining stdout so the child never blocks on a full pipe.
+          child.stdout.resume();
+          resolve(parsed.port);
+          return;
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    void exited.then(() => reject(new Error(`fake runtime exited before listening: ${stderr}`)));
+  });
+  return {
+    port,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+describe('PostgresRouteTable on PostgreSQL', function () {
+  this.timeout(60_000);
+  let db: ScratchDatabase;
+  let sql: Client;
+  let tokenId: string;
+  const tables: PostgresRouteTable[] = [];
+
+  function table(options: Partial<PostgresRouteTableOptions> = {}): PostgresRouteTable {
+    const created = new PostgresRouteTable({
+      databaseUrl: db.url,
+      logger: createLogger({ service: 'gateway', level: 'silent', destination: new CapturedLog() }),
+      // Tests refresh by hand unless they start the loop; a long interval keeps the two apart.
+      refreshMs: 60_000,
+      ...options,
+    });
+    tables.push(created);
+    return created;
+  }
+
+  async function addReplica(spec: ReplicaSpec): Promise<void> {
+    const ref = spec.ref ?? REF;
+    const [model, version] = ref.split('@') as [string, string];
+    await sql.query(
+      `INSERT INTO nodes (id, name, lifecycle, address, ssh_port, host_key_fingerprint, key_id, public_key,
+                          inventory, lease_renewed_at, lease_expires_at, enroll_workflow_id, bootstrap_token_id,
+                          enrolled_at, updated_at)
+       VALUES ($1, $2, 'Active', $3, 22, 'SHA256:test', 'key-1', 'test-public-key', '{}'::jsonb,
+               now(), now() + interval '1 minute', $4, $5, now(), now())
+       ON CONFLICT (id) DO NOTHING`,
+      [`node-${spec.node}`, spec.node, spec.address ?? '127.0.0.1', `enroll-${spec.node}`, tokenId],
+    );
+    await sql.query(
+      `INSERT INTO model_versions (id, model, version, ref, artifact, runtime, created_by, created_at)
+       VALUES ($1, $2, $3, $4, '{}'::jsonb, '{}'::jsonb, 'test', now())
+       ON CONFLICT (ref) DO NOTHING`,
+      [randomUUID(), model, version, ref],
+    );
+    await sql.query(
+      `INSERT INTO deployments (id, name, model_version_id, model_ref, state, generation, observed_generation,
+                                desired_replicas, workflow_id, created_by, created_at, updated_at)
+       SELECT $1, $2, mv.id, mv.ref, 'Ready', 1, 1, 1, $3, 'test',
+              COALESCE($4::timestamptz, now()), COALESCE($5::timestamptz, now())
+         FROM model_versions mv WHERE mv.ref = $6
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        `dep-${spec.deployment}`,
+        spec.deployment,
+        `deploy-${spec.deployment}`,
+        spec.deploymentCreatedAt ?? null,
+        spec.deploymentUpdatedAt ?? null,
+        ref,
+      ],
+    );
+    await sql.query(
+      `INSERT INTO assignments (id, deployment_id, node_id, generation, intent, lease_expires_at, spec,
+                                observed_state, observed_generation, endpoint_port, in_flight, observed_at,
+                                created_at, updated_at)
+       VALUES ($1, $2, $3, 1, 'Run', now() + interval '1 minute', '{}'::jsonb, 'Ready', 1, $4, 0, now(), now(), now())`,
+      [`asg-${spec.deployment}-${spec.node}`, `dep-${spec.deployment}`, `node-${spec.node}`, spec.port],
+    );
+  }
+
+  before(async () => {
+    db = await createScratchDatabase('gateway_routes', testAdminUrl());
+    await runMigrations(db.url);
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+    tokenId = randomUUID();
+    await sql.query(
+      `INSERT INTO bootstrap_tokens (id, token_hash, prefix, created_by, created_at, expires_at)
+       VALUES ($1, $2, 'lnxb_abcdEFGH', 'test', now(), now() + interval '1 day')`,
+      [tokenId, 'ab'.repeat(32)],
+    );
+  });
+
+  afterEach(async () => {
+    await Promise.all(tables.splice(0).map((t) => t.close()));
+  });
+
+  after(async () => {
+    await sql?.end();
+    await db?.drop();
+  });
+
+  describe('snapshot', () => {
+    beforeEach(async () => {
+      await sql.query('TRUNCATE assignments, deployments, model_versions, nodes');
+      await addReplica({
+        node: 'gpu-a',
+        deployment: 'llama',
+        address: '10.0.0.11',
+        port: 41001,
+        deploymentCreatedAt: '2025-11-20T09:00:00.000Z',
+      });
+    });
+
+    it('is not ready and knows nothing before the first refresh', () => {
+      const routes = table();
+      expect(routes.ready()).to.equal(false);
+      expect(routes.lookup(REF)).to.equal(undefined);
+      expect(routes.models()).to.deep.equal([]);
+    });
+
+    it('routes a Ready replica on an Active node with fresh leases, keyed by the model ref', async () => {
+      const routes = table();
+      expect(await routes.refresh()).to.equal(true);
+      expect(routes.ready()).to.equal(true);
+      expect(routes.lookup(REF)).to.deep.equal({
+        modelVersion: REF,
+        alias: null,
+        deploymentId: 'dep-llama',
+        allowedDataClasses: DATA_CLASSES,
+        endpoints: [{ baseUrl: 'http://10.0.0.11:41001', servedModel: REF, deploymentId: 'dep-llama' }],
+      });
+      expect(routes.lookup('llama-3-1-8b-instruct')).to.equal(undefined);
+      expect(routes.models()).to.deep.equal([{ id: REF, createdAt: '2025-11-20T09:00:00.000Z' }]);
+    });
+
+    const exclusions: readonly (readonly [string, string])[] = [
+      ['the replica is still Starting', `UPDATE assignments SET observed_state = 'Starting'`],
+      ['the agent reported an older generation', `UPDATE assignments SET generation = 2`],
+      ['the intent is Stop', `UPDATE assignments SET intent = 'Stop'`],
+      ['no endpoint port was reported', `UPDATE assignments SET endpoint_port = NULL`],
+      [
+        'the assignment lease expired',
+        `UPDATE assignments SET lease_expires_at = now() - interval '1 second'`,
+      ],
+      [
+        'the node lease expired (Unreachable)',
+        `UPDATE nodes SET lease_expires_at = now() - interval '1 second'`,
+      ],
+      ['the node never renewed a lease', `UPDATE nodes SET lease_expires_at = NULL`],
+      ['the node is Draining', `UPDATE nodes SET lifecycle = 'Draining'`],
+      ['the node is Drained', `UPDATE nodes SET lifecycle = 'Drained'`],
+      ['the deployment is Stopping', `UPDATE deployments SET state = 'Stopping'`],
+      ['the deployment is Stopped', `UPDATE deployments SET state = 'Stopped'`],
+      ['the deployment Failed', `UPDATE deployments SET state = 'Failed'`],
+    ];
+    for (const [reason, update] of exclusions) {
+      it(`drops the replica at the next refresh when ${reason}`, async () => {
+        const routes = table();
+        await routes.refresh();
+        expect(routes.lookup(REF)).to.not.equal(undefined);
+        await sql.query(update);
+        expect(await routes.refresh()).to.equal(true);
+        expect(routes.lookup(REF)).to.equal(undefined);
+        expect(routes.models()).to.deep.equal([]);
+        expect(routes.ready()).to.equal(true);
+      });
+    }
+
+    it('keeps routing to a cordoned node that is still Active (cordon only blocks placements)', async () => {
+      const routes = table();
+      await sql.query(`UPDATE nodes SET cordoned = true`);
+      await routes.refresh();
+      expect(routes.lookup(REF)?.endpoints.map((e) => e.baseUrl)).to.deep.equal(['http://10.0.0.11:41001']);
+    });
+
+    it('merges deployments of one ref and rotates replicas round-robin across refreshes', async () => {
+      await sql.query(`UPDATE deployments SET updated_at = '2025-11-20T10:00:00Z'`);
+      await addReplica({
+        node: 'gpu-b',
+        deployment: 'llama-2',
+        address: 'fd00::12',
+        port: 41002,
+        deploymentCreatedAt: '2025-11-19T08:00:00.000Z',
+        deploymentUpdatedAt: '2025-11-20T11:00:00.000Z',
+      });
+      await addReplica({
+        node: 'gpu-b',
+        deployment: 'mistral',
+        ref: OTHER_REF,
+        address: 'fd00::12',
+        port: 41003,
+      });
+      const routes = table();
+      await routes.refresh();
+      const order = () => {
+        const route = routes.lookup(REF);
+        return [
+          route?.deploymentId,
+          ...(route?.endpoints ?? []).map((e) => `${e.deploymentId} ${e.baseUrl}`),
+        ];
+      };
+      const a = ['dep-llama', 'dep-llama http://10.0.0.11:41001', 'dep-llama-2 http://[fd00::12]:41002'];
+      const b = ['dep-llama-2', 'dep-llama-2 http://[fd00::12]:41002', 'dep-llama http://10.0.0.11:41001'];
+      expect([order(), order(), order()]).to.deep.equal([a, b, a]);
+      await routes.refresh();
+      // The rotation continues where it was instead of restarting at the first replica.
+      expect([order(), order()]).to.deep.equal([b, a]);
+      expect(routes.lookup(OTHER_REF)?.endpoints).to.have.length(1);
+      expect(routes.models().map((m) => m.id)).to.deep.equal([REF, OTHER_REF].sort());
+      expect(routes.models().find((m) => m.id === REF)?.createdAt).to.equal('2025-11-19T08:00:00.000Z');
+    });
+
+    it('picks up changes on its own every refreshMs once started', async () => {
+      const routes = table({ refreshMs: 100 });
+      routes.start();
+      await eventually('first load', () => routes.ready());
+      expect(routes.lookup(REF)).to.not.equal(undefined);
+      await sql.query(`UPDATE nodes SET lifecycle = 'Draining'`);
+      await eventually('the drained node to drop out', () => routes.lookup(REF) === undefined);
+      await sql.query(`UPDATE nodes SET lifecycle = 'Active'`);
+      await eventually('the node to return', () => routes.lookup(REF) !== undefined);
+    });
+
+    it('keeps the last snapshot when a refresh fails, counts it, and goes unready once stale', async () => {
+      let clock = Date.parse('2025-11-20T09:15:00.000Z');
+      const registry = new Registry();
+      const routes = table({ staleAfterMs: 30_000, now: () => clock, registry });
+      await routes.refresh();
+      const before = routes.lookup(REF);
+      await sql.query(`ALTER TABLE assignments RENAME TO assignments_away`);
+      try {
+        clock += 5000;
+        expect(await routes.refresh()).to.equal(false);
+        expect(await routes.refresh()).to.equal(false);
+        expect(await counterValue(routes)).to.equal(2);
+        expect(routes.lookup(REF)?.endpoints).to.deep.equal(before?.endpoints);
+        expect(routes.ready()).to.equal(true);
+        const text = await registry.metrics();
+        expect(text).to.match(/^lunanexa_gateway_route_refresh_failures_total 2$/m);
+        expect(text).to.match(/^lunanexa_gateway_route_snapshot_age_seconds 5$/m);
+        clock += 25_001;
+        expect(routes.ready()).to.equal(false);
+        // Still answering from the old snapshot: /ready steers traffic away, requests already here are served.
+        expect(routes.lookup(REF)).to.not.equal(undefined);
+      } finally {
+        await sql.query(`ALTER TABLE assignments_away RENAME TO assignments`);
+      }
+      expect(await routes.refresh()).to.equal(true);
+      expect(routes.ready()).to.equal(true);
+      expect(await registry.metrics()).to.match(/^lunanexa_gateway_route_snapshot_age_seconds 0$/m);
+    });
+
+    it('survives losing its database: the pooled connection dies, the snapshot stays', async () => {
+      const doomed = await createScratchDatabase('gateway_routes_doomed', testAdminUrl());
+      try {
+        await runMigrations(doomed.url);
+        const setup = new Client({ connectionString: doomed.url });
+        await setup.connect();
+        try {
+          await setup.query(
+            `INSERT INTO bootstrap_tokens (id, token_hash, prefix, created_by, created_at, expires_at)
+                             VALUES ($1, $2, 'lnxb_abcdEFGH', 'test', now(), now() + interval '1 day')`,
+            [tokenId, 'cd'.repeat(32)],
+          );
+          const saved = sql;
+          sql = setup;
+          try {
+            await addReplica({ node: 'gpu-z', deployment: 'llama', port: 41009 });
+          } finally {
+            sql = saved;
+          }
+        } finally {
+          await setup.end();
+        }
+        const routes = table({ databaseUrl: doomed.url });
+        expect(await routes.refresh()).to.equal(true);
+        // WITH (FORCE) terminates the pool's idle connection: the pool emits 'error', which must not crash us.
+        await doomed.drop();
+        await delay(100);
+        expect(await routes.refresh()).to.equal(false);
+        expect(await counterValue(routes)).to.equal(1);
+        expect(routes.lookup(REF)?.endpoints.map((e) => e.baseUrl)).to.deep.equal(['http://127.0.0.1:41009']);
+        expect(routes.ready()).to.equal(true);
+      } finally {
+        await doomed.drop();
+      }
+    });
+
+    it('stays unready when the database cannot be reached at all', async () => {
+      const port = await unusedPort();
+      const routes = table({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/nothing` });
+      expect(await routes.refresh()).to.equal(false);
+      expect(routes.ready()).to.equal(false);
+      expect(routes.lookup(REF)).to.equal(undefined);
+      expect(await counterValue(routes)).to.equal(1);
+    });
+  });
+
+  describe('gateway end to end with the fake runtime', () => {
+    let runtime: FakeRuntimeProcess;
+    let routes: PostgresRouteTable;
+    let gw: StartedGateway;
+    const chat = (maxTokens: number) => ({
+      model: REF,
+      messages: [{ role: 'user', content: QUESTION }],
+      max_tokens: maxTokens,
+      stream: true,
+    });
+
+    before(async () => {
+      await sql.query('TRUNCATE assignments, deployments, model_versions, nodes');
+      // 150 ms to the first token, then 10 tokens/s: slow enough to tell a stream from a buffered reply.
+      runtime = await startFakeRuntime(['--model', REF, '--ttft-ms', '150', '--tokens-per-second', '10']);
+      await addReplica({ node: 'gpu-a', deployment: 'llama', port: runtime.port });
+    });
+
+    beforeEach(async () => {
+      await sql.query(`UPDATE nodes SET lifecycle = 'Active'`);
+      routes = table({ refreshMs: 100 });
+      routes.start();
+      await eventually('route table ready', () => routes.ready() && routes.lookup(REF) !== undefined);
+      gw = await startGateway({ routes });
+    });
+
+    afterEach(async () => {
+      await gw.stop();
+    });
+
+    after(async () => {
+      await runtime?.stop();
+    });
+
+    it('streams /v1/chat/completions chunk by chunk from the replica PostgreSQL names', async () => {
+      const stream = openStream(gw.url, '/v1/chat/completions', chat(8));
+      const { status, events, finishedAtMs } = await stream.done;
+      expect(status).to.equal(200);
+      expect(events.at(-1)?.data).to.equal('[DONE]');
+      const chunks = events.slice(0, -1).map((e) => OpenAiChatChunkSchema.parse(JSON.parse(e.data)));
+      expect(chunks.every((c) => c.model === REF)).to.equal(true);
+      const content = events.filter((_, i) => (chunks[i]?.choices[0]?.delta.content ?? '') !== '');
+      expect(content.length).to.be.at.least(6);
+      // 8 tokens at 10/s: ~700 ms from the first token to the last. A buffered reply would arrive all at once.
+      expect(spreadMs(content)).to.be.above(400);
+      expect(finishedAtMs - (events[0]?.atMs ?? finishedAtMs)).to.be.above(400);
+      expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).to.equal(expectedText(8));
+    });
+
+    it('streams generic /v1/workloads the same way, naming the deployment that served it', async () => {
+      const stream = openStream(gw.url, '/v1/workloads', {
+        apiVersion: 'lunanexa.v1',
+        kind: 'chat',
+        target: { model: REF },
+        messages: [{ role: 'user', content: QUESTION }],
+        parameters: { maxTokens: 8 },
+        dataClass: 'restricted',
+        stream: true,
+      });
+      const { status, events } = await stream.done;
+      expect(status).to.equal(200);
+      const chunks = events.map((e) => WorkloadDeltaChunkSchema.parse(JSON.parse(e.data)));
+      expect(chunks.map((c) => c.sequence)).to.deep.equal(chunks.map((_, i) => i));
+      expect(chunks[0]?.servedBy).to.deep.equal({ model: REF, alias: null, deploymentId: 'dep-llama' });
+      expect(chunks.at(-1)?.usage?.completionTokens).to.equal(8);
+      expect(chunks.map((c) => c.choices[0]?.delta ?? '').join('')).to.equal(expectedText(8));
+      const text = events.filter((_, i) => (chunks[i]?.choices[0]?.delta ?? '') !== '');
+      expect(spreadMs(text)).to.be.above(400);
+    });
+
+    it('lets a stream to a node that turns Draining finish while new requests find no route', async () => {
+      // 30 tokens at 10/s: about 3 s, far longer than a refresh.
+      const inFlight = openStream(gw.url, '/v1/chat/completions', chat(30));
+      let streamFinished = false;
+      void inFlight.done.then(() => (streamFinished = true));
+      await inFlight.firstEvent;
+      await sql.query(`UPDATE nodes SET lifecycle = 'Draining'`);
+      let refused = await postJson(gw.url, '/v1/chat/completions', { ...chat(1), stream: false });
+      await eventually('new requests to be refused', async () => {
+        if (refused.status === 404) return true;
+        refused = await postJson(gw.url, '/v1/chat/completions', { ...chat(1), stream: false });
+        return refused.status === 404;
+      });
+      expect(ProblemDetailsSchema.parse(refused.json()).code).to.equal('MODEL_NOT_FOUND');
+      expect(refused.json<{ error: { type: string } }>().error.type).to.equal('not_found_error');
+      const listed = await call(gw.url, 'GET', '/v1/models');
+      expect(listed.json<{ data: unknown[] }>().data).to.deep.equal([]);
+
+      // The drain took effect while the earlier stream was still being generated.
+      expect(streamFinished).to.equal(false);
+      const { status, events } = await inFlight.done;
+      expect(status).to.equal(200);
+      expect(events.at(-1)?.data).to.equal('[DONE]');
+      const chunks = events.slice(0, -1).map((e) => OpenAiChatChunkSchema.parse(JSON.parse(e.data)));
+      expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).to.equal(expectedText(30));
+      expect(chunks.at(-1)?.choices[0]?.finish_reason).to.equal('length');
+    });
+  });
+});

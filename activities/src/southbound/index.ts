@@ -1,3 +1,4 @@
 export * from './client';
 export * from './node';
-export { CONTROLLER_SSH_USERNAME } from './ssh-exchange';
+// exchangeEnvelope sends an envelope exactly as given: tests use it to present crafted (forged, stale) messages.
+export { CONTROLLER_SSH_USERNAME, exchangeEnvelope, type ExchangeOptions } from './ssh-exchange';

@@ -5,6 +5,7 @@ import { DeploymentsService } from './deployments.service';
 import { FleetService, type Caller } from './fleet.service';
 import {
   BootstrapToken,
+  ControllerIdentity,
   CreateBootstrapTokenInput,
   CreateDeploymentInput,
   CreatedBootstrapToken,
@@ -35,6 +36,14 @@ export class FleetResolver {
     private readonly fleet: FleetService,
     private readonly deploymentsService: DeploymentsService,
   ) {}
+
+  @RequirePermission('read')
+  @Query(() => ControllerIdentity, {
+    description: 'What an agent needs to pin the controller: key id and fingerprint.',
+  })
+  controllerIdentity(): ControllerIdentity {
+    return this.fleet.controllerIdentity();
+  }
 
   @RequirePermission('read')
   @Query(() => [FleetNode], { description: 'Every enrolled node, by name.' })

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { sshFingerprint } from '@lunanexa/agent-protocol';
+import { ed25519KeyId, openSshPublicKey, sshFingerprint } from '@lunanexa/agent-protocol';
 import {
   BOOTSTRAP_TOKEN_PREFIX,
   DEFAULT_BOOTSTRAP_TOKEN_TTL_SECONDS,
@@ -43,6 +43,7 @@ import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import { enrollWorkflowId, hashBootstrapToken } from './agent-channel.service';
 import type {
   BootstrapToken,
+  ControllerIdentity,
   CreateBootstrapTokenInput,
   CreatedBootstrapToken,
   DrainResult,
@@ -133,6 +134,15 @@ export class FleetService {
 
   controllerKeyFingerprint(): string {
     return sshFingerprint(this.controllerKey.publicKey);
+  }
+
+  controllerIdentity(): ControllerIdentity {
+    return {
+      keyId: ed25519KeyId(this.controllerKey.publicKey),
+      sshFingerprint: this.controllerKeyFingerprint(),
+      publicKey: openSshPublicKey(this.controllerKey.publicKey),
+      controllerUrl: this.controllerUrl(),
+    };
   }
 
   async view(node: NodeRow): Promise<FleetNode> {

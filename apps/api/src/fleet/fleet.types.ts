@@ -512,3 +512,20 @@ export class DeploymentOperation {
   @Field()
   correlationId!: string;
 }
+
+@ObjectType({ description: 'The controller identity agents pin at enrollment.' })
+export class ControllerIdentity {
+  @Field({ description: 'Key id agents trust the controller key under (ed25519:…).' })
+  keyId!: string;
+
+  @Field({
+    description: 'OpenSSH SHA256 fingerprint: what an agent config sets as controllerKeyFingerprint.',
+  })
+  sshFingerprint!: string;
+
+  @Field({ description: 'The public key as an OpenSSH line.' })
+  publicKey!: string;
+
+  @Field({ description: 'The URL agents enroll and heartbeat at.' })
+  controllerUrl!: string;
+}

@@ -1,19 +1,40 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import {
+  DEFAULT_MAX_SKEW_MS,
+  ed25519KeyId,
+  parseEd25519PublicKey,
+  ReplayGuard,
+} from '@lunanexa/agent-protocol';
+import {
+  DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+  type RuntimeHealthCheck,
+  type RuntimeKind,
+} from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
-import type { AgentConfig } from './config';
-import { agentHealth, type AgentHealth } from './health';
+import { advertisedAddress, type AgentConfig } from './config';
+import { enroll, type EnrollRetryPolicy } from './enrollment/client';
+import { loadEnrollment, saveEnrollment, type Enrollment } from './enrollment/state';
+import { agentHealth, type AgentHealth, type CredentialHealth } from './health';
+import { HeartbeatLoop } from './heartbeat/client';
+import { CredentialStore } from './heartbeat/credential';
+import { RefusalQueue, refusalFromSsh } from './heartbeat/refusal-queue';
+import { HeartbeatSequence } from './heartbeat/sequence';
 import { AGENT_SERVICE, createAgentHttpServer } from './http-server';
 import { collectNvidiaInventory, type InventoryReport } from './inventory/collect';
 import { systemHostProbe, type HostProbe } from './inventory/host';
 import { simulatedInventory } from './inventory/simulated';
 import { createAgentMetrics } from './metrics';
+import { Reconciler } from './reconcile/reconciler';
+import type { RuntimeAdapter } from './runtimes/adapter';
 import { ASSIGNMENTS_FILE, AssignmentStore, type AcceptedAssignment } from './ssh/assignment-store';
+import { NodeKeyRing } from './ssh/keys';
 import type { OnAssignmentAccepted } from './ssh/protocol-channel';
 import { SshRefusalLog } from './ssh/refusals';
 import type { SshServerLimits } from './ssh/server';
 import { startSouthbound, type Southbound } from './ssh/southbound';
+import { ControllerTrust } from './ssh/trust';
 
 export interface AgentOptions {
   readonly config: AgentConfig;
@@ -24,25 +45,66 @@ export interface AgentOptions {
   readonly probe?: HostProbe;
   readonly now?: () => Date;
   /**
-   * Runtime reconciliation plugs in here: called after an assignment arriving
-   * over SSH is persisted and acknowledged. Assignments persisted before a
-   * restart are in `RunningAgent.assignments()` from the start.
+   * Single-use token to enroll with when `<dataDir>/enrollment.json` does not
+   * exist yet; ignored (with a log line) once the agent is enrolled.
+   */
+  readonly bootstrapToken?: string | null;
+  /**
+   * Called after an assignment arriving over SSH is persisted and
+   * acknowledged (the reconciler is told in any case). Assignments persisted
+   * before a restart are in `RunningAgent.assignments()` from the start.
    */
   readonly onAssignmentAccepted?: OnAssignmentAccepted;
   /** Envelope clock-skew window (default DEFAULT_MAX_SKEW_MS); tests shorten it. */
   readonly maxSkewMs?: number;
   readonly sshLimits?: Partial<SshServerLimits>;
+  readonly enrollRetry?: Partial<EnrollRetryPolicy>;
+  /** Aborts a start still under way (a signal arrived while enrolling): startAgent then rejects with its reason. */
+  readonly signal?: AbortSignal;
+  readonly heartbeatRequestTimeoutMs?: number;
+  readonly reconcile?: {
+    readonly intervalMs?: number;
+    readonly healthCheck?: RuntimeHealthCheck;
+    readonly restartBackoff?: { readonly initialMs: number; readonly maxMs: number };
+    readonly stopGraceMs?: number;
+    readonly adapters?: Readonly<Record<RuntimeKind, RuntimeAdapter>>;
+  };
 }
 
 export interface RunningAgent {
   readonly address: AddressInfo;
   /** The SSH server's address; null when `ssh` is not configured. */
   readonly sshAddress: AddressInfo | null;
+  /** The enrolled node id, or the node name when the agent is not enrolled. */
+  readonly nodeId: string;
+  readonly enrollment: Enrollment | null;
+  /** Null for an agent with neither SSH nor an enrollment: it signs nothing. */
+  readonly nodeKeys: NodeKeyRing | null;
+  readonly reconciler: Reconciler;
+  /** Null when the agent sends no heartbeats (no controllerUrl or no trusted controller key). */
+  readonly heartbeat: HeartbeatLoop | null;
   health(): AgentHealth;
   /** Every accepted assignment, reloaded from `<dataDir>/assignments.json` at start; ordered by id. */
   assignments(): readonly AcceptedAssignment[];
-  /** Stops refreshing and closes the HTTP and SSH servers; resolves once connections are gone. */
-  close(): Promise<void>;
+  /**
+   * Stops heartbeats, reconciling, the HTTP and SSH servers. Runtimes are left
+   * running (the next start adopts them) unless `stopRuntimes` is set.
+   */
+  close(options?: { readonly stopRuntimes?: boolean }): Promise<void>;
+}
+
+/**
+ * A setting the operator must add or change before the agent can start
+ * (exit 78, naming `field`): e.g. no bootstrap token and nothing to trust.
+ */
+export class AgentSetupError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentSetupError';
+  }
 }
 
 /** How long open keep-alive connections may linger after shutdown starts. */
@@ -67,11 +129,57 @@ export function inventorySource(options: AgentOptions): () => Promise<InventoryR
   }
 }
 
+/** What must hold before anything listens: a token the agent cannot use, or nothing to trust, is the operator's to fix. */
+function checkSetup(
+  config: AgentConfig,
+  enrolled: boolean,
+  token: string | null,
+  trust: ControllerTrust,
+): void {
+  if (enrolled) {
+    if (config.controllerUrl === undefined) {
+      throw new AgentSetupError(
+        'controllerUrl',
+        'is required once the agent is enrolled (heartbeats go there)',
+      );
+    }
+    return;
+  }
+  if (token !== null) {
+    if (config.ssh === undefined) {
+      throw new AgentSetupError('ssh', 'is required to enroll: the controller reaches the node over SSH');
+    }
+    if (config.controllerUrl === undefined) {
+      throw new AgentSetupError(
+        'controllerUrl',
+        'is required to enroll: the API that issued the bootstrap token',
+      );
+    }
+    if (config.controllerKeyFingerprint === undefined) {
+      throw new AgentSetupError(
+        'controllerKeyFingerprint',
+        'is required to enroll: the SHA256:… fingerprint of the controller key shown with the bootstrap token',
+      );
+    }
+    return;
+  }
+  if (config.ssh !== undefined && trust.size === 0) {
+    throw new AgentSetupError(
+      '--bootstrap-token',
+      'the agent is not enrolled and ssh.authorizedControllerKeys is empty: pass --bootstrap-token ' +
+        '(or --bootstrap-token-file, or LUNANEXA_BOOTSTRAP_TOKEN) to enroll it',
+    );
+  }
+}
+
 /**
- * Collects the first inventory (a failure here stops the boot: an agent that
- * cannot describe its node has nothing to offer), serves health and metrics,
- * and refreshes the inventory on a timer. A failed refresh keeps the last good
- * inventory and logs why; the collected-at timestamp shows its age.
+ * Boots the agent: first inventory (a failure stops the boot: an agent that
+ * cannot describe its node has nothing to offer), node key, HTTP server, SSH
+ * server (listening before enrollment, since the request carries its port),
+ * enrollment when needed, assignment store, reconciler (which takes over
+ * runtimes an earlier run left, even with the controller away), protocol
+ * channel and heartbeats. A failed refresh of the inventory keeps the last
+ * good one and logs why; the collected-at timestamp shows its age.
  */
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const { config, logger } = options;
@@ -87,52 +195,216 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   metrics.recordInventory(report);
   logInventory(logger, report, null);
 
-  // Until enrollment assigns node ids, a node is addressed by its name.
-  const nodeId = config.nodeName;
-  // Loaded whether or not SSH is configured: the node keeps its desired state while the controller is away.
-  const store = await AssignmentStore.open(join(config.dataDir, ASSIGNMENTS_FILE), nodeId);
-  if (store.list().length > 0) {
-    logger.info({ assignments: store.summaries() }, 'persisted assignments reloaded');
+  let enrollment = await loadEnrollment(config.dataDir, config.nodeName);
+  // An agent with neither SSH nor an enrollment signs nothing (inventory only), so it needs no key on disk.
+  const nodeKeys =
+    config.ssh !== undefined || enrollment !== null ? await NodeKeyRing.open(config.dataDir) : null;
+  if (nodeKeys?.current().created === true) {
+    logger.info({ keyId: nodeKeys.current().keyId }, 'node signing key generated');
   }
-  const refusals = new SshRefusalLog({ counter: metrics.sshRefused, logger, now });
-  const southbound: Southbound | null =
-    config.ssh === undefined
-      ? null
-      : await startSouthbound({
-          ssh: config.ssh,
-          dataDir: config.dataDir,
-          nodeId,
-          store,
-          refusals,
-          metrics,
-          logger,
-          now,
-          ...(options.maxSkewMs === undefined ? {} : { maxSkewMs: options.maxSkewMs }),
-          ...(options.onAssignmentAccepted === undefined
-            ? {}
-            : { onAssignmentAccepted: options.onAssignmentAccepted }),
-          ...(options.sshLimits === undefined ? {} : { limits: options.sshLimits }),
-        });
+  const token = options.bootstrapToken ?? null;
+  const trust = new ControllerTrust(
+    (config.ssh?.authorizedControllerKeys ?? []).map((entry) => ({
+      keyId: entry.keyId,
+      publicKey: parseEd25519PublicKey(entry.publicKey),
+    })),
+  );
+  if (enrollment !== null) {
+    trustEnrolledController(trust, enrollment);
+    if (token !== null) {
+      logger.info(
+        { nodeId: enrollment.nodeId },
+        'already enrolled; the bootstrap token is not needed and is ignored',
+      );
+    }
+  }
+  checkSetup(config, enrollment !== null, token, trust);
 
-  const health = (): AgentHealth =>
-    agentHealth({
+  const cleanup: (() => Promise<void>)[] = [];
+  const unwind = async (): Promise<void> => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  };
+
+  let store: AssignmentStore | null = null;
+  let reconciler: Reconciler | null = null;
+  let heartbeat: HeartbeatLoop | null = null;
+  let credentials: CredentialStore | null = null;
+  let southbound: Southbound | null = null;
+  const refusals = new SshRefusalLog({ counter: metrics.sshRefused, logger, now });
+  const refusalQueue = new RefusalQueue();
+  refusals.subscribe((refusal) => refusalQueue.push(refusalFromSsh(refusal)));
+
+  const health = (): AgentHealth => {
+    const held = credentials?.current() ?? null;
+    const credential: CredentialHealth | null =
+      held === null
+        ? null
+        : {
+            serial: held.document.serial,
+            keyId: held.document.keyId,
+            issuedAt: held.document.issuedAt,
+            expiresAt: held.document.expiresAt,
+            expired: Date.parse(held.document.expiresAt) <= now().getTime(),
+          };
+    return agentHealth({
       nodeName: config.nodeName,
       agentVersion: options.agentVersion,
       startedAt,
       report,
       ssh: southbound?.health() ?? null,
-      acceptedAssignments: store.list().length,
+      acceptedAssignments: store?.list().length ?? 0,
       sshRefusals: refusals.recent(),
+      enrollment: {
+        enrolled: enrollment !== null,
+        nodeId: enrollment?.nodeId ?? config.nodeName,
+        controllerKeyId: enrollment?.controllerKeyId ?? null,
+        enrolledAt: enrollment?.enrolledAt ?? null,
+        workflowId: enrollment?.workflowId ?? null,
+      },
+      nodeKeyId: nodeKeys?.current().keyId ?? null,
+      heartbeat: heartbeat?.health() ?? null,
+      credential,
+      replicas: reconciler?.health() ?? [],
     });
+  };
+
+  // Listening first: a taken port fails the boot before a single-use token is spent.
   const server = createAgentHttpServer({ health, metrics, logger });
   server.listen(config.listen.port, config.listen.host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  cleanup.push(() => closeHttpServer(server));
+
   try {
-    await once(server, 'listening');
+    if (config.ssh !== undefined && nodeKeys !== null) {
+      southbound = await startSouthbound({
+        ssh: config.ssh,
+        dataDir: config.dataDir,
+        nodeName: config.nodeName,
+        trust,
+        nodeKeys,
+        refusals,
+        logger,
+        ...(options.sshLimits === undefined ? {} : { limits: options.sshLimits }),
+      });
+      const started = southbound;
+      cleanup.push(() => started.close());
+    }
+
+    if (enrollment === null && token !== null && southbound !== null && nodeKeys !== null) {
+      // checkSetup made sure these are set.
+      const controllerUrl = config.controllerUrl as string;
+      const fingerprint = config.controllerKeyFingerprint as string;
+      if (/^(0\.0\.0\.0|::)$/.test(advertisedAddress(config))) {
+        logger.warn(
+          { advertiseAddress: advertisedAddress(config) },
+          'enrolling with a wildcard address: set advertiseAddress to the address the controller and gateway reach',
+        );
+      }
+      enrollment = await enroll({
+        controllerUrl,
+        controllerKeyFingerprint: fingerprint,
+        bootstrapToken: token,
+        nodeName: config.nodeName,
+        labels: config.labels,
+        inventory: report.inventory,
+        address: advertisedAddress(config),
+        ssh: { port: southbound.server.address.port, hostKeyFingerprint: southbound.hostKeyFingerprint },
+        nodeKey: nodeKeys.current(),
+        logger,
+        now,
+        ...(options.enrollRetry === undefined ? {} : { retry: options.enrollRetry }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      await saveEnrollment(config.dataDir, enrollment);
+      trustEnrolledController(trust, enrollment);
+    }
+
+    const nodeId = enrollment?.nodeId ?? config.nodeName;
+    // Loaded whether or not SSH is configured: the node keeps its desired state while the controller is away.
+    store = await AssignmentStore.open(join(config.dataDir, ASSIGNMENTS_FILE), nodeId);
+    if (store.list().length > 0) {
+      logger.info({ assignments: store.summaries() }, 'persisted assignments reloaded');
+    }
+
+    const reconcile = options.reconcile ?? {};
+    reconciler = new Reconciler({
+      store,
+      dataDir: config.dataDir,
+      host: advertisedAddress(config),
+      logger,
+      now,
+      ...(reconcile.intervalMs === undefined ? {} : { intervalMs: reconcile.intervalMs }),
+      ...(reconcile.healthCheck === undefined ? {} : { healthCheck: reconcile.healthCheck }),
+      ...(reconcile.restartBackoff === undefined ? {} : { restartBackoff: reconcile.restartBackoff }),
+      ...(reconcile.stopGraceMs === undefined ? {} : { stopGraceMs: reconcile.stopGraceMs }),
+      ...(reconcile.adapters === undefined ? {} : { adapters: reconcile.adapters }),
+    });
+    await reconciler.start();
+    const running = reconciler;
+    metrics.setReplicaStates(() => running.observedAssignments().map((entry) => entry.state));
+    cleanup.push(() => running.close());
+
+    if (southbound !== null && nodeKeys !== null) {
+      const maxSkewMs = options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS;
+      const listener = options.onAssignmentAccepted;
+      southbound.serve({
+        nodeId,
+        controllerKeys: trust.publicKeys,
+        nodeKey: nodeKeys,
+        store,
+        replayGuard: new ReplayGuard({ windowMs: maxSkewMs }),
+        maxSkewMs,
+        now,
+        logger: logger.child({ component: 'southbound' }),
+        messages: metrics.southboundMessages,
+        onAssignmentAccepted: async (event) => {
+          running.trigger();
+          await listener?.(event);
+        },
+        onRefusal: (refusal) => refusalQueue.push(refusal),
+      });
+    }
+
+    const opened = await CredentialStore.open(config.dataDir);
+    credentials = opened.store;
+    if (opened.problem !== null) logger.warn({ event: 'credential_unreadable' }, opened.problem);
+
+    if (config.controllerUrl !== undefined && trust.size > 0 && nodeKeys !== null) {
+      heartbeat = new HeartbeatLoop({
+        controllerUrl: config.controllerUrl,
+        nodeId,
+        intervalSeconds:
+          config.heartbeatIntervalSeconds ??
+          enrollment?.heartbeatIntervalSeconds ??
+          DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+        trust,
+        nodeKeys,
+        sequence: await HeartbeatSequence.open(config.dataDir),
+        refusals: refusalQueue,
+        credentials,
+        observe: () => running.heartbeatObservations(),
+        inventory: () => report.inventory,
+        logger,
+        now,
+        onResult: (result) => metrics.heartbeats.inc({ outcome: result.outcome }),
+        ...(options.heartbeatRequestTimeoutMs === undefined
+          ? {}
+          : { requestTimeoutMs: options.heartbeatRequestTimeoutMs }),
+      });
+      heartbeat.start();
+      const beating = heartbeat;
+      cleanup.push(() => beating.close());
+    } else if (enrollment === null) {
+      logger.info(
+        { controllerUrl: config.controllerUrl ?? null },
+        'not enrolled and no controller key configured: no heartbeats (pass --bootstrap-token to enroll)',
+      );
+    }
   } catch (error: unknown) {
-    await southbound?.close();
+    await unwind();
     throw error;
   }
-  const address = server.address() as AddressInfo;
 
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
@@ -157,24 +429,48 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
   scheduleRefresh();
 
+  const assignmentStore = store;
+  const runningReconciler = reconciler;
   return {
     address,
     sshAddress: southbound?.server.address ?? null,
+    nodeId: enrollment?.nodeId ?? config.nodeName,
+    enrollment,
+    nodeKeys,
+    reconciler: runningReconciler,
+    heartbeat,
     health,
-    assignments: () => store.list(),
-    async close() {
+    assignments: () => assignmentStore.list(),
+    async close(closeOptions = {}) {
       closing = true;
       if (timer !== undefined) clearTimeout(timer);
+      await heartbeat?.close();
+      // Runtimes outlive a graceful stop on purpose: an agent upgrade must not interrupt serving.
+      await runningReconciler.close({ stopRuntimes: closeOptions.stopRuntimes === true });
       await southbound?.close();
-      const closed = once(server, 'close');
-      server.close();
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      force.unref();
-      await closed;
-      clearTimeout(force);
+      await closeHttpServer(server);
     },
   };
+}
+
+function trustEnrolledController(trust: ControllerTrust, enrollment: Enrollment): void {
+  const publicKey = parseEd25519PublicKey(enrollment.controllerPublicKey);
+  // loadEnrollment and the enrollment client both checked this; a second look costs nothing.
+  if (ed25519KeyId(publicKey) !== enrollment.controllerKeyId) {
+    throw new Error('the enrolled controller key id does not match its key');
+  }
+  trust.add({ keyId: enrollment.controllerKeyId, publicKey }, 'enrollment');
+}
+
+async function closeHttpServer(server: ReturnType<typeof createAgentHttpServer>): Promise<void> {
+  if (!server.listening) return;
+  const closed = once(server, 'close');
+  server.close();
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  force.unref();
+  await closed;
+  clearTimeout(force);
 }
 
 /** Logs the first inventory, and later ones only when their problems change, so a steady node stays quiet. */

@@ -1,15 +1,23 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { BootstrapTokenSchema } from '@lunanexa/contracts';
 import { ConfigError } from '@lunanexa/observability';
 import { AGENT_CONFIG_ENV, AGENT_PROCESS_NAME } from './config';
 
 /** sysexits EX_USAGE: the command line itself is wrong. */
 export const EXIT_USAGE = 64;
 
-export const AGENT_USAGE = `usage: ${AGENT_PROCESS_NAME} --config <file>
+/** Environment variable carrying a bootstrap token when neither flag gives one. */
+export const BOOTSTRAP_TOKEN_ENV = 'LUNANEXA_BOOTSTRAP_TOKEN';
 
-  --config <file>  agent configuration (YAML, or JSON when named *.json);
-                   defaults to $${AGENT_CONFIG_ENV}
-  --help           print this help
+export const AGENT_USAGE = `usage: ${AGENT_PROCESS_NAME} --config <file> [--bootstrap-token <token> | --bootstrap-token-file <path>]
+
+  --config <file>                agent configuration (YAML, or JSON when named *.json);
+                                 defaults to $${AGENT_CONFIG_ENV}
+  --bootstrap-token <token>      enroll with this single-use token (lnxb_…) on first start;
+                                 defaults to $${BOOTSTRAP_TOKEN_ENV}. Ignored once enrolled.
+  --bootstrap-token-file <path>  read the token from a file instead (keeps it out of ps)
+  --help                         print this help
 `;
 
 export class UsageError extends Error {
@@ -20,15 +28,23 @@ export class UsageError extends Error {
 }
 
 export type AgentInvocation =
-  { readonly kind: 'help' } | { readonly kind: 'run'; readonly configFile: string };
+  | { readonly kind: 'help' }
+  | {
+      readonly kind: 'run';
+      readonly configFile: string;
+      /** Null when none was given; the agent then needs an enrollment on disk or static controller keys. */
+      readonly bootstrapToken: string | null;
+    };
 
 /**
- * Unknown options are usage errors (64); a missing config file name is a
- * configuration error (78) naming both places it can come from.
+ * Unknown options are usage errors (64); a missing config file name or a
+ * malformed/unreadable bootstrap token is a configuration error (78) naming
+ * where it came from. The token itself is never echoed.
  */
 export function parseAgentArgs(
   argv: readonly string[],
   env: Record<string, string | undefined>,
+  readTokenFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
 ): AgentInvocation {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -46,13 +62,59 @@ export function parseAgentArgs(
       },
     ]);
   }
-  return { kind: 'run', configFile };
+  return { kind: 'run', configFile, bootstrapToken: bootstrapToken(parsed.values, env, readTokenFile) };
+}
+
+function bootstrapToken(
+  values: ReturnType<typeof parse>['values'],
+  env: Record<string, string | undefined>,
+  readTokenFile: (path: string) => string,
+): string | null {
+  const flag = values['bootstrap-token'];
+  const file = values['bootstrap-token-file'];
+  if (flag !== undefined && file !== undefined) {
+    throw new UsageError('give --bootstrap-token or --bootstrap-token-file, not both');
+  }
+  let source: string;
+  let token: string;
+  if (flag !== undefined) {
+    source = '--bootstrap-token';
+    token = flag;
+  } else if (file !== undefined) {
+    source = '--bootstrap-token-file';
+    try {
+      // A trailing newline is what `echo … > file` and most editors leave.
+      token = readTokenFile(file).trim();
+    } catch (error: unknown) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : '');
+      throw new ConfigError(AGENT_PROCESS_NAME, [
+        { variable: source, message: `${file} cannot be read (${reason})` },
+      ]);
+    }
+  } else {
+    const fromEnv = env[BOOTSTRAP_TOKEN_ENV];
+    if (fromEnv === undefined || fromEnv === '') return null;
+    source = BOOTSTRAP_TOKEN_ENV;
+    token = fromEnv;
+  }
+  if (!BootstrapTokenSchema.safeParse(token).success) {
+    // The value is a secret (or a mangled one): say what is wrong, never what it is.
+    throw new ConfigError(AGENT_PROCESS_NAME, [
+      { variable: source, message: 'must be a bootstrap token: lnxb_ followed by 43 base64url characters' },
+    ]);
+  }
+  return token;
 }
 
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
-    options: { config: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      config: { type: 'string' },
+      'bootstrap-token': { type: 'string' },
+      'bootstrap-token-file': { type: 'string' },
+      help: { type: 'boolean' },
+    },
     strict: true,
     allowPositionals: false,
   });

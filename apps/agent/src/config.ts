@@ -6,7 +6,13 @@ import {
   parseEd25519PublicKey,
   sshFingerprint,
 } from '@lunanexa/agent-protocol';
-import { LunaNexaError, NameSchema, NodeLabelsSchema } from '@lunanexa/contracts';
+import {
+  LunaNexaError,
+  NameSchema,
+  NodeAddressSchema,
+  NodeLabelsSchema,
+  SshFingerprintSchema,
+} from '@lunanexa/contracts';
 import { ConfigError, configFields } from '@lunanexa/observability';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -60,8 +66,10 @@ const AuthorizedControllerKeySchema = z
   .strict();
 
 /**
- * The southbound SSH server (DESIGN.md "Southbound channel"). Optional until
- * enrollment provisions it: without it the agent opens no SSH port at all.
+ * The southbound SSH server (DESIGN.md "Southbound channel"). Without it the
+ * agent opens no SSH port and cannot enroll (the controller reaches a node
+ * over SSH). `authorizedControllerKeys` may be empty: an enrolled agent
+ * trusts the controller key it enrolled with in addition to any listed here.
  */
 const SshConfigSchema = z
   .object({
@@ -71,8 +79,8 @@ const SshConfigSchema = z
     hostKeyFile: z.string().min(1, 'must not be empty').optional(),
     authorizedControllerKeys: z
       .array(AuthorizedControllerKeySchema)
-      .min(1, 'must list at least one controller key')
-      .max(16, 'must list at most 16 keys'),
+      .max(16, 'must list at most 16 keys')
+      .default([]),
   })
   .strict()
   .superRefine((ssh, ctx) => {
@@ -103,10 +111,24 @@ export const AgentConfigSchema = z
       })
       .strict(),
     dataDir: z.string().min(1, 'must not be empty'),
-    // Enrollment (next issue) uses it; validated now so a bad value fails before then.
+    /** The API the agent enrolls with and sends heartbeats to. */
     controllerUrl: z
       .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
       .optional(),
+    /**
+     * `SHA256:…` of the controller's public key, as the console/CLI shows it
+     * next to the bootstrap token. Enrollment trusts the key the controller
+     * answers with only if it has this fingerprint, so a bootstrap token sent
+     * to the wrong server cannot hand the node to it. Required to enroll.
+     */
+    controllerKeyFingerprint: SshFingerprintSchema.optional(),
+    /**
+     * The address the controller's SSH client and the gateway use to reach this
+     * node and its runtimes; runtimes bind it. Default: `listen.host`.
+     */
+    advertiseAddress: NodeAddressSchema.optional(),
+    /** Overrides the heartbeat interval enrollment hands out (seconds). */
+    heartbeatIntervalSeconds: z.int().min(1, 'must be at least 1 second').max(300).optional(),
     inventory: InventoryConfigSchema,
     ssh: SshConfigSchema.optional(),
     labels: NodeLabelsSchema.default({}),
@@ -117,6 +139,11 @@ export const AgentConfigSchema = z
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 export type InventoryConfig = AgentConfig['inventory'];
 export type SshConfig = NonNullable<AgentConfig['ssh']>;
+
+/** Where the controller and the gateway reach this node: `advertiseAddress`, else `listen.host`. */
+export function advertisedAddress(config: AgentConfig): string {
+  return config.advertiseAddress ?? config.listen.host;
+}
 
 /** Where the SSH host key lives when `ssh.hostKeyFile` is not set. */
 export const DEFAULT_HOST_KEY_FILE = 'ssh_host_ed25519_key';

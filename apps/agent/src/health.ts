@@ -1,5 +1,7 @@
 import type { Architecture, GpuMemoryModel, GpuMemorySource } from '@lunanexa/contracts';
+import type { HeartbeatHealth } from './heartbeat/client';
 import type { InventoryReport } from './inventory/collect';
+import type { ReplicaHealth } from './reconcile/reconciler';
 import type { SshRefusal } from './ssh/refusals';
 import type { SshHealth } from './ssh/southbound';
 import { AGENT_PROTOCOL } from './version';
@@ -31,6 +33,33 @@ export interface AgentHealth {
   readonly acceptedAssignments: number;
   /** The most recent refused SSH requests and authentications, oldest first. */
   readonly sshRefusals: readonly SshRefusal[];
+  /** Who this node is for the controller. */
+  readonly enrollment: EnrollmentHealth;
+  /** Key id of the node key signing heartbeats and SSH replies right now. */
+  readonly nodeKeyId: string | null;
+  /** Null when the agent sends none (no controllerUrl, or no controller key to verify acks with). */
+  readonly heartbeat: HeartbeatHealth | null;
+  /** The node credential held, from credential.json; null before the controller issued one. */
+  readonly credential: CredentialHealth | null;
+  /** One entry per accepted assignment: what its runtime is doing. */
+  readonly replicas: readonly ReplicaHealth[];
+}
+
+export interface EnrollmentHealth {
+  readonly enrolled: boolean;
+  /** The enrolled node id; the node name when not enrolled. */
+  readonly nodeId: string;
+  readonly controllerKeyId: string | null;
+  readonly enrolledAt: string | null;
+  readonly workflowId: string | null;
+}
+
+export interface CredentialHealth {
+  readonly serial: number;
+  readonly keyId: string;
+  readonly issuedAt: string;
+  readonly expiresAt: string;
+  readonly expired: boolean;
 }
 
 export function agentHealth(args: {
@@ -41,6 +70,11 @@ export function agentHealth(args: {
   ssh?: SshHealth | null;
   acceptedAssignments?: number;
   sshRefusals?: readonly SshRefusal[];
+  enrollment?: EnrollmentHealth;
+  nodeKeyId?: string | null;
+  heartbeat?: HeartbeatHealth | null;
+  credential?: CredentialHealth | null;
+  replicas?: readonly ReplicaHealth[];
 }): AgentHealth {
   const { inventory, problems } = args.report;
   return {
@@ -64,5 +98,16 @@ export function agentHealth(args: {
     ssh: args.ssh ?? null,
     acceptedAssignments: args.acceptedAssignments ?? 0,
     sshRefusals: args.sshRefusals ?? [],
+    enrollment: args.enrollment ?? {
+      enrolled: false,
+      nodeId: args.nodeName,
+      controllerKeyId: null,
+      enrolledAt: null,
+      workflowId: null,
+    },
+    nodeKeyId: args.nodeKeyId ?? null,
+    heartbeat: args.heartbeat ?? null,
+    credential: args.credential ?? null,
+    replicas: args.replicas ?? [],
   };
 }

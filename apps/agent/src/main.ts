@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 import { ConfigError, createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
-import { startAgent, type RunningAgent } from './agent';
+import { AgentSetupError, startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
 import { AGENT_PROCESS_NAME, loadAgentConfigFile } from './config';
 import { prepareDataDir } from './data-dir';
+import { EnrollmentError } from './enrollment/errors';
 import { KeyFileError } from './ssh/keys';
 import { readAgentVersion } from './version';
 
 /**
- * `lunanexa-agent --config <file>`. Exit codes: 0 after SIGTERM/SIGINT,
- * 64 bad command line, 78 bad configuration (naming the field and file),
- * 1 anything else (e.g. the listen port is taken, /proc/meminfo unreadable).
+ * `lunanexa-agent --config <file> [--bootstrap-token …]`. Exit codes: 0 after
+ * SIGTERM/SIGINT (runtimes keep running; the next start adopts them), 64 bad
+ * command line, 78 bad configuration (naming the field and file) — including
+ * an enrollment the controller refused or whose answer did not come from the
+ * pinned controller key — 1 anything else (e.g. the listen port is taken,
+ * /proc/meminfo unreadable, the controller unreachable for the whole
+ * enrollment retry window).
  */
 async function main(): Promise<void> {
   const invocation = parseAgentArgs(process.argv.slice(2), process.env);
@@ -22,23 +27,59 @@ async function main(): Promise<void> {
   prepareDataDir(config.dataDir, invocation.configFile);
   const agentVersion = readAgentVersion();
   const logger = createLogger({ service: AGENT_PROCESS_NAME, level: config.logLevel, version: agentVersion });
+  const configProblem = (variable: string, message: string): ConfigError =>
+    new ConfigError(`${AGENT_PROCESS_NAME}: config file ${invocation.configFile}`, [{ variable, message }]);
+  // Signals are handled from here on, not only once started: /health answers (and a supervisor may
+  // stop the agent) while it is still enrolling. Runtimes are left running on purpose (an upgrade must
+  // not interrupt serving); the next start adopts them.
+  const abort = new AbortController();
+  const starting = startAgent({
+    config,
+    logger,
+    agentVersion,
+    commit: readBuildInfo().commit,
+    bootstrapToken: invocation.bootstrapToken,
+    signal: abort.signal,
+  });
+  stopOnSignals(logger, async () => {
+    abort.abort(new Error('stopped by a signal while starting'));
+    const started = await starting.catch(() => null);
+    await started?.close();
+  });
   let agent: RunningAgent;
   try {
-    agent = await startAgent({ config, logger, agentVersion, commit: readBuildInfo().commit });
+    agent = await starting;
   } catch (error: unknown) {
+    // Stopped by a signal: stopOnSignals ends the process.
+    if (abort.signal.aborted) return;
     // A host or node key file the operator must fix (permissions, wrong type) is a configuration problem.
     if (error instanceof KeyFileError) {
-      const field = error.file === config.ssh?.hostKeyFile ? 'ssh.hostKeyFile' : 'dataDir';
-      throw new ConfigError(`${AGENT_PROCESS_NAME}: config file ${invocation.configFile}`, [
-        { variable: field, message: error.message },
-      ]);
+      throw configProblem(
+        error.file === config.ssh?.hostKeyFile ? 'ssh.hostKeyFile' : 'dataDir',
+        error.message,
+      );
+    }
+    if (error instanceof AgentSetupError) throw configProblem(error.field, error.message);
+    // Retrying a refused or untrusted enrollment cannot succeed: a new token or a fixed config is needed.
+    if (error instanceof EnrollmentError && error.failure !== 'unreachable') {
+      logger.error({ event: 'enrollment_failed', failure: error.failure, code: error.code }, error.message);
+      const field =
+        error.failure === 'untrusted-response'
+          ? 'controllerKeyFingerprint'
+          : error.code?.startsWith('TOKEN_') === true
+            ? '--bootstrap-token'
+            : 'controllerUrl';
+      throw configProblem(field, `enrollment failed (${error.code ?? error.failure}): ${error.message}`);
     }
     throw error;
   }
-  const ssh = agent.health().ssh;
+  const health = agent.health();
+  const ssh = health.ssh;
   logger.info(
     {
       nodeName: config.nodeName,
+      nodeId: agent.nodeId,
+      enrolled: agent.enrollment !== null,
       host: agent.address.address,
       port: agent.address.port,
       inventorySource: config.inventory.source,
@@ -51,10 +92,10 @@ async function main(): Promise<void> {
               hostKeyFingerprint: ssh.hostKeyFingerprint,
               nodeKeyId: ssh.nodeKeyId,
             },
+      heartbeats: agent.heartbeat !== null,
     },
     'agent listening',
   );
-  stopOnSignals(logger, () => agent.close());
 }
 
 runMain(AGENT_PROCESS_NAME, async () => {

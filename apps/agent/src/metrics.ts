@@ -1,4 +1,4 @@
-import type { NodeInventory } from '@lunanexa/contracts';
+import { REPLICA_STATES, type NodeInventory, type ReplicaState } from '@lunanexa/contracts';
 import { createServiceMetrics, type ServiceMetrics } from '@lunanexa/observability';
 import { MESSAGE_TYPES } from '@lunanexa/agent-protocol';
 import { Counter, Gauge } from 'prom-client';
@@ -12,7 +12,14 @@ export interface AgentMetrics extends ServiceMetrics {
   readonly sshRefused: Counter<'request'>;
   /** `lunanexa_agent_southbound_messages_total{type,outcome}`: type from MESSAGE_TYPES or `invalid`; outcome `ok` or an ErrorCode. */
   readonly southboundMessages: Counter<'type' | 'outcome'>;
+  /** `lunanexa_agent_heartbeats_total{outcome}`: ok, refused, unreachable, untrusted-answer. */
+  readonly heartbeats: Counter<'outcome'>;
+  /** Where `lunanexa_agent_replicas{state}` reads the replica states from at each scrape (the reconciler). */
+  setReplicaStates(source: () => readonly ReplicaState[]): void;
 }
+
+/** Every heartbeat outcome, exported from the start so a rate() over "none yet" is 0, not absent. */
+const HEARTBEAT_OUTCOMES = ['ok', 'refused', 'unreachable', 'untrusted-answer'] as const;
 
 /** The `type` label of a message whose type could not be read. */
 export const INVALID_MESSAGE_TYPE_LABEL = 'invalid';
@@ -81,6 +88,25 @@ export function createAgentMetrics(service: string, info: { version: string; com
     registers,
   });
   for (const type of MESSAGE_TYPES) southboundMessages.inc({ type, outcome: 'ok' }, 0);
+  const heartbeats = new Counter({
+    name: 'lunanexa_agent_heartbeats_total',
+    help: 'Heartbeats sent to the controller, by outcome (ok = acknowledged by a trusted controller key).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  for (const outcome of HEARTBEAT_OUTCOMES) heartbeats.inc({ outcome }, 0);
+  let replicaStates: () => readonly ReplicaState[] = () => [];
+  new Gauge({
+    name: 'lunanexa_agent_replicas',
+    help: 'Accepted assignments by the state of their runtime (Ready, Starting, Unhealthy, Failed, Stopping, Stopped).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const states = replicaStates();
+      for (const state of REPLICA_STATES)
+        this.set({ state }, states.filter((entry) => entry === state).length);
+    },
+  });
 
   function recordInventory(report: InventoryReport): void {
     const inventory: NodeInventory = report.inventory;
@@ -111,5 +137,14 @@ export function createAgentMetrics(service: string, info: { version: string; com
     collectedAt.set(Date.parse(inventory.collectedAt) / 1000);
   }
 
-  return { ...base, recordInventory, sshRefused, southboundMessages };
+  return {
+    ...base,
+    recordInventory,
+    sshRefused,
+    southboundMessages,
+    heartbeats,
+    setReplicaStates(source) {
+      replicaStates = source;
+    },
+  };
 }

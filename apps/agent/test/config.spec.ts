@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@lunanexa/observability';
 import { expect } from 'chai';
-import { UsageError, parseAgentArgs } from '../src/args';
-import { AGENT_CONFIG_ENV, loadAgentConfigFile, parseAgentConfig } from '../src/config';
+import { BOOTSTRAP_TOKEN_ENV, UsageError, parseAgentArgs } from '../src/args';
+import { AGENT_CONFIG_ENV, advertisedAddress, loadAgentConfigFile, parseAgentConfig } from '../src/config';
 
 const valid = {
   nodeName: 'spark-01',
@@ -50,6 +50,32 @@ describe('agent configuration', () => {
       profile: 'dgx-spark',
       refreshIntervalSeconds: 30,
     });
+  });
+
+  it('takes the enrollment settings: controllerKeyFingerprint, advertiseAddress, heartbeatIntervalSeconds', () => {
+    const config = parseAgentConfig(
+      {
+        ...valid,
+        controllerKeyFingerprint: `SHA256:${'A'.repeat(43)}`,
+        advertiseAddress: '10.0.0.11',
+        heartbeatIntervalSeconds: 2,
+      },
+      '/etc/lunanexa/agent.yaml',
+    );
+    expect(config).to.deep.include({
+      controllerKeyFingerprint: `SHA256:${'A'.repeat(43)}`,
+      advertiseAddress: '10.0.0.11',
+      heartbeatIntervalSeconds: 2,
+    });
+    expect(advertisedAddress(config)).to.equal('10.0.0.11');
+  });
+
+  it('advertises listen.host when advertiseAddress is not set; the heartbeat interval comes from enrollment', () => {
+    const config = parseAgentConfig(valid, '/etc/lunanexa/agent.yaml');
+    expect(config.advertiseAddress).to.equal(undefined);
+    expect(advertisedAddress(config)).to.equal('127.0.0.1');
+    expect(config.heartbeatIntervalSeconds).to.equal(undefined);
+    expect(config.controllerKeyFingerprint).to.equal(undefined);
   });
 
   it('defaults the simulated profile to dgx-spark and labels to none; controllerUrl is optional', () => {
@@ -110,6 +136,14 @@ describe('agent configuration', () => {
     ['bad label value', { labels: { rack: 'not ok!' } }, 'labels.rack'],
     ['a misspelt field', { nodename: 'spark-01' }, 'nodename'],
     ['unknown log level', { logLevel: 'verbose' }, 'logLevel'],
+    [
+      'a controller fingerprint that is not SHA256:…',
+      { controllerKeyFingerprint: 'MD5:aa:bb' },
+      'controllerKeyFingerprint',
+    ],
+    ['an advertise address with a path', { advertiseAddress: 'node/1' }, 'advertiseAddress'],
+    ['a heartbeat interval of 0', { heartbeatIntervalSeconds: 0 }, 'heartbeatIntervalSeconds'],
+    ['a heartbeat interval over 300 s', { heartbeatIntervalSeconds: 301 }, 'heartbeatIntervalSeconds'],
   ];
   for (const [title, change, field] of cases) {
     it(`names ${field} for ${title}`, () => {
@@ -134,15 +168,81 @@ describe('agent configuration', () => {
 });
 
 describe('agent command line', () => {
-  it('takes --config, else the environment variable', () => {
+  const TOKEN = `lnxb_${'Q'.repeat(43)}`;
+  const OTHER_TOKEN = `lnxb_${'R'.repeat(43)}`;
+
+  /** The variables a ConfigError from the command line names; the token itself must never be in the message. */
+  function argProblems(
+    argv: string[],
+    env: Record<string, string>,
+    secret: string,
+    files: Record<string, string> = {},
+  ): string[] {
+    try {
+      parseAgentArgs(argv, env, (path) => {
+        const text = files[path];
+        if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+        return text;
+      });
+    } catch (error: unknown) {
+      if (!(error instanceof ConfigError)) throw error;
+      expect(error.message).not.to.contain(secret);
+      return error.problems.map((problem) => problem.variable);
+    }
+    throw new Error('expected a ConfigError');
+  }
+
+  it('takes --config, else the environment variable; no bootstrap token by default', () => {
     expect(parseAgentArgs(['--config', '/a.yaml'], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({
       kind: 'run',
       configFile: '/a.yaml',
+      bootstrapToken: null,
     });
     expect(parseAgentArgs([], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({
       kind: 'run',
       configFile: '/b.yaml',
+      bootstrapToken: null,
     });
+  });
+
+  it('takes the bootstrap token from --bootstrap-token, --bootstrap-token-file or the environment, flags first', () => {
+    const env = { [BOOTSTRAP_TOKEN_ENV]: OTHER_TOKEN };
+    expect(parseAgentArgs(['--config', '/a.yaml', '--bootstrap-token', TOKEN], env)).to.deep.include({
+      bootstrapToken: TOKEN,
+    });
+    const files: Record<string, string> = { '/run/token': `${TOKEN}\n` };
+    expect(
+      parseAgentArgs(
+        ['--config', '/a.yaml', '--bootstrap-token-file', '/run/token'],
+        env,
+        (path) => files[path] ?? '',
+      ),
+    ).to.deep.include({ bootstrapToken: TOKEN });
+    expect(parseAgentArgs(['--config', '/a.yaml'], env)).to.deep.include({ bootstrapToken: OTHER_TOKEN });
+  });
+
+  it('refuses both token flags at once as a usage error', () => {
+    expect(() =>
+      parseAgentArgs(['--config', '/a.yaml', '--bootstrap-token', TOKEN, '--bootstrap-token-file', '/t'], {}),
+    ).to.throw(UsageError);
+  });
+
+  it('names where a malformed or unreadable token came from, without echoing it', () => {
+    expect(
+      argProblems(['--config', '/a.yaml', '--bootstrap-token', 'lnxb_short'], {}, 'lnxb_short'),
+    ).to.deep.equal(['--bootstrap-token']);
+    const bang = `lnxb_${'!'.repeat(43)}`;
+    expect(argProblems(['--config', '/a.yaml'], { [BOOTSTRAP_TOKEN_ENV]: bang }, bang)).to.deep.equal([
+      BOOTSTRAP_TOKEN_ENV,
+    ]);
+    expect(argProblems(['--config', '/a.yaml', '--bootstrap-token-file', '/nope'], {}, TOKEN)).to.deep.equal([
+      '--bootstrap-token-file',
+    ]);
+    expect(
+      argProblems(['--config', '/a.yaml', '--bootstrap-token-file', '/t'], {}, `${TOKEN}x`, {
+        '/t': `${TOKEN}x\n`,
+      }),
+    ).to.deep.equal(['--bootstrap-token-file']);
   });
 
   it('names both sources when neither gives a file', () => {

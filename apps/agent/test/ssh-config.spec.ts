@@ -55,6 +55,16 @@ describe('agent ssh configuration', () => {
     expect(parseAgentConfig(base, '/etc/lunanexa/agent.yaml').ssh).to.equal(undefined);
   });
 
+  it('may list no controller key (enrollment provides one) and then lists none', () => {
+    const { authorizedControllerKeys: _none, ...withoutKeys } = ssh;
+    const config = parseAgentConfig({ ...base, ssh: withoutKeys }, '/etc/lunanexa/agent.yaml');
+    expect(config.ssh?.authorizedControllerKeys).to.deep.equal([]);
+    expect(
+      parseAgentConfig({ ...base, ssh: { ...ssh, authorizedControllerKeys: [] } }, '/etc/lunanexa/agent.yaml')
+        .ssh?.authorizedControllerKeys,
+    ).to.deep.equal([]);
+  });
+
   it('accepts OpenSSH and PEM keys and defaults the host key into dataDir', () => {
     const config = parseAgentConfig(
       {
@@ -89,7 +99,17 @@ describe('agent ssh configuration', () => {
     type: 'spki',
   });
   const cases: readonly [string, unknown, string][] = [
-    ['no controller key', { ...ssh, authorizedControllerKeys: [] }, 'ssh.authorizedControllerKeys'],
+    [
+      'more than 16 controller keys',
+      {
+        ...ssh,
+        authorizedControllerKeys: Array.from({ length: 17 }, (_, i) => ({
+          keyId: `c-${i}`,
+          publicKey: makeControllerKey(`c-${i}`).publicLine,
+        })),
+      },
+      'ssh.authorizedControllerKeys',
+    ],
     [
       'a key that is not a key',
       { ...ssh, authorizedControllerKeys: [{ keyId: 'c', publicKey: 'hello' }] },

@@ -102,17 +102,24 @@ export interface SshTestAgent extends RunningAgent {
 export async function startSshAgent(
   dataDir: string,
   controllers: readonly ControllerKey[],
-  extra: Partial<Pick<AgentOptions, 'onAssignmentAccepted' | 'maxSkewMs' | 'logger' | 'now'>> = {},
+  extra: Partial<Omit<AgentOptions, 'config' | 'agentVersion' | 'commit'>> & {
+    readonly config?: (config: AgentConfig) => AgentConfig;
+  } = {},
 ): Promise<SshTestAgent> {
+  const { config: adjust, ...options } = extra;
+  const base = sshAgentConfig(dataDir, controllers);
   const agent = await startAgent({
-    config: sshAgentConfig(dataDir, controllers),
+    ...options,
+    config: adjust === undefined ? base : adjust(base),
     logger: extra.logger ?? capturingLogger().logger,
     agentVersion: '0.1.0',
     commit: 'test',
-    ...(extra.onAssignmentAccepted === undefined ? {} : { onAssignmentAccepted: extra.onAssignmentAccepted }),
-    ...(extra.maxSkewMs === undefined ? {} : { maxSkewMs: extra.maxSkewMs }),
-    ...(extra.now === undefined ? {} : { now: extra.now }),
   });
+  return asSshTestAgent(agent, dataDir);
+}
+
+/** The running agent with what the SSH helpers need to reach it. */
+export function asSshTestAgent(agent: RunningAgent, dataDir: string): SshTestAgent {
   const ssh = agent.health().ssh;
   if (ssh === null || agent.sshAddress === null) throw new Error('the agent started without SSH');
   return Object.assign(agent, {
@@ -234,7 +241,7 @@ export function verifyReply<T extends MessageType>(
   now: Date = new Date(),
 ): EnvelopeOf<T> {
   const keys = new Map([[agent.health().ssh?.nodeKeyId ?? '', nodePublicKey(agent.dataDir)]]);
-  const envelope = verifyEnvelope(keys, raw, { now, nodeId: NODE_NAME });
+  const envelope = verifyEnvelope(keys, raw, { now, nodeId: agent.nodeId });
   if (envelope.type !== type) {
     throw new Error(`expected ${type}, got ${envelope.type}: ${JSON.stringify(envelope.body)}`);
   }
@@ -268,19 +275,15 @@ export function signedPut(
     key.privateKey,
     options.keyId ?? key.keyId,
     createEnvelope('assignment.put', {
-      nodeId: NODE_NAME,
+      nodeId: assignment.nodeId,
       body: { assignment },
       ...(options.issuedAt === undefined ? {} : { issuedAt: options.issuedAt }),
     }),
   );
 }
 
-export function signedStatusGet(key: ControllerKey): EnvelopeOf<'status.get'> {
-  return signEnvelope(
-    key.privateKey,
-    key.keyId,
-    createEnvelope('status.get', { nodeId: NODE_NAME, body: {} }),
-  );
+export function signedStatusGet(key: ControllerKey, nodeId: string = NODE_NAME): EnvelopeOf<'status.get'> {
+  return signEnvelope(key.privateKey, key.keyId, createEnvelope('status.get', { nodeId, body: {} }));
 }
 
 export async function getJson(url: string): Promise<Record<string, unknown>> {

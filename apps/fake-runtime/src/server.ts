@@ -24,7 +24,7 @@ import {
   type Logger,
   type RequestIds,
 } from '@lunanexa/observability';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { z } from 'zod';
 import { FAKE_RUNTIME_SERVICE, type FakeRuntimeConfig } from './config';
 import { failureSchedule, ratePpm } from './faults';
@@ -44,6 +44,7 @@ export interface FakeRuntimeMetrics {
   readonly registry: Registry;
   readonly requests: Counter<'route' | 'outcome'>;
   readonly generatedTokens: Counter;
+  readonly requestsRunning: Gauge<'model_name'>;
 }
 
 export interface FakeRuntimeServerOptions {
@@ -99,6 +100,7 @@ interface Plan {
 export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): FakeRuntimeServer {
   const { config, logger } = options;
   const service = createServiceMetrics(FAKE_RUNTIME_SERVICE, options.build);
+  const inFlight = new Set<ServerResponse>();
   const metrics: FakeRuntimeMetrics = {
     registry: service.registry,
     requests: new Counter({
@@ -112,10 +114,19 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
       help: 'Completion tokens actually sent to clients.',
       registers: [service.registry],
     }),
+    // vLLM's own gauge name and label, so the agent reads in-flight work the same way from either runtime.
+    requestsRunning: new Gauge({
+      name: 'vllm:num_requests_running',
+      help: 'Inference requests being answered right now (vLLM-compatible name).',
+      labelNames: ['model_name'] as const,
+      registers: [service.registry],
+      collect() {
+        this.set({ model_name: config.model }, inFlight.size);
+      },
+    }),
   };
   const injectedFailure = failureSchedule(ratePpm(config.errorRate), config.seed);
   const startedAtSeconds = Math.floor(Date.now() / 1000);
-  const inFlight = new Set<ServerResponse>();
   const idle: (() => void)[] = [];
   let readyAt = Number.POSITIVE_INFINITY;
   let requestCounter = 0;

@@ -6,6 +6,7 @@ import {
   COMPLETION_PATH,
   counterValue,
   delay,
+  httpCall,
   parseJson,
   postJson,
   startFakeRuntime,
@@ -42,6 +43,33 @@ describe('fake runtime timing', function () {
 
   after(async () => {
     await runtime.stop();
+  });
+
+  /** `vllm:num_requests_running` summed over its label sets (the agent reads it the same way from vLLM). */
+  async function requestsRunning(): Promise<number> {
+    const { text } = await httpCall(runtime.url, 'GET', '/metrics');
+    const values = [...text.matchAll(/^vllm:num_requests_running(?:\{[^}]*\})? ([0-9.e+-]+)$/gm)];
+    expect(values, 'the gauge is exported').to.have.length.greaterThan(0);
+    return values.reduce((sum, match) => sum + Number(match[1]), 0);
+  }
+
+  it('exports the requests being answered as vLLM does (vllm:num_requests_running), back to 0 when done', async () => {
+    expect(await requestsRunning()).to.equal(0);
+    const streams = [0, 1].map((i) =>
+      streamCall(runtime.url, CHAT_PATH, {
+        model: MODEL,
+        messages: [{ role: 'user', content: `in flight ${i}` }],
+        stream: true,
+        max_tokens: 6,
+      }),
+    );
+    // Both are inside their time to first token for TTFT_MS.
+    await delay(TTFT_MS / 3);
+    expect(await requestsRunning()).to.equal(2);
+    await Promise.all(streams);
+    expect(await requestsRunning()).to.equal(0);
+    const { text } = await httpCall(runtime.url, 'GET', '/metrics');
+    expect(text).to.contain(`vllm:num_requests_running{model_name="${MODEL}"} 0`);
   });
 
   it('flushes tokens one by one: the first arrives long before the last', async () => {

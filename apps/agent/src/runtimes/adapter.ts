@@ -32,6 +32,12 @@ export interface RuntimeContext {
   readonly host: string;
   /** Host port for the runtime; when absent the adapter asks the OS for a free one. */
   readonly port?: number;
+  /**
+   * Variables the agent adds to the started process's environment (for a
+   * container: to the engine CLI's) so it can recognise its own runtimes in
+   * /proc after a restart. Agent-made, never values from the assignment.
+   */
+  readonly processTags?: Readonly<Record<string, string>>;
   readonly logger: Logger;
 }
 

@@ -51,7 +51,11 @@ export class FakeRuntimeAdapter extends SupervisingAdapter {
       servedModelName: spec.servedModelName,
     });
     return SupervisedRuntime.launch({
-      command: { command: this.nodeExecutable, args: [this.entry, ...args], env },
+      command: {
+        command: this.nodeExecutable,
+        args: [this.entry, ...args],
+        env: { ...env, ...ctx.processTags },
+      },
       assignmentId: spec.assignmentId,
       runtimeId: runtime.id,
       endpoint: endpointFor(ctx.host, port),

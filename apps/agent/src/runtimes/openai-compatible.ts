@@ -87,7 +87,7 @@ export class OpenAiCompatibleRuntimeAdapter extends SupervisingAdapter {
         servedModelName: spec.servedModelName,
       });
       return SupervisedRuntime.launch({
-        command: { command: executable, args, env },
+        command: { command: executable, args, env: { ...env, ...ctx.processTags } },
         assignmentId: spec.assignmentId,
         runtimeId: runtime.id,
         endpoint: endpointFor(ctx.host, port),
@@ -111,7 +111,7 @@ export class OpenAiCompatibleRuntimeAdapter extends SupervisingAdapter {
       Object.entries(container.env).filter(([name]) => !Object.hasOwn(spec.env, name)),
     );
     return SupervisedRuntime.launch({
-      command: { command: engine, args: container.args, env: container.env },
+      command: { command: engine, args: container.args, env: { ...container.env, ...ctx.processTags } },
       assignmentId: spec.assignmentId,
       runtimeId: runtime.id,
       endpoint: endpointFor(ctx.host, port),

@@ -5,3 +5,4 @@ export * from './protocol-channel';
 export * from './refusals';
 export * from './server';
 export * from './southbound';
+export * from './trust';

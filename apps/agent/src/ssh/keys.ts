@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ed25519KeyId, sshFingerprintOfBlob } from '@lunanexa/agent-protocol';
 import { utils } from 'ssh2';
@@ -7,6 +7,8 @@ import { writeFileAtomic } from './atomic-file';
 
 /** The node's signing key inside `dataDir` (PKCS#8 PEM, mode 0600). */
 export const NODE_KEY_FILE = 'node-ed25519.pem';
+/** The key a rotation is moving to, until the controller has registered it (then renamed over NODE_KEY_FILE). */
+export const NEXT_NODE_KEY_FILE = 'node-ed25519.next.pem';
 
 /** Owner-only: a key file that group or others can read is refused, as sshd does. */
 const UNPROTECTED_BITS = 0o077;
@@ -78,18 +80,27 @@ export interface NodeKey {
 /**
  * Loads the node's Ed25519 signing key from `<dataDir>/node-ed25519.pem`,
  * generating it on first start. Enrollment sends its public half to the
- * controller; the agent signs acks, rejects, reports and errors with it.
+ * controller; the agent signs acks, rejects, reports, errors and heartbeats with it.
  */
 export async function loadOrCreateNodeKey(dataDir: string): Promise<NodeKey> {
   const file = join(dataDir, NODE_KEY_FILE);
-  let text = await readProtected(file);
-  let created = false;
-  if (text === null) {
-    const { privateKey } = generateKeyPairSync('ed25519');
-    text = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    await writeFileAtomic(file, text, 0o600);
-    created = true;
-  }
+  return (await loadNodeKeyFile(file)) ?? createNodeKeyFile(file);
+}
+
+async function createNodeKeyFile(file: string): Promise<NodeKey> {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const text = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  await writeFileAtomic(file, text, 0o600);
+  return { ...parseNodeKey(file, text), created: true };
+}
+
+/** The key in `file`, or null when there is no such file. */
+async function loadNodeKeyFile(file: string): Promise<NodeKey | null> {
+  const text = await readProtected(file);
+  return text === null ? null : { ...parseNodeKey(file, text), created: false };
+}
+
+function parseNodeKey(file: string, text: string): Omit<NodeKey, 'created'> {
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey(text);
@@ -106,5 +117,64 @@ export async function loadOrCreateNodeKey(dataDir: string): Promise<NodeKey> {
     );
   }
   const publicKey = createPublicKey(privateKey);
-  return { privateKey, publicKey, keyId: ed25519KeyId(publicKey), created };
+  return { privateKey, publicKey, keyId: ed25519KeyId(publicKey) };
+}
+
+/**
+ * The node key as the running agent uses it: whatever signs (the protocol
+ * channel's replies, heartbeats) asks for `current()` at the moment it signs,
+ * so a rotation takes effect everywhere at once, without a restart.
+ *
+ * Rotation (RotateNodeCredential): `prepareNext` generates the next key and
+ * keeps it in `node-ed25519.next.pem` while heartbeats offer it to the
+ * controller; `promote` renames it over `node-ed25519.pem` once the controller
+ * has acknowledged it. A crash in between leaves the next key on disk, and it
+ * is offered again after the restart.
+ */
+export class NodeKeyRing {
+  private constructor(
+    private readonly dataDir: string,
+    private currentKey: NodeKey,
+    private nextKey: NodeKey | null,
+  ) {}
+
+  static async open(dataDir: string): Promise<NodeKeyRing> {
+    const current = await loadOrCreateNodeKey(dataDir);
+    const next = await loadNodeKeyFile(join(dataDir, NEXT_NODE_KEY_FILE));
+    return new NodeKeyRing(dataDir, current, next);
+  }
+
+  current(): NodeKey {
+    return this.currentKey;
+  }
+
+  /** The key being rotated to, or null when no rotation is under way. */
+  next(): NodeKey | null {
+    return this.nextKey;
+  }
+
+  /** Generates and persists the next key (0600); returns the pending one if there already is one. */
+  async prepareNext(): Promise<NodeKey> {
+    this.nextKey ??= await createNodeKeyFile(join(this.dataDir, NEXT_NODE_KEY_FILE));
+    return this.nextKey;
+  }
+
+  /**
+   * Makes the next key the node key: an atomic rename on disk (then the
+   * directory is fsync'd so the rename survives a power cut), then in memory.
+   */
+  async promote(): Promise<NodeKey> {
+    const next = this.nextKey;
+    if (next === null) throw new Error('no next node key to promote');
+    await rename(join(this.dataDir, NEXT_NODE_KEY_FILE), join(this.dataDir, NODE_KEY_FILE));
+    const dir = await open(this.dataDir, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+    this.currentKey = { ...next, created: false };
+    this.nextKey = null;
+    return this.currentKey;
+  }
 }

@@ -8,6 +8,7 @@ import {
   peekEnvelope,
   signEnvelope,
   verifyEnvelope,
+  type AgentRefusal,
   type BodyOf,
   type Envelope,
   type EnvelopeOf,
@@ -39,10 +40,15 @@ export interface AssignmentAcceptedEvent {
  */
 export type OnAssignmentAccepted = (event: AssignmentAcceptedEvent) => void | Promise<void>;
 
+/** Called with every envelope the channel refused, so the next heartbeat reports it for audit. */
+export type OnEnvelopeRefused = (refusal: AgentRefusal) => void;
+
 export interface SouthboundContext {
   readonly nodeId: string;
+  /** May grow while the agent runs (enrollment adds the controller key); read at each verification. */
   readonly controllerKeys: PublicKeySet;
-  readonly nodeKey: { readonly keyId: string; readonly privateKey: KeyObject };
+  /** Asked at every signature, so a rotated node key signs from the next reply on. */
+  readonly nodeKey: { current(): { readonly keyId: string; readonly privateKey: KeyObject } };
   readonly store: AssignmentStore;
   readonly replayGuard: ReplayGuard;
   readonly maxSkewMs: number;
@@ -50,6 +56,7 @@ export interface SouthboundContext {
   readonly logger: Logger;
   readonly messages: Counter<'type' | 'outcome'>;
   readonly onAssignmentAccepted?: OnAssignmentAccepted;
+  readonly onRefusal?: OnEnvelopeRefused;
 }
 
 export interface ChannelPeer {
@@ -113,6 +120,7 @@ export function serveProtocolChannel(
       for (let item = pending.shift(); item !== undefined && !closed; item = pending.shift()) {
         if (item.kind === 'fatal') {
           count(null, item.error.code);
+          refused({ id: null, type: null, assignmentId: null, generation: null }, item.error);
           log.warn({ event: 'southbound_frame_refused', code: item.error.code }, item.error.message);
           await send(errorEnvelope(null, item.error));
           closeChannel();
@@ -169,6 +177,7 @@ export function serveProtocolChannel(
       if (!(error instanceof LunaNexaError)) throw error;
       const ref = peekEnvelope(raw);
       count(ref.type, error.code);
+      refused(ref, error);
       log.warn(
         { event: 'southbound_message_refused', code: error.code, type: ref.type, messageId: ref.id },
         error.message,
@@ -197,6 +206,7 @@ export function serveProtocolChannel(
           `${envelope.type} is not accepted by the agent`,
         );
         count(envelope.type, error.code);
+        refused({ id: envelope.id, type: envelope.type, assignmentId: null, generation: null }, error);
         return { envelope: errorEnvelope(envelope.id, error, now) };
       }
     }
@@ -249,6 +259,7 @@ export function serveProtocolChannel(
     } catch (error: unknown) {
       if (!(error instanceof LunaNexaError)) throw error;
       count(envelope.type, error.code);
+      refused(ref, error);
       const fields = {
         event: 'assignment_rejected',
         code: error.code,
@@ -311,11 +322,28 @@ export function serveProtocolChannel(
   }
 
   function sign<T extends MessageType>(type: T, body: BodyOf<T>, now: Date): EnvelopeOf<T> {
+    const key = context.nodeKey.current();
     return signEnvelope(
-      context.nodeKey.privateKey,
-      context.nodeKey.keyId,
+      key.privateKey,
+      key.keyId,
       createEnvelope(type, { nodeId: context.nodeId, body, issuedAt: now }),
     );
+  }
+
+  function refused(ref: EnvelopeReference, error: LunaNexaError): void {
+    const listener = context.onRefusal;
+    if (listener === undefined) return;
+    listener({
+      at: context.now().toISOString(),
+      kind: `envelope:${ref.type ?? 'unknown'}`,
+      code: error.code,
+      remoteAddress: peer.remoteAddress.slice(0, 64),
+      keyId: peer.keyId,
+      envelopeId: ref.id,
+      assignmentId: ref.assignmentId,
+      generation: ref.generation,
+      detail: error.message.trim() === '' ? null : error.message.slice(0, 256),
+    });
   }
 
   function count(type: MessageType | null, outcome: string): void {

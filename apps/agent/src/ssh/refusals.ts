@@ -61,6 +61,7 @@ export function sanitizeDetail(value: string): string {
  */
 export class SshRefusalLog {
   private readonly ring: SshRefusal[] = [];
+  private readonly listeners: ((refusal: SshRefusal) => void)[] = [];
 
   constructor(
     private readonly deps: {
@@ -85,6 +86,12 @@ export class SshRefusalLog {
     if (this.ring.length > capacity) this.ring.splice(0, this.ring.length - capacity);
     this.deps.counter.inc({ request: entry.request });
     this.deps.logger.warn({ event: 'ssh_request_refused', ...entry }, `ssh ${entry.request} refused`);
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /** Also hands every later refusal to `listener` (the heartbeat reports them to the controller). */
+  subscribe(listener: (refusal: SshRefusal) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Oldest first. */

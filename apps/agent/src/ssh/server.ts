@@ -1,15 +1,11 @@
-import { timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { verify } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { AGENT_SSH_SUBSYSTEM, sshEd25519PublicBlob, sshFingerprintOfBlob } from '@lunanexa/agent-protocol';
+import { AGENT_SSH_SUBSYSTEM, sshFingerprintOfBlob } from '@lunanexa/agent-protocol';
 import type { Logger } from '@lunanexa/observability';
 import { Server, type AuthContext, type Connection, type ServerChannel, type Session } from 'ssh2';
 import { sanitizeDetail, type SshRefusalLog, type SshRefusedRequest } from './refusals';
 import type { ChannelPeer } from './protocol-channel';
-
-export interface AuthorizedControllerKey {
-  readonly keyId: string;
-  readonly publicKey: KeyObject;
-}
+import type { ControllerTrust } from './trust';
 
 export interface SshServerLimits {
   /** Open TCP connections at once; more are dropped before the SSH handshake. */
@@ -41,7 +37,8 @@ export interface AgentSshServerOptions {
   readonly port: number;
   /** OpenSSH private key text of the host key. */
   readonly hostKey: string;
-  readonly controllerKeys: readonly AuthorizedControllerKey[];
+  /** Consulted at every authentication, so a key trusted after start (enrollment) is accepted from then on. */
+  readonly trust: ControllerTrust;
   readonly refusals: SshRefusalLog;
   readonly logger: Logger;
   /** Called with the channel of an accepted `lunanexa-agent-v1` subsystem. */
@@ -74,11 +71,6 @@ export interface AgentSshServer {
  */
 export async function startAgentSshServer(options: AgentSshServerOptions): Promise<AgentSshServer> {
   const limits: SshServerLimits = { ...DEFAULT_SSH_LIMITS, ...options.limits };
-  const authorized = options.controllerKeys.map((key) => ({
-    keyId: key.keyId,
-    publicKey: key.publicKey,
-    blob: sshEd25519PublicBlob(key.publicKey),
-  }));
   const connections = new Set<Connection>();
   const sockets = new Set<Socket>();
   // ssh2's Server never listens itself: our TCP server hands it sockets, so we can count and destroy them.
@@ -138,12 +130,7 @@ export async function startAgentSshServer(options: AgentSshServerOptions): Promi
       switch (ctx.method) {
         case 'publickey': {
           const offered = ctx.key.data;
-          const match =
-            ctx.key.algo === 'ssh-ed25519'
-              ? authorized.find(
-                  (key) => key.blob.length === offered.length && timingSafeEqual(key.blob, offered),
-                )
-              : undefined;
+          const match = ctx.key.algo === 'ssh-ed25519' ? options.trust.findByBlob(offered) : undefined;
           if (match === undefined) {
             refuse('auth-publickey', `${ctx.key.algo} ${sshFingerprintOfBlob(offered)}`);
             return;

@@ -1,0 +1,3 @@
+export * from './client';
+export * from './errors';
+export * from './state';

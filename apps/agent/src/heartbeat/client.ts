@@ -1,0 +1,388 @@
+import { randomBytes, sign } from 'node:crypto';
+import {
+  AGENT_HTTP_PATHS,
+  createEnvelope,
+  openSshPublicKey,
+  rotationProofInput,
+  signEnvelope,
+  verifyEnvelope,
+  verifyNodeCredential,
+  type EnvelopeOf,
+  type NextNodeKey,
+} from '@lunanexa/agent-protocol';
+import {
+  ErrorCode,
+  LunaNexaError,
+  type NodeInventory,
+  type NodeLifecycleState,
+  type ObservedAssignment,
+  type RuntimeObservation,
+} from '@lunanexa/contracts';
+import type { Logger } from '@lunanexa/observability';
+import { controllerEndpoint, postEnvelope, problemOf } from '../controller-http';
+import type { NodeKeyRing } from '../ssh/keys';
+import type { ControllerTrust } from '../ssh/trust';
+import type { CredentialStore } from './credential';
+import type { RefusalQueue } from './refusal-queue';
+import type { HeartbeatSequence } from './sequence';
+
+/** What the reconciler contributes to one heartbeat. */
+export interface HeartbeatObservations {
+  readonly observedAssignments: readonly ObservedAssignment[];
+  readonly runtimes: readonly RuntimeObservation[];
+  /** Called once the controller acknowledged this heartbeat: one-off reports (exited runtimes) can go. */
+  acknowledge(): void;
+}
+
+export interface HeartbeatOptions {
+  readonly controllerUrl: string;
+  /** The enrolled node id (the node name when the agent runs with static controller keys only). */
+  readonly nodeId: string;
+  readonly intervalSeconds: number;
+  readonly trust: ControllerTrust;
+  readonly nodeKeys: NodeKeyRing;
+  readonly sequence: HeartbeatSequence;
+  readonly refusals: RefusalQueue;
+  readonly credentials: CredentialStore;
+  readonly observe: () => HeartbeatObservations;
+  readonly inventory: () => NodeInventory;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+  /** One request may take this long (default 10 s). */
+  readonly requestTimeoutMs?: number;
+  /** Told the outcome of every heartbeat (metrics). */
+  readonly onResult?: (result: HeartbeatResult) => void;
+}
+
+/**
+ * How the last heartbeat went: `ok` (acknowledged), `refused` (a problem
+ * answer), `unreachable` (no answer), `untrusted-answer` (a 2xx that is not a
+ * valid ack signed by a trusted controller key for this heartbeat).
+ */
+export type HeartbeatOutcome = 'ok' | 'refused' | 'unreachable' | 'untrusted-answer';
+
+export interface HeartbeatResult {
+  readonly outcome: HeartbeatOutcome;
+  readonly sequence: number;
+  readonly status: number | null;
+  readonly code: ErrorCode | null;
+  readonly message: string | null;
+  readonly ack: EnvelopeOf<'heartbeat.ack'> | null;
+}
+
+export interface HeartbeatHealth {
+  readonly controllerUrl: string;
+  readonly intervalSeconds: number;
+  /** The last sequence sent (persisted in heartbeat-state.json). */
+  readonly sequence: number;
+  readonly lastAttemptAt: string | null;
+  readonly lastOutcome: HeartbeatOutcome | null;
+  readonly lastCode: ErrorCode | null;
+  readonly lastMessage: string | null;
+  readonly lastAckAt: string | null;
+  readonly lastAckAgeSeconds: number | null;
+  /** From the last ack: the node's administrative state and lease as the controller sees them. */
+  readonly lifecycle: NodeLifecycleState | null;
+  readonly cordoned: boolean | null;
+  readonly leaseExpiresAt: string | null;
+  /** Refusals waiting for the controller to record them. */
+  readonly pendingRefusals: number;
+  /** Key id of the key being rotated to, while a rotation is under way. */
+  readonly nextKeyId: string | null;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Signed heartbeats to `<controllerUrl>/agent/v1/heartbeat`, one every
+ * interval (the first at start), never two at once. A heartbeat that gets no
+ * ack changes nothing on the node: runtimes keep running for as long as their
+ * assignment leases last, whatever the controller says, and the next
+ * heartbeat is sent at the next interval.
+ *
+ * Key rotation rides on heartbeats: an ack with `rotateKey` makes the agent
+ * generate the next key, which every following heartbeat offers as `nextKey`
+ * (with a proof signed by it) while still being signed by the current key;
+ * the first ack of such a heartbeat means the controller registered it, and
+ * the agent switches to it — for heartbeats and for SSH replies alike.
+ */
+export class HeartbeatLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private lastAttemptAt: Date | null = null;
+  private lastAckAt: Date | null = null;
+  private last: HeartbeatResult | null = null;
+  private lastAckBody: EnvelopeOf<'heartbeat.ack'>['body'] | null = null;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private readonly url: string;
+
+  constructor(private readonly options: HeartbeatOptions) {
+    this.log = options.logger.child({ component: 'heartbeat' });
+    this.now = options.now ?? (() => new Date());
+    this.url = controllerEndpoint(options.controllerUrl, AGENT_HTTP_PATHS.heartbeat);
+  }
+
+  /** Sends the first heartbeat now and the next ones every interval. */
+  start(): void {
+    this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      const startedAt = Date.now();
+      this.running = this.beat()
+        .catch((error: unknown) => {
+          this.log.error({ err: error }, 'heartbeat failed');
+        })
+        .finally(() => {
+          this.running = null;
+          const elapsed = Date.now() - startedAt;
+          this.schedule(Math.max(0, this.options.intervalSeconds * 1000 - elapsed));
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a heartbeat in flight. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /**
+   * One heartbeat, start to finish, after any heartbeat still in flight (never
+   * two at once: the sequence, the refusal queue and a rotation depend on
+   * acks arriving in order). Throws only for local failures (the sequence
+   * could not be persisted).
+   */
+  beat(): Promise<HeartbeatResult> {
+    const run = this.queue.then(() => this.beatNow());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async beatNow(): Promise<HeartbeatResult> {
+    const { options } = this;
+    const sequence = await options.sequence.next();
+    const issuedAt = this.now();
+    this.lastAttemptAt = issuedAt;
+    const nonce = randomBytes(18).toString('base64url');
+    const observations = options.observe();
+    const refusals = options.refusals.batch();
+    const current = options.nodeKeys.current();
+    const next = options.nodeKeys.next();
+    const nextKey: NextNodeKey | null =
+      next === null
+        ? null
+        : {
+            keyId: next.keyId,
+            publicKey: openSshPublicKey(next.publicKey),
+            proof: sign(
+              null,
+              rotationProofInput(options.nodeId, current.keyId, next.keyId),
+              next.privateKey,
+            ).toString('base64url'),
+          };
+    const envelope = signEnvelope(
+      current.privateKey,
+      current.keyId,
+      createEnvelope('heartbeat', {
+        nodeId: options.nodeId,
+        issuedAt,
+        nonce,
+        body: {
+          heartbeat: {
+            nodeId: options.nodeId,
+            sequence,
+            sentAt: issuedAt.toISOString(),
+            nonce,
+            observedAssignments: [...observations.observedAssignments],
+            runtimes: [...observations.runtimes],
+            gpuTelemetry: [],
+            inventory: options.inventory(),
+          },
+          refusals,
+          nextKey,
+          credentialSerial: options.credentials.current()?.document.serial ?? null,
+        },
+      }),
+    );
+    const timeoutMs = Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 1000);
+    const answer = await postEnvelope(this.url, envelope, { timeoutMs });
+    let result: HeartbeatResult;
+    if (answer.kind === 'unreachable') {
+      result = this.failed('unreachable', sequence, null, null, answer.reason);
+    } else if (answer.status < 200 || answer.status >= 300) {
+      const problem = problemOf(answer.body);
+      result = this.failed('refused', sequence, answer.status, problem.code, problem.detail);
+    } else {
+      let ack: EnvelopeOf<'heartbeat.ack'>;
+      try {
+        ack = this.verifyAck(answer.body, envelope);
+      } catch (error: unknown) {
+        if (!(error instanceof LunaNexaError)) throw error;
+        result = this.failed('untrusted-answer', sequence, answer.status, error.code, error.message);
+        this.record(result);
+        return result;
+      }
+      await this.applyAck(ack, { refusalsSent: refusals.length, nextKey, observations });
+      result = { outcome: 'ok', sequence, status: answer.status, code: null, message: null, ack };
+    }
+    this.record(result);
+    return result;
+  }
+
+  private verifyAck(raw: unknown, request: EnvelopeOf<'heartbeat'>): EnvelopeOf<'heartbeat.ack'> {
+    const envelope = verifyEnvelope(this.options.trust.publicKeys, raw, {
+      now: this.now(),
+      nodeId: this.options.nodeId,
+      types: ['heartbeat.ack'],
+    });
+    if (envelope.type !== 'heartbeat.ack') {
+      throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, `expected heartbeat.ack, got ${envelope.type}`);
+    }
+    if (envelope.body.inReplyTo !== request.id) {
+      throw new LunaNexaError(
+        ErrorCode.VALIDATION_FAILED,
+        `the ack answers ${envelope.body.inReplyTo}, not ${request.id}`,
+      );
+    }
+    if (envelope.body.sequence !== request.body.heartbeat.sequence) {
+      throw new LunaNexaError(
+        ErrorCode.VALIDATION_FAILED,
+        `the ack is for sequence ${envelope.body.sequence}, not ${request.body.heartbeat.sequence}`,
+      );
+    }
+    return envelope;
+  }
+
+  private async applyAck(
+    ack: EnvelopeOf<'heartbeat.ack'>,
+    sent: {
+      readonly refusalsSent: number;
+      readonly nextKey: NextNodeKey | null;
+      readonly observations: HeartbeatObservations;
+    },
+  ): Promise<void> {
+    const { options } = this;
+    const { body } = ack;
+    this.lastAckAt = this.now();
+    this.lastAckBody = body;
+    options.refusals.acknowledge(body.refusalsRecorded, sent.refusalsSent);
+    sent.observations.acknowledge();
+
+    let promoted = false;
+    if (sent.nextKey !== null && options.nodeKeys.next()?.keyId === sent.nextKey.keyId) {
+      const previous = options.nodeKeys.current().keyId;
+      const key = await options.nodeKeys.promote();
+      promoted = true;
+      this.log.info(
+        { event: 'node_key_rotated', previousKeyId: previous, keyId: key.keyId },
+        'the controller registered the next node key; signing with it from now on',
+      );
+    }
+
+    if (body.credential !== null) await this.acceptCredential(body.credential);
+
+    // The ack that completes a rotation does not start the next one.
+    if (body.rotateKey && !promoted && options.nodeKeys.next() === null) {
+      const next = await options.nodeKeys.prepareNext();
+      this.log.info(
+        { event: 'node_key_rotation_started', nextKeyId: next.keyId },
+        'the controller asked for a new node key; offering it in the next heartbeats',
+      );
+    }
+  }
+
+  private async acceptCredential(credential: unknown): Promise<void> {
+    const { options } = this;
+    try {
+      const verified = verifyNodeCredential(options.trust.publicKeys, credential, this.now());
+      const { document } = verified;
+      if (document.nodeId !== options.nodeId) {
+        throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, `the credential is for node ${document.nodeId}`);
+      }
+      if (document.keyId !== options.nodeKeys.current().keyId) {
+        throw new LunaNexaError(
+          ErrorCode.VALIDATION_FAILED,
+          `the credential binds key ${document.keyId}, not this node's key`,
+        );
+      }
+      const held = options.credentials.current();
+      if (held !== null && held.document.serial >= document.serial) return;
+      await options.credentials.replace(verified);
+      this.log.info(
+        { event: 'credential_stored', serial: document.serial, expiresAt: document.expiresAt },
+        `node credential ${document.serial} stored`,
+      );
+    } catch (error: unknown) {
+      if (!(error instanceof LunaNexaError)) throw error;
+      this.log.warn(
+        { event: 'credential_refused', code: error.code },
+        `credential from the controller not stored: ${error.message}`,
+      );
+    }
+  }
+
+  private failed(
+    outcome: Exclude<HeartbeatOutcome, 'ok'>,
+    sequence: number,
+    status: number | null,
+    code: ErrorCode | null,
+    message: string | null,
+  ): HeartbeatResult {
+    return { outcome, sequence, status, code, message, ack: null };
+  }
+
+  /** Logs a change of outcome at warn/info; a repeat of the same failure only at debug, so an outage is not a log flood. */
+  private record(result: HeartbeatResult): void {
+    this.options.onResult?.(result);
+    const previous = this.last;
+    this.last = result;
+    const fields = {
+      event: 'heartbeat',
+      sequence: result.sequence,
+      outcome: result.outcome,
+      status: result.status,
+      code: result.code,
+      reason: result.message,
+    };
+    const same = previous !== null && previous.outcome === result.outcome && previous.code === result.code;
+    if (result.outcome === 'ok') {
+      if (previous !== null && previous.outcome !== 'ok')
+        this.log.info(fields, 'heartbeats acknowledged again');
+      else this.log.debug(fields, 'heartbeat acknowledged');
+    } else if (same) {
+      this.log.debug(fields, 'heartbeat not acknowledged');
+    } else {
+      this.log.warn(fields, `heartbeat not acknowledged (${result.outcome}); runtimes keep running`);
+    }
+  }
+
+  health(): HeartbeatHealth {
+    const now = this.now();
+    const ack = this.lastAckBody;
+    return {
+      controllerUrl: this.options.controllerUrl,
+      intervalSeconds: this.options.intervalSeconds,
+      sequence: this.options.sequence.lastSequence,
+      lastAttemptAt: this.lastAttemptAt?.toISOString() ?? null,
+      lastOutcome: this.last?.outcome ?? null,
+      lastCode: this.last?.code ?? null,
+      lastMessage: this.last?.message ?? null,
+      lastAckAt: this.lastAckAt?.toISOString() ?? null,
+      lastAckAgeSeconds:
+        this.lastAckAt === null ? null : Math.max(0, (now.getTime() - this.lastAckAt.getTime()) / 1000),
+      lifecycle: ack?.lifecycle ?? null,
+      cordoned: ack?.cordoned ?? null,
+      leaseExpiresAt: ack?.leaseExpiresAt ?? null,
+      pendingRefusals: this.options.refusals.size,
+      nextKeyId: this.options.nodeKeys.next()?.keyId ?? null,
+    };
+  }
+}

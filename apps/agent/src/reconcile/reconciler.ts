@@ -1,0 +1,770 @@
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  canonicalJson,
+  type Assignment,
+  type ObservedAssignment,
+  type ReplicaState,
+  type RuntimeHealthCheck,
+  type RuntimeKind,
+  type RuntimeObservation,
+} from '@lunanexa/contracts';
+import type { Logger } from '@lunanexa/observability';
+import type { HeartbeatObservations } from '../heartbeat/client';
+import type { RuntimeAdapter, RuntimeExit, RuntimeHandle, RuntimeHealth } from '../runtimes/adapter';
+import { DEFAULT_HEALTH_CHECK, describeExit, probeEndpoint, probePaths } from '../runtimes/health';
+import { freePort } from '../runtimes/host';
+import { createRuntimeAdapters, runtimeSpecFromAssignment } from '../runtimes/index';
+import { DEFAULT_STOP_GRACE_MS } from '../runtimes/supervised-runtime';
+import type { AcceptedAssignment, AssignmentStore } from '../ssh/assignment-store';
+import { AdoptedRuntime, killProcessGroup } from './adopted-runtime';
+import { readRequestsRunning } from './in-flight';
+import { findTaggedProcesses, processIdentity, RUNTIME_ASSIGNMENT_ENV, RUNTIME_OWNER_ENV } from './proc';
+import { loadRuntimeRecords, saveRuntimeRecords, type RuntimeRecord } from './records';
+
+/** How often every assignment is looked at, whether or not anything arrived. */
+export const DEFAULT_RECONCILE_INTERVAL_MS = 2_000;
+export const DEFAULT_RESTART_BACKOFF = { initialMs: 1_000, maxMs: 60_000 } as const;
+/** A runtime ready this long has recovered: its next crash starts the backoff from the beginning. */
+const STABLE_AFTER_MS = 60_000;
+/** Runtimes that ended and have not yet been reported in an acknowledged heartbeat; the oldest go first. */
+const MAX_EXIT_REPORTS = 256;
+/** Models live here, named by the hex of their artifact digest. */
+export const MODELS_DIR = 'models';
+/**
+ * The fake runtime insists on a readable `--weights` file but never reads it.
+ * Artifact download is not built yet, so a `fake` assignment whose artifact is
+ * absent gets this placeholder — outside `models/`, so nothing mistakes it for
+ * the artifact.
+ */
+export const FAKE_WEIGHTS_PLACEHOLDER = 'fake-runtime-weights';
+
+export interface ReconcilerOptions {
+  readonly store: AssignmentStore;
+  readonly dataDir: string;
+  /** Address runtimes bind (`{{host}}`); the gateway reaches them at the node's advertised address. */
+  readonly host: string;
+  readonly logger: Logger;
+  readonly adapters?: Readonly<Record<RuntimeKind, RuntimeAdapter>>;
+  readonly now?: () => Date;
+  readonly intervalMs?: number;
+  readonly restartBackoff?: { readonly initialMs: number; readonly maxMs: number };
+  readonly stopGraceMs?: number;
+  /** The health check for every runtime (the agent has no registry record of its own). */
+  readonly healthCheck?: RuntimeHealthCheck;
+}
+
+/** One assignment's replica as /health shows it. */
+export interface ReplicaHealth {
+  readonly assignmentId: string;
+  readonly deploymentId: string;
+  readonly generation: number;
+  readonly intent: Assignment['intent'];
+  readonly leaseExpiresAt: string;
+  readonly state: ReplicaState;
+  readonly endpointPort: number | null;
+  readonly pid: number | null;
+  /** True when this run of the agent took the runtime over from an earlier one. */
+  readonly adopted: boolean;
+  readonly restarts: number;
+  readonly message: string | null;
+  readonly inFlightRequests: number | null;
+}
+
+interface LiveRuntime {
+  readonly handle: RuntimeHandle;
+  readonly adapter: RuntimeAdapter;
+  readonly adopted: boolean;
+  record: RuntimeRecord;
+  everReady: boolean;
+  readySince: number | null;
+  stopping: boolean;
+}
+
+interface Slot {
+  readonly assignmentId: string;
+  runtime: LiveRuntime | null;
+  stopping: Promise<void> | null;
+  state: ReplicaState;
+  message: string | null;
+  /** Restarts of this spec's runtime after it exited or never became ready. */
+  restarts: number;
+  /** Consecutive failures, for the backoff. */
+  failures: number;
+  nextStartAt: number;
+  inFlight: number | null;
+  /** The spec restarts and failures are counted for. */
+  launchDigest: string | null;
+}
+
+/**
+ * What a runtime is launched from. A new generation whose launch digest is
+ * unchanged (only the intent history or bookkeeping moved) keeps its runtime;
+ * any change here replaces it.
+ */
+export function launchDigest(assignment: Assignment): string {
+  const launch = {
+    deploymentId: assignment.deploymentId,
+    modelVersion: assignment.modelVersion,
+    artifactDigest: assignment.artifact.digest,
+    runtime: assignment.runtime,
+    gpuUuids: assignment.gpuUuids,
+    env: assignment.env,
+  };
+  return `sha256:${createHash('sha256').update(canonicalJson(launch), 'utf8').digest('hex')}`;
+}
+
+/** Tags this agent's runtimes by its data directory, so two agents on one machine never touch each other's. */
+export function runtimeOwnerTag(dataDir: string): string {
+  let path: string;
+  try {
+    path = realpathSync(dataDir);
+  } catch {
+    path = resolve(dataDir);
+  }
+  return createHash('sha256').update(path, 'utf8').digest('hex').slice(0, 24);
+}
+
+/**
+ * Drives the runtime adapters from the accepted assignments: exactly one
+ * runtime for each assignment whose intent is Run and whose lease has not
+ * expired, none for the others. It runs a pass at start, after every accepted
+ * assignment (`trigger`) and every interval, one pass at a time; a runtime
+ * that exits is restarted with exponential backoff.
+ *
+ * Runtimes live in their own process groups and outlive the agent — a
+ * graceful stop (an upgrade) deliberately leaves them serving, and so does
+ * kill -9. At start the agent finds what an earlier run left, by the owner tag
+ * in each process's environment: a runtime it recorded in runtimes.json (same
+ * pid and start time) that still matches its assignment's spec and answers is
+ * adopted without interruption; anything else of ours is killed, whole
+ * process group, before a fresh runtime is started. So there are never two
+ * runtimes for one assignment, even across crashes.
+ */
+export class Reconciler {
+  private readonly slots = new Map<string, Slot>();
+  private readonly exitReports: RuntimeObservation[] = [];
+  private readonly adapters: Readonly<Record<RuntimeKind, RuntimeAdapter>>;
+  private readonly healthCheck: RuntimeHealthCheck;
+  private readonly owner: string;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private timer: NodeJS.Timeout | undefined;
+  private passing: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  private persisting: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ReconcilerOptions) {
+    this.adapters = options.adapters ?? createRuntimeAdapters();
+    this.healthCheck = options.healthCheck ?? DEFAULT_HEALTH_CHECK;
+    this.owner = runtimeOwnerTag(options.dataDir);
+    this.log = options.logger.child({ component: 'reconciler' });
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Takes over or clears what an earlier run left, then reconciles now and every interval. */
+  async start(): Promise<void> {
+    await this.recover();
+    this.trigger();
+    this.timer = setInterval(() => this.trigger(), this.options.intervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Asks for a pass as soon as the current one (if any) ends. */
+  trigger(): void {
+    if (this.closed) return;
+    this.again = true;
+    this.passing ??= this.loop();
+  }
+
+  /** Resolves once no pass is running and none is pending (tests and shutdown). */
+  async settled(): Promise<void> {
+    while (this.passing !== null) await this.passing;
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (this.again && !this.closed) {
+        this.again = false;
+        await this.pass();
+      }
+    } finally {
+      this.passing = null;
+    }
+  }
+
+  private async pass(): Promise<void> {
+    for (const entry of this.options.store.list()) {
+      if (this.closed) return;
+      try {
+        await this.reconcile(entry);
+      } catch (error: unknown) {
+        this.log.error(
+          { err: error, assignmentId: entry.assignment.id },
+          'reconciling the assignment failed',
+        );
+      }
+    }
+  }
+
+  private slotFor(assignmentId: string, initial: ReplicaState = 'Stopped'): Slot {
+    let slot = this.slots.get(assignmentId);
+    if (slot === undefined) {
+      slot = {
+        assignmentId,
+        runtime: null,
+        stopping: null,
+        state: initial,
+        message: null,
+        restarts: 0,
+        failures: 0,
+        nextStartAt: 0,
+        inFlight: null,
+        launchDigest: null,
+      };
+      this.slots.set(assignmentId, slot);
+    }
+    return slot;
+  }
+
+  private async reconcile(entry: AcceptedAssignment): Promise<void> {
+    const { assignment } = entry;
+    const slot = this.slotFor(assignment.id, this.untouchedState(assignment));
+    // A stop under way finishes before anything else happens to this assignment.
+    if (slot.stopping !== null) return;
+    const now = this.now().getTime();
+    const leaseOver = Date.parse(assignment.leaseExpiresAt) <= now;
+    if (assignment.intent !== 'Run' || leaseOver) {
+      const reason =
+        assignment.intent !== 'Run'
+          ? null
+          : `lease expired at ${assignment.leaseExpiresAt}; waiting for the controller to renew it`;
+      if (slot.runtime !== null) {
+        this.beginStop(slot, reason ?? `intent ${assignment.intent} at generation ${assignment.generation}`, {
+          state: 'Stopped',
+          message: reason,
+        });
+      } else {
+        this.transition(slot, 'Stopped', reason);
+        slot.inFlight = null;
+      }
+      return;
+    }
+    const digest = launchDigest(assignment);
+    if (slot.runtime !== null && slot.runtime.record.launchDigest !== digest) {
+      this.beginStop(slot, `generation ${assignment.generation} changed the runtime spec`, {
+        state: 'Stopped',
+        message: null,
+      });
+      return;
+    }
+    if (slot.launchDigest !== digest) {
+      slot.launchDigest = digest;
+      slot.restarts = 0;
+      slot.failures = 0;
+      slot.nextStartAt = 0;
+    }
+    if (slot.runtime !== null) {
+      if (slot.runtime.record.generation !== assignment.generation) {
+        slot.runtime.record = { ...slot.runtime.record, generation: assignment.generation };
+        await this.persist();
+      }
+      await this.observe(slot);
+      return;
+    }
+    if (now < slot.nextStartAt) return;
+    await this.startRuntime(slot, assignment);
+  }
+
+  private async startRuntime(slot: Slot, assignment: Assignment): Promise<void> {
+    const kind = assignment.runtime.kind;
+    const adapter = this.adapters[kind];
+    const modelPath = await this.modelPath(assignment);
+    if (modelPath === null) {
+      this.transition(
+        slot,
+        'Failed',
+        `model artifact ${assignment.artifact.digest} is not on this node (expected ${this.artifactPath(assignment)})`,
+      );
+      return;
+    }
+    this.transition(slot, 'Starting', null);
+    let handle: RuntimeHandle;
+    let port: number;
+    try {
+      port = await freePort(this.options.host);
+      handle = await adapter.start(
+        runtimeSpecFromAssignment(assignment, { modelPath, health: this.healthCheck }),
+        {
+          host: this.options.host,
+          port,
+          processTags: { [RUNTIME_OWNER_ENV]: this.owner, [RUNTIME_ASSIGNMENT_ENV]: assignment.id },
+          logger: this.log,
+        },
+      );
+    } catch (error: unknown) {
+      const delayMs = this.backoff(slot);
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.warn(
+        { event: 'runtime_start_failed', assignmentId: assignment.id, err: error, retryInMs: delayMs },
+        'runtime could not be started',
+      );
+      this.transition(slot, 'Failed', `${reason.slice(0, 900)}; retrying in ${Math.ceil(delayMs / 1000)} s`);
+      return;
+    }
+    const identity = await processIdentity(handle.pid);
+    const runtime: LiveRuntime = {
+      handle,
+      adapter,
+      adopted: false,
+      record: {
+        assignmentId: assignment.id,
+        generation: assignment.generation,
+        launchDigest: launchDigest(assignment),
+        runtimeId: handle.runtimeId,
+        kind,
+        pid: handle.pid,
+        // Gone already (it exits at once): no start time, and nothing left to recognise later.
+        processStartTime: identity?.startTime ?? '0',
+        port,
+        endpoint: handle.endpoint,
+        startedAt: handle.startedAt.toISOString(),
+      },
+      everReady: false,
+      readySince: null,
+      stopping: false,
+    };
+    slot.runtime = runtime;
+    void handle.exited.then((exit) => this.onExit(slot, runtime, exit));
+    await this.persist();
+    this.log.info(
+      {
+        event: 'runtime_started',
+        assignmentId: assignment.id,
+        generation: assignment.generation,
+        runtimeId: handle.runtimeId,
+        pid: handle.pid,
+        endpoint: handle.endpoint,
+        restarts: slot.restarts,
+      },
+      `runtime for ${assignment.id} started`,
+    );
+  }
+
+  private artifactPath(assignment: Assignment): string {
+    return join(this.options.dataDir, MODELS_DIR, assignment.artifact.digest.replace(/^sha256:/, ''));
+  }
+
+  private async modelPath(assignment: Assignment): Promise<string | null> {
+    const path = this.artifactPath(assignment);
+    if (await exists(path)) return path;
+    if (assignment.runtime.kind !== 'fake') return null;
+    const placeholder = join(this.options.dataDir, FAKE_WEIGHTS_PLACEHOLDER);
+    if (!(await exists(placeholder))) {
+      await writeFile(placeholder, 'placeholder weights: the fake runtime never reads them\n', {
+        mode: 0o600,
+      });
+    }
+    return placeholder;
+  }
+
+  /** One health check (and, once ready, the in-flight reading) of a running runtime. */
+  private async observe(slot: Slot): Promise<void> {
+    const runtime = slot.runtime;
+    if (runtime === null) return;
+    const health = runtime.adopted
+      ? await adoptedHealth(runtime.handle as AdoptedRuntime, runtime.everReady)
+      : await runtime.adapter.health(runtime.handle);
+    // The runtime may have exited or been replaced while the probe was out.
+    if (slot.runtime !== runtime || runtime.stopping) return;
+    const now = this.now().getTime();
+    switch (health.status) {
+      case 'ready':
+        if (!runtime.everReady) {
+          this.log.info(
+            { event: 'runtime_ready', assignmentId: slot.assignmentId, pid: runtime.handle.pid },
+            `runtime for ${slot.assignmentId} is ready`,
+          );
+        }
+        runtime.everReady = true;
+        runtime.readySince ??= now;
+        if (now - runtime.readySince >= STABLE_AFTER_MS) slot.failures = 0;
+        this.transition(slot, 'Ready', null);
+        slot.inFlight = await readRequestsRunning(runtime.handle.endpoint);
+        return;
+      case 'starting':
+        this.transition(slot, 'Starting', health.reason);
+        slot.inFlight = null;
+        return;
+      case 'failing':
+        // An exit is handled where it is noticed (onExit), with its status.
+        if (health.exit !== null) return;
+        runtime.readySince = null;
+        if (runtime.everReady) {
+          this.transition(slot, 'Unhealthy', health.reason);
+          slot.inFlight = await readRequestsRunning(runtime.handle.endpoint);
+          return;
+        }
+        {
+          // Never became ready within its startup timeout: replace it.
+          const delayMs = this.backoff(slot);
+          slot.restarts += 1;
+          this.beginStop(slot, health.reason ?? 'not ready in time', {
+            state: 'Failed',
+            message: `${health.reason ?? 'not ready in time'}; restarting in ${Math.ceil(delayMs / 1000)} s`,
+          });
+        }
+        return;
+    }
+  }
+
+  private onExit(slot: Slot, runtime: LiveRuntime, exit: RuntimeExit): void {
+    if (slot.runtime !== runtime || runtime.stopping || this.closed) return;
+    slot.runtime = null;
+    slot.inFlight = null;
+    this.reportExit(runtime, exit);
+    slot.restarts += 1;
+    const delayMs = this.backoff(slot);
+    this.log.warn(
+      {
+        event: 'runtime_exited',
+        assignmentId: slot.assignmentId,
+        pid: runtime.handle.pid,
+        status: exit.status,
+        restarts: slot.restarts,
+        retryInMs: delayMs,
+      },
+      `runtime for ${slot.assignmentId} exited; restarting`,
+    );
+    this.transition(
+      slot,
+      'Failed',
+      `${runtime.adopted ? 'adopted runtime process is gone' : describeExit(exit)}; restarting in ${Math.ceil(delayMs / 1000)} s`,
+    );
+    void this.persist();
+    setTimeout(() => this.trigger(), delayMs).unref();
+  }
+
+  /** Advances the consecutive-failure count and returns how long to wait before the next start. */
+  private backoff(slot: Slot): number {
+    const { initialMs, maxMs } = this.options.restartBackoff ?? DEFAULT_RESTART_BACKOFF;
+    slot.failures += 1;
+    const delayMs = Math.min(maxMs, initialMs * 2 ** Math.min(slot.failures - 1, 30));
+    slot.nextStartAt = this.now().getTime() + delayMs;
+    return delayMs;
+  }
+
+  /** Stops the slot's runtime in the background; the slot takes `after` once the process group is gone. */
+  private beginStop(
+    slot: Slot,
+    reason: string,
+    after: { readonly state: ReplicaState; readonly message: string | null },
+  ): void {
+    const runtime = slot.runtime;
+    if (runtime === null || slot.stopping !== null) return;
+    runtime.stopping = true;
+    slot.inFlight = null;
+    this.transition(slot, 'Stopping', reason);
+    this.log.info(
+      { event: 'runtime_stopping', assignmentId: slot.assignmentId, pid: runtime.handle.pid, reason },
+      `stopping the runtime for ${slot.assignmentId}`,
+    );
+    slot.stopping = runtime.handle
+      .stop({ graceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS })
+      .then(async (exit) => {
+        this.reportExit(runtime, exit);
+        if (slot.runtime === runtime) slot.runtime = null;
+        // On disk first: whoever sees Stopped may rely on runtimes.json no longer listing it.
+        await this.persist();
+        this.transition(slot, after.state, after.message);
+      })
+      .catch((error: unknown) => {
+        this.log.error({ err: error, assignmentId: slot.assignmentId }, 'stopping the runtime failed');
+      })
+      .finally(() => {
+        slot.stopping = null;
+        this.trigger();
+      });
+  }
+
+  private transition(slot: Slot, state: ReplicaState, message: string | null): void {
+    if (slot.state !== state) {
+      this.log.info(
+        { event: 'replica_state', assignmentId: slot.assignmentId, from: slot.state, to: state, message },
+        `${slot.assignmentId}: ${slot.state} → ${state}`,
+      );
+    }
+    slot.state = state;
+    slot.message = message === null ? null : message.slice(0, 1024);
+  }
+
+  private reportExit(runtime: LiveRuntime, exit: RuntimeExit): void {
+    this.exitReports.push({
+      assignmentId: runtime.record.assignmentId,
+      runtimeId: runtime.record.runtimeId,
+      pid: runtime.record.pid,
+      state: 'Exited',
+      startedAt: runtime.record.startedAt,
+      // An adopted runtime's status is not observable (it is not our child).
+      exitCode: runtime.adopted ? null : exit.status,
+    });
+    if (this.exitReports.length > MAX_EXIT_REPORTS)
+      this.exitReports.splice(0, this.exitReports.length - MAX_EXIT_REPORTS);
+  }
+
+  /** Writes runtimes.json from the slots as they are when the write runs; writes never overlap. */
+  private persist(): Promise<void> {
+    const run = this.persisting.then(async () => {
+      const records = [...this.slots.values()].flatMap((slot) =>
+        slot.runtime === null ? [] : [slot.runtime.record],
+      );
+      await saveRuntimeRecords(this.options.dataDir, records);
+    });
+    this.persisting = run.catch((error: unknown) => {
+      this.log.error({ err: error }, 'could not write runtimes.json');
+    });
+    return this.persisting;
+  }
+
+  /**
+   * Finds the runtimes an earlier run of the agent left behind (graceful stop
+   * or crash) by their owner tag, adopts each one that is recorded, still
+   * wanted as it is and alive, and kills every other process group of ours.
+   */
+  private async recover(): Promise<void> {
+    const { records, problem } = await loadRuntimeRecords(this.options.dataDir);
+    if (problem !== null) this.log.warn({ event: 'runtime_records_invalid' }, problem);
+    const tagged = await findTaggedProcesses(this.owner);
+    if (tagged === null) {
+      this.log.warn('no /proc: runtimes of an earlier run cannot be found');
+      return;
+    }
+    if (records.length === 0 && tagged.length === 0) return;
+    const adoptedGroups = new Set<number>();
+    for (const record of records) {
+      const leader = tagged.find((process) => process.pid === record.pid);
+      if (
+        leader === undefined ||
+        leader.pgrp !== record.pid ||
+        leader.startTime !== record.processStartTime ||
+        leader.assignmentId !== record.assignmentId
+      ) {
+        continue;
+      }
+      const entry = this.options.store.get(record.assignmentId);
+      const slot = this.slotFor(record.assignmentId);
+      const wanted =
+        entry !== undefined &&
+        entry.assignment.intent === 'Run' &&
+        Date.parse(entry.assignment.leaseExpiresAt) > this.now().getTime() &&
+        launchDigest(entry.assignment) === record.launchDigest &&
+        slot.runtime === null;
+      if (!wanted || !(await this.worthAdopting(record))) continue;
+      const handle = new AdoptedRuntime(
+        record.assignmentId,
+        record.runtimeId,
+        record.endpoint,
+        record.pid,
+        new Date(record.startedAt),
+        this.healthCheck,
+        record.processStartTime,
+        this.log,
+      );
+      const runtime: LiveRuntime = {
+        handle,
+        adapter: this.adapters[record.kind],
+        adopted: true,
+        record: { ...record, generation: entry.assignment.generation },
+        everReady: false,
+        readySince: null,
+        stopping: false,
+      };
+      slot.runtime = runtime;
+      slot.launchDigest = record.launchDigest;
+      this.transition(slot, 'Starting', 'adopted from an earlier run of the agent');
+      void handle.exited.then((exit) => this.onExit(slot, runtime, exit));
+      adoptedGroups.add(record.pid);
+      this.log.info(
+        {
+          event: 'runtime_adopted',
+          assignmentId: record.assignmentId,
+          pid: record.pid,
+          endpoint: record.endpoint,
+        },
+        `runtime for ${record.assignmentId} adopted`,
+      );
+    }
+    const orphanGroups = [...new Set(tagged.map((process) => process.pgrp))].filter(
+      (pgid) => !adoptedGroups.has(pgid),
+    );
+    await Promise.all(
+      orphanGroups.map(async (pgid) => {
+        const record = records.find((candidate) => candidate.pid === pgid);
+        const assignmentId =
+          record?.assignmentId ?? tagged.find((process) => process.pgrp === pgid)?.assignmentId ?? null;
+        this.log.warn(
+          { event: 'orphan_runtime', pgid, assignmentId, recorded: record !== undefined },
+          'stopping a runtime left by an earlier run that is not adopted',
+        );
+        const gone = await killProcessGroup(pgid, this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+        if (!gone) this.log.error({ pgid }, 'orphan runtime survives SIGKILL');
+        this.exitReports.push({
+          // Null unless the agent still holds the assignment (e.g. it now says Stop).
+          assignmentId:
+            assignmentId !== null && this.options.store.get(assignmentId) !== undefined ? assignmentId : null,
+          runtimeId: record?.runtimeId ?? `orphan-${pgid}`,
+          pid: pgid,
+          state: 'Exited',
+          startedAt: record?.startedAt ?? null,
+          exitCode: null,
+        });
+      }),
+    );
+    await this.persist();
+  }
+
+  /**
+   * Adopt only a runtime that answers HTTP (any status: a loading model may
+   * say 503) or is still inside its startup timeout — a runtime that stopped
+   * answering is restarted instead.
+   */
+  private async worthAdopting(record: RuntimeRecord): Promise<boolean> {
+    const probe = await probeEndpoint(record.endpoint, probePaths(this.healthCheck), 2_000);
+    if (probe.ok || /answered [0-9]{3}/.test(probe.reason) || probe.reason.startsWith('no health route'))
+      return true;
+    return Date.now() - Date.parse(record.startedAt) < this.healthCheck.startupTimeoutMs;
+  }
+
+  /** Before its first pass, an assignment the agent is about to start is Starting, not Stopped. */
+  private untouchedState(assignment: Assignment): ReplicaState {
+    return assignment.intent === 'Run' && Date.parse(assignment.leaseExpiresAt) > this.now().getTime()
+      ? 'Starting'
+      : 'Stopped';
+  }
+
+  /** Assignment states for heartbeats: one per accepted assignment. */
+  observedAssignments(): ObservedAssignment[] {
+    return this.options.store.list().map((entry) => {
+      const slot = this.slots.get(entry.assignment.id);
+      return {
+        assignmentId: entry.assignment.id,
+        deploymentId: entry.assignment.deploymentId,
+        generation: entry.assignment.generation,
+        state: slot?.state ?? this.untouchedState(entry.assignment),
+        endpointPort: slot?.runtime?.record.port ?? null,
+        restarts: slot?.restarts ?? 0,
+        message: slot?.message ?? null,
+        inFlightRequests: slot?.inFlight ?? null,
+      };
+    });
+  }
+
+  /** Running runtimes, and the ones that ended since the last acknowledged heartbeat. */
+  heartbeatObservations(): HeartbeatObservations {
+    const reported = this.exitReports.slice();
+    const live: RuntimeObservation[] = [...this.slots.values()].flatMap((slot) => {
+      const runtime = slot.runtime;
+      if (runtime === null) return [];
+      return [
+        {
+          assignmentId: runtime.record.assignmentId,
+          runtimeId: runtime.record.runtimeId,
+          pid: runtime.record.pid,
+          state: runtime.stopping ? 'Stopping' : runtime.everReady ? 'Running' : 'Starting',
+          startedAt: runtime.record.startedAt,
+          exitCode: null,
+        },
+      ];
+    });
+    return {
+      observedAssignments: this.observedAssignments(),
+      runtimes: [...live, ...reported],
+      acknowledge: () => {
+        // Only what this heartbeat carried: reports added meanwhile wait for the next one.
+        const drop = reported.filter((report) => this.exitReports.includes(report));
+        for (const report of drop) this.exitReports.splice(this.exitReports.indexOf(report), 1);
+      },
+    };
+  }
+
+  health(): ReplicaHealth[] {
+    return this.options.store.list().map((entry) => {
+      const slot = this.slots.get(entry.assignment.id);
+      return {
+        assignmentId: entry.assignment.id,
+        deploymentId: entry.assignment.deploymentId,
+        generation: entry.assignment.generation,
+        intent: entry.assignment.intent,
+        leaseExpiresAt: entry.assignment.leaseExpiresAt,
+        state: slot?.state ?? this.untouchedState(entry.assignment),
+        endpointPort: slot?.runtime?.record.port ?? null,
+        pid: slot?.runtime?.handle.pid ?? null,
+        adopted: slot?.runtime?.adopted ?? false,
+        restarts: slot?.restarts ?? 0,
+        message: slot?.message ?? null,
+        inFlightRequests: slot?.inFlight ?? null,
+      };
+    });
+  }
+
+  /**
+   * Stops reconciling. By default runtimes keep running (an agent upgrade or
+   * restart must not interrupt serving; the next start adopts them);
+   * `stopRuntimes` stops every one of them first.
+   */
+  async close(options: { readonly stopRuntimes?: boolean } = {}): Promise<void> {
+    this.closed = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.settled();
+    await Promise.all(
+      [...this.slots.values()].flatMap((slot) => (slot.stopping === null ? [] : [slot.stopping])),
+    );
+    if (options.stopRuntimes === true) {
+      await Promise.all(
+        [...this.slots.values()].map(async (slot) => {
+          const runtime = slot.runtime;
+          if (runtime === null) return;
+          runtime.stopping = true;
+          await runtime.handle.stop({ graceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS });
+          slot.runtime = null;
+          slot.state = 'Stopped';
+        }),
+      );
+    } else {
+      for (const slot of this.slots.values()) {
+        if (slot.runtime?.handle instanceof AdoptedRuntime) slot.runtime.handle.release();
+      }
+    }
+    await this.persisting;
+    if (options.stopRuntimes === true) await this.persist();
+  }
+}
+
+async function adoptedHealth(handle: AdoptedRuntime, everReady: boolean): Promise<RuntimeHealth> {
+  const checkedAt = (): Date => new Date();
+  const before = handle.exitStatus();
+  if (before !== null)
+    return { status: 'failing', reason: 'runtime process is gone', exit: before, checkedAt: checkedAt() };
+  const check = handle.healthCheck;
+  const probe = await probeEndpoint(handle.endpoint, probePaths(check), Math.min(check.intervalMs, 5_000));
+  const after = handle.exitStatus();
+  if (after !== null)
+    return { status: 'failing', reason: 'runtime process is gone', exit: after, checkedAt: checkedAt() };
+  if (probe.ok) return { status: 'ready', reason: null, exit: null, checkedAt: checkedAt() };
+  const withinStartup = Date.now() - handle.startedAt.getTime() < check.startupTimeoutMs;
+  if (!everReady && withinStartup)
+    return { status: 'starting', reason: probe.reason, exit: null, checkedAt: checkedAt() };
+  return { status: 'failing', reason: probe.reason, exit: null, checkedAt: checkedAt() };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,276 @@
+import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ed25519KeyId,
+  parseEd25519PublicKey,
+  rotationProofInput,
+  signNodeCredential,
+} from '@lunanexa/agent-protocol';
+import { ErrorCode } from '@lunanexa/contracts';
+import { expect } from 'chai';
+import type { AgentConfig } from '../src/config';
+import { CREDENTIAL_FILE } from '../src/heartbeat/credential';
+import { HEARTBEAT_STATE_FILE } from '../src/heartbeat/sequence';
+import { NEXT_NODE_KEY_FILE, NODE_KEY_FILE } from '../src/ssh/keys';
+import { eventually, problem, TEST_TOKEN, TestController } from './controller-support';
+import {
+  anAssignment,
+  connectAs,
+  makeControllerKey,
+  openProtocol,
+  outcome,
+  signedPut,
+  signedStatusGet,
+  startSshAgent,
+  tempDataDir,
+  verifyReply,
+  type SshTestAgent,
+} from './ssh-support';
+
+/**
+ * Heartbeats every 300 s: the first is sent at start, the rest by calling
+ * `beat()`, so each test decides exactly when one goes out.
+ */
+function enrolled(controller: TestController) {
+  return (config: AgentConfig): AgentConfig => ({
+    ...config,
+    controllerUrl: controller.url,
+    controllerKeyFingerprint: controller.key.fingerprint,
+    ssh: { ...(config.ssh as NonNullable<AgentConfig['ssh']>), authorizedControllerKeys: [] },
+    heartbeatIntervalSeconds: 300,
+  });
+}
+
+describe('agent heartbeats', function () {
+  this.timeout(30_000);
+  let controller: TestController;
+  let dataDir: string;
+  let agent: SshTestAgent;
+
+  async function start(): Promise<SshTestAgent> {
+    agent = await startSshAgent(dataDir, [], { config: enrolled(controller), bootstrapToken: TEST_TOKEN });
+    return agent;
+  }
+  function beat() {
+    const loop = agent.heartbeat;
+    if (loop === null) throw new Error('the agent sends no heartbeats');
+    return loop.beat();
+  }
+
+  beforeEach(async () => {
+    controller = await new TestController().start();
+    dataDir = tempDataDir();
+    await start();
+  });
+  afterEach(async () => {
+    await agent.close({ stopRuntimes: true });
+    await controller.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('sends signed heartbeats whose identity fields are the envelope’s, with what the node holds', async () => {
+    const first = await controller.heartbeat(1);
+    const { envelope } = first;
+    expect(envelope.nodeId).to.equal(controller.nodeId);
+    expect(envelope.signature.keyId).to.equal(agent.health().nodeKeyId);
+    const body = envelope.body;
+    expect(body.heartbeat).to.deep.include({
+      nodeId: controller.nodeId,
+      sentAt: envelope.issuedAt,
+      nonce: envelope.nonce,
+      observedAssignments: [],
+      runtimes: [],
+      gpuTelemetry: [],
+    });
+    expect(body.heartbeat.inventory.gpus).to.have.length(1);
+    expect(body).to.deep.include({ refusals: [], nextKey: null, credentialSerial: null });
+    await eventually(() => agent.health().heartbeat?.lastOutcome === 'ok', 5000, 'an acknowledged heartbeat');
+    expect(agent.health().heartbeat).to.deep.include({
+      sequence: body.heartbeat.sequence,
+      lifecycle: 'Active',
+      cordoned: false,
+      intervalSeconds: 300,
+    });
+  });
+
+  it('keeps sequences strictly increasing across restarts (persisted before sending)', async () => {
+    await controller.heartbeat(1);
+    await beat();
+    await beat();
+    const before = controller.heartbeats.map((received) => received.envelope.body.heartbeat.sequence);
+    expect(before).to.deep.equal([before[0], before[0] + 1, before[0] + 2]);
+    const state = JSON.parse(readFileSync(join(dataDir, HEARTBEAT_STATE_FILE), 'utf8')) as {
+      lastSequence: number;
+    };
+    expect(state.lastSequence).to.equal(before[2]);
+    expect(statSync(join(dataDir, HEARTBEAT_STATE_FILE)).mode & 0o777).to.equal(0o600);
+    await agent.close();
+    await start();
+    const after = await controller.heartbeat(4);
+    expect(after.envelope.body.heartbeat.sequence).to.equal(before[2] + 1);
+  });
+
+  it('reports SSH and envelope refusals until the controller says it recorded them', async () => {
+    await controller.heartbeat(1);
+    const stranger = makeControllerKey('stranger');
+    const client = await connectAs(agent, controller.key);
+    try {
+      expect(await outcome((done) => client.exec('id', (error) => done(error)))).to.be.instanceOf(Error);
+      const stream = await openProtocol(client);
+      const forged = signedPut(stranger, anAssignment({ nodeId: controller.nodeId, generation: 4 }), {
+        keyId: controller.key.keyId,
+      });
+      stream.send(forged);
+      verifyReply(agent, await stream.next(), 'assignment.reject');
+
+      // The controller records nothing the first time: the refusals are sent again.
+      controller.heartbeatQueue.push((request) => controller.ack(request, { body: { refusalsRecorded: 0 } }));
+      await beat();
+      await beat();
+      const [unrecorded, resent] = controller.heartbeats
+        .slice(-2)
+        .map((received) => received.envelope.body.refusals);
+      expect(resent).to.deep.equal(unrecorded);
+      expect(unrecorded?.map((refusal) => [refusal.kind, refusal.code])).to.deep.equal([
+        ['ssh:exec', ErrorCode.FORBIDDEN],
+        ['envelope:assignment.put', ErrorCode.SIGNATURE_INVALID],
+      ]);
+      expect(unrecorded?.[0]).to.deep.include({ keyId: controller.key.keyId, detail: 'command of 2 bytes' });
+      expect(unrecorded?.[1]).to.deep.include({
+        envelopeId: forged.id,
+        assignmentId: forged.body.assignment.id,
+        generation: 4,
+        keyId: controller.key.keyId,
+      });
+      await beat();
+      expect(controller.heartbeats.at(-1)?.envelope.body.refusals).to.deep.equal([]);
+      expect(agent.health().heartbeat?.pendingRefusals).to.equal(0);
+    } finally {
+      client.end();
+    }
+  });
+
+  it('keeps running through refusals, silence and forged acks, and says so in /health', async () => {
+    await controller.heartbeat(1);
+    controller.heartbeatQueue.push(() => problem(503, ErrorCode.DEPENDENCY_UNAVAILABLE));
+    expect(await beat()).to.deep.include({
+      outcome: 'refused',
+      status: 503,
+      code: ErrorCode.DEPENDENCY_UNAVAILABLE,
+    });
+    expect(agent.health().heartbeat).to.deep.include({
+      lastOutcome: 'refused',
+      lastCode: 'DEPENDENCY_UNAVAILABLE',
+    });
+
+    controller.heartbeatQueue.push(() => null);
+    expect((await beat()).outcome).to.equal('unreachable');
+
+    const forger = generateKeyPairSync('ed25519').privateKey;
+    controller.heartbeatQueue.push((request) => controller.ack(request, { signer: forger }));
+    expect(await beat()).to.deep.include({ outcome: 'untrusted-answer', code: ErrorCode.SIGNATURE_INVALID });
+
+    controller.heartbeatQueue.push((request) => controller.ack(request, { body: { sequence: 1 } }));
+    expect(await beat()).to.deep.include({ outcome: 'untrusted-answer', code: ErrorCode.VALIDATION_FAILED });
+
+    expect((await beat()).outcome).to.equal('ok');
+    const health = agent.health().heartbeat;
+    expect(health).to.deep.include({ lastOutcome: 'ok', lastCode: null });
+    expect(health?.lastAckAgeSeconds).to.be.a('number').and.below(5);
+    const metrics = await (await fetch(`${agent.url}/metrics`)).text();
+    expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="refused"\} 1$/m);
+    expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="unreachable"\} 1$/m);
+    expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="untrusted-answer"\} 2$/m);
+    expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="ok"\} 2$/m);
+  });
+
+  it('stores a credential signed by the controller (0600) and reports its serial; ignores a forged one', async () => {
+    await controller.heartbeat(1);
+    const nodeKeyId = agent.health().nodeKeyId as string;
+    const document = {
+      nodeId: controller.nodeId,
+      nodeName: 'spark-01',
+      keyId: nodeKeyId,
+      serial: 1,
+      issuedAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      issuer: controller.key.keyId,
+    };
+    const forged = signNodeCredential(generateKeyPairSync('ed25519').privateKey, { ...document, serial: 9 });
+    controller.heartbeatQueue.push((request) => controller.ack(request, { body: { credential: forged } }));
+    await beat();
+    expect(existsSync(join(dataDir, CREDENTIAL_FILE))).to.equal(false);
+
+    const credential = signNodeCredential(controller.key.privateKey, document);
+    controller.heartbeatQueue.push((request) => controller.ack(request, { body: { credential } }));
+    await beat();
+    expect(statSync(join(dataDir, CREDENTIAL_FILE)).mode & 0o777).to.equal(0o600);
+    expect(JSON.parse(readFileSync(join(dataDir, CREDENTIAL_FILE), 'utf8'))).to.deep.equal(credential);
+    expect(agent.health().credential).to.deep.include({ serial: 1, keyId: nodeKeyId, expired: false });
+    await beat();
+    expect(controller.heartbeats.at(-1)?.envelope.body.credentialSerial).to.equal(1);
+  });
+
+  it('rotates the node key: offers the next key with a proof, and switches only once an ack confirms it', async () => {
+    await controller.heartbeat(1);
+    const oldKeyId = agent.health().nodeKeyId as string;
+    const oldPem = readFileSync(join(dataDir, NODE_KEY_FILE), 'utf8');
+
+    controller.heartbeatQueue.push((request) => controller.ack(request, { body: { rotateKey: true } }));
+    await beat();
+    const nextFile = join(dataDir, NEXT_NODE_KEY_FILE);
+    expect(statSync(nextFile).mode & 0o777).to.equal(0o600);
+    const nextPem = readFileSync(nextFile, 'utf8');
+    const nextPublic = createPublicKey(nextPem);
+    const nextKeyId = ed25519KeyId(nextPublic);
+
+    // The heartbeat carrying the next key is lost: nothing switches.
+    controller.heartbeatQueue.push(() => problem(503, ErrorCode.DEPENDENCY_UNAVAILABLE));
+    await beat();
+    const offered = controller.heartbeats.at(-1)!.envelope;
+    expect(offered.signature.keyId).to.equal(oldKeyId);
+    expect(offered.body.nextKey?.keyId).to.equal(nextKeyId);
+    const announced = parseEd25519PublicKey(offered.body.nextKey!.publicKey);
+    expect(ed25519KeyId(announced)).to.equal(nextKeyId);
+    expect(
+      verify(
+        null,
+        rotationProofInput(controller.nodeId, oldKeyId, nextKeyId),
+        announced,
+        Buffer.from(offered.body.nextKey!.proof, 'base64url'),
+      ),
+    ).to.equal(true);
+    expect(readFileSync(join(dataDir, NODE_KEY_FILE), 'utf8')).to.equal(oldPem);
+    expect(agent.health().nodeKeyId).to.equal(oldKeyId);
+    expect(agent.health().heartbeat?.nextKeyId).to.equal(nextKeyId);
+
+    // Offered again and acknowledged: the controller registered it, the agent switches.
+    controller.nodeKeys.set(nextKeyId, nextPublic);
+    await beat();
+    expect(controller.heartbeats.at(-1)!.envelope.body.nextKey?.keyId).to.equal(nextKeyId);
+    expect(readFileSync(join(dataDir, NODE_KEY_FILE), 'utf8')).to.equal(nextPem);
+    expect(existsSync(nextFile)).to.equal(false);
+    expect(agent.health().nodeKeyId).to.equal(nextKeyId);
+
+    await beat();
+    const after = controller.heartbeats.at(-1)!.envelope;
+    expect(after.signature.keyId).to.equal(nextKeyId);
+    expect(after.body.nextKey).to.equal(null);
+
+    // SSH replies are signed with the new key too.
+    const client = await connectAs(agent, controller.key);
+    try {
+      const stream = await openProtocol(client);
+      stream.send(signedStatusGet(controller.key, controller.nodeId));
+      expect(verifyReply(agent, await stream.next(), 'status.report').signature.keyId).to.equal(nextKeyId);
+    } finally {
+      client.end();
+    }
+
+    // And after a restart it is still the node key.
+    await agent.close();
+    await start();
+    expect(agent.health().nodeKeyId).to.equal(nextKeyId);
+  });
+});

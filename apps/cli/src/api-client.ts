@@ -18,6 +18,10 @@ export interface HttpAnswer {
   readonly requestId: string;
 }
 
+export interface RequestOptions {
+  readonly timeoutMs?: number;
+}
+
 export interface Answered<T> {
   readonly data: T;
   readonly requestId: string;
@@ -177,9 +181,19 @@ export class ApiClient {
     return new URL(path, this.baseUrl);
   }
 
-  /** Sends one request; only a missing answer throws (API_UNREACHABLE). */
-  async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<HttpAnswer> {
+  /**
+   * Sends one request; only a missing answer throws (API_UNREACHABLE).
+   * `timeoutMs` overrides the client's timeout for calls the API answers only
+   * when a workflow has finished.
+   */
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<HttpAnswer> {
     const url = this.endpoint(path);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     const requestId = (this.options.newRequestId ?? randomUUID)();
     const headers: Record<string, string> = {
       accept: 'application/graphql-response+json, application/json;q=0.9, application/problem+json;q=0.8',
@@ -193,7 +207,7 @@ export class ApiClient {
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
       const text = await response.text();
@@ -207,7 +221,7 @@ export class ApiClient {
       throw new CliError(
         {
           code: CliErrorCode.API_UNREACHABLE,
-          message: `cannot reach ${url.href}: ${unreachableReason(error, this.options.timeoutMs)}`,
+          message: `cannot reach ${url.href}: ${unreachableReason(error, timeoutMs)}`,
         },
         requestId,
       );
@@ -218,11 +232,14 @@ export class ApiClient {
     query: string,
     variables: Record<string, unknown> | undefined,
     schema: z.ZodType<T>,
+    options: RequestOptions = {},
   ): Promise<Answered<T>> {
-    const answer = await this.request('POST', 'graphql', {
-      query,
-      ...(variables === undefined ? {} : { variables }),
-    });
+    const answer = await this.request(
+      'POST',
+      'graphql',
+      { query, ...(variables === undefined ? {} : { variables }) },
+      options,
+    );
     const body = jsonBody(answer);
     const error = answerError(answer, body);
     if (error !== undefined) throw error;

@@ -30,6 +30,18 @@ export interface CommandContext {
   readonly json: boolean;
   readonly io: CliIo;
   readonly cliVersion: string;
+  /** The global --timeout in milliseconds, or undefined when the operator left the default. */
+  readonly timeoutMs: number | undefined;
+}
+
+/**
+ * Request timeout for a call the API answers only once a workflow has
+ * finished (approve, drain, deploy stop, …): the operator's --timeout when
+ * given, else at least `minimumMs`, because the 10 s default would report a
+ * healthy API as unreachable halfway through the operation.
+ */
+export function waitingTimeoutMs(ctx: CommandContext, minimumMs: number): number {
+  return ctx.timeoutMs ?? Math.max(DEFAULT_TIMEOUT_MS, minimumMs);
 }
 
 /**
@@ -38,11 +50,16 @@ export interface CommandContext {
  * A path prefix is allowed for an API behind a reverse proxy.
  */
 export function parseApiUrl(raw: string, source: string): URL {
+  return parseBaseUrl(raw, source, DEFAULT_API_URL);
+}
+
+/** Same rules as parseApiUrl, for any LunaNexa service; `example` appears in the error. */
+export function parseBaseUrl(raw: string, source: string, example: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw usageError(`${source} ${JSON.stringify(raw)} is not an absolute URL (e.g. ${DEFAULT_API_URL})`);
+    throw usageError(`${source} ${JSON.stringify(raw)} is not an absolute URL (e.g. ${example})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw usageError(`${source} must be an http:// or https:// URL, not ${url.protocol}`);
@@ -54,7 +71,11 @@ export function parseApiUrl(raw: string, source: string): URL {
 }
 
 export function parseTimeout(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
+  return parseGivenTimeout(raw) ?? DEFAULT_TIMEOUT_MS;
+}
+
+function parseGivenTimeout(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 600_000) {
     throw usageError(
       `--timeout must be a whole number of milliseconds between 1 and 600000, not ${JSON.stringify(raw)}`,
@@ -104,12 +125,13 @@ export function commandContext(options: GlobalOptions, io: CliIo, cliVersion: st
       : fromEnv !== undefined
         ? parseApiUrl(fromEnv, API_URL_ENV)
         : parseApiUrl(DEFAULT_API_URL, 'default API URL');
+  const timeoutMs = parseGivenTimeout(options.timeout);
   const api = new ApiClient(baseUrl, {
-    timeoutMs: parseTimeout(options.timeout),
+    timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     userAgent: `lunanexa-cli/${cliVersion}`,
     bearer: resolveToken(options, io.env),
   });
-  return { api, json: options.json === true, io, cliVersion };
+  return { api, json: options.json === true, io, cliVersion, timeoutMs };
 }
 
 /** The base URL as operators typed it (without the trailing slash added for joining). */

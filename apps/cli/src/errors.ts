@@ -14,6 +14,10 @@ export const CliErrorCode = {
   BAD_RESPONSE: 'BAD_RESPONSE',
   /** A GraphQL error that carried no `extensions.code`. */
   GRAPHQL_ERROR: 'GRAPHQL_ERROR',
+  /** `deploy create --wait`: the deployment ended Failed or Stopped instead of Ready. */
+  DEPLOYMENT_FAILED: 'DEPLOYMENT_FAILED',
+  /** `invoke`: the connection closed before the stream's final chunk; the answer is incomplete. */
+  STREAM_INTERRUPTED: 'STREAM_INTERRUPTED',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -144,7 +148,10 @@ export function exitCodeFor(code: string): ExitCode {
     case CliErrorCode.BAD_RESPONSE:
       return ExitCode.PROTOCOL;
     case CliErrorCode.GRAPHQL_ERROR:
+    case CliErrorCode.DEPLOYMENT_FAILED:
       return ExitCode.FAILURE;
+    case CliErrorCode.STREAM_INTERRUPTED:
+      return ExitCode.UNAVAILABLE;
   }
   const http = /^HTTP_(\d{3})$/.exec(code);
   if (http?.[1] !== undefined) {

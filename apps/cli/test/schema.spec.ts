@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { buildSchema, parse, validate } from 'graphql';
 import { PING_MUTATION } from '../src/commands/ping';
 import { HEALTH_QUERY } from '../src/commands/status';
+import { FLEET_DOCUMENTS } from '../src/fleet-api';
 
 /** The API commits its generated schema; the CLI's operations must stay valid against it. */
 const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
@@ -13,7 +14,10 @@ describe('CLI GraphQL operations', () => {
   for (const [name, operation] of [
     ['health query', HEALTH_QUERY],
     ['ping mutation', PING_MUTATION],
-  ] as const) {
+    ...Object.entries(FLEET_DOCUMENTS).map(
+      ([field, document]) => [`fleet ${field} operation`, document] as const,
+    ),
+  ]) {
     it(`${name} validates against apps/api/schema.gql`, () => {
       expect(validate(schema, parse(operation)).map((error) => error.message)).to.deep.equal([]);
     });

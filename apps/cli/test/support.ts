@@ -35,6 +35,8 @@ export interface CannedReply {
   readonly echoRequestId?: boolean;
   /** Never answer: for timeout tests. */
   readonly hang?: boolean;
+  /** Answer after this many milliseconds: a call that waits for a workflow. */
+  readonly delayMs?: number;
 }
 
 export type Route = (request: RecordedRequest) => CannedReply;
@@ -69,7 +71,11 @@ export async function cannedApi(routes: Readonly<Record<string, Route>>): Promis
       const headers: Record<string, string> = { 'content-type': reply.contentType ?? 'application/json' };
       const requestId = req.headers['x-request-id'];
       if (reply.echoRequestId !== false && typeof requestId === 'string') headers['x-request-id'] = requestId;
-      res.writeHead(reply.status, headers).end(reply.body);
+      const send = (): void => {
+        res.writeHead(reply.status, headers).end(reply.body);
+      };
+      if (reply.delayMs === undefined) send();
+      else setTimeout(send, reply.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,4 +147,46 @@ export function notReadyProblem(requestId: string): unknown {
     correlationId: requestId,
     checks: DEGRADED.data.health.checks,
   };
+}
+
+/** A GraphQL answer as the API sends it: data, or errors with `extensions.code`. */
+export type GraphQLReply =
+  { readonly data: unknown } | { readonly code: string; readonly message: string } | CannedReply;
+
+/**
+ * Answers POST /graphql by operation name (`query Nodes`, `mutation
+ * DrainNode`, …), handing each handler the variables the CLI sent.
+ */
+export function graphqlRoute(
+  handlers: Readonly<Record<string, (variables: Record<string, unknown>) => GraphQLReply>>,
+): Route {
+  return (request) => {
+    const body = JSON.parse(request.body) as { query: string; variables?: Record<string, unknown> };
+    const name = /^(?:query|mutation)\s+(\w+)/.exec(body.query)?.[1] ?? '';
+    const handler = handlers[name];
+    if (handler === undefined) {
+      return json(200, {
+        errors: [{ message: `no canned operation ${name}`, extensions: { code: 'INTERNAL' } }],
+      });
+    }
+    const reply = handler(body.variables ?? {});
+    if ('status' in reply) return reply;
+    if ('code' in reply) {
+      return json(200, {
+        data: null,
+        errors: [{ message: reply.message, extensions: { code: reply.code } }],
+      });
+    }
+    return json(200, { data: reply.data });
+  };
+}
+
+/** The variables of every GraphQL call recorded, with their operation names. */
+export function sentOperations(requests: readonly RecordedRequest[]): { name: string; variables: unknown }[] {
+  return requests
+    .filter((request) => request.path.endsWith('/graphql'))
+    .map((request) => {
+      const body = JSON.parse(request.body) as { query: string; variables?: unknown };
+      return { name: /^(?:query|mutation)\s+(\w+)/.exec(body.query)?.[1] ?? '', variables: body.variables };
+    });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PING_MESSAGE_MAX_LENGTH, isOpaqueId } from '@lunanexa/contracts';
+import { PING_MESSAGE_MAX_LENGTH } from '@lunanexa/contracts';
 import { z } from 'zod';
+import { parseIdempotencyKey } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
 import { formatFields, writeJson } from '../output';
@@ -33,12 +34,7 @@ export function pingInput(
   options: PingOptions,
   newKey: () => string = () => `cli-${randomUUID()}`,
 ): { idempotencyKey: string; message?: string } {
-  const idempotencyKey = options.key ?? newKey();
-  if (!isOpaqueId(idempotencyKey)) {
-    throw usageError(
-      `--key must be 1-128 characters of letters, digits and . _ : - starting with a letter or digit, not ${JSON.stringify(idempotencyKey)}`,
-    );
-  }
+  const idempotencyKey = parseIdempotencyKey(options.key ?? newKey());
   if (options.message === undefined) return { idempotencyKey };
   if (options.message.length < 1 || options.message.length > PING_MESSAGE_MAX_LENGTH) {
     throw usageError(`--message must be 1-${PING_MESSAGE_MAX_LENGTH} characters`);

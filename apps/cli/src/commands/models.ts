@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { parseModelVersionRef, parseWholeNumber } from '../arguments';
+import type { CommandContext } from '../context';
+import { ExitCode } from '../errors';
+import { FLEET_DOCUMENTS, ModelVersionSchema, dataOf, type ModelVersion } from '../fleet-api';
+import { formatFields, formatTable, writeJson } from '../output';
+
+export interface ModelRegisterOptions {
+  readonly ttftMs?: string;
+  readonly tokensPerSecond?: string;
+}
+
+/** The only runtime this release registers: the deterministic fake. */
+export const MODEL_RUNTIME = 'fake';
+
+/** Upper bounds stay with the API (exit 65 with its message), so the two cannot drift apart. */
+export function modelRegisterInput(
+  raw: string,
+  options: ModelRegisterOptions,
+): { model: string; version: string; runtime: string; ttftMs?: number; tokensPerSecond?: number } {
+  const { model, version } = parseModelVersionRef(raw);
+  return {
+    model,
+    version,
+    runtime: MODEL_RUNTIME,
+    ...(options.ttftMs === undefined ? {} : { ttftMs: parseWholeNumber(options.ttftMs, '--ttft-ms', 1) }),
+    ...(options.tokensPerSecond === undefined
+      ? {}
+      : { tokensPerSecond: parseWholeNumber(options.tokensPerSecond, '--tokens-per-second', 1) }),
+  };
+}
+
+export function renderModelList(versions: readonly ModelVersion[]): string {
+  if (versions.length === 0)
+    return 'No model versions. Register one: lunanexa model register <name>@<version>\n';
+  return formatTable(
+    ['REF', 'RUNTIME', 'DIGEST', 'CREATED', 'CREATED BY'],
+    versions.map((version) => [
+      version.ref,
+      version.runtimeKind,
+      version.artifactDigest,
+      version.createdAt,
+      version.createdBy,
+    ]),
+  );
+}
+
+export async function modelRegisterCommand(
+  ctx: CommandContext,
+  ref: string,
+  options: ModelRegisterOptions,
+): Promise<ExitCode> {
+  const input = modelRegisterInput(ref, options);
+  const { data, requestId } = await ctx.api.graphql(
+    FLEET_DOCUMENTS.registerModelVersion,
+    { input },
+    dataOf('registerModelVersion', ModelVersionSchema),
+  );
+  const version = data.registerModelVersion;
+  if (ctx.json) {
+    writeJson(ctx.io.stdout, { ...version, requestId });
+    return ExitCode.OK;
+  }
+  ctx.io.stdout(
+    formatFields([
+      ['registered', version.ref],
+      ['id', version.id],
+      ['runtime', version.runtimeKind],
+      ['digest', version.artifactDigest],
+      ['created by', version.createdBy],
+    ]),
+  );
+  return ExitCode.OK;
+}
+
+export async function modelListCommand(ctx: CommandContext): Promise<ExitCode> {
+  const { data } = await ctx.api.graphql(
+    FLEET_DOCUMENTS.modelVersions,
+    undefined,
+    dataOf('modelVersions', z.array(ModelVersionSchema)),
+  );
+  if (ctx.json) writeJson(ctx.io.stdout, data.modelVersions);
+  else ctx.io.stdout(renderModelList(data.modelVersions));
+  return ExitCode.OK;
+}

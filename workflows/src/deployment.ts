@@ -17,8 +17,10 @@ import {
 } from '@lunanexa/contracts';
 import type { Activities } from '@lunanexa/activities';
 
+// A worker killed mid-activity is noticed when this runs out: short enough to resume quickly, long enough
+// for one SSH push per replica (connect 10 s + reply 15 s at worst).
 const steps = proxyActivities<Activities>({
-  startToCloseTimeout: '60 seconds',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 30 },
 });
 

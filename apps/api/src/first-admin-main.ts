@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@lunanexa/contracts';
 import { configFields, loadConfig, runMain } from '@lunanexa/observability';
 import { createDataSource } from '@lunanexa/persistence';
-import { ensureFirstAdmin, ensureLocalOperatorToken } from './auth/first-admin';
+import { ensureFirstAdmin, ensureLocalAdminToken, ensureLocalOperatorToken } from './auth/first-admin';
 
 /**
  * `node apps/api/dist/src/first-admin-main.js` — makes sure an enabled admin
@@ -27,6 +27,8 @@ const FirstAdminConfigSchema = z.object({
     .optional(),
   /** Where to keep the local operator token for the launcher and CLI; unset = no token. */
   LUNANEXA_LOCAL_TOKEN_FILE: z.string().min(1).optional(),
+  /** Where to keep the launcher's admin API token (it enrolls the simulated agents). */
+  LUNANEXA_LOCAL_ADMIN_TOKEN_FILE: z.string().min(1).optional(),
 });
 
 runMain('lunanexa-first-admin', async () => {
@@ -62,6 +64,14 @@ runMain('lunanexa-first-admin', async () => {
         token.created
           ? `local operator token: created ${token.prefix}… in ${config.LUNANEXA_LOCAL_TOKEN_FILE} (0600)\n`
           : `local operator token: ${token.prefix}… in ${config.LUNANEXA_LOCAL_TOKEN_FILE} is valid\n`,
+      );
+    }
+    if (config.LUNANEXA_LOCAL_ADMIN_TOKEN_FILE) {
+      const token = await ensureLocalAdminToken(ds, config.LUNANEXA_LOCAL_ADMIN_TOKEN_FILE);
+      process.stdout.write(
+        token.created
+          ? `local admin token: created ${token.prefix}… in ${config.LUNANEXA_LOCAL_ADMIN_TOKEN_FILE} (0600)\n`
+          : `local admin token: ${token.prefix}… in ${config.LUNANEXA_LOCAL_ADMIN_TOKEN_FILE} is valid\n`,
       );
     }
   } finally {

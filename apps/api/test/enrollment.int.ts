@@ -133,14 +133,14 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
 
   async function createToken(
     input: Record<string, unknown> = {},
-  ): Promise<{ token: string; id: string; fingerprint: string; agentCommand: string; expiresAt: string }> {
+  ): Promise<{ token: string; id: string; fingerprint: string; agentInvocation: string; expiresAt: string }> {
     const answer = await graphql(
       `
         mutation ($input: CreateBootstrapTokenInput!) {
           createBootstrapToken(input: $input) {
             token
             controllerKeyFingerprint
-            agentCommand
+            agentInvocation
             controllerUrl
             bootstrapToken {
               id
@@ -156,14 +156,14 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     const created = answer.data?.['createBootstrapToken'] as {
       token: string;
       controllerKeyFingerprint: string;
-      agentCommand: string;
+      agentInvocation: string;
       bootstrapToken: { id: string; expiresAt: string };
     };
     return {
       token: created.token,
       id: created.bootstrapToken.id,
       fingerprint: created.controllerKeyFingerprint,
-      agentCommand: created.agentCommand,
+      agentInvocation: created.agentInvocation,
       expiresAt: created.bootstrapToken.expiresAt,
     };
   }
@@ -231,7 +231,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     const ttl = Date.parse(created.expiresAt) - Date.now();
     expect(ttl).to.be.within(14 * 60_000, 15 * 60_000 + 5_000);
     expect(created.fingerprint).to.equal(sshFingerprint(fixture.controllerKey.publicKey));
-    expect(created.agentCommand).to.include(created.token).and.include(created.fingerprint);
+    expect(created.agentInvocation).to.include(created.token).and.include(created.fingerprint);
     const stored = await fixture.ds.query<{ token_hash: string }[]>(
       `SELECT token_hash FROM bootstrap_tokens WHERE id = $1`,
       [created.id],
@@ -284,6 +284,10 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     expect(await handle.query<string>('enrollmentPhase')).to.equal('AwaitingApproval');
     const audit = await auditRows('node.enroll');
     expect(audit.at(-1)).to.deep.include({ decision: 'allowed', result: 'succeeded' });
+    // The agent's first answer lost: the same agent (name and key) asking again gets the same enrollment.
+    const again = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, alpha));
+    expect(again.status).to.equal(201);
+    expect((again.json['body'] as { nodeId: string }).nodeId).to.equal(enrolledNodeId);
   });
 
   it('refuses a reused, unknown, expired or malformed token with its typed code, audits each, and enrolls nothing', async () => {

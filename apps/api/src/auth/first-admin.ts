@@ -88,6 +88,8 @@ async function findEnabledAdmin(db: DataSource | EntityManager): Promise<string 
 }
 
 export const LOCAL_OPERATOR_TOKEN_NAME = 'local-operator';
+/** The launcher's own admin credential: it mints the bootstrap tokens that enroll the simulated agents. */
+export const LOCAL_ADMIN_TOKEN_NAME = 'local-admin';
 
 /**
  * The credential a single-machine installation hands to its own launcher and
@@ -101,13 +103,42 @@ export async function ensureLocalOperatorToken(
   ds: DataSource,
   file: string,
 ): Promise<{ readonly created: boolean; readonly prefix: string }> {
+  return ensureLocalToken(ds, file, 'operator', LOCAL_OPERATOR_TOKEN_NAME, 'local launcher and CLI');
+}
+
+/**
+ * The same for an `admin` token the launcher uses for credential
+ * administration it does on the operator's behalf (bootstrap tokens for the
+ * simulated agents). Kept apart from the operator token so day-to-day CLI use
+ * runs with the smaller role.
+ */
+export async function ensureLocalAdminToken(
+  ds: DataSource,
+  file: string,
+): Promise<{ readonly created: boolean; readonly prefix: string }> {
+  return ensureLocalToken(
+    ds,
+    file,
+    'admin',
+    LOCAL_ADMIN_TOKEN_NAME,
+    'local launcher: enrolling simulated agents',
+  );
+}
+
+async function ensureLocalToken(
+  ds: DataSource,
+  file: string,
+  role: 'operator' | 'admin',
+  name: string,
+  purpose: string,
+): Promise<{ readonly created: boolean; readonly prefix: string }> {
   const current = readTokenFile(file);
   if (current) {
     const rows = await ds.query<{ prefix: string }[]>(
       `SELECT t.prefix FROM api_tokens t JOIN operators o ON o.id = t.operator_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
-          AND o.disabled_at IS NULL`,
-      [hashApiToken(current)],
+          AND o.disabled_at IS NULL AND t.role = $2`,
+      [hashApiToken(current), role],
     );
     if (rows[0]) return { created: false, prefix: rows[0].prefix };
   }
@@ -123,10 +154,10 @@ export async function ensureLocalOperatorToken(
     await manager.getRepository(ApiTokenEntity).insert({
       id: tokenId,
       operatorId: ownerId,
-      name: LOCAL_OPERATOR_TOKEN_NAME,
+      name,
       tokenHash: generated.tokenHash,
       prefix: generated.prefix,
-      role: 'operator',
+      role,
       createdAt: new Date(),
       expiresAt: null,
       revokedAt: null,
@@ -141,12 +172,12 @@ export async function ensureLocalOperatorToken(
       evidence: {
         tokenId,
         tokenPrefix: generated.prefix,
-        role: 'operator',
+        role,
         ownerId,
-        purpose: 'local launcher and CLI',
+        purpose,
       },
       result: 'succeeded',
-      correlationId: `local-operator-token-${tokenId}`,
+      correlationId: `${name}-token-${tokenId}`,
       workflowId: null,
     });
   });

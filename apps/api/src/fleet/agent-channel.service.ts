@@ -24,6 +24,7 @@ import {
   LunaNexaError,
   WORKFLOW_TYPES,
   type EnrollNodeWorkflowInput,
+  type NodeLifecycleState,
 } from '@lunanexa/contracts';
 import type { Logger, RequestIds } from '@lunanexa/observability';
 import { findBootstrapTokenByHash, findNode, type NodeRow } from '@lunanexa/persistence';
@@ -128,7 +129,7 @@ export class AgentChannelService {
     const { body, envelope } = request;
     const nodeId = `node-${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const now = new Date();
-    const token = await this.audit.change(
+    const enrolled = await this.audit.change(
       { actor, action: 'node.enroll', ids },
       {
         ...evidence,
@@ -146,6 +147,14 @@ export class AgentChannelService {
           throw deny(ErrorCode.TOKEN_UNKNOWN, 'the bootstrap token is not known here (or was revoked)');
         }
         if (found.usedAt !== null) {
+          // The same agent asking again (its first answer was lost) gets the same enrollment; anyone else is refused.
+          const holder = found.usedByNodeId === null ? null : await findNode(manager, found.usedByNodeId);
+          if (holder && holder.name === body.nodeName && holder.publicKey === body.publicKey) {
+            return {
+              value: { autoApprove: found.autoApprove, nodeId: holder.id, lifecycle: holder.lifecycle },
+              evidence: { tokenId: found.id, nodeId: holder.id, repeated: true },
+            };
+          }
           throw deny(ErrorCode.TOKEN_REUSED, 'the bootstrap token was already used; create a new one');
         }
         if (found.expiresAt.getTime() <= now.getTime()) {
@@ -184,19 +193,28 @@ export class AgentChannelService {
             now,
           ],
         );
-        return { value: found, evidence: { tokenId: found.id, autoApprove: found.autoApprove } };
+        const lifecycle: NodeLifecycleState = 'Pending';
+        return {
+          value: { autoApprove: found.autoApprove, nodeId, lifecycle },
+          evidence: { tokenId: found.id, autoApprove: found.autoApprove },
+        };
       },
     );
     // The node is committed; if starting the workflow fails here, the next heartbeat starts it.
-    await this.ensureEnrollWorkflow(nodeId, token.autoApprove, actor, ids).catch((error: unknown) => {
-      this.logger.warn({ err: error, nodeId }, 'EnrollNode not started yet; the next heartbeat retries');
-    });
-    return this.sign('enroll.response', nodeId, {
+    await this.ensureEnrollWorkflow(enrolled.nodeId, enrolled.autoApprove, actor, ids).catch(
+      (error: unknown) => {
+        this.logger.warn(
+          { err: error, nodeId: enrolled.nodeId },
+          'EnrollNode not started yet; the next heartbeat retries',
+        );
+      },
+    );
+    return this.sign('enroll.response', enrolled.nodeId, {
       inReplyTo: envelope.id,
-      nodeId,
+      nodeId: enrolled.nodeId,
       nodeName: body.nodeName,
-      lifecycle: 'Pending',
-      workflowId: enrollWorkflowId(nodeId),
+      lifecycle: enrolled.lifecycle,
+      workflowId: enrollWorkflowId(enrolled.nodeId),
       controllerKeyId: this.controllerKeyId,
       controllerPublicKey: openSshPublicKey(this.controllerKey.publicKey),
       heartbeatIntervalSeconds: DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
@@ -396,7 +414,11 @@ export class AgentChannelService {
           keyId,
         },
       );
-    } else if (nextKey !== null && locked.rotationRequestedAt !== null && nextKey.keyId !== locked.keyId) {
+    } else if (nextKey !== null && nextKey.keyId !== locked.keyId) {
+      // An ack means "registered": acking a key we did not take would make the agent switch to a key we refuse.
+      if (locked.rotationRequestedAt === null) {
+        throw new LunaNexaError(ErrorCode.CONFLICT, 'no key rotation was requested for this node');
+      }
       const next = parseEd25519PublicKey(nextKey.publicKey);
       const proofValid =
         ed25519KeyId(next) === nextKey.keyId &&

@@ -236,7 +236,7 @@ export class FleetService {
       bootstrapToken: bootstrapTokenView(row),
       controllerUrl,
       controllerKeyFingerprint: fingerprint,
-      agentCommand:
+      agentInvocation:
         `lunanexa-agent --config /etc/lunanexa/agent.yaml --bootstrap-token ${token}` +
         `   # agent.yaml sets controllerUrl: ${controllerUrl} and controllerKeyFingerprint: ${fingerprint}`,
     };

@@ -314,7 +314,7 @@ export class CreatedBootstrapToken {
   controllerKeyFingerprint!: string;
 
   @Field({ description: 'The command to paste on the node.' })
-  agentCommand!: string;
+  agentInvocation!: string;
 }
 
 @ObjectType({ description: 'The outcome of a node workflow, with its receipt and Temporal link.' })

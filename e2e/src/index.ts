@@ -2,3 +2,4 @@ export * from './temporal-test-env';
 export * from './stack-process';
 export * from './leak-scan';
 export * from './control-plane-fixture';
+export * from './fleet-harness';

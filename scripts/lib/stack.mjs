@@ -4,7 +4,7 @@
 // the end-to-end tests, so both exercise the same path.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './bootstrap.mjs';
 import { clearRun, delay, reclaimStaleRun, recordRun, startService, tailFile } from './supervisor.mjs';
@@ -39,6 +39,12 @@ export function stackSettings(env = process.env) {
     gatewayPort: intFromEnv(env, 'LUNANEXA_GATEWAY_PORT', 4100),
     workerPort: intFromEnv(env, 'LUNANEXA_WORKER_PORT', 4300),
     agentBasePort: intFromEnv(env, 'LUNANEXA_AGENT_BASE_PORT', 4200),
+    // Agent i serves SSH on agentSshBasePort + i (4221…), beside its HTTP port agentBasePort + i (4201…).
+    agentSshBasePort: intFromEnv(
+      env,
+      'LUNANEXA_AGENT_SSH_BASE_PORT',
+      intFromEnv(env, 'LUNANEXA_AGENT_BASE_PORT', 4200) + 20,
+    ),
     agents,
     logLevel: env.LUNANEXA_LOG_LEVEL || 'info',
   };
@@ -71,21 +77,69 @@ async function httpOk(url) {
   return response.ok;
 }
 
-function agentConfig(settings, index) {
+/**
+ * A simulated DGX Spark agent's config. It enrolls like a real node: the
+ * launcher mints a single-use, auto-approved bootstrap token for it (only
+ * while it has no enrollment of its own) and passes it in the environment.
+ */
+function agentConfig(settings, index, controllerKeyFingerprint) {
   const nodeName = `dgx-${index}`;
   const dir = path.join(settings.dataDir, 'agents', nodeName);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'agent.json');
+  const stateDir = path.join(dir, 'state');
   const config = {
     nodeName,
     listen: { host: '127.0.0.1', port: settings.agentBasePort + index },
-    dataDir: path.join(dir, 'state'),
+    dataDir: stateDir,
     controllerUrl: `http://127.0.0.1:${settings.apiPort}`,
+    controllerKeyFingerprint,
+    ssh: { host: '127.0.0.1', port: settings.agentSshBasePort + index },
     inventory: { source: 'simulated', profile: 'dgx-spark' },
     labels: { 'lunanexa.io/simulated': 'true', 'lunanexa.io/rack': 'bench' },
   };
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
-  return { nodeName, file, port: config.listen.port };
+  return {
+    nodeName,
+    file,
+    port: config.listen.port,
+    enrolled: existsSync(path.join(stateDir, 'enrollment.json')),
+  };
+}
+
+async function graphqlAs(apiUrl, tokenFile, query, variables) {
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  const response = await fetch(`${apiUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const body = await response.json();
+  if (body.errors?.length) {
+    const first = body.errors[0];
+    throw new Error(`${first.extensions?.code ?? 'ERROR'}: ${first.message}`);
+  }
+  return body.data;
+}
+
+/** A single-use, auto-approved bootstrap token for one simulated node. */
+async function bootstrapTokenFor(apiUrl, tokenFile, nodeName) {
+  const data = await graphqlAs(
+    apiUrl,
+    tokenFile,
+    `mutation($input: CreateBootstrapTokenInput!) {
+       createBootstrapToken(input: $input) { token controllerKeyFingerprint } }`,
+    { input: { nodeName, autoApprove: true, labels: [{ key: 'lunanexa.io/launcher', value: 'true' }] } },
+  );
+  return data.createBootstrapToken;
+}
+
+async function controllerFingerprint(apiUrl, tokenFile) {
+  // The fingerprint is on every token answer; a throwaway token would be a credential lying around, so ask for one only when an agent needs it.
+  return graphqlAs(apiUrl, tokenFile, '{ controllerIdentity { sshFingerprint } }', {}).then(
+    (data) => data.controllerIdentity.sshFingerprint,
+  );
 }
 
 /**
@@ -204,8 +258,14 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
     // First admin and the local operator token. Its output can carry a
     // generated password, so it goes to this terminal only, never to a log file.
     const tokenFile = path.join(settings.dataDir, 'controller', 'operator.token');
+    const adminTokenFile = path.join(settings.dataDir, 'controller', 'admin.token');
     await runFirstAdmin(
-      { ...process.env, DATABASE_URL: databaseUrl, LUNANEXA_LOCAL_TOKEN_FILE: tokenFile },
+      {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        LUNANEXA_LOCAL_TOKEN_FILE: tokenFile,
+        LUNANEXA_LOCAL_ADMIN_TOKEN_FILE: adminTokenFile,
+      },
       log,
     );
 
@@ -235,29 +295,65 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
         entry,
       );
 
-    log('starting worker, api, gateway and agents…');
+    log('starting worker, api and gateway…');
     node('worker', 'apps/worker/dist/src/main.js');
     node('api', 'apps/api/dist/src/main.js');
     node('gateway', 'apps/gateway/dist/src/main.js');
-    const agents = [];
-    for (let i = 1; i <= settings.agents; i++) {
-      const agent = agentConfig(settings, i);
-      agents.push({
-        ...agent,
-        service: node(`agent-${agent.nodeName}`, 'apps/agent/dist/src/main.js', ['--config', agent.file]),
-      });
-    }
-    const watch = [...services];
     const apiUrl = `http://127.0.0.1:${settings.apiPort}`;
     const gatewayUrl = `http://127.0.0.1:${settings.gatewayPort}`;
+    let watch = [...services];
     await Promise.all([
       waitFor('worker /ready', () => httpOk(`http://127.0.0.1:${settings.workerPort}/ready`), { watch }),
       waitFor('api /ready', () => httpOk(`${apiUrl}/ready`), { watch }),
       waitFor('gateway /ready', () => httpOk(`${gatewayUrl}/ready`), { watch }),
-      ...agents.map((a) =>
-        waitFor(`agent ${a.nodeName} /health`, () => httpOk(`http://127.0.0.1:${a.port}/health`), { watch }),
-      ),
     ]);
+
+    const agents = [];
+    if (settings.agents > 0) {
+      log(`starting ${settings.agents} simulated agents (enrolling the new ones)…`);
+      const fingerprint = await controllerFingerprint(apiUrl, tokenFile);
+      // Minting bootstrap tokens is credential administration: the launcher's admin token, not the operator's.
+      for (let i = 1; i <= settings.agents; i++) {
+        const agent = agentConfig(settings, i, fingerprint);
+        const extraEnv = {};
+        if (!agent.enrolled) {
+          const minted = await bootstrapTokenFor(apiUrl, adminTokenFile, agent.nodeName);
+          extraEnv.LUNANEXA_BOOTSTRAP_TOKEN = minted.token;
+        }
+        agents.push({
+          ...agent,
+          service: node(
+            `agent-${agent.nodeName}`,
+            'apps/agent/dist/src/main.js',
+            ['--config', agent.file],
+            extraEnv,
+          ),
+        });
+      }
+      watch = [...services];
+      await Promise.all(
+        agents.map((a) =>
+          waitFor(`agent ${a.nodeName} /health`, () => httpOk(`http://127.0.0.1:${a.port}/health`), {
+            watch,
+          }),
+        ),
+      );
+      // Enrolled, approved by policy, credential issued, SSH reached: every simulated node Active and Ready.
+      await waitFor(
+        `${settings.agents} nodes Active and Ready`,
+        async () => {
+          const data = await graphqlAs(apiUrl, tokenFile, '{ nodes { name lifecycle readiness } }', {});
+          const ready = data.nodes.filter(
+            (n) =>
+              agents.some((a) => a.nodeName === n.name) &&
+              n.lifecycle === 'Active' &&
+              n.readiness === 'Ready',
+          );
+          return ready.length === agents.length;
+        },
+        { watch, timeoutMs: 120_000 },
+      );
+    }
 
     return {
       settings,

@@ -1,0 +1,358 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createScratchDatabase, runMigrations, type ScratchDatabase } from '@lunanexa/persistence';
+import { Client } from 'pg';
+import { REPO_ROOT, freePort } from './stack-process';
+import { startTestTemporal } from './temporal-test-env';
+
+/**
+ * The whole control plane as separate processes, so a test can `kill -9` any
+ * of them: a real Temporal dev server, a migrated scratch database on real
+ * PostgreSQL, and the api, worker, gateway and agents started from their
+ * built entry points exactly as the launcher starts them.
+ */
+
+export interface GraphQLAnswer<T = Record<string, unknown>> {
+  readonly data?: T | null;
+  readonly errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+export class GraphQLFailure extends Error {
+  constructor(
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(`${code ?? 'ERROR'}: ${message}`);
+  }
+}
+
+export interface ServiceProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly logFile: string;
+  readonly exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface AgentProcess {
+  readonly name: string;
+  readonly configFile: string;
+  readonly stateDir: string;
+  readonly httpPort: number;
+  readonly sshPort: number;
+  readonly service: ServiceProcess;
+}
+
+function startProcess(
+  name: string,
+  entry: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  logDir: string,
+): ServiceProcess {
+  const logFile = join(logDir, `${name}.log`);
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, entry), ...args], {
+    cwd: REPO_ROOT,
+    env: env,
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    name,
+    child,
+    logFile,
+    exited,
+    async kill(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+export async function waitUntil<T>(
+  description: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+  intervalMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== null && value !== false) return value;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${description}${last ? `: ${last}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Pids of live fake-runtime processes serving `servedModel` (their command line names it). */
+export function fakeRuntimeProcesses(servedModel: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // A zombie has exited: it serves nothing.
+      if (/\) Z /.test(stat)) continue;
+      if (argv.some((arg) => arg.includes('fake-runtime')) && argv.includes(servedModel))
+        pids.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return pids;
+}
+
+export class FleetHarness {
+  readonly logDir: string;
+  readonly taskQueue = `fleet-${Date.now().toString(36)}`;
+  apiUrl = '';
+  gatewayUrl = '';
+  adminToken = '';
+  /** The local operator token (what the CLI uses day to day). */
+  operatorToken = '';
+  api: ServiceProcess | null = null;
+  worker: ServiceProcess | null = null;
+  gateway: ServiceProcess | null = null;
+  readonly agents = new Map<string, AgentProcess>();
+  private apiPort = 0;
+  private workerPort = 0;
+  private gatewayPort = 0;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly temporal: TestWorkflowEnvironment,
+    readonly db: ScratchDatabase,
+    readonly options: { readonly leaseSeconds: number },
+  ) {
+    this.logDir = join(dataDir, 'logs');
+    mkdirSync(this.logDir, { recursive: true });
+  }
+
+  static async start(name: string, options: { leaseSeconds?: number } = {}): Promise<FleetHarness> {
+    const dataDir = mkdtempSync(join(tmpdir(), `lunanexa-${name}-`));
+    const [temporal, db] = await Promise.all([startTestTemporal(), createScratchDatabase(name)]);
+    await runMigrations(db.url);
+    const harness = new FleetHarness(dataDir, temporal, db, { leaseSeconds: options.leaseSeconds ?? 60 });
+    [harness.apiPort, harness.workerPort, harness.gatewayPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    harness.apiUrl = `http://127.0.0.1:${harness.apiPort}`;
+    harness.gatewayUrl = `http://127.0.0.1:${harness.gatewayPort}`;
+    const tokenFile = join(dataDir, 'controller', 'operator.token');
+    const adminTokenFile = join(dataDir, 'controller', 'admin.token');
+    const admin = spawnSync(process.execPath, [join(REPO_ROOT, 'apps/api/dist/src/first-admin-main.js')], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DATABASE_URL: db.url,
+        LUNANEXA_LOCAL_TOKEN_FILE: tokenFile,
+        LUNANEXA_LOCAL_ADMIN_TOKEN_FILE: adminTokenFile,
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (admin.status !== 0) throw new Error(`first admin failed: ${admin.stderr}`);
+    harness.adminToken = readFileSync(adminTokenFile, 'utf8').trim();
+    harness.operatorToken = readFileSync(tokenFile, 'utf8').trim();
+    await harness.startWorker();
+    await harness.startApi();
+    await harness.startGateway();
+    return harness;
+  }
+
+  private serviceEnv(): Record<string, string | undefined> {
+    return {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      DATABASE_URL: this.db.url,
+      TEMPORAL_ADDRESS: this.temporal.address,
+      TEMPORAL_NAMESPACE: this.temporal.namespace ?? 'default',
+      LUNANEXA_TASK_QUEUE: this.taskQueue,
+      LUNANEXA_DATA_DIR: this.dataDir,
+      LUNANEXA_LOG_LEVEL: 'info',
+      LUNANEXA_API_HOST: '127.0.0.1',
+      LUNANEXA_API_PORT: String(this.apiPort),
+      LUNANEXA_WORKER_PORT: String(this.workerPort),
+      LUNANEXA_GATEWAY_PORT: String(this.gatewayPort),
+      LUNANEXA_CONSOLE_DIR: join(this.dataDir, 'no-console'),
+      LUNANEXA_WORKFLOW_WAIT_MS: '60000',
+      LUNANEXA_ASSIGNMENT_LEASE_SECONDS: String(this.options.leaseSeconds),
+    };
+  }
+
+  private async ready(service: ServiceProcess, url: string): Promise<void> {
+    let exited: number | null | undefined;
+    void service.exited.then((code) => (exited = code));
+    await waitUntil(
+      `${service.name} at ${url}`,
+      async () => {
+        if (exited !== undefined)
+          throw new Error(`${service.name} exited ${String(exited)}:\n${tail(service.logFile)}`);
+        const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+        await response.arrayBuffer();
+        return response.ok;
+      },
+      90_000,
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tail(service.logFile)}`);
+    });
+  }
+
+  async startApi(): Promise<void> {
+    this.api = startProcess('api', 'apps/api/dist/src/main.js', [], this.serviceEnv(), this.logDir);
+    await this.ready(this.api, `${this.apiUrl}/ready`);
+  }
+
+  async startWorker(): Promise<void> {
+    this.worker = startProcess('worker', 'apps/worker/dist/src/main.js', [], this.serviceEnv(), this.logDir);
+    await this.ready(this.worker, `http://127.0.0.1:${this.workerPort}/ready`);
+  }
+
+  async startGateway(): Promise<void> {
+    this.gateway = startProcess(
+      'gateway',
+      'apps/gateway/dist/src/main.js',
+      [],
+      this.serviceEnv(),
+      this.logDir,
+    );
+    await this.ready(this.gateway, `${this.gatewayUrl}/ready`);
+  }
+
+  async graphql<T = Record<string, unknown>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    token: string = this.adminToken,
+  ): Promise<T> {
+    const response = await fetch(`${this.apiUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const body = (await response.json()) as GraphQLAnswer<T>;
+    const first = body.errors?.[0];
+    if (first) throw new GraphQLFailure(first.extensions?.code, first.message);
+    if (!body.data) throw new Error('no data');
+    return body.data;
+  }
+
+  private fingerprint: string | null = null;
+
+  /** The controller key fingerprint agents pin (asked once: agents restart while the API is down, too). */
+  async controllerFingerprint(): Promise<string> {
+    if (this.fingerprint === null) {
+      const data = await this.graphql<{ controllerIdentity: { sshFingerprint: string } }>(
+        '{ controllerIdentity { sshFingerprint } }',
+      );
+      this.fingerprint = data.controllerIdentity.sshFingerprint;
+    }
+    return this.fingerprint;
+  }
+
+  /** Writes an agent config (simulated DGX Spark, SSH on loopback) and starts the agent; a token enrolls it. */
+  async startAgent(name: string, bootstrapToken?: string): Promise<AgentProcess> {
+    const existing = this.agents.get(name);
+    const dir = join(this.dataDir, 'agents', name);
+    mkdirSync(dir, { recursive: true });
+    const httpPort = existing?.httpPort ?? (await freePort());
+    const sshPort = existing?.sshPort ?? (await freePort());
+    const configFile = join(dir, 'agent.json');
+    const stateDir = join(dir, 'state');
+    writeFileSync(
+      configFile,
+      JSON.stringify(
+        {
+          nodeName: name,
+          listen: { host: '127.0.0.1', port: httpPort },
+          dataDir: stateDir,
+          controllerUrl: this.apiUrl,
+          controllerKeyFingerprint: await this.controllerFingerprint(),
+          ssh: { host: '127.0.0.1', port: sshPort },
+          inventory: { source: 'simulated', profile: 'dgx-spark' },
+          labels: { 'lunanexa.io/simulated': 'true' },
+        },
+        null,
+        2,
+      ),
+    );
+    const env = {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      ...(bootstrapToken ? { LUNANEXA_BOOTSTRAP_TOKEN: bootstrapToken } : {}),
+    };
+    const service = startProcess(
+      `agent-${name}`,
+      'apps/agent/dist/src/main.js',
+      ['--config', configFile],
+      env,
+      this.logDir,
+    );
+    const agent: AgentProcess = { name, configFile, stateDir, httpPort, sshPort, service };
+    this.agents.set(name, agent);
+    await this.ready(service, `http://127.0.0.1:${httpPort}/health`);
+    return agent;
+  }
+
+  async createBootstrapToken(nodeName: string, autoApprove = false): Promise<string> {
+    const data = await this.graphql<{ createBootstrapToken: { token: string } }>(
+      `mutation($input: CreateBootstrapTokenInput!) { createBootstrapToken(input: $input) { token } }`,
+      { input: { nodeName, autoApprove } },
+    );
+    return data.createBootstrapToken.token;
+  }
+
+  async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    const client = new Client({ connectionString: this.db.url });
+    await client.connect();
+    try {
+      return (await client.query(text, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  logsOf(name: string): string {
+    return tail(join(this.logDir, `${name}.log`), 80);
+  }
+
+  async stop(): Promise<void> {
+    for (const agent of this.agents.values()) await agent.service.kill('SIGTERM');
+    await this.gateway?.kill('SIGTERM');
+    await this.api?.kill('SIGTERM');
+    await this.worker?.kill('SIGTERM');
+    await this.temporal.teardown();
+    await this.db.drop();
+    if (!process.env['LUNANEXA_KEEP_TEST_DATA']) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

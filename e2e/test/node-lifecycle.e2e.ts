@@ -608,6 +608,11 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     const after = await deployment('demo-restart');
     expect(after?.assignments.every((a) => a.intent === 'Stop')).to.equal(true);
     await h.graphql(`mutation { stopDeployment(deployment: "demo-restart") { deploymentId } }`);
+    // After maintenance: uncordon returns the Drained node to service.
+    const back = await h.graphql<{ uncordonNode: NodeView }>(
+      `mutation { uncordonNode(node: "dgx-restart") { ${NODE_FIELDS} } }`,
+    );
+    expect(back.uncordonNode).to.deep.include({ lifecycle: 'Active', cordoned: false });
   });
 
   it('no GraphQL field or argument accepts a command line', () => {

@@ -131,7 +131,9 @@ export class FleetResolver {
   }
 
   @RequirePermission('operate')
-  @Mutation(() => FleetNode)
+  @Mutation(() => FleetNode, {
+    description: 'Placements allowed again; on a Drained node this also returns it to service (Active).',
+  })
   uncordonNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<FleetNode> {
     return this.fleet.setCordoned(node, false, caller(ctx));
   }

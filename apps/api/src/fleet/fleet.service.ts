@@ -25,6 +25,7 @@ import {
   type RotateNodeCredentialWorkflowResult,
   type Taint as TaintRecord,
 } from '@lunanexa/contracts';
+import { nodeLifecycle, transition } from '@lunanexa/domain';
 import type { RequestIds } from '@lunanexa/observability';
 import {
   findBootstrapToken,
@@ -370,6 +371,11 @@ export class FleetService {
     }));
   }
 
+  /**
+   * Cordon / uncordon. Uncordoning a Drained node also returns it to service
+   * (Drained → Active): after maintenance that is the one thing an operator
+   * means by it.
+   */
   setCordoned(idOrName: string, cordoned: boolean, caller: Caller): Promise<FleetNode> {
     return this.changeNode(idOrName, cordoned ? 'node.cordon' : 'node.uncordon', {}, caller, (node) => {
       if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') {
@@ -381,9 +387,11 @@ export class FleetService {
           `node ${node.name} is Draining; a drain keeps it cordoned`,
         );
       }
+      const lifecycle =
+        !cordoned && node.lifecycle === 'Drained' ? transition(nodeLifecycle, node.lifecycle, 'activate') : node.lifecycle;
       return {
-        sql: `UPDATE nodes SET cordoned = $2, updated_at = now() WHERE id = $1`,
-        params: [node.id, cordoned],
+        sql: `UPDATE nodes SET cordoned = $2, lifecycle = $3, updated_at = now() WHERE id = $1`,
+        params: [node.id, cordoned, lifecycle],
       };
     });
   }

@@ -388,7 +388,9 @@ export class FleetService {
         );
       }
       const lifecycle =
-        !cordoned && node.lifecycle === 'Drained' ? transition(nodeLifecycle, node.lifecycle, 'activate') : node.lifecycle;
+        !cordoned && node.lifecycle === 'Drained'
+          ? transition(nodeLifecycle, node.lifecycle, 'activate')
+          : node.lifecycle;
       return {
         sql: `UPDATE nodes SET cordoned = $2, lifecycle = $3, updated_at = now() WHERE id = $1`,
         params: [node.id, cordoned, lifecycle],

@@ -377,6 +377,53 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     expect((await deployment('demo-cli'))?.state).to.equal('Stopped');
   });
 
+  it('rotates a node credential with no gap: new key, next credential, heartbeats never refused', async () => {
+    const keyOf = async () =>
+      (
+        await h.graphql<{ node: { keyId: string; credentialSerial: number; readiness: string } }>(
+          `{ node(node: "dgx-cli") { keyId credentialSerial readiness } }`,
+        )
+      ).node;
+    const before = await keyOf();
+    const refusedBefore = (await h.sql(`SELECT seq FROM audit_events WHERE action = 'node.heartbeat'`))
+      .length;
+    const rotated = await h.graphql<{
+      rotateNodeCredential: { node: { keyId: string; credentialSerial: number }; receiptHash: string };
+    }>(`mutation { rotateNodeCredential(node: "dgx-cli") { node { keyId credentialSerial } receiptHash } }`);
+    expect(rotated.rotateNodeCredential.node.keyId).to.not.equal(before.keyId);
+    expect(rotated.rotateNodeCredential.node.credentialSerial).to.equal(before.credentialSerial + 1);
+    expect(rotated.rotateNodeCredential.receiptHash).to.match(/^[0-9a-f]{64}$/);
+    // The agent holds the new credential, for its new key, and keeps heartbeating with it.
+    const stateDir = h.agents.get('dgx-cli')?.stateDir ?? '';
+    const credential = await waitUntil(
+      'the agent storing the new credential',
+      () => {
+        const held = JSON.parse(readFileSync(join(stateDir, 'credential.json'), 'utf8')) as {
+          credential?: { document: { keyId: string; serial: number } };
+          document?: { keyId: string; serial: number };
+        };
+        const document = held.credential?.document ?? held.document;
+        return Promise.resolve(document?.serial === before.credentialSerial + 1 ? document : null);
+      },
+      20_000,
+    );
+    expect(credential.keyId).to.equal(rotated.rotateNodeCredential.node.keyId);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect((await keyOf()).readiness).to.equal('Ready');
+    // No heartbeat was refused during the switch.
+    expect(await h.sql(`SELECT seq FROM audit_events WHERE action = 'node.heartbeat'`)).to.have.length(
+      refusedBefore,
+    );
+    const actions = (await h.sql<{ action: string }>(`SELECT action FROM audit_events ORDER BY seq`)).map(
+      (r) => r.action,
+    );
+    expect(actions).to.include.members([
+      'node.key.next',
+      'node.key.rotated',
+      'node.credential.rotate.complete',
+    ]);
+  });
+
   it('agent kill -9: on restart it reconciles its assignment from its own store while the controller is down — exactly one runtime', async () => {
     const ref = await registerModel('demo', 'v3');
     await deployAndWait('demo-kill', ref, 'dgx-api');

@@ -153,16 +153,14 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
         row.generation,
         leaseExpiresAt,
       );
-      await db.query(
-        `UPDATE assignments SET spec = $2::jsonb, lease_expires_at = $3, updated_at = $4 WHERE id = $1 AND generation = $5`,
-        [row.id, JSON.stringify(assignment), leaseExpiresAt, clock.now(), row.generation],
-      );
       try {
         const ack = await southbound.pushAssignment(southboundTarget(node), assignment);
+        // Recorded only once the agent holds it, so the row never claims a lease the node does not have.
         await db.query(
-          `UPDATE assignments SET acked_generation = GREATEST(COALESCE(acked_generation, 0), $2), acked_at = $3
-            WHERE id = $1`,
-          [row.id, ack.generation, clock.now()],
+          `UPDATE assignments SET spec = $2::jsonb, lease_expires_at = $3, updated_at = $4,
+                  acked_generation = GREATEST(COALESCE(acked_generation, 0), $5), acked_at = $4
+            WHERE id = $1 AND generation = $6`,
+          [row.id, JSON.stringify(assignment), leaseExpiresAt, clock.now(), ack.generation, row.generation],
         );
         pushed += 1;
       } catch (error) {

@@ -1,5 +1,6 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Module, type DynamicModule } from '@nestjs/common';
+import type { ExecutionResult } from 'graphql';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { BuildInfo, Logger, ServiceMetrics } from '@lunanexa/observability';
 import { AuthModule } from './auth/auth.module';
@@ -8,6 +9,7 @@ import { buildGraphQLContext, type GraphQLContext } from './common/graphql-conte
 import type { ApiConfig } from './config';
 import { FleetModule } from './fleet/fleet.module';
 import { HealthModule } from './health/health.module';
+import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
 import { SystemModule } from './system/system.module';
@@ -57,6 +59,29 @@ export class AppModule {
           playground: false,
           introspection: true,
           context: buildGraphQLContext,
+          // Live updates: graphql-ws (protocol graphql-transport-ws) on the same path, errors typed like HTTP ones.
+          subscriptions: {
+            'graphql-ws': {
+              path: '/graphql',
+              onNext: (
+                _ctx: unknown,
+                _id: unknown,
+                _payload: unknown,
+                _args: unknown,
+                result: ExecutionResult,
+              ) =>
+                result.errors
+                  ? {
+                      ...result,
+                      errors: result.errors.map((error) =>
+                        formatGraphQLError(error.toJSON(), error, (e) =>
+                          logger.error({ err: e }, 'unhandled subscription error'),
+                        ),
+                      ),
+                    }
+                  : result,
+            },
+          },
           plugins: [errorIdsPlugin()],
           formatError: (formatted, error) =>
             formatGraphQLError(formatted, error, (e) => logger.error({ err: e }, 'unhandled GraphQL error')),
@@ -65,6 +90,7 @@ export class AppModule {
         HealthModule,
         SystemModule,
         FleetModule,
+        LiveModule,
       ],
       controllers: [MetricsController],
       providers: [{ provide: SERVICE_METRICS, useValue: metrics }],

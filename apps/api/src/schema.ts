@@ -4,10 +4,11 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
 import { FleetResolver } from './fleet/fleet.resolver';
+import { LiveResolver } from './live/live.resolver';
 import { SystemResolver } from './system/system.resolver';
 
 /** Every resolver class of the v1 schema. The API test checks the running schema matches the committed one. */
-export const GRAPHQL_RESOLVERS = [HealthResolver, SystemResolver, AuthResolver, FleetResolver];
+export const GRAPHQL_RESOLVERS = [HealthResolver, SystemResolver, AuthResolver, FleetResolver, LiveResolver];
 
 export const COMMITTED_SCHEMA_PATH = 'apps/api/schema.gql';
 

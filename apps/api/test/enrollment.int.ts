@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createClient, type Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -639,5 +641,85 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       401,
       ErrorCode.SIGNATURE_INVALID,
     );
+  });
+
+  describe('live updates over graphql-ws', () => {
+    let ws: WsClient;
+
+    function subscribe(kinds: string[], auth: string | null) {
+      ws = createClient({
+        url: `${base.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: auth ? { authorization: auth } : {},
+        retryAttempts: 0,
+        lazy: true,
+      });
+      return ws.iterate<{ fleetEvents: Record<string, unknown> }>({
+        query: `subscription($kinds: [String!]) { fleetEvents(kinds: $kinds) { kind seq action actor correlationId subject nodeId dropped } }`,
+        variables: { kinds },
+      });
+    }
+
+    afterEach(async () => {
+      await ws?.dispose();
+    });
+
+    it('pushes committed audit events to a subscriber, with the correlation id of the change', async () => {
+      const events = subscribe(['audit'], authorization);
+      const first = events.next();
+      // The subscription is registered once the server has the subscribe message; give it a moment.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const response = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization, 'x-correlation-id': 'live-test-1' },
+        body: JSON.stringify({
+          query: 'mutation { createBootstrapToken(input: { autoApprove: false }) { bootstrapToken { id } } }',
+        }),
+      });
+      expect(response.status).to.equal(200);
+      const received = await Promise.race([
+        first,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('no live event within 5 s')), 5_000),
+        ),
+      ]);
+      if (received.done === true) expect.fail('the subscription ended without an event');
+      expect(received.value.data?.fleetEvents).to.deep.include({
+        kind: 'audit',
+        action: 'bootstrap-token.create',
+        correlationId: 'live-test-1',
+        dropped: 0,
+      });
+      await events.return?.();
+    });
+
+    it('pushes a node notice for each accepted heartbeat', async () => {
+      const events = subscribe(['node'], authorization);
+      const first = events.next();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { token } = await createToken();
+      const kappa = nodeIdentity('kappa');
+      const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, kappa));
+      const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+      expect((await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, kappa, 1))).status).to.equal(200);
+      const received = await Promise.race([
+        first,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('no node event within 5 s')), 5_000),
+        ),
+      ]);
+      if (received.done === true) expect.fail('the subscription ended without an event');
+      expect(received.value.data?.fleetEvents).to.deep.include({ kind: 'node', nodeId });
+      await events.return?.();
+    });
+
+    it('refuses a subscription without a credential (UNAUTHENTICATED), and audits the refusal', async () => {
+      const events = subscribe(['audit'], null);
+      const answer = await events.next().then(
+        (result) => JSON.stringify(result.value),
+        (error: unknown) => JSON.stringify(error),
+      );
+      expect(answer).to.include('UNAUTHENTICATED');
+    });
   });
 });

@@ -64,7 +64,62 @@ export async function appendAuditEvent(
       event.hash,
     ],
   );
+  // Delivered to listeners only when the transaction commits: a rolled-back change announces nothing.
+  await manager.query(`SELECT pg_notify($1, $2)`, [LIVE_EVENTS_CHANNEL, JSON.stringify(auditNotice(event))]);
   return event;
+}
+
+/** The PostgreSQL NOTIFY channel the API's live subscriptions listen on. */
+export const LIVE_EVENTS_CHANNEL = 'lunanexa_events';
+
+/** What a live subscriber learns about a new audit event: enough to refresh a view, never the evidence. */
+export interface AuditNotice {
+  readonly kind: 'audit';
+  readonly seq: number;
+  readonly action: string;
+  readonly actor: string;
+  readonly decision: string;
+  readonly result: string;
+  readonly correlationId: string;
+  readonly workflowId: string | null;
+  readonly occurredAt: string;
+  /** The node or deployment the event is about, when its evidence names one. */
+  readonly subject: string | null;
+}
+
+/** A node's observed state changed (an accepted heartbeat). */
+export interface NodeNotice {
+  readonly kind: 'node';
+  readonly nodeId: string;
+  readonly occurredAt: string;
+}
+
+export type LiveNotice = AuditNotice | NodeNotice;
+
+function auditNotice(event: ChainedAuditEvent): AuditNotice {
+  const evidence = event.evidence as Record<string, unknown>;
+  const subject = [evidence['nodeId'], evidence['deploymentId']].find((value) => typeof value === 'string');
+  return {
+    kind: 'audit',
+    seq: event.seq,
+    action: event.action,
+    actor: event.actor,
+    decision: event.decision,
+    result: event.result,
+    correlationId: event.correlationId,
+    workflowId: event.workflowId,
+    occurredAt: event.occurredAt,
+    subject: typeof subject === 'string' ? subject : null,
+  };
+}
+
+/** Announces a node's new observed state to live subscribers (delivered at commit). */
+export async function notifyNodeChanged(
+  manager: { query: (sql: string, params: unknown[]) => Promise<unknown> },
+  nodeId: string,
+): Promise<void> {
+  const notice: NodeNotice = { kind: 'node', nodeId, occurredAt: new Date().toISOString() };
+  await manager.query(`SELECT pg_notify($1, $2)`, [LIVE_EVENTS_CHANNEL, JSON.stringify(notice)]);
 }
 
 export async function readAuditEvents(

@@ -27,7 +27,7 @@ import {
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
 import type { Logger, RequestIds } from '@lunanexa/observability';
-import { findBootstrapTokenByHash, findNode, type NodeRow } from '@lunanexa/persistence';
+import { findBootstrapTokenByHash, findNode, notifyNodeChanged, type NodeRow } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
@@ -490,6 +490,7 @@ export class AgentChannelService {
         { decision: 'denied', result: 'refused' },
       );
     }
+    await notifyNodeChanged(manager, locked.id);
     const node = await findNode(manager, locked.id);
     return { node: node ?? locked, refusalsRecorded: refusals.length, leaseExpiresAt };
   }

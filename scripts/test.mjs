@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bootstrap, REPO_ROOT } from './lib/bootstrap.mjs';
+import { bootstrap, ensureChromium, REPO_ROOT } from './lib/bootstrap.mjs';
 import { startService, tailFile, delay } from './lib/supervisor.mjs';
 
 const { values } = parseArgs({
@@ -172,8 +172,15 @@ try {
       await mochaTier(`integration ${path.relative(REPO_ROOT, file)}`, [file], env, 120_000);
   }
   if (selected.includes('e2e')) {
-    for (const file of testFiles('.e2e.js'))
-      await mochaTier(`e2e ${path.relative(REPO_ROOT, file)}`, [file], env, 600_000);
+    const missingBrowser = ensureChromium(log);
+    if (missingBrowser) {
+      console.error(`[test] e2e: ${missingBrowser}`);
+      totals.failed += 1;
+      summary.push('e2e: 0 passed, 1 failed (no chromium)');
+    } else {
+      for (const file of testFiles('.e2e.js'))
+        await mochaTier(`e2e ${path.relative(REPO_ROOT, file)}`, [file], env, 600_000);
+    }
   }
 } catch (error) {
   console.error(`[test] harness failed: ${error instanceof Error ? error.message : String(error)}`);

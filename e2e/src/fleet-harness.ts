@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -16,6 +17,9 @@ import { createScratchDatabase, runMigrations, type ScratchDatabase } from '@lun
 import { Client } from 'pg';
 import { REPO_ROOT, freePort } from './stack-process';
 import { startTestTemporal } from './temporal-test-env';
+
+/** Where `npm run build:console` puts the console the api serves. */
+export const CONSOLE_DIR = join(REPO_ROOT, 'console', 'dist', 'browser');
 
 /**
  * The whole control plane as separate processes, so a test can `kill -9` any
@@ -131,6 +135,14 @@ export function fakeRuntimeProcesses(servedModel: string): number[] {
   return pids;
 }
 
+export interface FleetHarnessOptions {
+  readonly leaseSeconds?: number;
+  /** Serve the built console (`npm run build:console`) at `/`; off by default, as tests without a browser need none. */
+  readonly serveConsole?: boolean;
+  /** The first admin's credentials, for signing in through the console; without them its password is random. */
+  readonly admin?: { readonly username: string; readonly password: string };
+}
+
 export class FleetHarness {
   readonly logDir: string;
   readonly taskQueue = `fleet-${Date.now().toString(36)}`;
@@ -151,17 +163,22 @@ export class FleetHarness {
     readonly dataDir: string,
     readonly temporal: TestWorkflowEnvironment,
     readonly db: ScratchDatabase,
-    readonly options: { readonly leaseSeconds: number },
+    readonly options: { readonly leaseSeconds: number; readonly serveConsole: boolean },
   ) {
     this.logDir = join(dataDir, 'logs');
     mkdirSync(this.logDir, { recursive: true });
   }
 
-  static async start(name: string, options: { leaseSeconds?: number } = {}): Promise<FleetHarness> {
+  static async start(name: string, options: FleetHarnessOptions = {}): Promise<FleetHarness> {
+    if (options.serveConsole && !existsSync(join(CONSOLE_DIR, 'index.html')))
+      throw new Error(`${CONSOLE_DIR} has no index.html: run \`npm run build:console\` first`);
     const dataDir = mkdtempSync(join(tmpdir(), `lunanexa-${name}-`));
     const [temporal, db] = await Promise.all([startTestTemporal(), createScratchDatabase(name)]);
     await runMigrations(db.url);
-    const harness = new FleetHarness(dataDir, temporal, db, { leaseSeconds: options.leaseSeconds ?? 60 });
+    const harness = new FleetHarness(dataDir, temporal, db, {
+      leaseSeconds: options.leaseSeconds ?? 60,
+      serveConsole: options.serveConsole ?? false,
+    });
     [harness.apiPort, harness.workerPort, harness.gatewayPort] = [
       await freePort(),
       await freePort(),
@@ -177,6 +194,12 @@ export class FleetHarness {
         DATABASE_URL: db.url,
         LUNANEXA_LOCAL_TOKEN_FILE: tokenFile,
         LUNANEXA_LOCAL_ADMIN_TOKEN_FILE: adminTokenFile,
+        ...(options.admin
+          ? {
+              LUNANEXA_ADMIN_USERNAME: options.admin.username,
+              LUNANEXA_ADMIN_PASSWORD: options.admin.password,
+            }
+          : {}),
       },
       encoding: 'utf8',
       timeout: 60_000,
@@ -204,7 +227,7 @@ export class FleetHarness {
       LUNANEXA_API_PORT: String(this.apiPort),
       LUNANEXA_WORKER_PORT: String(this.workerPort),
       LUNANEXA_GATEWAY_PORT: String(this.gatewayPort),
-      LUNANEXA_CONSOLE_DIR: join(this.dataDir, 'no-console'),
+      LUNANEXA_CONSOLE_DIR: this.options.serveConsole ? CONSOLE_DIR : join(this.dataDir, 'no-console'),
       LUNANEXA_WORKFLOW_WAIT_MS: '60000',
       LUNANEXA_ASSIGNMENT_LEASE_SECONDS: String(this.options.leaseSeconds),
     };

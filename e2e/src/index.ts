@@ -3,3 +3,4 @@ export * from './stack-process';
 export * from './leak-scan';
 export * from './control-plane-fixture';
 export * from './fleet-harness';
+export * from './browser';

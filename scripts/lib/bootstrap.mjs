@@ -70,6 +70,47 @@ export function buildConsole() {
   run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-console.mjs')]);
 }
 
+export const CHROMIUM = '/usr/bin/chromium';
+
+const CHROMIUM_HOWTO = `install it with: sudo apt-get install -y --no-install-recommends chromium`;
+
+function aptGet(args) {
+  return spawnSync('apt-get', args, {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+/**
+ * The browser the console e2e tests drive (playwright-core, Debian's chromium;
+ * `npx playwright install` has no download to offer on this distribution).
+ * Returns an error message instead of throwing so only the e2e tier fails.
+ */
+export function ensureChromium(log) {
+  if (existsSync(CHROMIUM)) return null;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) {
+    return `${CHROMIUM} is missing and cannot be installed here (${
+      isRoot ? 'no apt-get' : 'not running as root'
+    }); ${CHROMIUM_HOWTO}`;
+  }
+  const install = ['install', '-y', '--no-install-recommends', 'chromium'];
+  log(`installing chromium (apt-get ${install.join(' ')})…`);
+  let result = aptGet(install);
+  if (result.status !== 0) {
+    // A fresh container has no package lists; refreshing them is slow, so only when needed.
+    log('apt-get install failed; refreshing package lists (apt-get update) and retrying…');
+    if (aptGet(['update']).status === 0) result = aptGet(install);
+  }
+  if (result.status !== 0 || !existsSync(CHROMIUM)) {
+    return `apt-get could not install chromium (exit ${result.status ?? result.signal}); ${CHROMIUM_HOWTO}`;
+  }
+  log(`chromium installed at ${CHROMIUM}`);
+  return null;
+}
+
 export async function bootstrap(log, { console: withConsole = true } = {}) {
   ensureNodeModules(log);
   const temporalCli = await ensureTemporal(log);

@@ -1,50 +1,34 @@
 /**
- * TypeScript shapes of the northbound v1 GraphQL types the console reads.
- *
- * Hand-written mirror of the API's generated schema (apps/api/schema.gql)
- * until a generator produces these from it; when a field changes there,
- * change it here in the same commit. `DateTime` values arrive as ISO-8601
- * UTC strings.
+ * The shapes the console's operations select, built from the types generated
+ * from the API's committed schema (schema-types.generated.ts, `npm run
+ * console:types`). An operation that selects only some fields of a type gets
+ * a `Pick` of it here, so its result type never claims a field the query did
+ * not ask for.
  */
 
-import type { Role } from '@lunanexa/contracts/roles';
+import type { Role as ContractsRole } from '@lunanexa/contracts/roles';
 
-export type DateTimeString = string;
+import type * as Schema from './schema-types.generated';
 
-export interface DependencyCheck {
-  readonly name: string;
-  readonly status: string;
-  readonly detail: string | null;
-  readonly latencyMs: number | null;
-}
+export type {
+  DateTimeString,
+  DependencyCheck,
+  Health,
+  LoginInput,
+  PingRecord,
+} from './schema-types.generated';
 
-export interface Health {
-  readonly status: string;
-  readonly version: string;
-  readonly commit: string;
-  readonly checks: readonly DependencyCheck[];
-}
+/** What sign-in selects of the account (`operator { id username role }`). */
+export type Operator = Pick<Schema.Operator, 'id' | 'username' | 'role'>;
 
-export interface PingRecord {
-  readonly id: string;
-  readonly workflowId: string;
-  readonly message: string;
-  readonly actor: string;
-  readonly correlationId: string;
-  readonly createdAt: DateTimeString;
-  readonly temporalUiUrl: string;
-}
-
-export interface Operator {
-  readonly id: string;
-  readonly username: string;
-  /** The schema's `Role` enum carries the names of the contracts role table. */
-  readonly role: Role;
-}
-
-export interface LoginResult {
-  /** Session token (JWT); sent as `Authorization: Bearer <accessToken>`. */
-  readonly accessToken: string;
-  readonly expiresAt: DateTimeString;
+export interface LoginResult extends Omit<Schema.LoginResult, 'operator'> {
   readonly operator: Operator;
 }
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/**
+ * The console filters its navigation with the contracts role table, so the
+ * schema's `Role` enum must name exactly those roles; the build fails here when they drift.
+ */
+export type RoleEnumMatchesContracts = Holds<Same<Schema.Role, ContractsRole>>;

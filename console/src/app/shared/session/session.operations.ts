@@ -1,10 +1,7 @@
 import { graphqlOperation } from '../graphql/graphql-operation';
-import type { LoginResult } from '../graphql/schema-types';
+import type { LoginInput, LoginResult } from '../graphql/schema-types';
 
-export const LOGIN = graphqlOperation<
-  { readonly login: LoginResult },
-  { readonly input: { readonly username: string; readonly password: string } }
->(`
+export const LOGIN = graphqlOperation<{ readonly login: LoginResult }, { readonly input: LoginInput }>(`
   mutation ConsoleLogin($input: LoginInput!) {
     login(input: $input) {
       accessToken

@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import {
+  FleetHarness,
+  launchBrowser,
+  openPage,
+  screenshot,
+  type BrowserProblem,
+  type RecordedPage,
+} from '../src';
+
+/**
+ * The operator console in a real browser, served by the api exactly as in
+ * production (`npm run build:console` output), on an empty system: sign-in,
+ * the Overview with its empty state, and its error state once the api process
+ * is gone. Screenshots of every view at both widths land in e2e/screenshots/.
+ */
+
+const ADMIN = { username: 'console-admin', password: 'correct horse battery staple' };
+const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+/** Longer than one Overview poll (10 s), so a state that needs one refresh still shows up. */
+const VIEW_TIMEOUT_MS = 30_000;
+
+/** Evaluated in the page (e2e has no DOM typings): the `name` of the focused element. */
+const FOCUSED_NAME = `document.activeElement && document.activeElement.getAttribute('name')`;
+
+function describeProblems(problems: readonly BrowserProblem[]): string {
+  return problems.map((p) => `${p.kind}: ${p.text}${p.url ? ` (${p.url})` : ''}`).join('\n');
+}
+
+/** The browser's own report of a /graphql call the stopped api refused: expected, and not an uncaught error. */
+function isRefusedGraphqlCall(problem: BrowserProblem): boolean {
+  return (
+    problem.kind === 'console' &&
+    problem.text.startsWith('Failed to load resource') &&
+    URL.canParse(problem.url) &&
+    new URL(problem.url).pathname === '/graphql'
+  );
+}
+
+async function expectVisible(page: Page, locator: ReturnType<Page['getByRole']>): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout: VIEW_TIMEOUT_MS });
+  expect(await locator.isVisible(), `${page.url()}: ${locator.toString()}`).to.equal(true);
+}
+
+async function signIn(harness: FleetHarness, { page }: RecordedPage): Promise<void> {
+  await page.goto(`${harness.apiUrl}/`);
+  await expectVisible(page, page.getByRole('heading', { name: 'Sign in' }));
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectVisible(page, page.getByRole('heading', { name: 'Overview', level: 1 }));
+}
+
+/** The Overview of a system nobody has used yet, once both of its queries have answered. */
+async function expectEmptyOverview({ page }: RecordedPage): Promise<void> {
+  const dependencies = page.getByRole('table', { name: 'Dependency checks' });
+  await expectVisible(page, dependencies);
+  for (const name of ['postgresql', 'temporal'])
+    await expectVisible(page, dependencies.getByRole('rowheader', { name }));
+  await expectVisible(page, page.getByText('No system checks yet.'));
+  expect(await page.title()).to.equal('Overview · LunaNexa');
+}
+
+describe('operator console in a browser', function () {
+  let harness: FleetHarness;
+  let browser: Browser;
+
+  before(async function () {
+    this.timeout(300_000);
+    harness = await FleetHarness.start('console', { serveConsole: true, admin: ADMIN });
+    browser = await launchBrowser();
+  });
+
+  after(async function () {
+    this.timeout(120_000);
+    await browser?.close();
+    await harness?.stop();
+  });
+
+  for (const size of WIDTHS) {
+    it(`signs in through the form and shows the empty Overview at ${size.width} px`, async () => {
+      const recorded = await openPage(browser, size);
+      const { page } = recorded;
+      await page.goto(`${harness.apiUrl}/`);
+      await expectVisible(page, page.getByRole('heading', { name: 'Sign in' }));
+      expect(new URL(page.url()).pathname).to.equal('/login');
+      await screenshot(page, 'login', size.width);
+
+      await signIn(harness, recorded);
+      await expectEmptyOverview(recorded);
+      // Who is signed in stays visible at every width; the nav folds behind a button on a phone.
+      await expectVisible(page, page.getByText(ADMIN.username, { exact: true }));
+      if (size.width < 600) await expectVisible(page, page.getByRole('button', { name: 'Navigation' }));
+      else await expectVisible(page, page.getByRole('navigation', { name: 'Console' }));
+      await screenshot(page, 'overview', size.width);
+
+      expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+      await page.context().close();
+    });
+  }
+
+  it('signs in with the keyboard alone (Tab and Enter)', async () => {
+    const recorded = await openPage(browser, WIDTHS[0]);
+    const { page } = recorded;
+    await page.goto(`${harness.apiUrl}/`);
+    const username = page.getByLabel('Username');
+    await expectVisible(page, username);
+    // The sign-in page puts the caret in Username itself.
+    await page.waitForFunction(`${FOCUSED_NAME} === 'username'`);
+    await page.keyboard.type(ADMIN.username);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<unknown>(FOCUSED_NAME)).to.equal('password');
+    await page.keyboard.type(ADMIN.password);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, page.getByRole('heading', { name: 'Overview', level: 1 }));
+    expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+    await page.context().close();
+  });
+
+  it('shows the Overview error state while the api is down, and recovers when it is back', async () => {
+    const views: { size: (typeof WIDTHS)[number]; recorded: RecordedPage }[] = [];
+    for (const size of WIDTHS) {
+      const recorded = await openPage(browser, size);
+      views.push({ size, recorded });
+      await signIn(harness, recorded);
+      await expectEmptyOverview(recorded);
+    }
+    const problemsBefore = views.map(({ recorded }) => recorded.problems.length);
+
+    await harness.api?.kill('SIGKILL');
+    try {
+      for (const [i, { size, recorded }] of views.entries()) {
+        const { page } = recorded;
+        await page.getByRole('button', { name: 'Refresh now' }).click();
+        await expectVisible(page, page.getByRole('alert').filter({ hasText: 'API unreachable' }));
+        await expectVisible(page, page.getByText('The API could not be reached.'));
+        await expectVisible(page, page.getByRole('button', { name: 'Retry' }));
+        await screenshot(page, 'overview-api-down', size.width);
+
+        const unexpected = recorded.problems.slice(problemsBefore[i]).filter((p) => !isRefusedGraphqlCall(p));
+        expect(unexpected, describeProblems(unexpected)).to.deep.equal([]);
+      }
+    } finally {
+      await harness.startApi();
+    }
+
+    for (const { recorded } of views) {
+      const { page } = recorded;
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'API unreachable' })
+        .waitFor({ state: 'detached', timeout: VIEW_TIMEOUT_MS });
+      await expectEmptyOverview(recorded);
+      expect(recorded.problems.filter((p) => !isRefusedGraphqlCall(p))).to.deep.equal([]);
+      await page.context().close();
+    }
+  });
+});

@@ -27,4 +27,12 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     permission: 'read',
     loadComponent: () => import('./pages/overview/overview').then((m) => m.Overview),
   },
+  {
+    path: 'nodes',
+    label: 'Nodes',
+    // The icon set has no server glyph yet; the stacked bars read as a rack of machines.
+    icon: 'menu',
+    permission: 'read',
+    loadComponent: () => import('./pages/nodes/nodes').then((m) => m.Nodes),
+  },
 ];

@@ -1,0 +1,271 @@
+import { DatePipe } from '@angular/common';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ErrorHandler,
+  computed,
+  effect,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MatCard,
+  MatCardContent,
+  MatCardHeader,
+  MatCardSubtitle,
+  MatCardTitle,
+} from '@angular/material/card';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBar } from '@angular/material/progress-bar';
+import { MatTooltip } from '@angular/material/tooltip';
+import { RouterLink } from '@angular/router';
+
+import { CopyButton } from '../../shared/copy-button/copy-button';
+import { ErrorPanel } from '../../shared/error-panel/error-panel';
+import { GraphqlClient } from '../../shared/graphql/graphql-client';
+import type { GraphqlRequestError } from '../../shared/graphql/graphql-error';
+import { pollQuery } from '../../shared/graphql/polled-query';
+import { Icon } from '../../shared/icon/icon';
+import { Session } from '../../shared/session/session';
+import { StatusBadge } from '../../shared/status-badge/status-badge';
+import {
+  type OperationReceipt,
+  NodeOperationDialog,
+  type NodeOperationDialogData,
+  asRequestError,
+} from './node-operation-dialog';
+import { NodePlacementDialog, type NodePlacementDialogData } from './node-placement-dialog';
+import {
+  type ActionState,
+  type NodeAction,
+  drainScopeText,
+  formatAge,
+  formatBytes,
+  formatLabel,
+  formatTaint,
+  gpuSummary,
+  nodeActionStates,
+} from './node-rules';
+import {
+  APPROVE_NODE,
+  CORDON_NODE,
+  DRAIN_NODE,
+  FLEET_NODE,
+  type FleetNode,
+  ROTATE_NODE_CREDENTIAL,
+  UNCORDON_NODE,
+} from './nodes.queries';
+import { DIALOG_SIZE, REFRESH_INTERVAL_MS } from './nodes-view';
+
+/** One node: liveness, conditions, identity and credential, inventory, replicas, and the actions on it. */
+@Component({
+  selector: 'lnx-node-detail',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    DatePipe,
+    RouterLink,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardSubtitle,
+    MatCardTitle,
+    MatProgressBar,
+    MatTooltip,
+    CopyButton,
+    ErrorPanel,
+    Icon,
+    StatusBadge,
+  ],
+  templateUrl: './node-detail.html',
+  styleUrl: './nodes.scss',
+})
+export class NodeDetail {
+  private readonly graphql = inject(GraphqlClient);
+  private readonly dialog = inject(MatDialog);
+  private readonly errorHandler = inject(ErrorHandler);
+  private readonly session = inject(Session);
+  private readonly flow = this.graphql.startFlow();
+
+  /** Node name (or id) from the URL. */
+  readonly name = input.required<string>();
+
+  protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
+
+  protected readonly node = pollQuery(
+    (signal) =>
+      this.graphql
+        .request(FLEET_NODE, { node: this.name() }, { flow: this.flow, signal })
+        .then((data) => ({ name: this.name(), node: data.node })),
+    { intervalMs: REFRESH_INTERVAL_MS },
+  );
+
+  /**
+   * The node of the current name only: after the URL names another node the
+   * previous one's answer must not show under the new heading.
+   */
+  protected readonly current = computed(() => {
+    const answer = this.node.value();
+    return answer?.name === this.name() ? answer : undefined;
+  });
+
+  protected readonly actions = computed(() => {
+    const node = this.current()?.node;
+    return node ? nodeActionStates(node, (permission) => this.session.can(permission)) : undefined;
+  });
+
+  protected readonly anyAction = computed(() => {
+    const actions = this.actions();
+    return actions !== undefined && Object.values(actions).some((action) => action.offered);
+  });
+
+  /** Cordon and uncordon run in place; their failure shows here until the next attempt. */
+  protected readonly actionBusy = signal(false);
+  protected readonly actionError = signal<
+    { readonly heading: string; readonly error: GraphqlRequestError } | undefined
+  >(undefined);
+
+  protected readonly formatAge = formatAge;
+  protected readonly formatBytes = formatBytes;
+  protected readonly formatLabel = formatLabel;
+  protected readonly formatTaint = formatTaint;
+  protected readonly gpuSummary = gpuSummary;
+
+  constructor() {
+    let shown: string | undefined;
+    effect(() => {
+      const name = this.name();
+      // The first load is pollQuery's own; only a change of node needs another.
+      if (shown !== undefined && shown !== name) {
+        this.actionError.set(undefined);
+        this.node.refresh();
+      }
+      shown = name;
+    });
+  }
+
+  protected cordonAction(
+    node: FleetNode,
+    actions: Readonly<Record<NodeAction, ActionState>>,
+  ): { readonly label: string; readonly state: ActionState } {
+    return node.cordoned
+      ? { label: 'Uncordon', state: actions.uncordon }
+      : { label: 'Cordon', state: actions.cordon };
+  }
+
+  protected setCordoned(node: FleetNode, cordoned: boolean): void {
+    if (this.actionBusy()) {
+      return;
+    }
+    this.actionBusy.set(true);
+    this.actionError.set(undefined);
+    const flow = this.graphql.startFlow();
+    const request = cordoned
+      ? this.graphql.request(CORDON_NODE, { node: node.name }, { flow })
+      : this.graphql.request(UNCORDON_NODE, { node: node.name }, { flow });
+    void request
+      .then(
+        () => this.node.refresh(),
+        (failure: unknown) =>
+          this.actionError.set({
+            heading: `Could not ${cordoned ? 'cordon' : 'uncordon'} ${node.name}`,
+            error: asRequestError(failure, this.errorHandler),
+          }),
+      )
+      .finally(() => this.actionBusy.set(false));
+  }
+
+  protected approve(node: FleetNode): void {
+    // The Approve button is gone once the node is no longer Pending, so focus returns to the page heading.
+    this.runOperation(
+      {
+        title: `Approve ${node.name}`,
+        scope: `approves node ${node.name} (${node.address}, host key ${node.hostKeyFingerprint})`,
+        explanation:
+          'Approving issues the node its credential and lets the controller check it over SSH; it becomes Active ' +
+          'once that succeeds. Check that the host key fingerprint is the one the machine shows.',
+        confirmLabel: `Approve ${node.name}`,
+        failureHeading: `Could not approve ${node.name}`,
+        run: (flow) =>
+          this.graphql
+            .request(APPROVE_NODE, { node: node.name }, { flow })
+            .then(({ approveNode }): OperationReceipt => ({ ...approveNode, facts: [] })),
+      },
+      '#node-title',
+    );
+  }
+
+  protected drain(node: FleetNode): void {
+    this.runOperation({
+      title: `Drain ${node.name}`,
+      scope: drainScopeText(node),
+      explanation:
+        'Draining cordons the node, stops new traffic to it, waits a bounded time for in-flight requests, then ' +
+        'stops its replicas. Requests still running at the timeout are cut off. Uncordon returns the node to service.',
+      confirmLabel: `Drain ${node.name}`,
+      failureHeading: `Could not drain ${node.name}`,
+      run: (flow, idempotencyKey) =>
+        this.graphql
+          .request(DRAIN_NODE, { node: node.name, idempotencyKey }, { flow })
+          .then(({ drainNode }): OperationReceipt => ({
+            ...drainNode,
+            facts: [
+              { label: 'Replicas at start', value: String(drainNode.replicasAtStart) },
+              { label: 'In-flight requests at start', value: String(drainNode.inFlightAtStart) },
+              {
+                label: 'In-flight requests cut off by the timeout',
+                value: String(drainNode.inFlightAtTimeout),
+              },
+            ],
+          })),
+    });
+  }
+
+  protected rotate(node: FleetNode): void {
+    this.runOperation({
+      title: `Rotate the credential of ${node.name}`,
+      scope: `rotates the credential of node ${node.name} (serial ${node.credentialSerial}, key ${node.keyId})`,
+      explanation:
+        'The agent switches to a new key with no gap in heartbeats, then the controller issues a new credential ' +
+        'and the old key stops being accepted.',
+      confirmLabel: `Rotate credential of ${node.name}`,
+      failureHeading: `Could not rotate the credential of ${node.name}`,
+      run: (flow, idempotencyKey) =>
+        this.graphql
+          .request(ROTATE_NODE_CREDENTIAL, { node: node.name, idempotencyKey }, { flow })
+          .then(({ rotateNodeCredential }): OperationReceipt => ({
+            ...rotateNodeCredential,
+            facts: [
+              { label: 'Credential serial', value: String(rotateNodeCredential.node.credentialSerial) },
+              { label: 'Key id', value: rotateNodeCredential.node.keyId },
+            ],
+          })),
+    });
+  }
+
+  protected editPlacement(node: FleetNode): void {
+    this.dialog
+      .open<NodePlacementDialog, NodePlacementDialogData>(NodePlacementDialog, {
+        ...DIALOG_SIZE,
+        autoFocus: 'first-tabbable',
+        data: { node },
+      })
+      .afterClosed()
+      .subscribe(() => this.node.refresh());
+  }
+
+  private runOperation(data: NodeOperationDialogData, restoreFocus: boolean | string = true): void {
+    this.dialog
+      .open<NodeOperationDialog, NodeOperationDialogData>(NodeOperationDialog, {
+        ...DIALOG_SIZE,
+        // The heading, not the confirm button: Enter right after opening must not start a workflow.
+        autoFocus: 'first-heading',
+        restoreFocus,
+        data,
+      })
+      .afterClosed()
+      .subscribe(() => this.node.refresh());
+  }
+}

@@ -1,0 +1,125 @@
+import { ChangeDetectionStrategy, Component, ErrorHandler, inject, signal } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MAT_DIALOG_DATA,
+  MatDialogActions,
+  MatDialogClose,
+  MatDialogContent,
+  MatDialogRef,
+  MatDialogTitle,
+} from '@angular/material/dialog';
+import { MatProgressBar } from '@angular/material/progress-bar';
+
+import { CopyButton } from '../../shared/copy-button/copy-button';
+import { ErrorPanel } from '../../shared/error-panel/error-panel';
+import { GraphqlClient, type GraphqlFlow } from '../../shared/graphql/graphql-client';
+import { GraphqlRequestError, TransportErrorCode } from '../../shared/graphql/graphql-error';
+import { randomId } from '../../shared/graphql/random-id';
+import { Icon } from '../../shared/icon/icon';
+import type { FleetNode } from './nodes.queries';
+
+/** What a finished node workflow left behind: enough to find it in Temporal, the logs and the audit log. */
+export interface OperationReceipt {
+  readonly node: FleetNode;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly correlationId: string;
+  /** Null when the workflow had not written its receipt when the API answered. */
+  readonly receiptHash: string | null;
+  /** Operation-specific figures, e.g. a drain's in-flight requests at its start and timeout. */
+  readonly facts: readonly { readonly label: string; readonly value: string }[];
+}
+
+export interface NodeOperationDialogData {
+  /** "Drain dgx-2". */
+  readonly title: string;
+  /** The one sentence the operator confirms, e.g. "drains node dgx-2: 3 replicas, 12 in-flight requests". */
+  readonly scope: string;
+  readonly explanation: string;
+  /** The confirm button's text; names the action and the node so Enter on it is never a surprise. */
+  readonly confirmLabel: string;
+  /** Failure heading: "Could not drain dgx-2". */
+  readonly failureHeading: string;
+  readonly run: (flow: GraphqlFlow, idempotencyKey: string) => Promise<OperationReceipt>;
+}
+
+/**
+ * Confirm, run, then show the receipt of a node workflow (approve, drain,
+ * rotate credential). Closes with the receipt once one was shown, so the page
+ * can refresh the node.
+ */
+@Component({
+  selector: 'lnx-node-operation-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButton,
+    MatDialogActions,
+    MatDialogClose,
+    MatDialogContent,
+    MatDialogTitle,
+    MatProgressBar,
+    CopyButton,
+    ErrorPanel,
+    Icon,
+  ],
+  templateUrl: './node-operation-dialog.html',
+  styleUrl: './node-dialog.scss',
+})
+export class NodeOperationDialog {
+  private readonly dialogRef = inject<MatDialogRef<NodeOperationDialog, OperationReceipt>>(MatDialogRef);
+  private readonly errorHandler = inject(ErrorHandler);
+  protected readonly data = inject<NodeOperationDialogData>(MAT_DIALOG_DATA);
+
+  /** The whole dialog is one flow: a retry after a failure is found under the same correlation id. */
+  private readonly flow = inject(GraphqlClient).startFlow();
+  /**
+   * One key for every attempt from this dialog. When an attempt times out in
+   * the browser the workflow may still be running; retrying with the same key
+   * attaches to that run instead of starting a second one.
+   */
+  private readonly idempotencyKey = randomId();
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
+  protected readonly receipt = signal<OperationReceipt | undefined>(undefined);
+
+  protected confirm(): void {
+    if (this.busy()) {
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(undefined);
+    // Long workflows must not be dismissed half-way by Escape or a stray click on the backdrop.
+    this.dialogRef.disableClose = true;
+    void this.data
+      .run(this.flow, this.idempotencyKey)
+      .then(
+        (receipt) => {
+          this.receipt.set(receipt);
+        },
+        (failure: unknown) => {
+          this.error.set(asRequestError(failure, this.errorHandler));
+          this.dialogRef.disableClose = false;
+        },
+      )
+      .finally(() => this.busy.set(false));
+  }
+
+  protected done(): void {
+    this.dialogRef.close(this.receipt());
+  }
+}
+
+/** Every action error reaches the operator as an error panel, a console bug included (it is also logged). */
+export function asRequestError(failure: unknown, errorHandler: ErrorHandler): GraphqlRequestError {
+  if (failure instanceof GraphqlRequestError) {
+    return failure;
+  }
+  errorHandler.handleError(failure);
+  return new GraphqlRequestError({
+    code: TransportErrorCode.CONSOLE_FAILURE,
+    message: failure instanceof Error ? failure.message : 'The console failed to process the answer.',
+    requestId: '',
+    correlationId: '',
+  });
+}

@@ -1,0 +1,234 @@
+import type { AssignmentIntent } from '@lunanexa/contracts/deployment';
+import type { NodeLifecycleState } from '@lunanexa/contracts/lifecycle';
+import type { TaintEffect } from '@lunanexa/contracts/node';
+import type { Permission } from '@lunanexa/contracts/roles';
+
+import type { Assignment, FleetNode, Gpu } from './nodes.queries';
+
+/*
+ * The contracts keep their lifecycle, intent and taint-effect lists in modules
+ * that also build zod schemas, and the console must not bundle zod (see
+ * console/tsconfig.json). So only their types are imported: every name this
+ * file compares against is checked by the compiler against the contract list,
+ * and a rename there breaks this build instead of silently hiding an action.
+ */
+const PENDING = 'Pending' satisfies NodeLifecycleState;
+const ACTIVE = 'Active' satisfies NodeLifecycleState;
+const DRAINING = 'Draining' satisfies NodeLifecycleState;
+const DRAINED = 'Drained' satisfies NodeLifecycleState;
+const TERMINAL: readonly string[] = ['Rejected', 'Revoked'] satisfies readonly NodeLifecycleState[];
+/** Only these replicas are "running" for a drain: the DrainNode workflow counts the same ones. */
+const RUN = 'Run' satisfies AssignmentIntent;
+
+/**
+ * Taint effects with what each does to placement, for the edit dialog's
+ * choices. Keyed by the contract type so a new effect fails the build here
+ * until it has a description.
+ */
+export const TAINT_EFFECT_DESCRIPTIONS: Readonly<Record<TaintEffect, string>> = {
+  NoSchedule: 'no new replicas without a toleration',
+  PreferNoSchedule: 'avoided unless nothing else fits',
+  NoExecute: 'no new replicas, and running ones are moved off',
+};
+
+export const TAINT_EFFECTS = Object.keys(TAINT_EFFECT_DESCRIPTIONS) as TaintEffect[];
+
+export function runningAssignments(node: Pick<FleetNode, 'assignments'>): readonly Assignment[] {
+  return node.assignments.filter((assignment) => assignment.intent === RUN);
+}
+
+export interface DrainScope {
+  readonly replicas: number;
+  /** Sum of what the agents last reported; replicas that never reported count as 0. */
+  readonly inFlight: number;
+  /** Running replicas with no in-flight figure, so the operator knows the sum may be low. */
+  readonly unreported: number;
+}
+
+export function drainScope(node: Pick<FleetNode, 'assignments'>): DrainScope {
+  const running = runningAssignments(node);
+  return {
+    replicas: running.length,
+    inFlight: running.reduce((sum, assignment) => sum + (assignment.inFlight ?? 0), 0),
+    unreported: running.filter((assignment) => assignment.inFlight === null).length,
+  };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "drains node dgx-2: 3 replicas, 12 in-flight requests": what the confirmation dialog asks the operator to accept. */
+export function drainScopeText(node: Pick<FleetNode, 'name' | 'assignments'>): string {
+  const scope = drainScope(node);
+  const base =
+    `drains node ${node.name}: ${count(scope.replicas, 'replica', 'replicas')}, ` +
+    `${count(scope.inFlight, 'in-flight request', 'in-flight requests')}`;
+  return scope.unreported === 0
+    ? base
+    : `${base} (${count(scope.unreported, 'replica has', 'replicas have')} not reported in-flight requests)`;
+}
+
+/** Whether an action is offered at all (role) and, if offered, whether it can run now (lifecycle). */
+export interface ActionState {
+  readonly offered: boolean;
+  readonly enabled: boolean;
+  /** Why an offered action cannot run now; shown beside the disabled control. */
+  readonly reason?: string;
+}
+
+export type NodeAction = 'approve' | 'cordon' | 'uncordon' | 'drain' | 'rotate' | 'editLabels' | 'editTaints';
+
+/**
+ * Which node actions to show and enable. Actions the role cannot use are not
+ * offered (a viewer sees a read-only page); actions the node's state rules
+ * out stay visible but disabled, with the reason, so an operator learns why.
+ * The API enforces both anyway; this only keeps the page from offering
+ * controls that are certain to be refused.
+ */
+export function nodeActionStates(
+  node: Pick<FleetNode, 'name' | 'lifecycle' | 'cordoned'>,
+  can: (permission: Permission) => boolean,
+): Readonly<Record<NodeAction, ActionState>> {
+  const offered = can('operate');
+  const state = (enabled: boolean, reason: string): ActionState =>
+    enabled ? { offered, enabled } : { offered, enabled, reason };
+  const terminal = TERMINAL.includes(node.lifecycle);
+  const lifecycle = `${node.name} is ${node.lifecycle}`;
+  return {
+    approve: {
+      // Approval only means something while the node waits for it.
+      offered: offered && node.lifecycle === PENDING,
+      enabled: true,
+    },
+    cordon: state(!node.cordoned && !terminal, node.cordoned ? `${node.name} is cordoned` : lifecycle),
+    uncordon: state(
+      node.cordoned && !terminal && node.lifecycle !== DRAINING,
+      node.lifecycle === DRAINING ? 'a drain keeps the node cordoned' : lifecycle,
+    ),
+    drain: state(
+      node.lifecycle === ACTIVE || node.lifecycle === DRAINING,
+      `only Active nodes drain; ${lifecycle}`,
+    ),
+    rotate: state(
+      node.lifecycle === ACTIVE || node.lifecycle === DRAINING || node.lifecycle === DRAINED,
+      `only enrolled nodes hold a credential; ${lifecycle}`,
+    ),
+    editLabels: state(!terminal, lifecycle),
+    editTaints: state(!terminal, lifecycle),
+  };
+}
+
+/** Creating bootstrap tokens is an administrator's decision: it lets a new machine into the fleet. */
+export function canCreateBootstrapToken(can: (permission: Permission) => boolean): boolean {
+  return can('administer');
+}
+
+/** "2 × NVIDIA GB10, 1 × NVIDIA A100" from a node's GPU inventory, in index order. */
+export function gpuSummary(gpus: readonly Gpu[]): string {
+  if (gpus.length === 0) {
+    return 'none';
+  }
+  const byName = new Map<string, number>();
+  for (const gpu of [...gpus].sort((a, b) => a.index - b.index)) {
+    byName.set(gpu.name, (byName.get(gpu.name) ?? 0) + 1);
+  }
+  return [...byName].map(([name, n]) => `${n} × ${name}`).join(', ');
+}
+
+/** Distinct memory models of a node's GPUs ("unified", "discrete"), for the list's GPU column. */
+export function gpuMemoryModels(gpus: readonly Gpu[]): string {
+  return [...new Set(gpus.map((gpu) => gpu.memoryModel))].join(', ');
+}
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** Binary units, as nvidia-smi and free print them; "—" when the agent did not report a figure. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) {
+    return '—';
+  }
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}
+
+/** "4 s", "3 min 20 s", "2 h 5 min"; "never" for a node that has not sent a heartbeat. */
+export function formatAge(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) {
+    return 'never';
+  }
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) {
+    return `${s} s`;
+  }
+  if (s < 3600) {
+    return `${Math.floor(s / 60)} min ${s % 60} s`;
+  }
+  if (s < 86_400) {
+    return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  }
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
+/** "key=value" or "key" for an empty value, as kubectl and the CLI print labels. */
+export function formatLabel(label: { readonly key: string; readonly value: string }): string {
+  return label.value === '' ? label.key : `${label.key}=${label.value}`;
+}
+
+/** "key=value:NoSchedule", the taint notation the CLI accepts. */
+export function formatTaint(taint: {
+  readonly key: string;
+  readonly value: string;
+  readonly effect: string;
+}): string {
+  return `${formatLabel(taint)}:${taint.effect}`;
+}
+
+/** Pairs whose `key=value` text the dialogs read; one per line, "key" alone for an empty value. */
+export function parseLabels(text: string): { key: string; value: string }[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const at = line.indexOf('=');
+      return at < 0
+        ? { key: line, value: '' }
+        : { key: line.slice(0, at).trim(), value: line.slice(at + 1).trim() };
+    });
+}
+
+export interface ParsedTaints {
+  readonly taints: { key: string; value: string; effect: string }[];
+  /** Lines whose effect is not one the contract knows, quoted back to the operator. */
+  readonly invalid: string[];
+}
+
+/** `key=value:Effect` per line; the effect follows the last colon, since values may not hold one. */
+export function parseTaints(text: string): ParsedTaints {
+  const taints: { key: string; value: string; effect: string }[] = [];
+  const invalid: string[] = [];
+  for (const line of text.split('\n').map((item) => item.trim())) {
+    if (line === '') {
+      continue;
+    }
+    const at = line.lastIndexOf(':');
+    const effect = at < 0 ? '' : line.slice(at + 1).trim();
+    if (!(TAINT_EFFECTS as readonly string[]).includes(effect)) {
+      invalid.push(line);
+      continue;
+    }
+    const [label] = parseLabels(line.slice(0, at));
+    if (label === undefined) {
+      invalid.push(line);
+      continue;
+    }
+    taints.push({ ...label, effect });
+  }
+  return { taints, invalid };
+}

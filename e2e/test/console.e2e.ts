@@ -160,4 +160,54 @@ describe('operator console in a browser', function () {
       await page.context().close();
     }
   });
+
+  it('Nodes: empty state, then create a bootstrap token in the UI, enroll an agent with it, approve it, see it Ready', async () => {
+    for (const size of WIDTHS) {
+      const recorded = await openPage(browser, size);
+      const { page } = recorded;
+      await signIn(harness, recorded);
+      await page.goto(`${harness.apiUrl}/nodes`);
+      await expectVisible(page, page.getByRole('heading', { name: 'Nodes', level: 1 }));
+      await expectVisible(page, page.getByText('No nodes yet'));
+      await screenshot(page, 'nodes-empty', size.width);
+      expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+      await page.context().close();
+    }
+
+    const recorded = await openPage(browser, WIDTHS[0]);
+    const { page } = recorded;
+    await signIn(harness, recorded);
+    await page.goto(`${harness.apiUrl}/nodes`);
+    await page.getByRole('button', { name: 'Create bootstrap token' }).click();
+    const dialog = page.getByRole('dialog');
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Create bootstrap token' }));
+    await dialog.getByLabel('Node name (optional)').fill('ui-node');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Bootstrap token created' }));
+    const token = (await dialog.locator('code').first().textContent())?.trim() ?? '';
+    expect(token).to.match(/^lnxb_[A-Za-z0-9_-]{43}$/);
+    await screenshot(page, 'nodes-token-created', WIDTHS[0].width);
+    await dialog.getByRole('button', { name: 'I have copied it — close' }).click();
+
+    await harness.startAgent('ui-node', token);
+    await page.goto(`${harness.apiUrl}/nodes?node=ui-node`);
+    await expectVisible(page, page.getByRole('button', { name: 'Approve' }));
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve ui-node' }).click();
+    await expectVisible(
+      page,
+      page
+        .getByRole('dialog')
+        .getByText('Copy receipt hash')
+        .or(page.getByRole('dialog').getByRole('button', { name: 'Copy receipt hash' })),
+    );
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.goto(`${harness.apiUrl}/nodes`);
+    const row = page.getByRole('row').filter({ hasText: 'ui-node' });
+    await expectVisible(page, row.getByText('Active'));
+    await expectVisible(page, row.getByText('Ready'));
+    await screenshot(page, 'nodes-list', WIDTHS[0].width);
+    expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+    await page.context().close();
+  });
 });

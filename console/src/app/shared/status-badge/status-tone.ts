@@ -11,6 +11,10 @@ const TONE_BY_STATUS: Readonly<Record<string, StatusTone>> = {
   ok: 'ok',
   degraded: 'warn',
   failing: 'error',
+  // Node readiness (FleetNode.readiness, NODE_READINESS in libs/contracts).
+  Ready: 'ok',
+  NotReady: 'warn',
+  Unreachable: 'error',
 };
 
 export function statusTone(status: string): StatusTone {

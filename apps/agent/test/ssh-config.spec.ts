@@ -5,7 +5,8 @@ import { openSshPublicKey } from '@lunanexa/agent-protocol';
 import { ConfigError } from '@lunanexa/observability';
 import { expect } from 'chai';
 import { parseAgentConfig } from '../src/config';
-import { KeyFileError, loadOrCreateHostKey, loadOrCreateNodeKey } from '../src/ssh/keys';
+import { utils } from 'ssh2';
+import { KeyFileError, generateHostKeyText, loadOrCreateHostKey, loadOrCreateNodeKey } from '../src/ssh/keys';
 import { makeControllerKey, tempDataDir } from './ssh-support';
 
 const base = {
@@ -171,6 +172,16 @@ describe('agent key files', () => {
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('generates host keys ssh2 can always parse (ssh2 generateKeyPairSync fails ~3 in 1,000)', function () {
+    this.timeout(60_000);
+    const unusable: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const parsed = utils.parseKey(generateHostKeyText(`lunanexa-agent dgx-${i} host key`));
+      if (parsed instanceof Error) unusable.push(parsed.message);
+    }
+    expect(unusable).to.deep.equal([]);
   });
 
   it('creates a host key once and loads the same one afterwards', async () => {

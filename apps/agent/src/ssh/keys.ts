@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ed25519KeyId, sshFingerprintOfBlob } from '@lunanexa/agent-protocol';
+import { ed25519KeyId, openSshPrivateKey, sshFingerprintOfBlob } from '@lunanexa/agent-protocol';
 import { utils } from 'ssh2';
 import { writeFileAtomic } from './atomic-file';
 
@@ -49,6 +49,16 @@ export interface HostKey {
 }
 
 /**
+ * A new Ed25519 host key in OpenSSH format. Generated with node:crypto and
+ * written by `openSshPrivateKey`, not ssh2's `generateKeyPairSync`: about 3 in
+ * 1,000 keys from the latter fail ssh2's own parser ("Malformed OpenSSH
+ * private key"), which stopped an agent at its first start.
+ */
+export function generateHostKeyText(comment: string): string {
+  return openSshPrivateKey(generateKeyPairSync('ed25519').privateKey, comment);
+}
+
+/**
  * Loads the SSH host key, generating an Ed25519 one (OpenSSH format, 0600)
  * on first start. An existing file must be an unencrypted private key ssh2
  * can use and must not be readable by anyone but the owner.
@@ -57,7 +67,7 @@ export async function loadOrCreateHostKey(file: string, comment: string): Promis
   let text = await readProtected(file);
   let created = false;
   if (text === null) {
-    text = utils.generateKeyPairSync('ed25519', { comment }).private;
+    text = generateHostKeyText(comment);
     await writeFileAtomic(file, text, 0o600);
     created = true;
   }

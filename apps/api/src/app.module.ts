@@ -3,6 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { ExecutionResult } from 'graphql';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { BuildInfo, Logger, ServiceMetrics } from '@lunanexa/observability';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { formatGraphQLError } from './common/errors';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
@@ -91,6 +92,7 @@ export class AppModule {
         SystemModule,
         FleetModule,
         LiveModule,
+        AuditModule,
       ],
       controllers: [MetricsController],
       providers: [{ provide: SERVICE_METRICS, useValue: metrics }],

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory } from '@nestjs/graphql';
 import { lexicographicSortSchema, printSchema } from 'graphql';
+import { AuditResolver } from './audit/audit.resolver';
 import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
 import { FleetResolver } from './fleet/fleet.resolver';
@@ -8,7 +9,14 @@ import { LiveResolver } from './live/live.resolver';
 import { SystemResolver } from './system/system.resolver';
 
 /** Every resolver class of the v1 schema. The API test checks the running schema matches the committed one. */
-export const GRAPHQL_RESOLVERS = [HealthResolver, SystemResolver, AuthResolver, FleetResolver, LiveResolver];
+export const GRAPHQL_RESOLVERS = [
+  HealthResolver,
+  SystemResolver,
+  AuthResolver,
+  FleetResolver,
+  LiveResolver,
+  AuditResolver,
+];
 
 export const COMMITTED_SCHEMA_PATH = 'apps/api/schema.gql';
 

@@ -1,0 +1,143 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { verifyChain, type ChainedAuditEvent } from '@lunanexa/audit';
+import { AuditEventEntity, verifyAuditChain } from '@lunanexa/persistence';
+import { DataSource } from 'typeorm';
+import { API_CONFIG, type ApiConfig } from '../config';
+import { temporalWorkflowUrl } from '../system/temporal-links';
+import type {
+  AuditChainLink,
+  AuditChainStatus,
+  AuditEvent,
+  AuditEventFilter,
+  AuditEventPage,
+} from './audit.types';
+
+/** LIKE treats % and _ as wildcards; a prefix filter must match them literally. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function toChained(row: AuditEventEntity): ChainedAuditEvent {
+  return {
+    seq: row.seq,
+    id: row.id,
+    occurredAt: row.occurredAt.toISOString(),
+    actor: row.actor,
+    action: row.action,
+    decision: row.decision as ChainedAuditEvent['decision'],
+    evidence: row.evidence,
+    result: row.result as ChainedAuditEvent['result'],
+    correlationId: row.correlationId,
+    workflowId: row.workflowId,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  };
+}
+
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly db: DataSource,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  async list(
+    filter: AuditEventFilter | null | undefined,
+    first: number,
+    before: number | null,
+  ): Promise<AuditEventPage> {
+    const query = this.db.getRepository(AuditEventEntity).createQueryBuilder('e');
+    if (before !== null) query.andWhere('e.seq < :before', { before });
+    const action = filter?.action;
+    if (action) {
+      if (action.endsWith('*')) {
+        query.andWhere(`e.action LIKE :actionPrefix ESCAPE '\\'`, {
+          actionPrefix: `${escapeLike(action.slice(0, -1))}%`,
+        });
+      } else {
+        query.andWhere('e.action = :action', { action });
+      }
+    }
+    if (filter?.actor) query.andWhere('e.actor = :actor', { actor: filter.actor });
+    if (filter?.decision) query.andWhere('e.decision = :decision', { decision: filter.decision });
+    if (filter?.correlationId) {
+      query.andWhere('e.correlation_id = :correlationId', { correlationId: filter.correlationId });
+    }
+    if (filter?.workflowId) query.andWhere('e.workflow_id = :workflowId', { workflowId: filter.workflowId });
+    if (filter?.subject) {
+      query.andWhere(`(e.evidence->>'nodeId' = :subject OR e.evidence->>'deploymentId' = :subject)`, {
+        subject: filter.subject,
+      });
+    }
+    // One extra row tells whether an older page exists without a second COUNT query.
+    const rows = await query
+      .orderBy('e.seq', 'DESC')
+      .limit(first + 1)
+      .getMany();
+    const page = rows.slice(0, first);
+    const last = page[page.length - 1];
+    return {
+      events: page.map((row) => this.toView(row)),
+      nextBefore: rows.length > first && last ? last.seq : null,
+    };
+  }
+
+  async get(seq: number): Promise<AuditEvent | null> {
+    const rows = await this.db
+      .getRepository(AuditEventEntity)
+      .createQueryBuilder('e')
+      .where('e.seq IN (:seq, :previous)', { seq, previous: seq - 1 })
+      .orderBy('e.seq', 'ASC')
+      .getMany();
+    const row = rows.find((r) => r.seq === seq);
+    if (!row) return null;
+    const previous = rows.find((r) => r.seq === seq - 1) ?? null;
+    return { ...this.toView(row), chain: this.verifyLink(previous, row) };
+  }
+
+  async chainStatus(): Promise<AuditChainStatus> {
+    const result = await verifyAuditChain(this.db.manager);
+    return {
+      valid: result.valid,
+      checked: result.checked,
+      firstBrokenSeq: result.brokenAt?.seq ?? null,
+      reason: result.brokenAt?.reason ?? null,
+    };
+  }
+
+  /**
+   * Seq 1 links to the genesis hash; any later event needs its predecessor, and
+   * a missing one is a sequence gap (rows are never deleted, so it means tampering).
+   */
+  private verifyLink(previous: AuditEventEntity | null, row: AuditEventEntity): AuditChainLink {
+    if (row.seq > 1 && !previous) return { verified: false, reason: 'sequence-gap' };
+    const anchor = previous ? { seq: previous.seq, hash: previous.hash } : null;
+    const result = verifyChain([toChained(row)], anchor);
+    return { verified: result.valid, reason: result.brokenAt?.reason ?? null };
+  }
+
+  private toView(row: AuditEventEntity): AuditEvent {
+    return {
+      seq: row.seq,
+      id: row.id,
+      occurredAt: row.occurredAt,
+      actor: row.actor,
+      action: row.action,
+      decision: row.decision,
+      result: row.result,
+      correlationId: row.correlationId,
+      workflowId: row.workflowId,
+      temporalUiUrl: row.workflowId
+        ? temporalWorkflowUrl(
+            this.config.LUNANEXA_TEMPORAL_UI_URL,
+            this.config.TEMPORAL_NAMESPACE,
+            row.workflowId,
+          )
+        : null,
+      evidenceJson: JSON.stringify(row.evidence),
+      hash: row.hash,
+      prevHash: row.prevHash,
+      chain: null,
+    };
+  }
+}

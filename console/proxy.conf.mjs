@@ -8,5 +8,6 @@ if (!target) {
 }
 
 export default {
-  '/graphql': { target, secure: true },
+  // `ws`: live updates are graphql-ws subscriptions on the same path.
+  '/graphql': { target, secure: true, ws: true },
 };

@@ -31,10 +31,16 @@ function describeProblems(problems: readonly BrowserProblem[]): string {
   return problems.map((p) => `${p.kind}: ${p.text}${p.url ? ` (${p.url})` : ''}`).join('\n');
 }
 
-/** The browser's own report of a /graphql call the stopped api refused: expected, and not an uncaught error. */
+/**
+ * The browser's own report of a /graphql call (HTTP or the live-events
+ * WebSocket, which names its URL in the text) the stopped api refused:
+ * expected, and not an uncaught error.
+ */
 function isRefusedGraphqlCall(problem: BrowserProblem): boolean {
+  if (problem.kind !== 'console') return false;
+  const socket = /^WebSocket connection to '([^']+)' failed/.exec(problem.text)?.[1];
+  if (socket !== undefined) return URL.canParse(socket) && new URL(socket).pathname === '/graphql';
   return (
-    problem.kind === 'console' &&
     problem.text.startsWith('Failed to load resource') &&
     URL.canParse(problem.url) &&
     new URL(problem.url).pathname === '/graphql'
@@ -62,6 +68,7 @@ async function expectEmptyOverview({ page }: RecordedPage): Promise<void> {
   for (const name of ['postgresql', 'temporal'])
     await expectVisible(page, dependencies.getByRole('rowheader', { name }));
   await expectVisible(page, page.getByText('No system checks yet.'));
+  await expectVisible(page, page.getByText('No nodes enrolled.'));
   expect(await page.title()).to.equal('Overview · LunaNexa');
 }
 
@@ -151,9 +158,11 @@ describe('operator console in a browser', function () {
     for (const { recorded } of views) {
       const { page } = recorded;
       await page.getByRole('button', { name: 'Retry' }).click();
+      // Each card shows its own error until its retry answers, so there can be several for a moment; wait for none.
       await page
         .getByRole('alert')
         .filter({ hasText: 'API unreachable' })
+        .first()
         .waitFor({ state: 'detached', timeout: VIEW_TIMEOUT_MS });
       await expectEmptyOverview(recorded);
       expect(recorded.problems.filter((p) => !isRefusedGraphqlCall(p))).to.deep.equal([]);
@@ -190,8 +199,21 @@ describe('operator console in a browser', function () {
     await dialog.getByRole('button', { name: 'I have copied it — close' }).click();
 
     await harness.startAgent('ui-node', token);
+    // The Overview counts the enrolled node and lists it as awaiting approval, linking to its detail.
+    await page.goto(`${harness.apiUrl}/overview`);
+    await expectVisible(page, page.getByRole('link', { name: '1 enrolled' }));
+    const pendingAlert = page.getByRole('listitem').filter({ hasText: 'Pending — awaiting approval' });
+    await expectVisible(page, pendingAlert.getByRole('link', { name: 'ui-node' }));
+    await screenshot(page, 'overview-pending-node', WIDTHS[0].width);
+    await pendingAlert.getByRole('link', { name: 'ui-node' }).click();
+    await expectVisible(page, page.getByRole('heading', { name: 'ui-node', level: 1 }));
+    expect(new URL(page.url()).pathname).to.equal('/nodes/ui-node');
+
+    // Links from before the detail had its own path still open the node.
     await page.goto(`${harness.apiUrl}/nodes?node=ui-node`);
     await expectVisible(page, page.getByRole('button', { name: 'Approve' }));
+    expect(new URL(page.url()).pathname).to.equal('/nodes/ui-node');
+    expect(await page.title()).to.equal('ui-node · LunaNexa');
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Approve ui-node' }).click();
     await expectVisible(
@@ -207,7 +229,74 @@ describe('operator console in a browser', function () {
     await expectVisible(page, row.getByText('Active'));
     await expectVisible(page, row.getByText('Ready'));
     await screenshot(page, 'nodes-list', WIDTHS[0].width);
+
+    // A change made elsewhere shows through the live socket, well before the next 10 s poll.
+    await expectVisible(page, page.getByText('Live', { exact: true }));
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    await expectVisible(page, row.getByRole('cell', { name: 'No', exact: true }));
+    // Refresh now restarted the 10 s interval, so a change within 3 s can only have come from the event.
+    await page.waitForTimeout(500);
+    await harness.graphql('mutation { cordonNode(node: "ui-node") { cordoned } }');
+    await row.getByRole('cell', { name: 'Yes', exact: true }).waitFor({ state: 'visible', timeout: 3_000 });
+    await harness.graphql('mutation { uncordonNode(node: "ui-node") { cordoned } }');
+    await row.getByRole('cell', { name: 'No', exact: true }).waitFor({ state: 'visible', timeout: 3_000 });
+
+    // Deep links to a node's detail load from a fresh page (the api answers them with the console).
+    await page.goto(`${harness.apiUrl}/nodes/ui-node`);
+    await expectVisible(page, page.getByRole('heading', { name: 'ui-node', level: 1 }));
+    await page.getByRole('link', { name: 'All nodes' }).click();
+    await expectVisible(page, page.getByRole('heading', { name: 'Nodes', level: 1 }));
+
+    // Active and Ready: counted on the Overview, with nothing left to alert about.
+    await page.goto(`${harness.apiUrl}/overview`);
+    await expectVisible(page, page.getByRole('link', { name: '1 enrolled' }));
+    await expectVisible(page, page.getByText('None: every node is approved'));
+    await screenshot(page, 'overview-fleet', WIDTHS[0].width);
     expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
     await page.context().close();
+  });
+  it('Audit: the chain verifies, sign-in and token events are listed, a filter narrows them, an event opens verified', async () => {
+    // A token created over the API: the Audit view must show changes made outside the console too.
+    await harness.createBootstrapToken('audit-node');
+    for (const size of WIDTHS) {
+      const recorded = await openPage(browser, size);
+      const { page } = recorded;
+      await signIn(harness, recorded);
+      await page.goto(`${harness.apiUrl}/audit`);
+      await expectVisible(page, page.getByRole('heading', { name: 'Audit', level: 1 }));
+      await expectVisible(page, page.getByText(/Audit chain valid: \d+ events verified\./));
+      const table = page.getByRole('table', { name: 'Audit events, newest first' });
+      await expectVisible(page, table.getByRole('link', { name: 'auth.login', exact: true }).first());
+      await expectVisible(
+        page,
+        table.getByRole('link', { name: 'bootstrap-token.create', exact: true }).first(),
+      );
+
+      await page.getByLabel('Action').fill('bootstrap-token.*');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await table
+        .getByRole('link', { name: 'auth.login', exact: true })
+        .first()
+        .waitFor({ state: 'detached' });
+      const actions = await table.locator('td.action').allTextContents();
+      expect(actions.length).to.be.greaterThan(0);
+      expect(actions.map((a) => a.trim())).to.satisfy((all: string[]) =>
+        all.every((a) => a.startsWith('bootstrap-token.')),
+      );
+
+      await table.getByRole('link', { name: 'bootstrap-token.create', exact: true }).first().click();
+      const detail = page.getByTestId('audit-detail');
+      await expectVisible(page, detail.getByRole('heading', { name: /^Event \d+$/ }));
+      expect(new URL(page.url()).searchParams.get('seq')).to.match(/^\d+$/);
+      await expectVisible(
+        page,
+        detail.getByTestId('audit-chain-link').getByText('verified', { exact: true }),
+      );
+      await expectVisible(page, detail.getByText('"tokenId"'));
+      await screenshot(page, 'audit', size.width);
+
+      expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+      await page.context().close();
+    }
   });
 });

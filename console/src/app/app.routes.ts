@@ -21,6 +21,7 @@ export const routes: Routes = [
         path: view.path,
         title: view.label,
         loadComponent: view.loadComponent,
+        ...(view.children === undefined ? {} : { children: view.children }),
       })),
       { path: '', pathMatch: 'full', redirectTo: CONSOLE_VIEWS[0].path },
     ],

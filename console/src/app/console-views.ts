@@ -1,6 +1,7 @@
-import type { Route } from '@angular/router';
+import type { Route, Routes } from '@angular/router';
 import type { Permission } from '@lunanexa/contracts/roles';
 
+import { NODES_ROUTES } from './pages/nodes/nodes.routes';
 import type { IconName } from './shared/icon/icon';
 
 /**
@@ -17,6 +18,8 @@ export interface ConsoleView {
   /** What the signed-in role needs for the view to be offered in the nav (the API enforces it per call). */
   readonly permission: Permission;
   readonly loadComponent: NonNullable<Route['loadComponent']>;
+  /** Routes under the view's path (`nodes/:name`); the view's component then hosts a `<router-outlet>`. */
+  readonly children?: Routes;
 }
 
 export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
@@ -34,5 +37,14 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     icon: 'menu',
     permission: 'read',
     loadComponent: () => import('./pages/nodes/nodes').then((m) => m.Nodes),
+    children: NODES_ROUTES,
+  },
+  {
+    path: 'audit',
+    label: 'Audit',
+    // The icon set has no ledger glyph; the check mark stands for receipts that verify.
+    icon: 'check',
+    permission: 'read',
+    loadComponent: () => import('./pages/audit/audit').then((m) => m.Audit),
   },
 ];

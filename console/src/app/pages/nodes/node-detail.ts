@@ -21,13 +21,16 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatTooltip } from '@angular/material/tooltip';
 import { RouterLink } from '@angular/router';
+import { filter } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import type { GraphqlRequestError } from '../../shared/graphql/graphql-error';
-import { pollQuery } from '../../shared/graphql/polled-query';
+import { LiveEvents } from '../../shared/graphql/live-events';
+import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
+import { LiveStatus } from '../../shared/live-status/live-status';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import {
@@ -57,7 +60,7 @@ import {
   ROTATE_NODE_CREDENTIAL,
   UNCORDON_NODE,
 } from './nodes.queries';
-import { DIALOG_SIZE, REFRESH_INTERVAL_MS } from './nodes-view';
+import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
 
 /** One node: liveness, conditions, identity and credential, inventory, replicas, and the actions on it. */
 @Component({
@@ -77,6 +80,7 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS } from './nodes-view';
     CopyButton,
     ErrorPanel,
     Icon,
+    LiveStatus,
     StatusBadge,
   ],
   templateUrl: './node-detail.html',
@@ -94,13 +98,19 @@ export class NodeDetail {
 
   protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
 
-  protected readonly node = pollQuery(
-    (signal) =>
-      this.graphql
-        .request(FLEET_NODE, { node: this.name() }, { flow: this.flow, signal })
-        .then((data) => ({ name: this.name(), node: data.node })),
-    { intervalMs: REFRESH_INTERVAL_MS },
-  );
+  protected readonly node: PolledQuery<{ readonly name: string; readonly node: FleetNode | null }> =
+    pollQuery(
+      (signal) =>
+        this.graphql
+          .request(FLEET_NODE, { node: this.name() }, { flow: this.flow, signal })
+          .then((data) => ({ name: this.name(), node: data.node })),
+      {
+        intervalMs: REFRESH_INTERVAL_MS,
+        refreshOn: inject(LiveEvents)
+          .events(['audit', 'node'])
+          .pipe(filter((event) => changesNode(event, this.current()?.node))),
+      },
+    );
 
   /**
    * The node of the current name only: after the URL names another node the

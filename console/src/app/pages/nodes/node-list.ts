@@ -13,15 +13,18 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatSort, MatSortHeader, type Sort } from '@angular/material/sort';
 import { RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
+import { filter } from 'rxjs';
 
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { pollQuery } from '../../shared/graphql/polled-query';
+import { LiveEvents } from '../../shared/graphql/live-events';
+import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
+import { LiveStatus } from '../../shared/live-status/live-status';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { BootstrapTokenDialog } from './bootstrap-token-dialog';
-import { DIALOG_SIZE, REFRESH_INTERVAL_MS, nodeDetailParams } from './nodes-view';
+import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNodes, nodeDetailLink } from './nodes-view';
 import {
   canCreateBootstrapToken,
   formatAge,
@@ -35,7 +38,7 @@ import { FLEET_NODES, type FleetNode } from './nodes.queries';
 
 interface NodeRow {
   readonly node: FleetNode;
-  readonly link: Readonly<Record<string, string>>;
+  readonly link: readonly string[];
   readonly labels: readonly string[];
   readonly taints: readonly string[];
   readonly gpus: string;
@@ -79,6 +82,7 @@ function isSortKey(key: string): key is SortKey {
     MatSortHeader,
     ErrorPanel,
     Icon,
+    LiveStatus,
     StatusBadge,
   ],
   templateUrl: './node-list.html',
@@ -95,9 +99,14 @@ export class NodeList {
   protected readonly canCreateToken = computed(() => canCreateBootstrapToken((p) => this.session.can(p)));
   protected readonly tokenRoles = rolesWithPermission('administer').join(' or ');
 
-  protected readonly nodes = pollQuery(
+  protected readonly nodes: PolledQuery<readonly FleetNode[]> = pollQuery(
     (signal) => this.graphql.request(FLEET_NODES, {}, { flow: this.flow, signal }).then((data) => data.nodes),
-    { intervalMs: REFRESH_INTERVAL_MS },
+    {
+      intervalMs: REFRESH_INTERVAL_MS,
+      refreshOn: inject(LiveEvents)
+        .events(['audit', 'node'])
+        .pipe(filter((event) => changesNodes(event, this.nodes.value()))),
+    },
   );
 
   protected readonly sort = signal<Sort>({ active: 'name', direction: 'asc' });
@@ -109,7 +118,7 @@ export class NodeList {
     }
     const rows = nodes.map((node): NodeRow => ({
       node,
-      link: nodeDetailParams(node.name),
+      link: nodeDetailLink(node.name),
       labels: node.labels.map(formatLabel),
       taints: node.taints.map(formatTaint),
       gpus: gpuSummary(node.gpus),

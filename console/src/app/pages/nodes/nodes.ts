@@ -1,29 +1,17 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { ActivatedRoute } from '@angular/router';
+import { ActivatedRoute, RouterOutlet } from '@angular/router';
 import { map } from 'rxjs';
 
 import { NodeDetail } from './node-detail';
-import { NodeList } from './node-list';
-import { NODE_QUERY_PARAM } from './nodes-view';
+import { NODE_NAME_PARAM } from './nodes-view';
 
-/**
- * The Nodes view: the fleet list, or one node's detail when the URL names a
- * node (`/nodes?node=dgx-2`). The node travels as a query parameter because
- * the shell builds one route per console view (app.routes.ts) with no child
- * routes, so `/nodes/dgx-2` would not reach this component.
- */
+/** The Nodes view's frame: the fleet list at `/nodes`, one node at `/nodes/<name>` (nodes.routes.ts). */
 @Component({
   selector: 'lnx-nodes',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [NodeDetail, NodeList],
-  template: `
-    @if (selected(); as name) {
-      <lnx-node-detail [name]="name" />
-    } @else {
-      <lnx-node-list />
-    }
-  `,
+  imports: [RouterOutlet],
+  template: `<router-outlet />`,
   styles: `
     :host {
       display: block;
@@ -31,9 +19,22 @@ import { NODE_QUERY_PARAM } from './nodes-view';
     }
   `,
 })
-export class Nodes {
-  protected readonly selected = toSignal(
-    inject(ActivatedRoute).queryParamMap.pipe(map((params) => params.get(NODE_QUERY_PARAM) || undefined)),
-    { initialValue: undefined },
+export class Nodes {}
+
+/**
+ * `/nodes/<name>`. The router reuses this component when only the name
+ * changes, so the name is a signal the detail follows rather than a value
+ * read once.
+ */
+@Component({
+  selector: 'lnx-node-detail-route',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [NodeDetail],
+  template: `<lnx-node-detail [name]="name()" />`,
+})
+export class NodeDetailRoute {
+  protected readonly name = toSignal(
+    inject(ActivatedRoute).paramMap.pipe(map((params) => params.get(NODE_NAME_PARAM) ?? '')),
+    { requireSync: true },
   );
 }

@@ -28,3 +28,31 @@ export const RECENT_SYSTEM_CHECKS = graphqlOperation<
     }
   }
 `);
+
+/** What the Overview reads of each node: enough for counts, GPU memory and alerts, not the detail. */
+export interface OverviewNode {
+  readonly id: string;
+  readonly name: string;
+  readonly lifecycle: string;
+  readonly readiness: string;
+  readonly heartbeatAgeSeconds: number | null;
+  readonly gpus: readonly {
+    readonly memoryModel: string;
+    readonly memorySource: string;
+    readonly totalMemoryBytes: number | null;
+    readonly freeMemoryBytes: number | null;
+  }[];
+}
+
+export const FLEET_CAPACITY = graphqlOperation<{ readonly nodes: readonly OverviewNode[] }>(`
+  query ConsoleFleetCapacity {
+    nodes {
+      id
+      name
+      lifecycle
+      readiness
+      heartbeatAgeSeconds
+      gpus { memoryModel memorySource totalMemoryBytes freeMemoryBytes }
+    }
+  }
+`);

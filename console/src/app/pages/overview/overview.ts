@@ -9,21 +9,31 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatProgressBar } from '@angular/material/progress-bar';
+import { RouterLink } from '@angular/router';
+import { filter, share } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { DurationPipe } from '../../shared/format/duration';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { TransportErrorCode } from '../../shared/graphql/graphql-error';
-import { pollQuery } from '../../shared/graphql/polled-query';
+import { LiveEvents } from '../../shared/graphql/live-events';
+import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
+import { LiveStatus } from '../../shared/live-status/live-status';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
-import { RECENT_SYSTEM_CHECKS, SYSTEM_HEALTH } from './overview.queries';
+import { formatBytes } from '../nodes/node-rules';
+import { changesNodes, nodeDetailLink } from '../nodes/nodes-view';
+import { STALE_HEARTBEAT_SECONDS, summarizeFleet } from './fleet-summary';
+import { FLEET_CAPACITY, type OverviewNode, RECENT_SYSTEM_CHECKS, SYSTEM_HEALTH } from './overview.queries';
 
 const REFRESH_INTERVAL_MS = 10_000;
 const RECENT_CHECKS_LIMIT = 10;
 
-/** Is the platform up: the API's health with each dependency, and the latest end-to-end system checks. */
+/**
+ * Is the platform up: the API's health with each dependency, the fleet's
+ * capacity and what needs an operator, and the latest end-to-end system checks.
+ */
 @Component({
   selector: 'lnx-overview',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -37,10 +47,12 @@ const RECENT_CHECKS_LIMIT = 10;
     MatCardSubtitle,
     MatCardTitle,
     MatProgressBar,
+    RouterLink,
     CopyButton,
     DurationPipe,
     ErrorPanel,
     Icon,
+    LiveStatus,
     StatusBadge,
   ],
   templateUrl: './overview.html',
@@ -52,6 +64,16 @@ export class Overview {
   private readonly flow = this.graphql.startFlow();
 
   protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
+  protected readonly staleHeartbeatSeconds = STALE_HEARTBEAT_SECONDS;
+  protected readonly formatBytes = formatBytes;
+  protected readonly nodeDetailLink = nodeDetailLink;
+
+  /** One subscription for the page's three queries. */
+  private readonly events = inject(LiveEvents).events(['audit', 'node']).pipe(share());
+  /** Audited actions are what change health-adjacent state and the system checks; heartbeats never do. */
+  private readonly auditEvents = this.events.pipe(
+    filter((event) => event.kind === 'audit' || event.dropped > 0),
+  );
 
   // Two independent queries: when PostgreSQL is down the health answer is
   // exactly what the operator needs, and must not be lost with the
@@ -59,7 +81,7 @@ export class Overview {
   protected readonly health = pollQuery(
     (signal) =>
       this.graphql.request(SYSTEM_HEALTH, {}, { flow: this.flow, signal }).then((data) => data.health),
-    { intervalMs: REFRESH_INTERVAL_MS },
+    { intervalMs: REFRESH_INTERVAL_MS, refreshOn: this.auditEvents },
   );
 
   protected readonly recentChecks = pollQuery(
@@ -67,23 +89,38 @@ export class Overview {
       this.graphql
         .request(RECENT_SYSTEM_CHECKS, { limit: RECENT_CHECKS_LIMIT }, { flow: this.flow, signal })
         .then((data) => data.recentPings),
-    { intervalMs: REFRESH_INTERVAL_MS },
+    { intervalMs: REFRESH_INTERVAL_MS, refreshOn: this.auditEvents },
   );
 
-  /** When neither query gets through, one panel says so instead of two identical ones. */
+  protected readonly fleet: PolledQuery<readonly OverviewNode[]> = pollQuery(
+    (signal) =>
+      this.graphql.request(FLEET_CAPACITY, {}, { flow: this.flow, signal }).then((data) => data.nodes),
+    {
+      intervalMs: REFRESH_INTERVAL_MS,
+      refreshOn: this.events.pipe(filter((event) => changesNodes(event, this.fleet.value()))),
+    },
+  );
+
+  protected readonly summary = computed(() => {
+    const nodes = this.fleet.value();
+    return nodes === undefined ? undefined : summarizeFleet(nodes);
+  });
+
+  /** When no query gets through, one panel says so instead of three identical ones. */
   protected readonly unreachable = computed(() => {
-    const healthError = this.health.error();
-    const checksError = this.recentChecks.error();
-    return healthError?.code === TransportErrorCode.API_UNREACHABLE &&
-      checksError?.code === TransportErrorCode.API_UNREACHABLE
-      ? healthError
+    const errors = [this.health.error(), this.fleet.error(), this.recentChecks.error()];
+    return errors.every((error) => error?.code === TransportErrorCode.API_UNREACHABLE)
+      ? errors[0]
       : undefined;
   });
 
-  protected readonly refreshing = computed(() => this.health.loading() || this.recentChecks.loading());
+  protected readonly refreshing = computed(
+    () => this.health.loading() || this.fleet.loading() || this.recentChecks.loading(),
+  );
 
   protected refreshAll(): void {
     this.health.refresh();
+    this.fleet.refresh();
     this.recentChecks.refresh();
   }
 }

@@ -1,5 +1,7 @@
 import { DOCUMENT, DestroyRef, ErrorHandler, type Signal, inject, signal } from '@angular/core';
 
+import type { Observable } from 'rxjs';
+
 import { GraphqlRequestError, TransportErrorCode } from './graphql-error';
 
 export interface PolledQuery<T> {
@@ -16,7 +18,18 @@ export interface PolledQuery<T> {
 
 export interface PollOptions {
   readonly intervalMs: number;
+  /**
+   * Each emission asks for an early refresh (a live event said something
+   * changed). Bursts collapse into one load at most every
+   * {@link MIN_TRIGGERED_GAP_MS}, and a trigger during a load queues one more
+   * load instead of cancelling it, so a busy fleet cannot starve the page of
+   * answers. Polling carries on regardless: it is what notices changes that
+   * send no event, and all there is while the live socket is down.
+   */
+  readonly refreshOn?: Observable<unknown>;
 }
+
+const MIN_TRIGGERED_GAP_MS = 1_000;
 
 /**
  * Runs `load` now and again `intervalMs` after each attempt finishes, so slow
@@ -42,6 +55,8 @@ export function pollQuery<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stale = false;
   let destroyed = false;
+  let triggered = false;
+  let lastStartedAt = Number.NEGATIVE_INFINITY;
 
   const schedule = (): void => {
     clearTimeout(timer);
@@ -53,13 +68,18 @@ export function pollQuery<T>(
       stale = true;
       return;
     }
-    timer = setTimeout(run, options.intervalMs);
+    const delay = triggered
+      ? Math.max(0, lastStartedAt + MIN_TRIGGERED_GAP_MS - Date.now())
+      : options.intervalMs;
+    timer = setTimeout(run, delay);
   };
 
   const run = (): void => {
     clearTimeout(timer);
     timer = undefined;
     stale = false;
+    triggered = false;
+    lastStartedAt = Date.now();
     inFlight?.abort();
     const attempt = new AbortController();
     inFlight = attempt;
@@ -115,8 +135,20 @@ export function pollQuery<T>(
   };
   document.addEventListener('visibilitychange', onVisibilityChange);
 
+  const triggers = options.refreshOn?.subscribe(() => {
+    if (destroyed || triggered) {
+      return;
+    }
+    triggered = true;
+    // A load in flight reschedules when it finishes; otherwise bring the next one forward now.
+    if (inFlight === undefined) {
+      schedule();
+    }
+  });
+
   inject(DestroyRef).onDestroy(() => {
     destroyed = true;
+    triggers?.unsubscribe();
     clearTimeout(timer);
     document.removeEventListener('visibilitychange', onVisibilityChange);
     const attempt = inFlight;

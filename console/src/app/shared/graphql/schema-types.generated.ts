@@ -41,6 +41,67 @@ export interface Assignment {
   readonly observedState: string | null;
 }
 
+/** Whether one event's hash and its link to the previous event verify. */
+export interface AuditChainLink {
+  /** hash-mismatch, link-mismatch or sequence-gap when not verified. */
+  readonly reason: string | null;
+  readonly verified: boolean;
+}
+
+/** Result of walking the whole audit chain. */
+export interface AuditChainStatus {
+  /** Events verified before the first break (all of them when valid). */
+  readonly checked: number;
+  readonly firstBrokenSeq: number | null;
+  readonly reason: string | null;
+  readonly valid: boolean;
+}
+
+/** One entry of the append-only, hash-chained audit log. */
+export interface AuditEvent {
+  readonly action: string;
+  readonly actor: string;
+  /** Verification of this event against its predecessor (only resolved by `auditEvent`). */
+  readonly chain: AuditChainLink | null;
+  readonly correlationId: string;
+  /** allowed, denied or not-applicable. */
+  readonly decision: string;
+  /** The evidence object as JSON. Evidence holds ids and outcomes, never payloads or secrets. */
+  readonly evidenceJson: string;
+  /** sha256 (hex) over the event, its seq and prevHash. */
+  readonly hash: string;
+  readonly id: string;
+  readonly occurredAt: DateTimeString;
+  readonly prevHash: string;
+  /** succeeded, failed or refused. */
+  readonly result: string;
+  readonly seq: number;
+  /** Link to the workflow in the Temporal UI, when there is one. */
+  readonly temporalUiUrl: string | null;
+  readonly workflowId: string | null;
+}
+
+/** Narrows the audit log; every field is optional and they combine with AND. */
+export interface AuditEventFilter {
+  /** Exact action, or a prefix when it ends in `*` (e.g. `node.*`). */
+  readonly action?: string | null;
+  /** Exact actor, e.g. `operator:admin` or `token:lnx_ab12cd34`. */
+  readonly actor?: string | null;
+  readonly correlationId?: string | null;
+  /** `allowed` or `denied`. */
+  readonly decision?: string | null;
+  /** The node or deployment id the event is about (its evidence `nodeId` or `deploymentId`). */
+  readonly subject?: string | null;
+  readonly workflowId?: string | null;
+}
+
+/** One page of the audit log, newest first. */
+export interface AuditEventPage {
+  readonly events: readonly AuditEvent[];
+  /** Pass as `before` to get the next (older) page; null when this is the last page. */
+  readonly nextBefore: number | null;
+}
+
 export interface BootstrapToken {
   readonly autoApprove: boolean;
   readonly createdAt: DateTimeString;
@@ -509,6 +570,12 @@ export interface PingResult {
 export interface Query {
   /** Every API token (never the secret), newest first. */
   readonly apiTokens: readonly ApiToken[];
+  /** Walks the whole audit chain and reports the first break. */
+  readonly auditChainStatus: AuditChainStatus;
+  /** One audit event with its chain link verified; null when no event has this seq. */
+  readonly auditEvent: AuditEvent | null;
+  /** Audit events, newest first, paged by seq. */
+  readonly auditEvents: AuditEventPage;
   /** Bootstrap tokens, newest first (never the secret). */
   readonly bootstrapTokens: readonly BootstrapToken[];
   /** What an agent needs to pin the controller: key id and fingerprint. */
@@ -528,6 +595,17 @@ export interface Query {
   readonly operators: readonly Operator[];
   /** The most recent ping system checks, newest first. */
   readonly recentPings: readonly PingRecord[];
+}
+
+export interface QueryAuditEventArgs {
+  readonly seq: number;
+}
+
+export interface QueryAuditEventsArgs {
+  /** Only events with a seq lower than this (the previous page’s nextBefore). */
+  readonly before?: number | null;
+  readonly filter?: AuditEventFilter | null;
+  readonly first?: number;
 }
 
 export interface QueryDeploymentArgs {

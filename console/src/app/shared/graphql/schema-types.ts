@@ -14,6 +14,7 @@ export type {
   DateTimeString,
   DependencyCheck,
   Health,
+  LiveEvent,
   LoginInput,
   PingRecord,
 } from './schema-types.generated';

@@ -15,6 +15,12 @@ const TONE_BY_STATUS: Readonly<Record<string, StatusTone>> = {
   Ready: 'ok',
   NotReady: 'warn',
   Unreachable: 'error',
+  // Audit decisions and hash-chain checks (pages/audit).
+  allowed: 'ok',
+  denied: 'error',
+  valid: 'ok',
+  verified: 'ok',
+  broken: 'error',
 };
 
 export function statusTone(status: string): StatusTone {

@@ -11,7 +11,8 @@ import { AuditEventEntity } from './entities/audit-event.entity';
 /** Any constant works; it only has to be the same for every appender. */
 const AUDIT_CHAIN_LOCK_KEY = 0x4c4e5841; // "LNXA"
 
-function toChained(row: AuditEventEntity): ChainedAuditEvent {
+/** An audit_events row as the chain functions (libs/audit) take it. */
+export function toChained(row: AuditEventEntity): ChainedAuditEvent {
   return {
     seq: row.seq,
     id: row.id,

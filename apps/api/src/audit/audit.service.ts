@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { verifyChain, type ChainedAuditEvent } from '@lunanexa/audit';
-import { AuditEventEntity, verifyAuditChain } from '@lunanexa/persistence';
+import { verifyChain } from '@lunanexa/audit';
+import { AuditEventEntity, toChained, verifyAuditChain } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { temporalWorkflowUrl } from '../system/temporal-links';
@@ -15,23 +15,6 @@ import type {
 /** LIKE treats % and _ as wildcards; a prefix filter must match them literally. */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function toChained(row: AuditEventEntity): ChainedAuditEvent {
-  return {
-    seq: row.seq,
-    id: row.id,
-    occurredAt: row.occurredAt.toISOString(),
-    actor: row.actor,
-    action: row.action,
-    decision: row.decision as ChainedAuditEvent['decision'],
-    evidence: row.evidence,
-    result: row.result as ChainedAuditEvent['result'],
-    correlationId: row.correlationId,
-    workflowId: row.workflowId,
-    prevHash: row.prevHash,
-    hash: row.hash,
-  };
 }
 
 @Injectable()

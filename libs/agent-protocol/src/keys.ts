@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 
 /**
@@ -14,6 +14,25 @@ const ED25519_PUBLIC_KEY_BYTES = 32;
 
 function invalidKey(reason: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `not an Ed25519 public key: ${reason}`);
+}
+
+/** DER PKCS#8 header of an Ed25519 private key (RFC 8410); the 32-byte seed follows it. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * A new Ed25519 private key from 32 random bytes. Used instead of
+ * `generateKeyPairSync('ed25519')`: on Node 20 a garbage collection that
+ * finalizes that call's key-generation job while the same key is being
+ * exported can deadlock the process on the key's mutex (seen as a unit test
+ * that hung forever generating host keys in a loop). Building the key from a
+ * seed involves no key-generation job at all.
+ */
+export function generateEd25519PrivateKey(): KeyObject {
+  return createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, randomBytes(32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
 }
 
 /** Parses an OpenSSH `ssh-ed25519` line or a PEM `PUBLIC KEY`; anything else is VALIDATION_FAILED. */

@@ -1,12 +1,7 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { generateEd25519PrivateKey } from '@lunanexa/agent-protocol';
 
 /**
  * The controller's identity: one Ed25519 key pair. It signs operator session
@@ -86,7 +81,7 @@ export function loadOrCreateControllerKey(file: string): ControllerKey {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const { privateKey } = generateKeyPairSync('ed25519');
+  const privateKey = generateEd25519PrivateKey();
   const pem = privateKey.export({ format: 'pem', type: 'pkcs8' });
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(temporary, pem, { mode: 0o600, flag: 'wx' });

@@ -1,7 +1,12 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ed25519KeyId, openSshPrivateKey, sshFingerprintOfBlob } from '@lunanexa/agent-protocol';
+import {
+  ed25519KeyId,
+  generateEd25519PrivateKey,
+  openSshPrivateKey,
+  sshFingerprintOfBlob,
+} from '@lunanexa/agent-protocol';
 import { utils } from 'ssh2';
 import { writeFileAtomic } from './atomic-file';
 
@@ -55,7 +60,7 @@ export interface HostKey {
  * private key"), which stopped an agent at its first start.
  */
 export function generateHostKeyText(comment: string): string {
-  return openSshPrivateKey(generateKeyPairSync('ed25519').privateKey, comment);
+  return openSshPrivateKey(generateEd25519PrivateKey(), comment);
 }
 
 /**
@@ -98,7 +103,7 @@ export async function loadOrCreateNodeKey(dataDir: string): Promise<NodeKey> {
 }
 
 async function createNodeKeyFile(file: string): Promise<NodeKey> {
-  const { privateKey } = generateKeyPairSync('ed25519');
+  const privateKey = generateEd25519PrivateKey();
   const text = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   await writeFileAtomic(file, text, 0o600);
   return { ...parseNodeKey(file, text), created: true };

@@ -31,6 +31,8 @@ for (const tier of selected) {
 const log = (line) => console.log(`[test] ${line}`);
 const totals = { passed: 0, failed: 0, pending: 0 };
 const summary = [];
+/** Each failing tier's mocha failure report, repeated at the end so a CI log's tail names the failures. */
+const failureReports = [];
 
 /** Compiled test files of one tier, from every package's dist/test. */
 function testFiles(suffix) {
@@ -89,6 +91,10 @@ async function mochaTier(name, files, env, timeoutMs) {
   let failed = count('failing');
   const pending = count('pending');
   if (code !== 0 && failed === 0) failed = 1; // mocha crashed before reporting: count the tier as one failure
+  if (failed > 0) {
+    const report = /\n\s*\d+ failing[\s\S]*$/.exec(output)?.[0] ?? output.slice(-4000);
+    failureReports.push(`--- ${name} ---${report.length > 8000 ? `${report.slice(0, 8000)}\n…` : report}`);
+  }
   totals.passed += passed;
   totals.failed += failed;
   totals.pending += pending;
@@ -190,6 +196,7 @@ try {
   if (postgres) await postgres.stop();
 }
 
+if (failureReports.length > 0) console.log(`\n[test] failures, again:\n${failureReports.join('\n')}`);
 console.log(`\n[test] ${summary.join(' | ')}  (${Math.round((Date.now() - started) / 1000)} s)`);
 const ranNothing = totals.passed + totals.failed === 0;
 if (ranNothing) {

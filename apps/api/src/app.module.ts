@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
+import { RequestsModule } from './requests/requests.module';
 import { SystemModule } from './system/system.module';
 
 /** Every GraphQL error carries the request and correlation ids of the call that produced it. */
@@ -90,6 +91,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         SystemModule,
+        RequestsModule,
         FleetModule,
         LiveModule,
         AuditModule,

@@ -30,6 +30,12 @@ export const ApiConfigSchema = z.object({
   LUNANEXA_CONTROLLER_KEY_FILE: z.string().min(1).optional(),
   /** The URL agents reach the API at (printed in bootstrap-token answers); default http://<host>:<port>. */
   LUNANEXA_API_PUBLIC_URL: configFields.url().optional(),
+  /**
+   * The inference gateway the console playground streams through. Default:
+   * http://127.0.0.1:<LUNANEXA_GATEWAY_PORT>, the port the launcher gives the gateway.
+   */
+  LUNANEXA_GATEWAY_URL: configFields.url().optional(),
+  LUNANEXA_GATEWAY_PORT: configFields.port(4100),
   /** Lease on every assignment pushed to an agent; the deployment workflow renews it at a third. */
   LUNANEXA_ASSIGNMENT_LEASE_SECONDS: z.coerce.number().int().min(15).max(86_400).default(600),
 });
@@ -46,6 +52,15 @@ export function controllerKeyFile(
   return resolve(
     config.LUNANEXA_CONTROLLER_KEY_FILE ??
       join(config.LUNANEXA_DATA_DIR, 'controller', 'controller-ed25519.pem'),
+  );
+}
+
+export function gatewayUrl(
+  config: Pick<ApiConfig, 'LUNANEXA_GATEWAY_URL' | 'LUNANEXA_GATEWAY_PORT'>,
+): string {
+  return (config.LUNANEXA_GATEWAY_URL ?? `http://127.0.0.1:${config.LUNANEXA_GATEWAY_PORT}`).replace(
+    /\/+$/,
+    '',
   );
 }
 

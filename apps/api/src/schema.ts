@@ -6,6 +6,9 @@ import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
 import { FleetResolver } from './fleet/fleet.resolver';
 import { LiveResolver } from './live/live.resolver';
+import { RequestsResolver } from './requests/requests.resolver';
+import { SearchResolver } from './requests/search.resolver';
+import { WorkflowAlertsResolver } from './requests/workflow-alerts.resolver';
 import { SystemResolver } from './system/system.resolver';
 
 /** Every resolver class of the v1 schema. The API test checks the running schema matches the committed one. */
@@ -16,6 +19,9 @@ export const GRAPHQL_RESOLVERS = [
   FleetResolver,
   LiveResolver,
   AuditResolver,
+  RequestsResolver,
+  SearchResolver,
+  WorkflowAlertsResolver,
 ];
 
 export const COMMITTED_SCHEMA_PATH = 'apps/api/schema.gql';

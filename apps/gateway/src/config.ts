@@ -2,6 +2,7 @@ import { DataClassSchema } from '@lunanexa/contracts';
 import { configFields, loadConfig } from '@lunanexa/observability';
 import { z } from 'zod';
 import { DEFAULT_ROUTE_REFRESH_MS } from './postgres-route-table';
+import { DEFAULT_REQUEST_RECORD_RETENTION_HOURS } from './request-log';
 
 export const GATEWAY_PROCESS_NAME = 'lunanexa-gateway';
 export const GATEWAY_SERVICE = 'gateway';
@@ -47,6 +48,13 @@ export const GatewayConfigSchema = z.object({
     .min(100, 'must be at least 100 ms')
     .max(10_000, 'must be at most 10000 ms')
     .default(DEFAULT_ROUTE_REFRESH_MS),
+  /** How long request metadata (never payloads) stays listed in the console's Requests view. */
+  LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: z.coerce
+    .number({ error: 'must be an integer number of hours' })
+    .int('must be an integer number of hours')
+    .min(1, 'must be at least 1 hour')
+    .max(24 * 366, 'must be at most 366 days')
+    .default(DEFAULT_REQUEST_RECORD_RETENTION_HOURS),
 });
 
 export interface GatewayConfig {
@@ -58,6 +66,7 @@ export interface GatewayConfig {
   readonly shutdownGraceMs: number;
   readonly databaseUrl: string | null;
   readonly routeRefreshMs: number;
+  readonly requestRecordRetentionHours: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -71,5 +80,6 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     shutdownGraceMs: raw.LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS,
     databaseUrl: raw.DATABASE_URL ?? null,
     routeRefreshMs: raw.LUNANEXA_GATEWAY_ROUTE_REFRESH_MS,
+    requestRecordRetentionHours: raw.LUNANEXA_REQUEST_RECORD_RETENTION_HOURS,
   };
 }

@@ -6,3 +6,4 @@ export * from './upstream';
 export * from './workloads';
 export { readJsonBody, violationsFrom } from './http';
 export * from './postgres-route-table';
+export * from './request-log';

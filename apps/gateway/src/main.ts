@@ -3,6 +3,7 @@ import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/o
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
 import { createGatewayMetrics } from './metrics';
 import { PostgresRouteTable } from './postgres-route-table';
+import { NullRequestLog, PostgresRequestLog, type RequestLog } from './request-log';
 import { EmptyRouteTable, type RouteTable } from './route-table';
 import { createGatewayServer } from './server';
 
@@ -19,7 +20,14 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   const metrics = createGatewayMetrics(GATEWAY_SERVICE, build);
   let table: PostgresRouteTable | undefined;
   let routes: RouteTable;
+  let requestLog: RequestLog = new NullRequestLog();
   if (config.databaseUrl !== null) {
+    requestLog = new PostgresRequestLog({
+      databaseUrl: config.databaseUrl,
+      logger,
+      registry: metrics.service.registry,
+      retentionHours: config.requestRecordRetentionHours,
+    });
     table = new PostgresRouteTable({
       databaseUrl: config.databaseUrl,
       logger,
@@ -39,6 +47,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     logger,
     build,
     metrics,
+    requestLog,
     maxBodyBytes: config.maxBodyBytes,
     defaultDataClass: config.defaultDataClass,
   });
@@ -54,6 +63,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
       await gateway.close(config.shutdownGraceMs);
       // Only after the server closed: requests still finishing may look up routes until then.
       await table?.close();
+      await requestLog.close();
     },
     { graceMs: config.shutdownGraceMs },
     'shutting down: no new connections, finishing in-flight requests',

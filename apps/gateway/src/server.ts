@@ -19,6 +19,7 @@ import {
 import { GATEWAY_SERVICE } from './config';
 import { readJsonBody, sendJson, sendProblem } from './http';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
+import type { RequestLog, RequestRecord } from './request-log';
 import type { RouteTable } from './route-table';
 import { UpstreamClient } from './upstream';
 import {
@@ -41,6 +42,8 @@ export interface GatewayDeps {
   readonly clock?: () => Date;
   /** A fresh metrics registry per server unless one is passed. */
   readonly metrics?: GatewayMetrics;
+  /** Where finished workloads' metadata goes (the console's Requests view); none when absent. */
+  readonly requestLog?: RequestLog;
 }
 
 export interface GatewayServer {
@@ -94,8 +97,19 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     const body = await readJsonBody(exchange.req, deps.maxBodyBytes);
     const prepared = prepare(body);
     const track = new WorkloadTracker();
+    let thrownCode: string | null = null;
+    if (deps.requestLog !== undefined) {
+      const log = deps.requestLog;
+      // On close, so the status of a problem answer written after the throw is known.
+      exchange.res.once('close', () => {
+        if (track.finished) log.record(requestRecordOf(exchange, prepared, track, thrownCode, clock()));
+      });
+    }
     try {
       await runWorkload(workloadDeps, prepared, exchange.ids, exchange.res, track, exchange.receivedAt);
+    } catch (error: unknown) {
+      thrownCode = error instanceof LunaNexaError ? error.code : ErrorCode.INTERNAL;
+      throw error;
     } finally {
       if (track.finished) {
         metrics.workloads.inc({
@@ -323,6 +337,38 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     if (method === 'POST') return spec.methods.POST;
     return undefined;
   }
+}
+
+function requestRecordOf(
+  exchange: Exchange,
+  prepared: PreparedWorkload,
+  track: WorkloadTracker,
+  thrownCode: string | null,
+  finishedAt: Date,
+): RequestRecord {
+  const { request } = prepared;
+  const { res } = exchange;
+  const now = process.hrtime.bigint();
+  const durationMs = Number(now - exchange.receivedAt) / 1e6;
+  return {
+    requestId: exchange.ids.requestId,
+    correlationId: exchange.ids.correlationId,
+    receivedAt: new Date(finishedAt.getTime() - durationMs),
+    finishedAt,
+    kind: request.kind,
+    dialect: prepared.dialect,
+    requestedModel: 'alias' in request.target ? request.target.alias : request.target.model,
+    modelRef: track.modelRef,
+    deploymentId: track.deploymentId,
+    stream: request.stream,
+    outcome: track.state,
+    errorCode: track.errorCode ?? thrownCode,
+    httpStatus: res.headersSent ? res.statusCode : CLIENT_CLOSED_STATUS,
+    ttftMs: track.firstByteAt === null ? null : Number(track.firstByteAt - exchange.receivedAt) / 1e6,
+    durationMs,
+    promptTokens: track.promptTokens,
+    completionTokens: track.completionTokens,
+  };
 }
 
 function allowHeader(spec: RouteSpec): string {

@@ -63,6 +63,14 @@ export interface PreparedWorkload {
  */
 export class WorkloadTracker {
   state: WorkloadState = 'Received';
+  /** What the request record keeps (metadata only), filled in as the workload progresses. */
+  modelRef: string | null = null;
+  deploymentId: string | null = null;
+  firstByteAt: bigint | null = null;
+  promptTokens: number | null = null;
+  completionTokens: number | null = null;
+  /** The code a stream ended with after its first byte (earlier failures are thrown). */
+  errorCode: string | null = null;
 
   apply(event: WorkloadEvent): void {
     this.state = transition(workloadLifecycle, this.state, event);
@@ -233,6 +241,8 @@ export async function runWorkload(
     throw new LunaNexaError(ErrorCode.NO_CAPACITY, `${route.modelVersion} has no ready replica.`);
   }
   track.apply('admit');
+  track.modelRef = route.modelVersion;
+  track.deploymentId = route.deploymentId;
 
   const deadlineMs = request.deadlineMs ?? MAX_DEADLINE_MS;
   const controller = new AbortController();
@@ -263,6 +273,7 @@ export async function runWorkload(
     for (const [index, endpoint] of route.endpoints.entries()) {
       if (index > 0) track.apply('retry');
       track.apply('dispatch');
+      track.deploymentId = endpoint.deploymentId ?? route.deploymentId;
       const attempt = await attemptEndpoint(
         endpoint.deploymentId === undefined
           ? exchange
@@ -357,6 +368,9 @@ async function relayResponse(exchange: Exchange, upstream: IncomingMessage): Pro
     );
   }
   track.apply('complete');
+  track.firstByteAt = process.hrtime.bigint();
+  track.promptTokens = response.usage.promptTokens;
+  track.completionTokens = response.usage.completionTokens;
   exchange.deps.metrics.timeToFirstByte.observe(
     { kind: prepared.request.kind },
     secondsSince(exchange.receivedAt),
@@ -407,6 +421,7 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
         'x-accel-buffering': 'no',
       });
       track.apply('firstByte');
+      track.firstByteAt = process.hrtime.bigint();
       exchange.deps.metrics.timeToFirstByte.observe(
         { kind: prepared.request.kind },
         secondsSince(exchange.receivedAt),
@@ -426,6 +441,7 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
 
   const endWithError = (error: LunaNexaError, event: WorkloadEvent): Attempt => {
     track.apply(event);
+    track.errorCode = error.code;
     if (!res.destroyed) {
       if (prepared.dialect === 'generic') {
         const chunk: WorkloadErrorChunk = {
@@ -456,6 +472,10 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
         }
         const chunk = mapUpstreamChunk(exchange, JSON.parse(data) as unknown, sequence);
         sequence += 1;
+        if (chunk.usage) {
+          track.promptTokens = chunk.usage.promptTokens;
+          track.completionTokens = chunk.usage.completionTokens;
+        }
         write(chunk);
       }
     }

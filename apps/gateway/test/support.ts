@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@lunanexa/observability';
 import { createGatewayServer, type GatewayServer } from '../src/server';
 import { EmptyRouteTable, type Route, type RouteTable } from '../src/route-table';
+import type { RequestLog } from '../src/request-log';
 
 /** Every log line the gateway wrote, parsed, plus the raw text for "never logged" assertions. */
 export class CapturedLog extends Writable {
@@ -37,7 +38,7 @@ export interface StartedGateway {
 export const FIXED_NOW = new Date('2025-11-20T09:15:00.000Z');
 
 export async function startGateway(
-  options: { routes?: RouteTable; maxBodyBytes?: number } = {},
+  options: { routes?: RouteTable; maxBodyBytes?: number; requestLog?: RequestLog } = {},
 ): Promise<StartedGateway> {
   const log = new CapturedLog();
   const gateway = createGatewayServer({
@@ -47,6 +48,7 @@ export async function startGateway(
     maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
     defaultDataClass: 'internal',
     clock: () => FIXED_NOW,
+    ...(options.requestLog ? { requestLog: options.requestLog } : {}),
   });
   const address = await gateway.listen(0, '127.0.0.1');
   return {

@@ -6,6 +6,7 @@ import { PingRecordEntity } from './entities/ping-record.entity';
 import { Initial1764669600000 } from './migrations/1764669600000-initial';
 import { OperatorsAndApiTokens1765584000000 } from './migrations/1765584000000-operators-and-api-tokens';
 import { NodesAndDeployments1767312000000 } from './migrations/1767312000000-nodes-and-deployments';
+import { RequestRecords1767398400000 } from './migrations/1767398400000-request-records';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   Initial1764669600000,
   OperatorsAndApiTokens1765584000000,
   NodesAndDeployments1767312000000,
+  RequestRecords1767398400000,
 ];
 
 export interface DataSourceSettings {

@@ -233,6 +233,18 @@ export interface DeploymentOperation {
   readonly workflowId: string;
 }
 
+/** One deployment over the whole window. */
+export interface DeploymentTraffic {
+  /** Null for requests no deployment took (e.g. unknown model). */
+  readonly deploymentId: string | null;
+  readonly deploymentName: string | null;
+  /** In-flight requests its replicas report now (queue depth). */
+  readonly inFlightNow: number;
+  readonly modelRef: string | null;
+  /** The whole window as one bucket. */
+  readonly totals: TrafficBucket;
+}
+
 export interface DrainResult {
   readonly correlationId: string;
   readonly inFlightAtStart: number;
@@ -595,6 +607,14 @@ export interface Query {
   readonly operators: readonly Operator[];
   /** The most recent ping system checks, newest first. */
   readonly recentPings: readonly PingRecord[];
+  /** Inference requests the gateway served, newest first (metadata only, never payloads). */
+  readonly requestRecords: RequestRecordPage;
+  /** Finds a request id, correlation id, workflow id, audit seq, or node / deployment / model name (prefix). */
+  readonly search: readonly SearchHit[];
+  /** Request rate, errors, latency and time-to-first-token percentiles over a recent window, per bucket and per deployment, with the in-flight requests replicas report now. */
+  readonly traffic: TrafficReport;
+  /** Workflows that failed, timed out or were terminated in the last `hours`, newest first. */
+  readonly workflowAlerts: readonly WorkflowAlert[];
 }
 
 export interface QueryAuditEventArgs {
@@ -620,6 +640,29 @@ export interface QueryRecentPingsArgs {
   readonly limit?: number;
 }
 
+export interface QueryRequestRecordsArgs {
+  /** Only records older than this cursor (the previous page’s nextBefore). */
+  readonly before?: string | null;
+  readonly filter?: RequestRecordFilter | null;
+  readonly first?: number;
+}
+
+export interface QuerySearchArgs {
+  readonly term: string;
+}
+
+export interface QueryTrafficArgs {
+  readonly bucketSeconds?: number;
+  /** Deployment id or name. */
+  readonly deployment?: string | null;
+  readonly windowMinutes?: number;
+}
+
+export interface QueryWorkflowAlertsArgs {
+  readonly hours?: number;
+  readonly limit?: number;
+}
+
 export interface RegisterModelVersionInput {
   /** Model name (a DNS label). */
   readonly model: string;
@@ -633,8 +676,69 @@ export interface RegisterModelVersionInput {
   readonly version: string;
 }
 
+/** What the gateway kept of one inference request: ids, model, deployment, outcome, timings, token counts. Never the prompt or the reply. */
+export interface RequestRecord {
+  readonly completionTokens: number | null;
+  readonly correlationId: string;
+  readonly deploymentId: string | null;
+  readonly deploymentName: string | null;
+  /** openai or generic: the wire format the caller used. */
+  readonly dialect: string;
+  readonly durationMs: number;
+  /** The typed error code when it did not complete. */
+  readonly errorCode: string | null;
+  readonly finishedAt: DateTimeString;
+  /** 499 when the client left before a status line was sent. */
+  readonly httpStatus: number;
+  /** Arrival order; the cursor for paging. */
+  readonly id: string;
+  /** chat or completion. */
+  readonly kind: string;
+  /** The version that answered (name@version). */
+  readonly modelRef: string | null;
+  /** Rejected, Completed, Failed, Cancelled or TimedOut. */
+  readonly outcome: string;
+  readonly promptTokens: number | null;
+  readonly receivedAt: DateTimeString;
+  readonly requestId: string;
+  /** The model ref or alias the caller named. */
+  readonly requestedModel: string;
+  readonly stream: boolean;
+  /** Time to the first token (streams) or the answer. */
+  readonly timeToFirstTokenMs: number | null;
+}
+
+/** Narrows the request list; fields combine with AND. */
+export interface RequestRecordFilter {
+  readonly correlationId?: string | null;
+  /** Deployment id or name. */
+  readonly deployment?: string | null;
+  /** Only Rejected, Failed and TimedOut requests. */
+  readonly errorsOnly?: boolean | null;
+  readonly outcome?: string | null;
+  readonly requestId?: string | null;
+}
+
+export interface RequestRecordPage {
+  readonly items: readonly RequestRecord[];
+  /** Pass as `before` for the next (older) page. */
+  readonly nextBefore: string | null;
+}
+
 /** Operator roles, lowest first; each can do everything the roles below it can. */
 export type Role = 'admin' | 'operator' | 'viewer';
+
+/** Something the search box found, and where the console shows it. */
+export interface SearchHit {
+  readonly detail: string | null;
+  /** audit, request, correlation, workflow, node, deployment, model */
+  readonly kind: string;
+  /** Console route (path and query) that shows it. */
+  readonly route: string;
+  /** For workflows: the Temporal UI link. */
+  readonly temporalUiUrl: string | null;
+  readonly title: string;
+}
 
 /** Change an operator's role; their sessions end. */
 export interface SetOperatorRoleInput {
@@ -663,4 +767,48 @@ export interface TaintInput {
   readonly effect: string;
   readonly key: string;
   readonly value?: string;
+}
+
+/** Requests that arrived in one time bucket. */
+export interface TrafficBucket {
+  readonly completionTokens: number;
+  /** Rejected, Failed and TimedOut requests. */
+  readonly errors: number;
+  /** Whole-request latency percentiles, ms. */
+  readonly latencyP50Ms: number | null;
+  readonly latencyP95Ms: number | null;
+  readonly latencyP99Ms: number | null;
+  /** Mean requests in flight over the bucket (time spent serving the requests that arrived in it ÷ bucket length). */
+  readonly meanConcurrency: number;
+  readonly requests: number;
+  readonly requestsPerSecond: number;
+  readonly start: DateTimeString;
+  /** Time-to-first-token percentiles, ms. */
+  readonly ttftP50Ms: number | null;
+  readonly ttftP95Ms: number | null;
+}
+
+/** Traffic over a recent window: a time series, and per-deployment totals. */
+export interface TrafficReport {
+  readonly bucketSeconds: number;
+  /** Oldest first; buckets without requests are included. */
+  readonly buckets: readonly TrafficBucket[];
+  /** Busiest first. */
+  readonly deployments: readonly DeploymentTraffic[];
+  /** In-flight requests all replicas in scope report now (queue depth). */
+  readonly inFlightNow: number;
+  readonly totals: TrafficBucket;
+  readonly windowEnd: DateTimeString;
+  readonly windowStart: DateTimeString;
+}
+
+/** A workflow that ended badly recently: an Overview alert. */
+export interface WorkflowAlert {
+  readonly closedAt: DateTimeString | null;
+  readonly runId: string;
+  /** FAILED, TIMED_OUT or TERMINATED. */
+  readonly status: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+  readonly workflowType: string;
 }

@@ -141,6 +141,8 @@ export interface FleetHarnessOptions {
   readonly serveConsole?: boolean;
   /** The first admin's credentials, for signing in through the console; without them its password is random. */
   readonly admin?: { readonly username: string; readonly password: string };
+  /** Run the Temporal UI too (at `temporalUiUrl`), so receipts' workflow links can be followed. */
+  readonly temporalUi?: boolean;
 }
 
 export class FleetHarness {
@@ -148,6 +150,8 @@ export class FleetHarness {
   readonly taskQueue = `fleet-${Date.now().toString(36)}`;
   apiUrl = '';
   gatewayUrl = '';
+  /** The Temporal UI the api links workflows to; only serving when started with `temporalUi`. */
+  temporalUiUrl = '';
   adminToken = '';
   /** The local operator token (what the CLI uses day to day). */
   operatorToken = '';
@@ -173,7 +177,11 @@ export class FleetHarness {
     if (options.serveConsole && !existsSync(join(CONSOLE_DIR, 'index.html')))
       throw new Error(`${CONSOLE_DIR} has no index.html: run \`npm run build:console\` first`);
     const dataDir = mkdtempSync(join(tmpdir(), `lunanexa-${name}-`));
-    const [temporal, db] = await Promise.all([startTestTemporal(), createScratchDatabase(name)]);
+    const uiPort = options.temporalUi ? await freePort() : undefined;
+    const [temporal, db] = await Promise.all([
+      startTestTemporal(uiPort === undefined ? {} : { uiPort }),
+      createScratchDatabase(name),
+    ]);
     await runMigrations(db.url);
     const harness = new FleetHarness(dataDir, temporal, db, {
       leaseSeconds: options.leaseSeconds ?? 60,
@@ -186,6 +194,7 @@ export class FleetHarness {
     ];
     harness.apiUrl = `http://127.0.0.1:${harness.apiPort}`;
     harness.gatewayUrl = `http://127.0.0.1:${harness.gatewayPort}`;
+    harness.temporalUiUrl = `http://127.0.0.1:${uiPort ?? 8233}`;
     const tokenFile = join(dataDir, 'controller', 'operator.token');
     const adminTokenFile = join(dataDir, 'controller', 'admin.token');
     const admin = spawnSync(process.execPath, [join(REPO_ROOT, 'apps/api/dist/src/first-admin-main.js')], {
@@ -227,6 +236,7 @@ export class FleetHarness {
       LUNANEXA_API_PORT: String(this.apiPort),
       LUNANEXA_WORKER_PORT: String(this.workerPort),
       LUNANEXA_GATEWAY_PORT: String(this.gatewayPort),
+      LUNANEXA_TEMPORAL_UI_URL: this.temporalUiUrl,
       LUNANEXA_CONSOLE_DIR: this.options.serveConsole ? CONSOLE_DIR : join(this.dataDir, 'no-console'),
       LUNANEXA_WORKFLOW_WAIT_MS: '60000',
       LUNANEXA_ASSIGNMENT_LEASE_SECONDS: String(this.options.leaseSeconds),

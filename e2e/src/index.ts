@@ -4,3 +4,4 @@ export * from './leak-scan';
 export * from './control-plane-fixture';
 export * from './fleet-harness';
 export * from './browser';
+export * from './console-page';

@@ -27,14 +27,15 @@ export const LUNANEXA_SEARCH_ATTRIBUTE_KEYS = Object.values(SEARCH_ATTRIBUTES).m
  * A real Temporal dev server (the pinned CLI's `server start-dev`, in-memory)
  * with LunaNexa's namespace and search attributes, for one test file.
  */
-export async function startTestTemporal(): Promise<TestWorkflowEnvironment> {
+export async function startTestTemporal(options: { uiPort?: number } = {}): Promise<TestWorkflowEnvironment> {
   quietTemporalRuntime();
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: temporalCliPath() },
       namespace: DEFAULT_TEMPORAL_NAMESPACE,
       ip: '127.0.0.1',
-      ui: false,
+      // The UI only when a test follows workflow links into it: it costs a second or two of startup.
+      ...(options.uiPort === undefined ? { ui: false } : { ui: true, uiPort: options.uiPort }),
       searchAttributes: LUNANEXA_SEARCH_ATTRIBUTE_KEYS,
       log: { format: 'pretty', level: 'error' },
     },

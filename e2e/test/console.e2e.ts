@@ -1,11 +1,16 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
+  CONSOLE_WIDTHS,
   FleetHarness,
+  VIEW_TIMEOUT_MS,
+  describeProblems,
+  expectVisible,
+  isRefusedApiCall as isRefusedGraphqlCall,
   launchBrowser,
   openPage,
   screenshot,
-  type BrowserProblem,
+  signIn as signInAs,
   type RecordedPage,
 } from '../src';
 
@@ -17,48 +22,13 @@ import {
  */
 
 const ADMIN = { username: 'console-admin', password: 'correct horse battery staple' };
-const WIDTHS = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-/** Longer than one Overview poll (10 s), so a state that needs one refresh still shows up. */
-const VIEW_TIMEOUT_MS = 30_000;
+const WIDTHS = CONSOLE_WIDTHS;
 
 /** Evaluated in the page (e2e has no DOM typings): the `name` of the focused element. */
 const FOCUSED_NAME = `document.activeElement && document.activeElement.getAttribute('name')`;
 
-function describeProblems(problems: readonly BrowserProblem[]): string {
-  return problems.map((p) => `${p.kind}: ${p.text}${p.url ? ` (${p.url})` : ''}`).join('\n');
-}
-
-/**
- * The browser's own report of a /graphql call (HTTP or the live-events
- * WebSocket, which names its URL in the text) the stopped api refused:
- * expected, and not an uncaught error.
- */
-function isRefusedGraphqlCall(problem: BrowserProblem): boolean {
-  if (problem.kind !== 'console') return false;
-  const socket = /^WebSocket connection to '([^']+)' failed/.exec(problem.text)?.[1];
-  if (socket !== undefined) return URL.canParse(socket) && new URL(socket).pathname === '/graphql';
-  return (
-    problem.text.startsWith('Failed to load resource') &&
-    URL.canParse(problem.url) &&
-    new URL(problem.url).pathname === '/graphql'
-  );
-}
-
-async function expectVisible(page: Page, locator: ReturnType<Page['getByRole']>): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: VIEW_TIMEOUT_MS });
-  expect(await locator.isVisible(), `${page.url()}: ${locator.toString()}`).to.equal(true);
-}
-
-async function signIn(harness: FleetHarness, { page }: RecordedPage): Promise<void> {
-  await page.goto(`${harness.apiUrl}/`);
-  await expectVisible(page, page.getByRole('heading', { name: 'Sign in' }));
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expectVisible(page, page.getByRole('heading', { name: 'Overview', level: 1 }));
+async function signIn(harness: FleetHarness, recorded: RecordedPage): Promise<void> {
+  await signInAs(harness.apiUrl, recorded, ADMIN);
 }
 
 /** The Overview of a system nobody has used yet, once both of its queries have answered. */

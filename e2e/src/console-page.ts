@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import type { BrowserProblem, RecordedPage } from './browser';
+
+/** Longer than one poll of any view (10 s), so a state that needs one refresh still shows up. */
+export const VIEW_TIMEOUT_MS = 30_000;
+
+export const CONSOLE_WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+export function describeProblems(problems: readonly BrowserProblem[]): string {
+  return problems.map((p) => `${p.kind}: ${p.text}${p.url ? ` (${p.url})` : ''}`).join('\n');
+}
+
+/**
+ * The browser's own report of an api call (GraphQL over HTTP or the
+ * live-events WebSocket, or the playground relay) that a stopped api
+ * refused: expected while it is down, and not an uncaught error.
+ */
+export function isRefusedApiCall(problem: BrowserProblem): boolean {
+  if (problem.kind !== 'console') return false;
+  const socket = /^WebSocket connection to '([^']+)' failed/.exec(problem.text)?.[1];
+  if (socket !== undefined) return URL.canParse(socket) && new URL(socket).pathname === '/graphql';
+  return (
+    problem.text.startsWith('Failed to load resource') &&
+    URL.canParse(problem.url) &&
+    ['/graphql', '/console/v1/playground/chat'].includes(new URL(problem.url).pathname)
+  );
+}
+
+export async function expectVisible(
+  page: Page,
+  locator: ReturnType<Page['getByRole']>,
+  timeout = VIEW_TIMEOUT_MS,
+): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout });
+  expect(await locator.isVisible(), `${page.url()}: ${locator.toString()}`).to.equal(true);
+}
+
+/** Signs in through the form and waits for the Overview. */
+export async function signIn(
+  apiUrl: string,
+  { page }: RecordedPage,
+  account: { readonly username: string; readonly password: string },
+): Promise<void> {
+  await page.goto(`${apiUrl}/`);
+  await expectVisible(page, page.getByRole('heading', { name: 'Sign in' }));
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectVisible(page, page.getByRole('heading', { name: 'Overview', level: 1 }));
+}
+
+/** Evaluated in the page (e2e has no DOM typings): the focused element's accessible text. */
+const FOCUSED_LABEL = `(() => { const e = document.activeElement; if (!e) return ''; return (e.getAttribute('aria-label') || e.textContent || '').trim(); })()`;
+
+/**
+ * Moves focus with Tab alone until the focused element's accessible text
+ * matches `name`, as a keyboard user would; fails after `limit` presses.
+ */
+export async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const label = await page.evaluate<string>(FOCUSED_LABEL);
+    if (name.test(label)) return;
+    seen.push(label);
+  }
+  throw new Error(`Tab never reached ${String(name)}; focus went through: ${seen.join(' | ')}`);
+}

@@ -244,6 +244,22 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     expect(generic.chunks).to.be.at.least(8);
     expect(generic.lastMs - generic.firstMs).to.be.greaterThan(300);
 
+    // The gateway recorded both requests (metadata only) for the Requests view, against this deployment.
+    const records = await waitUntil('the gateway to record both requests', async () => {
+      const answer = await h.graphql<{
+        requestRecords: {
+          items: { dialect: string; outcome: string; deploymentName: string; completionTokens: number }[];
+        };
+      }>(
+        '{ requestRecords(filter: { deployment: "demo-api" }) { items { dialect outcome deploymentName completionTokens } } }',
+      );
+      return answer.requestRecords.items.length >= 2 ? answer.requestRecords.items : null;
+    });
+    expect(records.map((r) => `${r.dialect}:${r.outcome}:${r.deploymentName}`).sort()).to.deep.equal([
+      'generic:Completed:demo-api',
+      'openai:Completed:demo-api',
+    ]);
+
     const stopped = await h.graphql<{ stopDeployment: { deployment: DeploymentView } }>(
       `mutation($d: String!) { stopDeployment(deployment: $d) { deployment { ${DEPLOYMENT_FIELDS} } } }`,
       { d: 'demo-api' },

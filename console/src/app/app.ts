@@ -24,6 +24,7 @@ import { CONSOLE_VIEWS } from './console-views';
 import { GraphqlClient } from './shared/graphql/graphql-client';
 import { GraphqlRequestError } from './shared/graphql/graphql-error';
 import { Icon } from './shared/icon/icon';
+import { Search } from './shared/search/search';
 import { LOGIN_PATH } from './shared/session/return-url';
 import { SESSION_NOTICES, Session, refusesCredential } from './shared/session/session';
 import { LOGOUT } from './shared/session/session.operations';
@@ -48,6 +49,7 @@ const COMPACT_LAYOUT = '(max-width: 839.98px)';
     MatListItemIcon,
     MatListItemTitle,
     Icon,
+    Search,
   ],
   templateUrl: './app.html',
   styleUrl: './app.scss',
@@ -80,6 +82,10 @@ export class App {
   // Absent while signed out.
   private readonly sidenav = viewChild<MatSidenav>('sidenav');
   private readonly main = viewChild.required<ElementRef<HTMLElement>>('main');
+  private readonly search = viewChild(Search);
+
+  /** On a phone the open search field takes the toolbar row; what it would cover is hidden meanwhile. */
+  protected readonly searchCoversToolbar = computed(() => this.search()?.coversToolbar() ?? false);
 
   protected toggleNav(): void {
     void this.sidenav()?.toggle();

@@ -1,6 +1,7 @@
 import type { Route, Routes } from '@angular/router';
 import type { Permission } from '@lunanexa/contracts/roles';
 
+import { DEPLOYMENTS_ROUTES } from './pages/deployments/deployments.routes';
 import { NODES_ROUTES } from './pages/nodes/nodes.routes';
 import type { IconName } from './shared/icon/icon';
 
@@ -38,6 +39,23 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     permission: 'read',
     loadComponent: () => import('./pages/nodes/nodes').then((m) => m.Nodes),
     children: NODES_ROUTES,
+  },
+  {
+    path: 'deployments',
+    label: 'Deployments',
+    // Stacked layers: replicas of a model version laid over the fleet.
+    icon: 'layers',
+    permission: 'read',
+    loadComponent: () => import('./pages/deployments/deployments').then((m) => m.Deployments),
+    children: DEPLOYMENTS_ROUTES,
+  },
+  {
+    path: 'requests',
+    label: 'Requests',
+    // A line over time: traffic, latency and the requests behind them.
+    icon: 'showChart',
+    permission: 'read',
+    loadComponent: () => import('./pages/requests/requests').then((m) => m.Requests),
   },
   {
     path: 'audit',

@@ -1,5 +1,13 @@
 import { DatePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  linkedSignal,
+  untracked,
+} from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
@@ -7,8 +15,8 @@ import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
-import { ActivatedRoute, RouterLink } from '@angular/router';
-import { filter, map } from 'rxjs';
+import { ActivatedRoute, Router, RouterLink } from '@angular/router';
+import { filter } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -25,8 +33,12 @@ import {
   DECISION_CHOICES,
   EMPTY_FILTER,
   type AuditFilterForm,
+  filterFromParams,
+  filterParams,
   parseSeq,
+  sameFilter,
   toApiFilter,
+  toDecision,
 } from './audit-view';
 
 const REFRESH_INTERVAL_MS = 15_000;
@@ -62,19 +74,30 @@ const CHAIN_REFRESH_INTERVAL_MS = 60_000;
 })
 export class Audit {
   private readonly graphql = inject(GraphqlClient);
+  private readonly router = inject(Router);
+  private readonly route = inject(ActivatedRoute);
   private readonly flow = this.graphql.startFlow();
 
   protected readonly seqParam = AUDIT_SEQ_PARAM;
   protected readonly decisionChoices = DECISION_CHOICES;
-  protected readonly selectedSeq = toSignal(
-    inject(ActivatedRoute).queryParamMap.pipe(map((params) => parseSeq(params.get(AUDIT_SEQ_PARAM)))),
-    { initialValue: null },
-  );
 
-  protected readonly form = inject(NonNullableFormBuilder).group({ ...EMPTY_FILTER });
-  private readonly applied = signal<AuditFilterForm>(EMPTY_FILTER);
-  /** `before` of each page shown so far; the last is the current page (null = newest). */
-  private readonly pageStack = signal<readonly (number | null)[]>([null]);
+  private readonly queryParams = toSignal(this.route.queryParamMap, { requireSync: true });
+  protected readonly selectedSeq = computed(() => parseSeq(this.queryParams().get(AUDIT_SEQ_PARAM)));
+  /**
+   * The filters the list shows: the URL's, so a link (the search box's
+   * `?correlationId=…`), Back and Forward all set them. Opening an event
+   * changes only `?seq` and leaves this value, and the list, as they are.
+   */
+  protected readonly applied = computed(() => filterFromParams(this.queryParams()), { equal: sameFilter });
+  /** The filter the list was last loaded for; another one in the URL reloads it. */
+  private listedFilter = this.applied();
+
+  protected readonly form = inject(NonNullableFormBuilder).group({ ...this.applied() });
+  /** `before` of each page shown so far; the last is the current page (null = newest). A new filter starts over. */
+  private readonly pageStack = linkedSignal<AuditFilterForm, readonly (number | null)[]>({
+    source: this.applied,
+    computation: () => [null],
+  });
   protected readonly onNewestPage = computed(() => this.pageStack().length === 1);
   protected readonly filtered = computed(() => Object.keys(toApiFilter(this.applied())).length > 0);
 
@@ -84,22 +107,32 @@ export class Audit {
 
   protected readonly events = pollQuery(
     (signal) => {
+      const applied = this.applied();
       const stack = this.pageStack();
       return this.graphql
         .request(
           AUDIT_EVENTS,
           {
-            filter: toApiFilter(this.applied()),
+            filter: toApiFilter(applied),
             first: AUDIT_PAGE_SIZE,
             before: stack[stack.length - 1] ?? null,
           },
           { flow: this.flow, signal },
         )
-        .then((data) => data.auditEvents);
+        .then((data) => ({ filter: applied, page: data.auditEvents }));
     },
     // Older pages never change (the log is append-only); only the newest page gains rows.
     { intervalMs: REFRESH_INTERVAL_MS, refreshOn: this.newEvents },
   );
+
+  /**
+   * The page for the filters in force, undefined until it arrives: an answer
+   * for other filters must not be shown as theirs, least of all as "no match".
+   */
+  protected readonly page = computed(() => {
+    const answer = this.events.value();
+    return answer?.filter === this.applied() ? answer.page : undefined;
+  });
 
   protected readonly chain = pollQuery(
     (signal) =>
@@ -109,12 +142,36 @@ export class Audit {
     { intervalMs: CHAIN_REFRESH_INTERVAL_MS },
   );
 
+  constructor() {
+    // URL → form and list, whoever changed the URL: Apply, a link, Back or the search box.
+    effect(() => {
+      const applied = this.applied();
+      untracked(() => {
+        this.form.setValue({ ...applied });
+        if (applied !== this.listedFilter) {
+          this.listedFilter = applied;
+          this.events.refresh();
+        }
+      });
+    });
+  }
+
+  /** Puts the form's filters in the URL, which reloads the list; the open event (`?seq`) stays open. */
   protected applyFilter(): void {
     const raw = this.form.getRawValue();
-    const decision = DECISION_CHOICES.find((choice) => choice === raw.decision) ?? '';
-    this.applied.set({ ...raw, decision });
-    this.pageStack.set([null]);
-    this.events.refresh();
+    const wanted: AuditFilterForm = { ...raw, decision: toDecision(raw.decision) };
+    if (sameFilter(wanted, this.applied())) {
+      // Nothing to change in the URL: Apply still means "show me the newest events for these".
+      this.form.setValue({ ...this.applied() });
+      this.pageStack.set([null]);
+      this.events.refresh();
+      return;
+    }
+    void this.router.navigate([], {
+      relativeTo: this.route,
+      queryParams: filterParams(wanted),
+      queryParamsHandling: 'merge',
+    });
   }
 
   protected clearFilter(): void {
@@ -123,7 +180,7 @@ export class Audit {
   }
 
   protected older(): void {
-    const next = this.events.value()?.nextBefore;
+    const next = this.page()?.nextBefore;
     if (next === null || next === undefined) {
       return;
     }

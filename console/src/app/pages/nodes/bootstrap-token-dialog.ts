@@ -17,10 +17,9 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import type { GraphqlRequestError } from '../../shared/graphql/graphql-error';
+import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { parseLabels } from './node-rules';
-import { asRequestError } from './node-operation-dialog';
 import {
   CREATE_BOOTSTRAP_TOKEN,
   type CreateBootstrapTokenInput,

@@ -1,14 +1,5 @@
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ErrorHandler,
-  computed,
-  effect,
-  inject,
-  input,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MatCard,
@@ -21,23 +12,22 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatTooltip } from '@angular/material/tooltip';
 import { RouterLink } from '@angular/router';
-import { filter } from 'rxjs';
+import { asapScheduler, filter, observeOn } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
-import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import type { GraphqlRequestError } from '../../shared/graphql/graphql-error';
+import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
 import { LiveStatus } from '../../shared/live-status/live-status';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { Toasts } from '../../shared/toasts/toasts';
 import {
   type OperationReceipt,
   NodeOperationDialog,
   type NodeOperationDialogData,
-  asRequestError,
 } from './node-operation-dialog';
 import { NodePlacementDialog, type NodePlacementDialogData } from './node-placement-dialog';
 import {
@@ -89,7 +79,7 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
 export class NodeDetail {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialog = inject(MatDialog);
-  private readonly errorHandler = inject(ErrorHandler);
+  private readonly toasts = inject(Toasts);
   private readonly session = inject(Session);
   private readonly flow = this.graphql.startFlow();
 
@@ -108,7 +98,11 @@ export class NodeDetail {
         intervalMs: REFRESH_INTERVAL_MS,
         refreshOn: inject(LiveEvents)
           .events(['audit', 'node'])
-          .pipe(filter((event) => changesNode(event, this.current()?.node))),
+          // After the task that built this component, so the router has bound `name` before it is read.
+          .pipe(
+            observeOn(asapScheduler),
+            filter((event) => changesNode(event, this.current()?.node)),
+          ),
       },
     );
 
@@ -131,11 +125,8 @@ export class NodeDetail {
     return actions !== undefined && Object.values(actions).some((action) => action.offered);
   });
 
-  /** Cordon and uncordon run in place; their failure shows here until the next attempt. */
+  /** Cordon and uncordon run in place, without a dialog; a failure shows as an error toast. */
   protected readonly actionBusy = signal(false);
-  protected readonly actionError = signal<
-    { readonly heading: string; readonly error: GraphqlRequestError } | undefined
-  >(undefined);
 
   protected readonly formatAge = formatAge;
   protected readonly formatBytes = formatBytes;
@@ -149,7 +140,6 @@ export class NodeDetail {
       const name = this.name();
       // The first load is pollQuery's own; only a change of node needs another.
       if (shown !== undefined && shown !== name) {
-        this.actionError.set(undefined);
         this.node.refresh();
       }
       shown = name;
@@ -170,7 +160,6 @@ export class NodeDetail {
       return;
     }
     this.actionBusy.set(true);
-    this.actionError.set(undefined);
     const flow = this.graphql.startFlow();
     const request = cordoned
       ? this.graphql.request(CORDON_NODE, { node: node.name }, { flow })
@@ -179,10 +168,7 @@ export class NodeDetail {
       .then(
         () => this.node.refresh(),
         (failure: unknown) =>
-          this.actionError.set({
-            heading: `Could not ${cordoned ? 'cordon' : 'uncordon'} ${node.name}`,
-            error: asRequestError(failure, this.errorHandler),
-          }),
+          this.toasts.error(`Could not ${cordoned ? 'cordon' : 'uncordon'} ${node.name}`, failure),
       )
       .finally(() => this.actionBusy.set(false));
   }
@@ -200,8 +186,12 @@ export class NodeDetail {
         failureHeading: `Could not approve ${node.name}`,
         run: (flow) =>
           this.graphql
-            .request(APPROVE_NODE, { node: node.name }, { flow })
-            .then(({ approveNode }): OperationReceipt => ({ ...approveNode, facts: [] })),
+            .requestWithIds(APPROVE_NODE, { node: node.name }, { flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS })
+            .then(({ data: { approveNode }, requestId }): OperationReceipt => ({
+              ...approveNode,
+              requestId,
+              facts: [],
+            })),
       },
       '#node-title',
     );
@@ -218,9 +208,14 @@ export class NodeDetail {
       failureHeading: `Could not drain ${node.name}`,
       run: (flow, idempotencyKey) =>
         this.graphql
-          .request(DRAIN_NODE, { node: node.name, idempotencyKey }, { flow })
-          .then(({ drainNode }): OperationReceipt => ({
+          .requestWithIds(
+            DRAIN_NODE,
+            { node: node.name, idempotencyKey },
+            { flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
+          )
+          .then(({ data: { drainNode }, requestId }): OperationReceipt => ({
             ...drainNode,
+            requestId,
             facts: [
               { label: 'Replicas at start', value: String(drainNode.replicasAtStart) },
               { label: 'In-flight requests at start', value: String(drainNode.inFlightAtStart) },
@@ -244,9 +239,14 @@ export class NodeDetail {
       failureHeading: `Could not rotate the credential of ${node.name}`,
       run: (flow, idempotencyKey) =>
         this.graphql
-          .request(ROTATE_NODE_CREDENTIAL, { node: node.name, idempotencyKey }, { flow })
-          .then(({ rotateNodeCredential }): OperationReceipt => ({
+          .requestWithIds(
+            ROTATE_NODE_CREDENTIAL,
+            { node: node.name, idempotencyKey },
+            { flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
+          )
+          .then(({ data: { rotateNodeCredential }, requestId }): OperationReceipt => ({
             ...rotateNodeCredential,
+            requestId,
             facts: [
               { label: 'Credential serial', value: String(rotateNodeCredential.node.credentialSerial) },
               { label: 'Key id', value: rotateNodeCredential.node.keyId },

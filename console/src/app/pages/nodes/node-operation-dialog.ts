@@ -10,24 +10,17 @@ import {
 } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
-import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, type GraphqlFlow } from '../../shared/graphql/graphql-client';
-import { GraphqlRequestError, TransportErrorCode } from '../../shared/graphql/graphql-error';
+import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { randomId } from '../../shared/graphql/random-id';
 import { Icon } from '../../shared/icon/icon';
+import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
 import type { FleetNode } from './nodes.queries';
 
-/** What a finished node workflow left behind: enough to find it in Temporal, the logs and the audit log. */
-export interface OperationReceipt {
+/** What a finished node workflow left behind, with the node as it answered. */
+export interface OperationReceipt extends WorkflowReceipt {
   readonly node: FleetNode;
-  readonly workflowId: string;
-  readonly temporalUiUrl: string;
-  readonly correlationId: string;
-  /** Null when the workflow had not written its receipt when the API answered. */
-  readonly receiptHash: string | null;
-  /** Operation-specific figures, e.g. a drain's in-flight requests at its start and timeout. */
-  readonly facts: readonly { readonly label: string; readonly value: string }[];
 }
 
 export interface NodeOperationDialogData {
@@ -58,9 +51,9 @@ export interface NodeOperationDialogData {
     MatDialogContent,
     MatDialogTitle,
     MatProgressBar,
-    CopyButton,
     ErrorPanel,
     Icon,
+    Receipt,
   ],
   templateUrl: './node-operation-dialog.html',
   styleUrl: './node-dialog.scss',
@@ -108,18 +101,4 @@ export class NodeOperationDialog {
   protected done(): void {
     this.dialogRef.close(this.receipt());
   }
-}
-
-/** Every action error reaches the operator as an error panel, a console bug included (it is also logged). */
-export function asRequestError(failure: unknown, errorHandler: ErrorHandler): GraphqlRequestError {
-  if (failure instanceof GraphqlRequestError) {
-    return failure;
-  }
-  errorHandler.handleError(failure);
-  return new GraphqlRequestError({
-    code: TransportErrorCode.CONSOLE_FAILURE,
-    message: failure instanceof Error ? failure.message : 'The console failed to process the answer.',
-    requestId: '',
-    correlationId: '',
-  });
 }

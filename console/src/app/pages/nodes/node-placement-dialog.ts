@@ -15,9 +15,8 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import type { GraphqlRequestError } from '../../shared/graphql/graphql-error';
+import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { TAINT_EFFECT_DESCRIPTIONS, formatLabel, formatTaint, parseLabels, parseTaints } from './node-rules';
-import { asRequestError } from './node-operation-dialog';
 import { type FleetNode, SET_NODE_LABELS, SET_NODE_TAINTS } from './nodes.queries';
 
 export interface NodePlacementDialogData {

@@ -1,5 +1,12 @@
 import { graphqlOperation } from '../../shared/graphql/graphql-operation';
 import type { Health, PingRecord } from '../../shared/graphql/schema-types';
+import type {
+  AuditEvent,
+  Deployment,
+  TrafficBucket,
+  TrafficReport,
+  WorkflowAlert,
+} from '../../shared/graphql/schema-types.generated';
 
 export const SYSTEM_HEALTH = graphqlOperation<{ readonly health: Health }>(`
   query ConsoleSystemHealth {
@@ -53,6 +60,71 @@ export const FLEET_CAPACITY = graphqlOperation<{ readonly nodes: readonly Overvi
       readiness
       heartbeatAgeSeconds
       gpus { memoryModel memorySource totalMemoryBytes freeMemoryBytes }
+    }
+  }
+`);
+
+/** The Traffic card's read of the gateway's request records: the rate per bucket and what is queued now. */
+export interface OverviewTraffic extends Pick<TrafficReport, 'bucketSeconds' | 'inFlightNow'> {
+  readonly buckets: readonly Pick<TrafficBucket, 'start' | 'requests' | 'requestsPerSecond'>[];
+  readonly totals: Pick<TrafficBucket, 'requests' | 'errors'>;
+}
+
+export const OVERVIEW_TRAFFIC = graphqlOperation<
+  { readonly traffic: OverviewTraffic },
+  { readonly windowMinutes: number; readonly bucketSeconds: number }
+>(`
+  query ConsoleOverviewTraffic($windowMinutes: Int!, $bucketSeconds: Int!) {
+    traffic(windowMinutes: $windowMinutes, bucketSeconds: $bucketSeconds) {
+      bucketSeconds
+      inFlightNow
+      buckets { start requests requestsPerSecond }
+      totals { requests errors }
+    }
+  }
+`);
+
+export type OverviewDeployment = Pick<
+  Deployment,
+  'id' | 'name' | 'modelRef' | 'state' | 'readyReplicas' | 'desiredReplicas'
+>;
+
+export const OVERVIEW_DEPLOYMENTS = graphqlOperation<{
+  readonly deployments: readonly OverviewDeployment[];
+}>(`
+  query ConsoleOverviewDeployments {
+    deployments { id name modelRef state readyReplicas desiredReplicas }
+  }
+`);
+
+export const WORKFLOW_ALERTS = graphqlOperation<
+  { readonly workflowAlerts: readonly WorkflowAlert[] },
+  { readonly hours: number; readonly limit: number }
+>(`
+  query ConsoleWorkflowAlerts($hours: Int!, $limit: Int!) {
+    workflowAlerts(hours: $hours, limit: $limit) {
+      workflowId
+      runId
+      workflowType
+      status
+      closedAt
+      temporalUiUrl
+    }
+  }
+`);
+
+export type RecentChange = Pick<
+  AuditEvent,
+  'seq' | 'occurredAt' | 'actor' | 'action' | 'decision' | 'result'
+>;
+
+export const RECENT_CHANGES = graphqlOperation<
+  { readonly auditEvents: { readonly events: readonly RecentChange[] } },
+  { readonly first: number }
+>(`
+  query ConsoleRecentChanges($first: Int!) {
+    auditEvents(first: $first) {
+      events { seq occurredAt actor action decision result }
     }
   }
 `);

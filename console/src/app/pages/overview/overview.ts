@@ -1,5 +1,13 @@
 import { DatePipe, SlicePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  signal,
+  untracked,
+} from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MatCard,
@@ -12,27 +20,61 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 import { filter, share } from 'rxjs';
 
+import { formatChartValue } from '../../shared/chart/chart-format';
+import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { DurationPipe } from '../../shared/format/duration';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { TransportErrorCode } from '../../shared/graphql/graphql-error';
+import { type GraphqlRequestError, TransportErrorCode } from '../../shared/graphql/graphql-error';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
+import { refreshUnreachable } from '../requests/requests-view';
 import { Icon } from '../../shared/icon/icon';
 import { LiveStatus } from '../../shared/live-status/live-status';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { deploymentDetailLink } from '../deployments/deployments-view';
 import { formatBytes } from '../nodes/node-rules';
 import { changesNodes, nodeDetailLink } from '../nodes/nodes-view';
+import { REQUESTS_PATH, TRAFFIC_WINDOWS } from '../requests/requests-view';
+import { summarizeDeployments } from './deployment-summary';
 import { STALE_HEARTBEAT_SECONDS, summarizeFleet } from './fleet-summary';
-import { FLEET_CAPACITY, type OverviewNode, RECENT_SYSTEM_CHECKS, SYSTEM_HEALTH } from './overview.queries';
+import { type QueueSample, addSample, overviewTrafficChart } from './overview-traffic';
+import {
+  FLEET_CAPACITY,
+  OVERVIEW_DEPLOYMENTS,
+  OVERVIEW_TRAFFIC,
+  type OverviewNode,
+  RECENT_CHANGES,
+  RECENT_SYSTEM_CHECKS,
+  SYSTEM_HEALTH,
+  WORKFLOW_ALERTS,
+} from './overview.queries';
 
 const REFRESH_INTERVAL_MS = 10_000;
 const RECENT_CHECKS_LIMIT = 10;
+/** The Requests view's shortest window: 15 minutes in 30 s buckets. */
+const TRAFFIC_WINDOW = TRAFFIC_WINDOWS[0];
+/** Listing closed workflows is a Temporal visibility query; failures are rare and need no second-by-second watch. */
+const WORKFLOW_ALERTS_INTERVAL_MS = 30_000;
+const WORKFLOW_ALERT_HOURS = 24;
+const WORKFLOW_ALERT_LIMIT = 10;
+const RECENT_CHANGES_LIMIT = 8;
+/** More than this many active deployments are counted here and listed in the Deployments view. */
+const DEPLOYMENTS_LISTED = 8;
+
+/** Temporal's closing statuses as an operator says them. */
+const WORKFLOW_STATUS_WORDS: Readonly<Record<string, string>> = {
+  FAILED: 'failed',
+  TIMED_OUT: 'timed out',
+  TERMINATED: 'was terminated',
+};
 
 /**
- * Is the platform up: the API's health with each dependency, the fleet's
- * capacity and what needs an operator, and the latest end-to-end system checks.
+ * Is the platform up: the API's health with each dependency, traffic through
+ * the gateway, the fleet's capacity, active deployments, what needs an
+ * operator (nodes and failed workflows), recent changes and the latest
+ * end-to-end system checks.
  */
 @Component({
   selector: 'lnx-overview',
@@ -54,6 +96,7 @@ const RECENT_CHECKS_LIMIT = 10;
     Icon,
     LiveStatus,
     StatusBadge,
+    TimeSeriesChart,
   ],
   templateUrl: './overview.html',
   styleUrl: './overview.scss',
@@ -64,11 +107,16 @@ export class Overview {
   private readonly flow = this.graphql.startFlow();
 
   protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
-  protected readonly staleHeartbeatSeconds = STALE_HEARTBEAT_SECONDS;
   protected readonly formatBytes = formatBytes;
   protected readonly nodeDetailLink = nodeDetailLink;
+  protected readonly deploymentDetailLink = deploymentDetailLink;
+  protected readonly formatChartValue = formatChartValue;
+  protected readonly requestsPath = REQUESTS_PATH;
+  protected readonly trafficSpan = TRAFFIC_WINDOW.span;
+  protected readonly workflowAlertHours = WORKFLOW_ALERT_HOURS;
+  protected readonly deploymentsListed = DEPLOYMENTS_LISTED;
 
-  /** One subscription for the page's three queries. */
+  /** One subscription for all the page's queries. */
   private readonly events = inject(LiveEvents).events(['audit', 'node']).pipe(share());
   /** Audited actions are what change health-adjacent state and the system checks; heartbeats never do. */
   private readonly auditEvents = this.events.pipe(
@@ -101,26 +149,138 @@ export class Overview {
     },
   );
 
+  /** Queue depth at each traffic refresh, for the last window's worth of time. */
+  private readonly queueSamples = signal<readonly QueueSample[]>([]);
+
+  protected readonly traffic = pollQuery(
+    (signal) =>
+      this.graphql
+        .request(
+          OVERVIEW_TRAFFIC,
+          { windowMinutes: TRAFFIC_WINDOW.minutes, bucketSeconds: TRAFFIC_WINDOW.bucketSeconds },
+          { flow: this.flow, signal },
+        )
+        .then((data) => {
+          const sample = { at: Date.now(), inFlight: data.traffic.inFlightNow };
+          this.queueSamples.update((samples) => addSample(samples, sample, TRAFFIC_WINDOW.minutes * 60_000));
+          return data.traffic;
+        }),
+    { intervalMs: REFRESH_INTERVAL_MS, refreshOn: this.auditEvents },
+  );
+
+  protected readonly deployments = pollQuery(
+    (signal) =>
+      this.graphql
+        .request(OVERVIEW_DEPLOYMENTS, {}, { flow: this.flow, signal })
+        .then((data) => data.deployments),
+    { intervalMs: REFRESH_INTERVAL_MS, refreshOn: this.auditEvents },
+  );
+
+  // Its own query: when Temporal is down it fails alone, in the Alerts card, and the rest of the page stays.
+  protected readonly workflowAlerts = pollQuery(
+    (signal) =>
+      this.graphql
+        .request(
+          WORKFLOW_ALERTS,
+          { hours: WORKFLOW_ALERT_HOURS, limit: WORKFLOW_ALERT_LIMIT },
+          { flow: this.flow, signal },
+        )
+        .then((data) => data.workflowAlerts),
+    { intervalMs: WORKFLOW_ALERTS_INTERVAL_MS },
+  );
+
+  protected readonly recentChanges = pollQuery(
+    (signal) =>
+      this.graphql
+        .request(RECENT_CHANGES, { first: RECENT_CHANGES_LIMIT }, { flow: this.flow, signal })
+        .then((data) => data.auditEvents.events),
+    { intervalMs: REFRESH_INTERVAL_MS, refreshOn: this.auditEvents },
+  );
+
+  protected readonly trafficChart = computed(() => {
+    const traffic = this.traffic.value();
+    if (traffic === undefined) {
+      return undefined;
+    }
+    const now = this.traffic.updatedAt()?.getTime() ?? Date.now();
+    return { traffic, ...overviewTrafficChart(traffic, this.queueSamples(), now) };
+  });
+
+  protected readonly deploymentSummary = computed(() => {
+    const deployments = this.deployments.value();
+    return deployments === undefined ? undefined : summarizeDeployments(deployments);
+  });
+
+  /** Node alerts and failed workflows in one list; undefined until either has answered. */
+  protected readonly alerts = computed(() => {
+    const nodes = this.summary()?.alerts;
+    const workflows = this.workflowAlerts.value();
+    if (nodes === undefined && workflows === undefined) {
+      return undefined;
+    }
+    return {
+      nodes: nodes ?? [],
+      workflows: (workflows ?? []).map((alert) => ({
+        ...alert,
+        message: `${alert.workflowType} ${WORKFLOW_STATUS_WORDS[alert.status] ?? alert.status}`,
+      })),
+      /** What "no alerts" vouches for: only the sources that answered. */
+      none: `None: ${[
+        ...(nodes === undefined
+          ? []
+          : [`every node is approved and has sent a heartbeat within ${STALE_HEARTBEAT_SECONDS} s`]),
+        ...(workflows === undefined
+          ? []
+          : [`no workflow failed, timed out or was terminated in the last ${WORKFLOW_ALERT_HOURS} h`]),
+      ].join(', and ')}.`,
+    };
+  });
+
   protected readonly summary = computed(() => {
     const nodes = this.fleet.value();
     return nodes === undefined ? undefined : summarizeFleet(nodes);
   });
 
-  /** When no query gets through, one panel says so instead of three identical ones. */
+  private readonly queries: readonly PolledQuery<unknown>[] = [
+    this.health,
+    this.traffic,
+    this.fleet,
+    this.workflowAlerts,
+    this.deployments,
+    this.recentChanges,
+    this.recentChecks,
+  ];
+
+  /**
+   * When the API does not answer, one panel says so instead of one per card.
+   * Health is the page's probe: its dependency checks are bounded well below
+   * the client's timeout, so its failing unreachable means the API is. Cards
+   * keep their last answers meanwhile, without panels of their own.
+   */
   protected readonly unreachable = computed(() => {
-    const errors = [this.health.error(), this.fleet.error(), this.recentChecks.error()];
-    return errors.every((error) => error?.code === TransportErrorCode.API_UNREACHABLE)
-      ? errors[0]
-      : undefined;
+    const error = this.health.error();
+    return error?.code === TransportErrorCode.API_UNREACHABLE ? error : undefined;
   });
 
-  protected readonly refreshing = computed(
-    () => this.health.loading() || this.fleet.loading() || this.recentChecks.loading(),
-  );
+  protected readonly refreshing = computed(() => this.queries.some((query) => query.loading()));
+
+  constructor() {
+    // The API answers again: cards that failed unreachable ask now rather than at their next poll.
+    effect(() => {
+      if (this.health.updatedAt() !== undefined) {
+        untracked(() => refreshUnreachable(this.queries));
+      }
+    });
+  }
+
+  /** Whether the page-wide panel already says what this card's error would. */
+  protected coveredByPagePanel(error: GraphqlRequestError): boolean {
+    return this.unreachable() !== undefined && error.code === TransportErrorCode.API_UNREACHABLE;
+  }
 
   protected refreshAll(): void {
-    this.health.refresh();
-    this.fleet.refresh();
-    this.recentChecks.refresh();
+    for (const query of this.queries) {
+      query.refresh();
+    }
   }
 }

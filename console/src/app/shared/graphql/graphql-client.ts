@@ -19,6 +19,14 @@ export const GRAPHQL_ENDPOINT = new InjectionToken<string>('GRAPHQL_ENDPOINT', {
 const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
+ * For mutations that wait for their workflow (approve, drain, deploy, stop,
+ * rotate): the API answers within its own workflow wait (30 s by default,
+ * a drain's in-flight timeout on top), so the console must wait longer than
+ * that or it reports a failure while the operation carries on.
+ */
+export const WORKFLOW_CALL_TIMEOUT_MS = 180_000;
+
+/**
  * One operator flow (a page visit, a wizard, a rollout being watched). Every
  * call in the flow sends the same `x-correlation-id`, so the API logs, the
  * workflows it starts and their audit receipts can all be found from it.
@@ -67,12 +75,26 @@ export interface GraphqlRequestOptions {
   /** Cancels the call; the promise then rejects with the abort reason, not a GraphqlRequestError. */
   readonly signal?: AbortSignal;
   readonly credential?: GraphqlCredential;
+  /** How long to wait for the answer; {@link WORKFLOW_CALL_TIMEOUT_MS} for workflow-backed mutations. */
+  readonly timeoutMs?: number;
 }
 
 interface ResponseIds {
   readonly requestId: string;
   readonly correlationId: string;
   readonly httpStatus: number;
+}
+
+/**
+ * A successful call's data with the ids it ran under, for a receipt that
+ * must name the call (a workflow an operator started from a dialog).
+ */
+export interface GraphqlResult<TData> {
+  readonly data: TData;
+  /** The `x-request-id` of the call, as the API echoed it: the key to its log lines. */
+  readonly requestId: string;
+  /** The `x-correlation-id` of the flow the call belonged to, as the API echoed it. */
+  readonly correlationId: string;
 }
 
 /**
@@ -96,6 +118,19 @@ export class GraphqlClient {
     variables: TVariables,
     options: GraphqlRequestOptions = {},
   ): Promise<TData> {
+    return (await this.requestWithIds(operation, variables, options)).data;
+  }
+
+  /**
+   * {@link request}, answering with the request and correlation ids of the
+   * call as well as its data. A failure carries the same ids on its
+   * {@link GraphqlRequestError}; this is how a success gets them.
+   */
+  async requestWithIds<TData, TVariables extends GraphqlVariables>(
+    operation: GraphqlOperation<TData, TVariables>,
+    variables: TVariables,
+    options: GraphqlRequestOptions = {},
+  ): Promise<GraphqlResult<TData>> {
     const flow = options.flow ?? this.startFlow();
     const credential = options.credential ?? 'session';
     const bearer =
@@ -105,7 +140,8 @@ export class GraphqlClient {
           ? this.session.accessToken()
           : credential.bearer;
     const requestId = randomId();
-    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
 
     const unreachable = (cause: unknown): unknown => {
@@ -115,7 +151,7 @@ export class GraphqlClient {
       return new GraphqlRequestError({
         code: TransportErrorCode.API_UNREACHABLE,
         message: timeout.aborted
-          ? `The API did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`
+          ? `The API did not answer within ${timeoutMs / 1000} s.`
           : 'The API could not be reached. Check that the API process is running and the network path to it.',
         requestId,
         correlationId: flow.correlationId,
@@ -171,7 +207,7 @@ export class GraphqlClient {
     const data = body?.['data'];
     if (response.ok && typeof data === 'object' && data !== null) {
       // The API validated the operation against its schema, so the shape is the operation's result type.
-      return data as TData;
+      return { data: data as TData, requestId: ids.requestId, correlationId: ids.correlationId };
     }
     throw notGraphql(response, ids);
   }

@@ -1,3 +1,4 @@
+import type { ErrorHandler } from '@angular/core';
 import { ErrorCode, type FieldViolation, isErrorCode, titleFor } from '@lunanexa/contracts/errors';
 
 /**
@@ -54,6 +55,25 @@ export class GraphqlRequestError extends Error {
     this.httpStatus = init.httpStatus;
     this.violations = init.violations ?? [];
   }
+}
+
+/**
+ * Every failure of an operator's action reaches the operator as a
+ * {@link GraphqlRequestError} (an error panel, a toast), a console bug
+ * included: anything else is reported to Angular's handler (the browser
+ * console) and shown as CONSOLE_FAILURE.
+ */
+export function asRequestError(failure: unknown, errorHandler: ErrorHandler): GraphqlRequestError {
+  if (failure instanceof GraphqlRequestError) {
+    return failure;
+  }
+  errorHandler.handleError(failure);
+  return new GraphqlRequestError({
+    code: TransportErrorCode.CONSOLE_FAILURE,
+    message: failure instanceof Error ? failure.message : 'The console failed to process the answer.',
+    requestId: '',
+    correlationId: '',
+  });
 }
 
 /** A short, human heading for an error code. */

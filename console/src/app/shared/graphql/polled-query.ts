@@ -1,4 +1,12 @@
-import { DOCUMENT, DestroyRef, ErrorHandler, type Signal, inject, signal } from '@angular/core';
+import {
+  DOCUMENT,
+  DestroyRef,
+  ErrorHandler,
+  type Signal,
+  afterNextRender,
+  inject,
+  signal,
+} from '@angular/core';
 
 import type { Observable } from 'rxjs';
 
@@ -48,7 +56,8 @@ export function pollQuery<T>(
 
   const value = signal<T | undefined>(undefined);
   const error = signal<GraphqlRequestError | undefined>(undefined);
-  const loading = signal(false);
+  // Loading from the start: the first load waits for the first render (below), and until then no view may look empty.
+  const loading = signal(true);
   const updatedAt = signal<Date | undefined>(undefined);
 
   let inFlight: AbortController | undefined;
@@ -156,7 +165,11 @@ export function pollQuery<T>(
     attempt?.abort();
   });
 
-  run();
+  // Not in the constructor: a routed component's inputs (`name` from the URL) may
+  // not be bound yet then, and `load` reads them. After the first render they are.
+  afterNextRender(() => {
+    if (!destroyed && inFlight === undefined && timer === undefined) run();
+  });
 
   return {
     value: value.asReadonly(),

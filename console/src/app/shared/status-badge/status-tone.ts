@@ -1,4 +1,33 @@
+import type { DeploymentState, ReplicaState, WorkloadState } from '@lunanexa/contracts/lifecycle';
+
 export type StatusTone = 'ok' | 'warn' | 'error' | 'neutral';
+
+/*
+ * Deployment and replica states that are not neutral. Keyed by the contract
+ * types (DEPLOYMENT_STATES, REPLICA_STATES; type-only, so no zod in the
+ * bundle): a state renamed there fails the build here instead of turning grey.
+ * States in progress (Pending, Placing, Starting, Stopping, …) stay neutral.
+ */
+const DEPLOYMENT_TONES = {
+  Ready: 'ok',
+  Degraded: 'warn',
+  Failed: 'error',
+} as const satisfies Partial<Record<DeploymentState, StatusTone>>;
+
+const REPLICA_TONES = {
+  Ready: 'ok',
+  Unhealthy: 'warn',
+  Failed: 'error',
+} as const satisfies Partial<Record<ReplicaState, StatusTone>>;
+
+/** How an inference request ended (RequestRecord.outcome): a caller's cancel is theirs, not a fault. */
+const REQUEST_OUTCOME_TONES = {
+  Completed: 'ok',
+  Cancelled: 'warn',
+  Rejected: 'error',
+  Failed: 'error',
+  TimedOut: 'error',
+} as const satisfies Partial<Record<WorkloadState, StatusTone>>;
 
 /*
  * Schema v1 types health statuses as plain strings; these are the words the
@@ -8,6 +37,11 @@ export type StatusTone = 'ok' | 'warn' | 'error' | 'neutral';
  * exhaustively here.
  */
 const TONE_BY_STATUS: Readonly<Record<string, StatusTone>> = {
+  // Deployments (Deployment.state) and their replicas (Assignment.observedState); first, so a word
+  // below that another vocabulary shares (Ready) is visibly the one that counts.
+  ...DEPLOYMENT_TONES,
+  ...REPLICA_TONES,
+  ...REQUEST_OUTCOME_TONES,
   ok: 'ok',
   degraded: 'warn',
   failing: 'error',

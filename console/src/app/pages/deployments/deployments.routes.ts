@@ -1,0 +1,16 @@
+import type { Routes } from '@angular/router';
+
+import { DEPLOYMENT_NAME_PARAM } from './deployments-view';
+
+/** Children of the Deployments view (console-views.ts); the components load with the view, not with the shell. */
+export const DEPLOYMENTS_ROUTES: Routes = [
+  {
+    path: '',
+    loadComponent: () => import('./deployment-list').then((m) => m.DeploymentList),
+  },
+  {
+    path: `:${DEPLOYMENT_NAME_PARAM}`,
+    title: (route) => route.paramMap.get(DEPLOYMENT_NAME_PARAM) ?? 'Deployment',
+    loadComponent: () => import('./deployments').then((m) => m.DeploymentDetailRoute),
+  },
+];

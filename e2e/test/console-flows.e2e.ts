@@ -1,0 +1,398 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CONSOLE_WIDTHS,
+  FleetHarness,
+  describeProblems,
+  expectVisible,
+  isRefusedApiCall,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
+  tabTo,
+  waitUntil,
+  type RecordedPage,
+} from '../src';
+
+/**
+ * The console's gates on the real stack (api serving the built console,
+ * worker, gateway, Temporal with its UI, PostgreSQL, agents, fake runtimes):
+ * the whole operator flow from a bootstrap token to a drained node without
+ * leaving the browser, the same enroll → approve with the keyboard alone,
+ * what a viewer may and may not do, and every view's empty and error states.
+ */
+
+const ADMIN = { username: 'flow-admin', password: 'correct horse battery staple' };
+const VIEWER = { username: 'flow-viewer', password: 'viewer horse battery staple' };
+const [DESKTOP] = CONSOLE_WIDTHS;
+
+/** Every view in the nav, with the heading it shows and the text of its empty state on a fresh system. */
+const VIEWS = [
+  { path: 'overview', heading: 'Overview', empty: 'No nodes enrolled.' },
+  { path: 'nodes', heading: 'Nodes', empty: 'No nodes yet' },
+  { path: 'deployments', heading: 'Deployments', empty: 'No deployments yet.' },
+  { path: 'requests', heading: 'Requests', empty: 'No requests' },
+  { path: 'audit', heading: 'Audit', empty: null },
+] as const;
+
+/** The page a test opened last, so a failure leaves a screenshot of what it was looking at. */
+let lastPage: RecordedPage | undefined;
+
+async function newPage(
+  browser: Browser,
+  size: (typeof CONSOLE_WIDTHS)[number] = DESKTOP,
+): Promise<RecordedPage> {
+  lastPage = await openPage(browser, size);
+  return lastPage;
+}
+
+function expectNoProblems(recorded: RecordedPage): void {
+  expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+}
+
+/** Creates a bootstrap token through the Nodes view and returns it. */
+async function createTokenInUi(page: Page, apiUrl: string, nodeName: string): Promise<string> {
+  await page.goto(`${apiUrl}/nodes`);
+  await page.getByRole('button', { name: 'Create bootstrap token' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Node name (optional)').fill(nodeName);
+  await dialog.getByRole('button', { name: 'Create token' }).click();
+  await expectVisible(page, dialog.getByRole('heading', { name: 'Bootstrap token created' }));
+  const token = (await dialog.locator('code').first().textContent())?.trim() ?? '';
+  expect(token).to.match(/^lnxb_[A-Za-z0-9_-]{43}$/);
+  // The exact command to paste on the node, with this token in it.
+  await expectVisible(page, dialog.getByText(token, { exact: false }).nth(1));
+  await dialog.getByRole('button', { name: 'I have copied it — close' }).click();
+  return token;
+}
+
+describe('operator console flows on the real stack', function () {
+  let harness: FleetHarness;
+  let browser: Browser;
+
+  before(async function () {
+    this.timeout(300_000);
+    harness = await FleetHarness.start('console_flows', {
+      serveConsole: true,
+      admin: ADMIN,
+      temporalUi: true,
+    });
+    browser = await launchBrowser();
+    await harness.graphql('mutation($input: CreateOperatorInput!) { createOperator(input: $input) { id } }', {
+      input: { ...VIEWER, role: 'viewer' },
+    });
+  });
+
+  afterEach(async function () {
+    const page = lastPage?.page;
+    lastPage = undefined;
+    if (this.currentTest?.state !== 'failed' || page === undefined || page.isClosed()) return;
+    const name = `failed-${(this.currentTest.title.split(':')[0] ?? 'test').replace(/[^A-Za-z0-9]+/g, '-').slice(0, 40)}`;
+    await screenshot(page, name, page.viewportSize()?.width ?? 0).catch(() => undefined);
+    await page
+      .context()
+      .close()
+      .catch(() => undefined);
+  });
+
+  after(async function () {
+    this.timeout(120_000);
+    await browser?.close();
+    await harness?.stop();
+  });
+
+  it('every view renders its empty state on an empty system, at 1440 px and 390 px, with no browser error', async () => {
+    for (const size of CONSOLE_WIDTHS) {
+      const recorded = await newPage(browser, size);
+      const { page } = recorded;
+      await signIn(harness.apiUrl, recorded, ADMIN);
+      for (const view of VIEWS) {
+        await page.goto(`${harness.apiUrl}/${view.path}`);
+        await expectVisible(page, page.getByRole('heading', { name: view.heading, level: 1 }));
+        if (view.empty !== null) await expectVisible(page, page.getByText(view.empty).first());
+        await screenshot(page, `empty-${view.path}`, size.width);
+      }
+      // Audit is never empty (signing in is audited); a filter that matches nothing shows its empty state.
+      await page.goto(`${harness.apiUrl}/audit?correlationId=nothing-has-this-id`);
+      await expectVisible(page, page.getByText(/No (audit )?events? match/i).first());
+      await screenshot(page, 'empty-audit-filtered', size.width);
+      expectNoProblems(recorded);
+      await page.context().close();
+    }
+  });
+
+  it('keyboard only: create a bootstrap token, enroll the agent, approve the pending node — without the mouse', async () => {
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    await page.goto(`${harness.apiUrl}/nodes`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Nodes', level: 1 }));
+    await tabTo(page, /^Create bootstrap token$/);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Create bootstrap token' }));
+    await tabTo(page, /^$|Node name/); // the first field of the dialog
+    await dialog.getByLabel('Node name (optional)').focus();
+    await page.keyboard.type('kb-node');
+    await tabTo(page, /^Create token$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Bootstrap token created' }));
+    const token = (await dialog.locator('code').first().textContent())?.trim() ?? '';
+    expect(token).to.match(/^lnxb_/);
+    await tabTo(page, /I have copied it — close/);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+
+    await harness.startAgent('kb-node', token);
+    await page.goto(`${harness.apiUrl}/nodes/kb-node`);
+    await expectVisible(page, page.getByRole('button', { name: 'Approve' }));
+    await tabTo(page, /^Approve$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, page.getByRole('dialog').getByRole('button', { name: 'Approve kb-node' }));
+    await tabTo(page, /^Approve kb-node$/);
+    await page.keyboard.press('Enter');
+    // The receipt: the workflow link and the ids of the call (its hash once the workflow has written it).
+    await expectVisible(
+      page,
+      page.getByRole('dialog').getByRole('button', { name: 'Copy request id' }),
+      90_000,
+    );
+    await screenshot(page, 'keyboard-approve-receipt', DESKTOP.width);
+    await page.keyboard.press('Escape');
+    await expectVisible(page, page.getByText('Active', { exact: true }).first());
+    await screenshot(page, 'keyboard-approved', DESKTOP.width);
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('UI to UI: token → agent → approve → Ready with inventory → deploy the fake model → stream in the playground → receipt and its Temporal link → cordon and drain with confirmation → Drained and the drain receipt', async () => {
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    await signIn(harness.apiUrl, recorded, ADMIN);
+
+    const token = await createTokenInUi(page, harness.apiUrl, 'flow-node');
+    await harness.startAgent('flow-node', token);
+    await page.goto(`${harness.apiUrl}/nodes`);
+    await page.getByRole('link', { name: 'flow-node' }).first().click();
+    await expectVisible(page, page.getByRole('heading', { name: 'flow-node', level: 1 }));
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve flow-node' }).click();
+    await expectVisible(
+      page,
+      page.getByRole('dialog').getByRole('button', { name: 'Copy receipt hash' }),
+      90_000,
+    );
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    // Ready, with the simulated DGX Spark's inventory: one GB10 with unified memory.
+    await expectVisible(page, page.getByText('Ready', { exact: true }).first());
+    await expectVisible(page, page.getByText(/GB10/).first());
+    await screenshot(page, 'flow-node-ready', DESKTOP.width);
+
+    // Deploy the fake model on it, registering the version from the dialog.
+    await page.goto(`${harness.apiUrl}/deployments`);
+    await page.getByRole('button', { name: 'Deploy' }).first().click();
+    const deploy = page.getByRole('dialog');
+    await deploy.getByLabel('Deployment name').fill('flow-chat');
+    await deploy.getByRole('button', { name: 'Register a fake model version' }).click();
+    await deploy.getByLabel('Model name').fill('flow-model');
+    await deploy.getByLabel('Version', { exact: true }).fill('v1');
+    await deploy.getByRole('button', { name: 'Register model version' }).click();
+    await expectVisible(page, deploy.getByText('flow-model@v1').first());
+    await deploy.getByLabel('Node').click();
+    await page.getByRole('option', { name: /flow-node/ }).click();
+    await deploy.getByRole('button', { name: 'Create deployment' }).click();
+    await expectVisible(page, deploy.getByRole('heading', { name: 'Deployment flow-chat created' }), 60_000);
+    const receiptLink = deploy.getByRole('link', { name: /^deployment\/.*opens the Temporal UI/ });
+    await expectVisible(page, receiptLink, 60_000);
+    await expectVisible(page, deploy.getByRole('button', { name: 'Copy request id' }));
+    await expectVisible(page, deploy.getByRole('button', { name: 'Copy correlation id' }));
+    await expectVisible(
+      page,
+      deploy.getByRole('status', { name: 'Deployment state' }).getByText('Ready'),
+      120_000,
+    );
+    await screenshot(page, 'flow-deploy-receipt', DESKTOP.width);
+
+    // Follow the receipt's workflow link into the Temporal UI: it opens that workflow.
+    const workflowId =
+      /^(deployment\/[^\s(]+)/.exec(
+        (await receiptLink.getAttribute('aria-label')) ?? (await receiptLink.textContent()) ?? '',
+      )?.[1] ?? '';
+    expect(workflowId).to.match(/^deployment\//);
+    const [temporalTab] = await Promise.all([page.context().waitForEvent('page'), receiptLink.click()]);
+    await temporalTab.waitForLoadState('domcontentloaded');
+    expect(temporalTab.url()).to.contain(harness.temporalUiUrl);
+    expect(decodeURIComponent(temporalTab.url())).to.contain(workflowId);
+    await temporalTab.getByText(workflowId).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await screenshot(temporalTab, 'flow-temporal-ui', DESKTOP.width);
+    await temporalTab.close();
+    await deploy.getByRole('button', { name: 'Done' }).click();
+
+    // Stream a reply in the playground; it must grow while it streams, not arrive at once.
+    await page.goto(`${harness.apiUrl}/requests`);
+    const playground = page.getByRole('region', { name: 'Playground' });
+    await playground.getByLabel('Deployment').click();
+    await page.getByRole('option', { name: /flow-chat/ }).click();
+    await playground.getByLabel('Message').fill('Explain unified memory on a GB10 in a few sentences.');
+    await playground.getByLabel('Max tokens').fill('60');
+    await playground.getByRole('button', { name: 'Send' }).click();
+    const reply = playground.getByRole('region', { name: 'Reply' });
+    const lengths: number[] = [];
+    await waitUntil(
+      'the reply to finish streaming',
+      async () => {
+        lengths.push(((await reply.textContent()) ?? '').trim().length);
+        return (await playground.getByRole('button', { name: 'Copy request id' }).count()) > 0;
+      },
+      60_000,
+      100,
+    );
+    const growth = lengths.filter((length, i) => i > 0 && length > lengths[i - 1]);
+    expect(growth.length, `reply lengths over time: ${lengths.join(',')}`).to.be.at.least(3);
+    const requestId = (await playground.getByTestId('playground-request-id').textContent())?.trim() ?? '';
+    expect(requestId).to.not.equal('');
+    await screenshot(page, 'flow-playground', DESKTOP.width);
+
+    // The request is listed (metadata only) under its id, Completed.
+    await page.goto(`${harness.apiUrl}/requests?requestId=${encodeURIComponent(requestId)}`);
+    const requestRow = page.getByRole('row').filter({ hasText: requestId });
+    await expectVisible(page, requestRow.getByText('Completed'));
+    await screenshot(page, 'flow-requests', DESKTOP.width);
+
+    // Cordon, then drain through the confirmation dialog that states its scope.
+    await page.goto(`${harness.apiUrl}/nodes/flow-node`);
+    await page.getByRole('button', { name: 'Cordon' }).click();
+    await expectVisible(page, page.getByRole('button', { name: 'Uncordon' }));
+    await page.getByRole('button', { name: 'Drain…' }).click();
+    const drain = page.getByRole('dialog');
+    await expectVisible(page, drain.getByText(/drains node flow-node: 1 replica, \d+ in-flight requests?/));
+    await screenshot(page, 'flow-drain-confirm', DESKTOP.width);
+    await drain.getByRole('button', { name: 'Drain flow-node' }).click();
+    await expectVisible(page, drain.getByRole('button', { name: 'Copy receipt hash' }), 120_000);
+    await expectVisible(page, drain.getByRole('link', { name: /^drain-node\/.*opens the Temporal UI/ }));
+    await screenshot(page, 'flow-drain-receipt', DESKTOP.width);
+    await drain.getByRole('button', { name: 'Close' }).click();
+    await expectVisible(page, page.getByText('Drained', { exact: true }).first());
+    await screenshot(page, 'flow-node-drained', DESKTOP.width);
+
+    // The Overview shows the traffic and the recent changes this flow made.
+    await page.goto(`${harness.apiUrl}/overview`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Recent changes' }));
+    await expectVisible(page, page.getByRole('link', { name: /node\.drain/ }).first());
+    await screenshot(page, 'flow-overview', DESKTOP.width);
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('global search opens a node and a deployment from a name prefix', async () => {
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    const search = page.getByRole('combobox', { name: 'Search' });
+    await search.fill('flow-no');
+    await page
+      .getByRole('listbox', { name: 'Search results' })
+      .getByRole('option', { name: /Node flow-node/ })
+      .click();
+    await expectVisible(page, page.getByRole('heading', { name: 'flow-node', level: 1 }));
+    await search.fill('flow-ch');
+    await page
+      .getByRole('listbox', { name: 'Search results' })
+      .getByRole('option', { name: /Deployment flow-chat/ })
+      .click();
+    await expectVisible(page, page.getByRole('heading', { name: 'flow-chat', level: 1 }));
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('a viewer sees no enabled destructive control, and a mutation forged from the viewer’s session is refused', async () => {
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    // Whatever the earlier tests left, the node is cordoned now; the viewer's forged uncordon must not change that.
+    await harness.graphql('mutation { cordonNode(node: "flow-node") { cordoned } }');
+    await signIn(harness.apiUrl, recorded, VIEWER);
+    const destructive =
+      /^(Drain…|Cordon|Uncordon|Approve|Reject|Stop deployment|Rotate credential…|Deploy|Create bootstrap token|Labels and taints…|Send|Register a fake model version)$/;
+    for (const path of ['nodes', 'nodes/flow-node', 'deployments', 'deployments/flow-chat', 'requests']) {
+      await page.goto(`${harness.apiUrl}/${path}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(500);
+      const buttons = page.getByRole('button', { name: destructive });
+      const enabled: string[] = [];
+      for (let i = 0; i < (await buttons.count()); i++) {
+        // isEnabled honours aria-disabled too, which disabledInteractive buttons use.
+        if (await buttons.nth(i).isEnabled()) enabled.push((await buttons.nth(i).textContent()) ?? '');
+      }
+      expect(enabled, `enabled destructive controls on /${path}`).to.deep.equal([]);
+      await screenshot(page, `viewer-${path.replace('/', '-')}`, DESKTOP.width);
+    }
+
+    // The same session, used by hand: the API refuses and changes nothing.
+    const forged = await page.evaluate<{ code: string | undefined; cordoned: boolean }>(`(async () => {
+      const token = Object.values(sessionStorage).concat(Object.values(localStorage))
+        .map((v) => { try { return JSON.parse(v); } catch { return v; } })
+        .map((v) => (typeof v === 'string' ? v : v && (v.accessToken || v.token)))
+        .find((v) => typeof v === 'string' && v.split('.').length === 3);
+      const call = (query) => fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token }, body: JSON.stringify({ query }) }).then((r) => r.json());
+      const refused = await call('mutation { uncordonNode(node: "flow-node") { cordoned } }');
+      const after = await call('{ node(node: "flow-node") { cordoned } }');
+      return { code: refused.errors && refused.errors[0].extensions.code, cordoned: after.data.node.cordoned };
+    })()`);
+    expect(forged).to.deep.equal({ code: 'FORBIDDEN', cordoned: true });
+    const audit = await harness.graphql<{ auditEvents: { events: { actor: string; decision: string }[] } }>(
+      `{ auditEvents(first: 5, filter: { decision: "denied", actor: "operator:${VIEWER.username}" }) { events { actor decision } } }`,
+    );
+    expect(audit.auditEvents.events.length, 'the refusal is audited').to.be.at.least(1);
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('every view renders its error state while the api is down, with no uncaught browser error, and recovers', async () => {
+    const pages: { size: (typeof CONSOLE_WIDTHS)[number]; recorded: RecordedPage }[] = [];
+    for (const size of CONSOLE_WIDTHS) {
+      const recorded = await newPage(browser, size);
+      await signIn(harness.apiUrl, recorded, ADMIN);
+      // Views are lazy chunks the api serves: load each once while it is up, as an operator's session would have.
+      for (const view of VIEWS) {
+        await recorded.page.goto(`${harness.apiUrl}/${view.path}`);
+        await expectVisible(
+          recorded.page,
+          recorded.page.getByRole('heading', { name: view.heading, level: 1 }),
+        );
+      }
+      pages.push({ size, recorded });
+    }
+    const before = pages.map(({ recorded }) => recorded.problems.length);
+    await harness.api?.kill('SIGKILL');
+    try {
+      for (const [i, { size, recorded }] of pages.entries()) {
+        const { page } = recorded;
+        for (const view of VIEWS) {
+          // In-app navigation: a reload would need the api to serve the console itself.
+          await page.evaluate(
+            `history.pushState({}, '', '/${view.path}'); dispatchEvent(new PopStateEvent('popstate'))`,
+          );
+          await expectVisible(page, page.getByRole('heading', { name: view.heading, level: 1 }));
+          await expectVisible(page, page.getByRole('alert').filter({ hasText: 'API unreachable' }).first());
+          await expectVisible(page, page.getByRole('button', { name: 'Retry' }).first());
+          await screenshot(page, `error-${view.path}`, size.width);
+        }
+        const unexpected = recorded.problems.slice(before[i]).filter((problem) => !isRefusedApiCall(problem));
+        expect(unexpected, describeProblems(unexpected)).to.deep.equal([]);
+      }
+    } finally {
+      await harness.startApi();
+    }
+    for (const { recorded } of pages) {
+      const { page } = recorded;
+      await page.getByRole('button', { name: 'Retry' }).first().click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'API unreachable' })
+        .first()
+        .waitFor({ state: 'detached', timeout: 30_000 });
+      await page.context().close();
+    }
+  });
+});

@@ -3,6 +3,7 @@
 // SIGTERM. State stays under .data/ (or LUNANEXA_DATA_DIR) between runs.
 
 import { bootstrap } from './lib/bootstrap.mjs';
+import { openConsole } from './lib/open-browser.mjs';
 import { runSystemCheck, startStack } from './lib/stack.mjs';
 
 const log = (line) => console.log(`[lunanexa] ${line}`);
@@ -37,9 +38,10 @@ try {
   }
   const check = await runSystemCheck(stack.urls.api, stack.tokenFile);
   const agents = stack.urls.agents.map((a) => `${a.nodeName} ${a.url}`).join(', ');
+  const opened = openConsole(stack.urls.console);
   console.log(`
 LunaNexa is up.
-  Console      ${stack.urls.console}
+  Console      ${stack.urls.console}  (${opened})
   GraphQL      ${stack.urls.graphql}
   Temporal UI  ${stack.urls.temporalUi}
   Gateway      ${stack.urls.gateway}  (OpenAI-compatible /v1)

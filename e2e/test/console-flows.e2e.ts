@@ -209,7 +209,7 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, deploy.getByRole('button', { name: 'Copy correlation id' }));
     await expectVisible(
       page,
-      deploy.getByRole('status', { name: 'Deployment state' }).getByText('Ready'),
+      deploy.getByRole('status', { name: 'Deployment state' }).getByText('Ready', { exact: true }),
       120_000,
     );
     await screenshot(page, 'flow-deploy-receipt', DESKTOP.width);
@@ -257,7 +257,7 @@ describe('operator console flows on the real stack', function () {
     // The request is listed (metadata only) under its id, Completed.
     await page.goto(`${harness.apiUrl}/requests?requestId=${encodeURIComponent(requestId)}`);
     const requestRow = page.getByRole('row').filter({ hasText: requestId });
-    await expectVisible(page, requestRow.getByText('Completed'));
+    await expectVisible(page, requestRow.getByText('Completed', { exact: true }));
     await screenshot(page, 'flow-requests', DESKTOP.width);
 
     // Cordon, then drain through the confirmation dialog that states its scope.

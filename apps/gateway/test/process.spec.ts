@@ -33,6 +33,7 @@ describe('gateway configuration', () => {
       shutdownGraceMs: 10_000,
       databaseUrl: null,
       routeRefreshMs: 1000,
+      requestRecordRetentionHours: 168,
     });
   });
 
@@ -46,6 +47,7 @@ describe('gateway configuration', () => {
       LUNANEXA_GATEWAY_SHUTDOWN_GRACE_MS: '500',
       DATABASE_URL: 'postgres://lunanexa@db.internal:5432/lunanexa',
       LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '250',
+      LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: '24',
     });
     expect(config).to.deep.equal({
       host: '0.0.0.0',
@@ -56,6 +58,7 @@ describe('gateway configuration', () => {
       shutdownGraceMs: 500,
       databaseUrl: 'postgres://lunanexa@db.internal:5432/lunanexa',
       routeRefreshMs: 250,
+      requestRecordRetentionHours: 24,
     });
   });
 
@@ -69,6 +72,11 @@ describe('gateway configuration', () => {
       [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '10' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'at least 100'],
       [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '60000' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'at most 10000'],
       [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: 'soon' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'integer'],
+      [
+        { LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: '0' },
+        'LUNANEXA_REQUEST_RECORD_RETENTION_HOURS',
+        'at least 1 hour',
+      ],
     ] as const) {
       expect(() => loadGatewayConfig(env))
         .to.throw(ConfigError)

@@ -20,7 +20,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
-import { LiveStatus } from '../../shared/live-status/live-status';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { DeployDialog } from './deploy-dialog';
@@ -75,7 +75,7 @@ function isSortKey(key: string): key is SortKey {
     MatSortHeader,
     ErrorPanel,
     Icon,
-    LiveStatus,
+    LivePageHeader,
     StatusBadge,
   ],
   templateUrl: './deployment-list.html',

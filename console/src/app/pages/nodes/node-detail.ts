@@ -20,7 +20,7 @@ import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/gr
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
-import { LiveStatus } from '../../shared/live-status/live-status';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { Toasts } from '../../shared/toasts/toasts';
@@ -70,7 +70,7 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
     CopyButton,
     ErrorPanel,
     Icon,
-    LiveStatus,
+    LivePageHeader,
     StatusBadge,
   ],
   templateUrl: './node-detail.html',

@@ -19,8 +19,7 @@ import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
-import { Icon } from '../../shared/icon/icon';
-import { LiveStatus } from '../../shared/live-status/live-status';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { BootstrapTokenDialog } from './bootstrap-token-dialog';
@@ -81,8 +80,7 @@ function isSortKey(key: string): key is SortKey {
     MatSort,
     MatSortHeader,
     ErrorPanel,
-    Icon,
-    LiveStatus,
+    LivePageHeader,
     StatusBadge,
   ],
   templateUrl: './node-list.html',

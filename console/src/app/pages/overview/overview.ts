@@ -8,7 +8,6 @@ import {
   signal,
   untracked,
 } from '@angular/core';
-import { MatButton } from '@angular/material/button';
 import {
   MatCard,
   MatCardContent,
@@ -31,7 +30,7 @@ import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { refreshUnreachable } from '../requests/requests-view';
 import { Icon } from '../../shared/icon/icon';
-import { LiveStatus } from '../../shared/live-status/live-status';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { deploymentDetailLink } from '../deployments/deployments-view';
 import { formatBytes } from '../nodes/node-rules';
@@ -82,7 +81,6 @@ const WORKFLOW_STATUS_WORDS: Readonly<Record<string, string>> = {
   imports: [
     DatePipe,
     SlicePipe,
-    MatButton,
     MatCard,
     MatCardContent,
     MatCardHeader,
@@ -94,7 +92,7 @@ const WORKFLOW_STATUS_WORDS: Readonly<Record<string, string>> = {
     DurationPipe,
     ErrorPanel,
     Icon,
-    LiveStatus,
+    LivePageHeader,
     StatusBadge,
     TimeSeriesChart,
   ],

@@ -40,7 +40,7 @@ import { TransportErrorCode } from '../../shared/graphql/graphql-error';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
-import { LiveStatus } from '../../shared/live-status/live-status';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { Playground } from './playground';
 import {
@@ -122,7 +122,7 @@ function onChange(read: () => unknown, act: () => void): void {
     DurationPipe,
     ErrorPanel,
     Icon,
-    LiveStatus,
+    LivePageHeader,
     Playground,
     StatusBadge,
   ],

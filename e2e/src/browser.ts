@@ -50,10 +50,30 @@ export async function openPage(
   return { page, problems };
 }
 
+const SCROLLERS = `document.querySelectorAll('html, body, .mat-drawer-container, .mat-drawer-content')`;
+/** Evaluated in the page (e2e has no DOM typings). */
+const UNCLIP_SCROLLERS = `${SCROLLERS}.forEach((el) => {
+  el.dataset.lnxStyle = el.getAttribute('style') ?? '';
+  el.style.height = 'auto';
+  el.style.overflow = 'visible';
+})`;
+const RESTORE_SCROLLERS = `${SCROLLERS}.forEach((el) => {
+  if (el.dataset.lnxStyle === undefined) return;
+  el.setAttribute('style', el.dataset.lnxStyle);
+  delete el.dataset.lnxStyle;
+})`;
+
 /** Full-page PNG at `e2e/screenshots/<name>-<width>.png`; returns its path. */
 export async function screenshot(page: Page, name: string, width: number): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = join(SCREENSHOT_DIR, `${name}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // The console scrolls inside its sidenav content, not the document: let that grow
+  // for the shot so "full page" means the whole view, then put it back.
+  await page.evaluate(UNCLIP_SCROLLERS);
+  try {
+    await page.screenshot({ path: file, fullPage: true });
+  } finally {
+    await page.evaluate(RESTORE_SCROLLERS).catch(() => undefined);
+  }
   return file;
 }

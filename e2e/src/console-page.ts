@@ -53,13 +53,18 @@ export async function signIn(
   await expectVisible(page, page.getByRole('heading', { name: 'Overview', level: 1 }));
 }
 
-/** Evaluated in the page (e2e has no DOM typings): the focused element's accessible text. */
-const FOCUSED_LABEL = `(() => { const e = document.activeElement; if (!e) return ''; return (e.getAttribute('aria-label') || e.textContent || '').trim(); })()`;
-
 /**
- * Moves focus with Tab alone until the focused element's accessible text
- * matches `name`, as a keyboard user would; fails after `limit` presses.
+ * Evaluated in the page (e2e has no DOM typings): the focused element's
+ * accessible text when it is a control, else ''. A dialog focuses its heading
+ * when it opens, and a heading must never pass for the button of the same name.
  */
+const FOCUSED_LABEL = `(() => {
+  const e = document.activeElement;
+  if (!e || !e.matches('button, a[href], input, textarea, select, [role=button], [role=combobox], [role=option], [role=link]')) return '';
+  const label = e.labels && e.labels.length > 0 ? e.labels[0].textContent : null;
+  return (e.getAttribute('aria-label') || label || e.textContent || '').trim();
+})()`;
+
 export async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void> {
   const seen: string[] = [];
   for (let i = 0; i < limit; i++) {

@@ -51,6 +51,21 @@ function expectNoProblems(recorded: RecordedPage): void {
   expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
 }
 
+/** Starts an agent with `token` and waits until its node is on record (Pending), naming the agent's log on failure. */
+async function enrollAgent(harness: FleetHarness, name: string, token: string): Promise<void> {
+  await harness.startAgent(name, token);
+  await waitUntil(
+    `node ${name} to enroll (agent log: ${harness.logDir}/agent-${name}.log)`,
+    async () =>
+      (
+        await harness.graphql<{ node: { lifecycle: string } | null }>(
+          `{ node(node: "${name}") { lifecycle } }`,
+        )
+      ).node,
+    60_000,
+  );
+}
+
 /** Creates a bootstrap token through the Nodes view and returns it. */
 async function createTokenInUi(page: Page, apiUrl: string, nodeName: string): Promise<string> {
   await page.goto(`${apiUrl}/nodes`);
@@ -132,8 +147,10 @@ describe('operator console flows on the real stack', function () {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await expectVisible(page, dialog.getByRole('heading', { name: 'Create bootstrap token' }));
-    await tabTo(page, /^$|Node name/); // the first field of the dialog
-    await dialog.getByLabel('Node name (optional)').focus();
+    await page.waitForFunction(
+      `!!document.activeElement && !!document.activeElement.closest('mat-dialog-container')`,
+    );
+    await tabTo(page, /^Node name/);
     await page.keyboard.type('kb-node');
     await tabTo(page, /^Create token$/);
     await page.keyboard.press('Enter');
@@ -144,12 +161,16 @@ describe('operator console flows on the real stack', function () {
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
 
-    await harness.startAgent('kb-node', token);
+    await enrollAgent(harness, 'kb-node', token);
     await page.goto(`${harness.apiUrl}/nodes/kb-node`);
     await expectVisible(page, page.getByRole('button', { name: 'Approve' }));
     await tabTo(page, /^Approve$/);
     await page.keyboard.press('Enter');
     await expectVisible(page, page.getByRole('dialog').getByRole('button', { name: 'Approve kb-node' }));
+    // The dialog takes focus once it has opened; Tab from there, not from the page behind it.
+    await page.waitForFunction(
+      `!!document.activeElement && !!document.activeElement.closest('mat-dialog-container')`,
+    );
     await tabTo(page, /^Approve kb-node$/);
     await page.keyboard.press('Enter');
     // The receipt: the workflow link and the ids of the call (its hash once the workflow has written it).
@@ -172,7 +193,7 @@ describe('operator console flows on the real stack', function () {
     await signIn(harness.apiUrl, recorded, ADMIN);
 
     const token = await createTokenInUi(page, harness.apiUrl, 'flow-node');
-    await harness.startAgent('flow-node', token);
+    await enrollAgent(harness, 'flow-node', token);
     await page.goto(`${harness.apiUrl}/nodes`);
     await page.getByRole('link', { name: 'flow-node' }).first().click();
     await expectVisible(page, page.getByRole('heading', { name: 'flow-node', level: 1 }));

@@ -159,10 +159,17 @@ const started = Date.now();
 let postgres;
 try {
   const needsServices = selected.some((t) => t === 'integration' || t === 'e2e');
-  const { temporalCli } = await bootstrap(log, { console: selected.includes('e2e') });
+  const { temporalCli, artifactStores } = await bootstrap(log, {
+    console: selected.includes('e2e'),
+    artifactStores: needsServices,
+  });
   const env = {
     ...process.env,
     LUNANEXA_TEMPORAL_CLI: temporalCli,
+    ...(artifactStores && {
+      LUNANEXA_S3_SERVER_BIN: artifactStores.s3ServerBin,
+      LUNANEXA_OCI_REGISTRY_BIN: artifactStores.ociRegistryBin,
+    }),
     LUNANEXA_LOG_LEVEL: process.env.LUNANEXA_LOG_LEVEL || 'warn',
   };
   if (needsServices) {

@@ -196,8 +196,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             await manager.query(
               `INSERT INTO deployments (id, name, model_version_id, model_ref, state, state_reason, generation,
                  observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, created_by,
-                 created_at, updated_at)
-               VALUES ($1, $2, $3, $4, 'Pending', NULL, 1, 0, $5, '{}'::jsonb, $6, $7, $8, $9, $9)`,
+                 created_at, updated_at, purpose, rollout_id)
+               VALUES ($1, $2, $3, $4, 'Pending', NULL, 1, 0, $5, '{}'::jsonb, $6, $7, $8, $9, $9, $10, $11)`,
               [
                 request.deploymentId,
                 request.name,
@@ -208,6 +208,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
                 workflowId,
                 input.actor,
                 now,
+                request.purpose ?? 'Candidate',
+                request.rolloutId ?? null,
               ],
             );
           }

@@ -4,8 +4,17 @@ import { createDeploymentActivities } from './deployment-activities';
 import type { SouthboundPort } from './fleet-support';
 import { createNodeActivities, type ControllerSigningIdentity } from './node-activities';
 import { createSystemActivities } from './system-activities';
+import { createRolloutActivities } from './rollout-activities';
+import { createEvaluationActivities } from './evaluation-activities';
+import { createRetentionActivities } from './retention-activities';
+import {
+  createArtifactActivities,
+  EMPTY_ARTIFACT_STORE_CONFIG,
+  type ArtifactStoreConfig,
+} from './artifact-activities';
 
 export * from './clock';
+export * from './artifact-activities';
 export { createSystemActivities } from './system-activities';
 export { createNodeActivities, type ControllerSigningIdentity, type Receipt } from './node-activities';
 export {
@@ -28,6 +37,8 @@ export interface ActivityPorts {
   readonly controller: ControllerSigningIdentity;
   /** The SSH client to agents, signing with the same controller key. */
   readonly southbound: SouthboundPort;
+  /** Where artifacts are read for digest verification; default: no store (only synthetic artifacts verify). */
+  readonly artifactStore?: ArtifactStoreConfig;
 }
 
 /** Every activity the worker registers, built over its ports. */
@@ -42,6 +53,14 @@ export function createActivities(ports: ActivityPorts) {
       southbound: ports.southbound,
     }),
     ...createDeploymentActivities({ db: ports.db, clock, southbound: ports.southbound }),
+    ...createRolloutActivities({ db: ports.db, clock }),
+    ...createEvaluationActivities({ db: ports.db, clock }),
+    ...createRetentionActivities({ db: ports.db, clock }),
+    ...createArtifactActivities({
+      db: ports.db,
+      clock,
+      artifactStore: ports.artifactStore ?? EMPTY_ARTIFACT_STORE_CONFIG,
+    }),
   };
 }
 

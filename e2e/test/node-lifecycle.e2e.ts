@@ -679,7 +679,14 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
   });
 
   it('no GraphQL field or argument accepts a command line', () => {
-    const schema = readFileSync(join(REPO_ROOT, 'apps/api/schema.gql'), 'utf8');
+    const full = readFileSync(join(REPO_ROOT, 'apps/api/schema.gql'), 'utf8');
+    // A runtime's launch spec is the one place with an argv: a list exec'd without a shell, validated by
+    // RuntimeSchema (no shells, launchers or inline-code flags) and run only once an admin allowlists it.
+    const launchSpecs = /^(?:type LaunchSpec|input LaunchSpecInput) \{[^}]*\}/gm;
+    const specs = full.match(launchSpecs) ?? [];
+    expect(specs).to.have.length(2);
+    for (const spec of specs) expect(spec).to.match(/^\s+args: \[String!\]!$/m);
+    const schema = full.replace(launchSpecs, '');
     for (const word of ['command', 'shell', 'exec', 'script', 'cmd', 'args', 'entrypoint']) {
       expect(schema, word).not.to.match(new RegExp(`\\b${word}\\s*[:(]`, 'i'));
     }

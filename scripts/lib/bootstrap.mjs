@@ -35,6 +35,12 @@ export async function ensureTemporal(log) {
   return ensureTemporalCli({ repoRoot: REPO_ROOT, log });
 }
 
+/** The pinned S3-compatible server and OCI registry the integration and e2e tests run (infra/artifact-stores). */
+export async function ensureArtifactStores(log) {
+  const { ensureArtifactStoreServers } = await import('../../infra/artifact-stores/install.mjs');
+  return ensureArtifactStoreServers({ repoRoot: REPO_ROOT, log });
+}
+
 function gitCommit() {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
@@ -111,10 +117,13 @@ export function ensureChromium(log) {
   return null;
 }
 
-export async function bootstrap(log, { console: withConsole = true } = {}) {
+export async function bootstrap(log, { console: withConsole = true, artifactStores = false } = {}) {
   ensureNodeModules(log);
-  const temporalCli = await ensureTemporal(log);
+  const [temporalCli, stores] = await Promise.all([
+    ensureTemporal(log),
+    artifactStores ? ensureArtifactStores(log) : null,
+  ]);
   buildTypeScript(log);
   if (withConsole) buildConsole();
-  return { temporalCli };
+  return { temporalCli, artifactStores: stores };
 }

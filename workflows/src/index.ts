@@ -3,3 +3,7 @@ export { enrollNodeWorkflow } from './enroll-node';
 export { rotateNodeCredentialWorkflow } from './rotate-node-credential';
 export { drainNodeWorkflow } from './drain-node';
 export { deploymentWorkflow } from './deployment';
+export { rolloutWorkflow } from './rollout';
+export { verifyModelVersionWorkflow } from './verify-model-version';
+export { evaluateWorkflow } from './evaluate';
+export { retentionExpiryWorkflow } from './retention-expiry';

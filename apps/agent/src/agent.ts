@@ -12,6 +12,7 @@ import {
   type RuntimeHealthCheck,
   type RuntimeKind,
 } from '@lunanexa/contracts';
+import type { ArtifactStoreConfig } from '@lunanexa/artifact-store';
 import type { Logger } from '@lunanexa/observability';
 import { advertisedAddress, type AgentConfig } from './config';
 import { enroll, type EnrollRetryPolicy } from './enrollment/client';
@@ -62,6 +63,8 @@ export interface AgentOptions {
   /** Aborts a start still under way (a signal arrived while enrolling): startAgent then rejects with its reason. */
   readonly signal?: AbortSignal;
   readonly heartbeatRequestTimeoutMs?: number;
+  /** Where model artifacts are pulled from (main.ts reads it from the environment); default: nowhere. */
+  readonly artifactStore?: ArtifactStoreConfig;
   readonly reconcile?: {
     readonly intervalMs?: number;
     readonly healthCheck?: RuntimeHealthCheck;
@@ -339,6 +342,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       ...(reconcile.restartBackoff === undefined ? {} : { restartBackoff: reconcile.restartBackoff }),
       ...(reconcile.stopGraceMs === undefined ? {} : { stopGraceMs: reconcile.stopGraceMs }),
       ...(reconcile.adapters === undefined ? {} : { adapters: reconcile.adapters }),
+      ...(options.artifactStore === undefined ? {} : { artifactStore: options.artifactStore }),
     });
     await reconciler.start();
     const running = reconciler;

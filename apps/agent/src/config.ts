@@ -13,6 +13,11 @@ import {
   NodeLabelsSchema,
   SshFingerprintSchema,
 } from '@lunanexa/contracts';
+import {
+  artifactStoreConfigFromEnv,
+  ArtifactStoreConfigError,
+  type ArtifactStoreConfig,
+} from '@lunanexa/artifact-store';
 import { ConfigError, configFields } from '@lunanexa/observability';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -190,6 +195,25 @@ export function parseAgentConfig(document: unknown, file: string): AgentConfig {
       ? join(dataDir, DEFAULT_HOST_KEY_FILE)
       : relativeToFile(config.ssh.hostKeyFile);
   return { ...config, dataDir, ssh: { ...config.ssh, hostKeyFile } };
+}
+
+/**
+ * Where the agent pulls s3:// and oci:// model artifacts from: the
+ * LUNANEXA_S3_*, LUNANEXA_OCI_* and LUNANEXA_ARTIFACT_* environment variables
+ * (docs/OPERATIONS.md), kept out of the config file because they carry
+ * secrets. Invalid values fail the start like a bad config file (exit 78).
+ */
+export function loadAgentArtifactStoreConfig(
+  env: Readonly<Record<string, string | undefined>>,
+): ArtifactStoreConfig {
+  try {
+    return artifactStoreConfigFromEnv(env);
+  } catch (error: unknown) {
+    if (error instanceof ArtifactStoreConfigError) {
+      throw new ConfigError(`${AGENT_PROCESS_NAME}: environment`, error.problems);
+    }
+    throw error;
+  }
 }
 
 /** Reads and validates the config file; YAML unless the name ends in `.json`. */

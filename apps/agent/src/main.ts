@@ -2,7 +2,7 @@
 import { ConfigError, createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { AgentSetupError, startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
-import { AGENT_PROCESS_NAME, loadAgentConfigFile } from './config';
+import { AGENT_PROCESS_NAME, loadAgentArtifactStoreConfig, loadAgentConfigFile } from './config';
 import { prepareDataDir } from './data-dir';
 import { EnrollmentError } from './enrollment/errors';
 import { KeyFileError } from './ssh/keys';
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadAgentConfigFile(invocation.configFile);
+  const artifactStore = loadAgentArtifactStoreConfig(process.env);
   prepareDataDir(config.dataDir, invocation.configFile);
   const agentVersion = readAgentVersion();
   const logger = createLogger({ service: AGENT_PROCESS_NAME, level: config.logLevel, version: agentVersion });
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     commit: readBuildInfo().commit,
     bootstrapToken: invocation.bootstrapToken,
     signal: abort.signal,
+    artifactStore,
   });
   stopOnSignals(logger, async () => {
     abort.abort(new Error('stopped by a signal while starting'));

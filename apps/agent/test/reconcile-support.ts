@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { syntheticArtifactDigest } from '@lunanexa/artifact-store';
 import { FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import type { Assignment } from '@lunanexa/contracts';
 import { signalGroup } from '../src/runtimes/process-group';
@@ -19,9 +20,25 @@ export function uniqueModelVersion(): string {
   return `reconcile-${randomBytes(4).toString('hex')}@1`;
 }
 
-/** The registry's fake runtime in an assignment for this node. */
+/**
+ * The registry's fake runtime in an assignment for this node, with the
+ * synthetic artifact the API registers fake versions with (nothing to pull).
+ */
 export function fakeAssignment(overrides: Partial<Assignment> & { modelVersion: string }): Assignment {
-  return anAssignment({ runtime: assignedRuntime(FAKE_RECORD()), gpuUuids: [], env: {}, ...overrides });
+  const base = anAssignment();
+  return anAssignment({
+    runtime: assignedRuntime(FAKE_RECORD()),
+    gpuUuids: [],
+    env: {},
+    artifact: {
+      ...base.artifact,
+      uri: `file:///var/lib/lunanexa/models/${overrides.modelVersion.replace('@', '/')}`,
+      digest: syntheticArtifactDigest(overrides.modelVersion),
+      sizeBytes: 0,
+      format: 'fake',
+    },
+    ...overrides,
+  });
 }
 
 /**

@@ -275,17 +275,25 @@ describe('agent reconciler: restarts, leases and artifacts', function () {
     expect(isAlive(ready.pid as number)).to.equal(false);
   });
 
-  it('fails an assignment whose model artifact is not on the node, and runs it once it is (openai-compatible binary)', async () => {
+  it('fails an assignment whose model artifact is not on the node and cannot be pulled, and runs it once it is (openai-compatible binary)', async () => {
     const nodeDigest = `sha256:${createHash('sha256').update(readFileSync(process.execPath)).digest('hex')}`;
+    const weights = Buffer.from('weights\n');
     const assignment = anAssignment({
       modelVersion,
       gpuUuids: [],
       env: {},
       runtime: fakeAsOpenAiCompatible(nodeDigest),
+      artifact: {
+        ...anAssignment().artifact,
+        digest: `sha256:${createHash('sha256').update(weights).digest('hex')}`,
+        sizeBytes: weights.length,
+      },
     });
     await push(agent!, assignment);
     const failed = await replicaIn(agent!, assignment.id, 'Failed');
     const artifact = join(dataDir, 'models', assignment.artifact.digest.slice('sha256:'.length));
+    // No S3 store is configured for this agent: the pull cannot even start.
+    expect(failed.message).to.match(/^DEPENDENCY_UNAVAILABLE: /);
     expect(failed.message).to.contain(artifact);
     mkdirSync(join(dataDir, 'models'), { recursive: true });
     writeFileSync(artifact, 'weights\n');

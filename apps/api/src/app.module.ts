@@ -14,6 +14,10 @@ import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
 import { RequestsModule } from './requests/requests.module';
+import { RolloutsModule } from './rollouts/rollouts.module';
+import { PrivacyModule } from './privacy/privacy.module';
+import { RegistryModule } from './registry/registry.module';
+import { EvaluationModule } from './registry/evaluation.module';
 import { SystemModule } from './system/system.module';
 
 /** Every GraphQL error carries the request and correlation ids of the call that produced it. */
@@ -92,6 +96,10 @@ export class AppModule {
         HealthModule,
         SystemModule,
         RequestsModule,
+        RolloutsModule,
+        PrivacyModule,
+        RegistryModule,
+        EvaluationModule,
         FleetModule,
         LiveModule,
         AuditModule,

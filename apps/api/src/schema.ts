@@ -7,6 +7,14 @@ import { HealthResolver } from './health/health.resolver';
 import { FleetResolver } from './fleet/fleet.resolver';
 import { LiveResolver } from './live/live.resolver';
 import { RequestsResolver } from './requests/requests.resolver';
+import { RolloutsResolver } from './rollouts/rollouts.resolver';
+import { PrivacyResolver } from './privacy/privacy.resolver';
+import {
+  ModelFieldsResolver,
+  ModelVersionFieldsResolver,
+  RegistryResolver,
+} from './registry/registry.resolver';
+import { EvaluationResolver } from './registry/evaluation.resolver';
 import { SearchResolver } from './requests/search.resolver';
 import { WorkflowAlertsResolver } from './requests/workflow-alerts.resolver';
 import { SystemResolver } from './system/system.resolver';
@@ -22,6 +30,12 @@ export const GRAPHQL_RESOLVERS = [
   RequestsResolver,
   SearchResolver,
   WorkflowAlertsResolver,
+  RolloutsResolver,
+  PrivacyResolver,
+  RegistryResolver,
+  ModelFieldsResolver,
+  ModelVersionFieldsResolver,
+  EvaluationResolver,
 ];
 
 export const COMMITTED_SCHEMA_PATH = 'apps/api/schema.gql';

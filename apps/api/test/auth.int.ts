@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Controller, Get, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { ErrorCode, ProblemDetailsSchema } from '@lunanexa/contracts';
+import { ErrorCode, ProblemDetailsSchema, REGISTRY_MUTATION_PERMISSIONS } from '@lunanexa/contracts';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot, type Logger } from '@lunanexa/observability';
 import {
@@ -597,6 +597,13 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
       'createBootstrapToken',
       'revokeBootstrapToken',
       'bootstrapTokens',
+      // Payload privacy: what is kept of tenants' prompts, and deleting it on demand.
+      'setDataPolicy',
+      'purgePayloadCaptures',
+      // License review and the runtime allowlist decide what may run on the fleet at all.
+      ...Object.entries(REGISTRY_MUTATION_PERMISSIONS)
+        .filter(([, permission]) => permission === 'administer')
+        .map(([mutation]) => mutation),
     ]);
     /** Reachable without credentials. */
     const PUBLIC = new Set(['login', 'health']);

@@ -17,7 +17,14 @@ import {
   invokeCommand,
   type InvokeOptions,
 } from './commands/invoke';
-import { modelListCommand, modelRegisterCommand, type ModelRegisterOptions } from './commands/models';
+import {
+  dataPolicyGetCommand,
+  dataPolicyListCommand,
+  dataPolicySetCommand,
+  type DataPolicySetOptions,
+} from './commands/data-policy';
+import { modelRegisterCommand, type ModelRegisterOptions } from './commands/models';
+import { registerRegistryCommands } from './commands/registry';
 import {
   tokenCreateCommand,
   tokenListCommand,
@@ -40,7 +47,20 @@ import {
   type ReplaceOptions,
   type RotateOptions,
 } from './commands/nodes';
+import { registerEvaluationCommands } from './commands/evaluation';
 import { pingCommand, type PingOptions } from './commands/ping';
+import {
+  aliasCreateCommand,
+  aliasGetCommand,
+  aliasListCommand,
+  parseRolloutAction,
+  rolloutGetCommand,
+  rolloutListCommand,
+  rolloutSignalCommand,
+  rolloutStartCommand,
+  type AliasCreateOptions,
+  type RolloutStartOptions,
+} from './commands/rollouts';
 import { statusCommand } from './commands/status';
 import { versionCommand } from './commands/version';
 import {
@@ -294,7 +314,7 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     );
 
   // -------------------------------------------------------------------------
-  const model = group(program, 'model', 'model versions');
+  const model = group(program, 'model', 'models in the registry (and the fake-runtime shortcut)');
   leaf(model, 'register <name@version>')
     .description('register a model version on the fake runtime (deterministic test runtime)')
     .option('--ttft-ms <ms>', 'fake runtime: time to first token in milliseconds')
@@ -302,9 +322,9 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .action(
       run((ctx, ref: string, options: ModelRegisterOptions) => modelRegisterCommand(ctx, ref, options)),
     );
-  leaf(model, 'list')
-    .description('list registered model versions')
-    .action(run((ctx) => modelListCommand(ctx)));
+  registerRegistryCommands(program, model, { group, leaf, run });
+
+  registerEvaluationCommands(program, { group, leaf, run });
 
   // -------------------------------------------------------------------------
   const deploy = group(program, 'deploy', 'deployments: a model version served by replicas on nodes');
@@ -328,6 +348,90 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
   leaf(deploy, 'stop <name>')
     .description('stop every replica and wait until the agents report them stopped')
     .action(run((ctx, name: string) => deployStopCommand(ctx, name)));
+
+  // -------------------------------------------------------------------------
+  const alias = group(program, 'alias', 'versioned aliases: the names callers invoke');
+  leaf(alias, 'create <name>')
+    .description('create an alias (it serves nothing until its first rollout promotes)')
+    .option('--data-class <class>', 'data class callers send through it (default internal)')
+    .option('--description <text>', 'what the alias is for')
+    .action(run((ctx, name: string, options: AliasCreateOptions) => aliasCreateCommand(ctx, name, options)));
+  leaf(alias, 'list')
+    .description('list aliases with the version each serves and any rollout in progress')
+    .action(run((ctx) => aliasListCommand(ctx)));
+  leaf(alias, 'get <name>')
+    .description('show an alias with its revision history')
+    .action(run((ctx, name: string) => aliasGetCommand(ctx, name)));
+
+  const rollout = group(
+    program,
+    'rollout',
+    'rollouts: move an alias to a model version through canary steps',
+  );
+  leaf(rollout, 'start <alias> <name@version>')
+    .description(
+      'start a rollout (policy and digest checks, canary steps with analysis, promotion or rollback)',
+    )
+    .option(
+      '--steps <weights>',
+      'canary weights in percent, comma separated, ending at 100 (default 10,50,100)',
+    )
+    .option('--window <seconds>', 'analysis window per step (default 60)')
+    .option('--samples <n>', 'canary requests each step is judged on (default 20)')
+    .option(
+      '--bake <seconds>',
+      'keep the old version running after promotion for an instant rollback (default 0)',
+    )
+    .option('--replicas <n>', 'replicas of the new version (default 1)')
+    .option('--key <idempotency-key>', 'the same key returns the same rollout (default: a new rollout)')
+    .option('--wait', 'poll until the rollout finishes; exit non-zero unless it promoted')
+    .option('--wait-timeout <seconds>', 'how long --wait waits (default 1800)')
+    .action(
+      run((ctx, aliasName: string, ref: string, options: RolloutStartOptions) =>
+        rolloutStartCommand(ctx, aliasName, ref, options),
+      ),
+    );
+  leaf(rollout, 'get <id>')
+    .description('show a rollout: steps, analyses and receipts')
+    .action(run((ctx, id: string) => rolloutGetCommand(ctx, id)));
+  leaf(rollout, 'list')
+    .description('list rollouts, newest first')
+    .option('--alias <name>', 'only this alias')
+    .action(run((ctx, options: { alias?: string }) => rolloutListCommand(ctx, options)));
+  leaf(rollout, 'signal <action> <id>')
+    .description('promote | rollback | pause | resume | abort a running rollout')
+    .option('--reason <text>', 'recorded with the receipt')
+    .action(
+      run((ctx, action: string, id: string, options: { reason?: string }) =>
+        rolloutSignalCommand(ctx, parseRolloutAction(action), id, options),
+      ),
+    );
+
+  // -------------------------------------------------------------------------
+  const policy = group(program, 'policy', 'policies');
+  const dataPolicy = group(
+    policy,
+    'data',
+    'tenant data policies: data class, payload retention, evaluation-capture consent',
+  );
+  leaf(dataPolicy, 'list')
+    .description('list configured tenant data policies (tenants not listed get the default)')
+    .action(run((ctx) => dataPolicyListCommand(ctx)));
+  leaf(dataPolicy, 'get <tenant>')
+    .description("show a tenant's data policy (the default when none was set)")
+    .action(run((ctx, tenant: string) => dataPolicyGetCommand(ctx, tenant)));
+  leaf(dataPolicy, 'set <tenant>')
+    .description('REPLACE a tenant data policy (admin); options left out take the default')
+    .option('--data-class <class>', `${DATA_CLASSES.join(' | ')} (default internal)`)
+    .option(
+      '--retention <none|days>',
+      'keep completed payloads this many days, e.g. 30 or 30d (default none)',
+    )
+    .option('--evaluation-capture', 'explicit consent to keep completed payloads for evaluation')
+    .option('--no-evaluation-capture', 'no evaluation capture (the default)')
+    .action(
+      run((ctx, tenant: string, options: DataPolicySetOptions) => dataPolicySetCommand(ctx, tenant, options)),
+    );
 
   // -------------------------------------------------------------------------
   leaf(program, 'invoke <model>')

@@ -125,6 +125,8 @@ export function exitCodeForErrorCode(code: ErrorCode): ExitCode {
     case ErrorCode.EVALUATION_NOT_PASSED:
     case ErrorCode.HARDWARE_INCOMPATIBLE:
     case ErrorCode.NO_ELIGIBLE_NODE:
+    case ErrorCode.RUNTIME_NOT_ALLOWED:
+    case ErrorCode.MODEL_VERSION_NOT_APPROVED:
     case ErrorCode.MODEL_NOT_FOUND:
     case ErrorCode.CANCELLED:
       return ExitCode.FAILURE;

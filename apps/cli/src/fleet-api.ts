@@ -34,7 +34,6 @@ export const FLEET_DOCUMENTS = {
   uncordonNode: `mutation UncordonNode($node: String!) { node: uncordonNode(node: $node) { ${NODE_FIELDS} } }`,
   drainNode: `mutation DrainNode($node: String!, $timeoutSeconds: Int!, $idempotencyKey: String) { drainNode(node: $node, timeoutSeconds: $timeoutSeconds, idempotencyKey: $idempotencyKey) { workflowId temporalUiUrl correlationId receiptHash replicasAtStart inFlightAtStart inFlightAtTimeout node { ${NODE_FIELDS} } } }`,
   rotateNodeCredential: `mutation RotateNodeCredential($node: String!, $idempotencyKey: String) { rotateNodeCredential(node: $node, idempotencyKey: $idempotencyKey) { ${NODE_OPERATION_FIELDS} } }`,
-  modelVersions: `query ModelVersions { modelVersions { ${MODEL_VERSION_FIELDS} } }`,
   registerModelVersion: `mutation RegisterModelVersion($input: RegisterModelVersionInput!) { registerModelVersion(input: $input) { ${MODEL_VERSION_FIELDS} } }`,
   deployments: `query Deployments { deployments { ${DEPLOYMENT_FIELDS} } }`,
   deployment: `query Deployment($deployment: String!) { deployment(deployment: $deployment) { ${DEPLOYMENT_FIELDS} } }`,

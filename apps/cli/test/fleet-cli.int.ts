@@ -200,11 +200,15 @@ describe('lunanexa fleet commands against the real API', function () {
     expect(again.err()).to.match(
       /^error\[CONFLICT\]: demo@v1 is already registered \(request [0-9a-f-]{36}\)\n$/,
     );
-    const list = await cli(['--json', 'model', 'list'], 'viewer');
+    const list = await cli(['--json', 'model-version', 'list'], 'viewer');
     expect(list.code).to.equal(0);
     expect(
-      (JSON.parse(list.out()) as { ref: string; runtimeKind: string }[]).map((v) => [v.ref, v.runtimeKind]),
-    ).to.deep.equal([['demo@v1', 'fake']]);
+      (JSON.parse(list.out()) as { ref: string; state: string; runtime: { id: string } }[]).map((v) => [
+        v.ref,
+        v.state,
+        v.runtime.id,
+      ]),
+    ).to.deep.equal([['demo@v1', 'Verified', 'runtime-fake']]);
   });
 
   it('an out-of-range fake runtime speed is the API validation error (exit 65) with its field', async () => {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { renderDeployment, renderDeploymentList } from '../src/commands/deployments';
-import { renderModelList } from '../src/commands/models';
 import { renderCreatedToken, renderTokenList, tokenState } from '../src/commands/node-tokens';
 import { renderNode, renderNodeList, replicaSummary, summarizeGpus } from '../src/commands/nodes';
 import { formatBytes, formatDuration, formatInstant } from '../src/output';
@@ -8,7 +7,6 @@ import {
   ACTIVE_NODE,
   BOOTSTRAP_TOKEN,
   CREATED_TOKEN,
-  MODEL_VERSION,
   NOW,
   PENDING_NODE,
   PLACING_DEPLOYMENT,
@@ -148,7 +146,7 @@ describe('fleet output formatting', () => {
     });
   });
 
-  describe('bootstrap tokens and models', () => {
+  describe('bootstrap tokens', () => {
     it('prints a new token first, marked as shown once, then where the agent must connect', () => {
       const text = renderCreatedToken(CREATED_TOKEN, NOW);
       expect(text.split('\n').slice(0, 2)).to.deep.equal([
@@ -172,10 +170,6 @@ describe('fleet output formatting', () => {
         tokenState({ ...BOOTSTRAP_TOKEN, usedAt: '2025-11-20T09:15:00.000Z', usedByNodeId: 'node-1' }, NOW),
       ).to.equal('used by node-1');
       expect(tokenState(BOOTSTRAP_TOKEN, new Date('2025-11-20T09:29:07.000Z'))).to.equal('expired');
-    });
-
-    it('lists model versions with runtime and digest', () => {
-      expect(renderModelList([MODEL_VERSION])).to.match(/^demo@v1 {2}fake {5}sha256:9f2c/m);
     });
   });
 });

@@ -5,6 +5,8 @@ import { buildSchema, parse, validate } from 'graphql';
 import { PING_MUTATION } from '../src/commands/ping';
 import { HEALTH_QUERY } from '../src/commands/status';
 import { FLEET_DOCUMENTS } from '../src/fleet-api';
+import { ROLLOUT_DOCUMENTS } from '../src/commands/rollouts';
+import { REGISTRY_DOCUMENTS } from '../src/commands/registry';
 
 /** The API commits its generated schema; the CLI's operations must stay valid against it. */
 const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
@@ -16,6 +18,12 @@ describe('CLI GraphQL operations', () => {
     ['ping mutation', PING_MUTATION],
     ...Object.entries(FLEET_DOCUMENTS).map(
       ([field, document]) => [`fleet ${field} operation`, document] as const,
+    ),
+    ...Object.entries(ROLLOUT_DOCUMENTS).map(
+      ([field, document]) => [`rollout ${field} operation`, document] as const,
+    ),
+    ...Object.entries(REGISTRY_DOCUMENTS).map(
+      ([field, document]) => [`registry ${field} operation`, document] as const,
     ),
   ]) {
     it(`${name} validates against apps/api/schema.gql`, () => {

@@ -7,3 +7,5 @@ export * from './workloads';
 export { readJsonBody, violationsFrom } from './http';
 export * from './postgres-route-table';
 export * from './request-log';
+export * from './data-policy-table';
+export * from './payload-capture';

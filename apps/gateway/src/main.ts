@@ -2,6 +2,8 @@
 import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
 import { createGatewayMetrics } from './metrics';
+import { type DataPolicyTable, PostgresDataPolicyTable, StaticDataPolicyTable } from './data-policy-table';
+import { NullPayloadCapture, type PayloadCaptureSink, PostgresPayloadCapture } from './payload-capture';
 import { PostgresRouteTable } from './postgres-route-table';
 import { NullRequestLog, PostgresRequestLog, type RequestLog } from './request-log';
 import { EmptyRouteTable, type RouteTable } from './route-table';
@@ -21,7 +23,24 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   let table: PostgresRouteTable | undefined;
   let routes: RouteTable;
   let requestLog: RequestLog = new NullRequestLog();
+  let policyTable: PostgresDataPolicyTable | undefined;
+  // Without a database no tenant can have a policy: everyone gets the default (keep nothing).
+  let dataPolicies: DataPolicyTable = new StaticDataPolicyTable();
+  let payloadCapture: PayloadCaptureSink = new NullPayloadCapture();
   if (config.databaseUrl !== null) {
+    policyTable = new PostgresDataPolicyTable({
+      databaseUrl: config.databaseUrl,
+      logger,
+      refreshMs: config.routeRefreshMs,
+      registry: metrics.service.registry,
+    });
+    policyTable.start();
+    dataPolicies = policyTable;
+    payloadCapture = new PostgresPayloadCapture({
+      databaseUrl: config.databaseUrl,
+      logger,
+      registry: metrics.service.registry,
+    });
     requestLog = new PostgresRequestLog({
       databaseUrl: config.databaseUrl,
       logger,
@@ -48,6 +67,8 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     build,
     metrics,
     requestLog,
+    dataPolicies,
+    payloadCapture,
     maxBodyBytes: config.maxBodyBytes,
     defaultDataClass: config.defaultDataClass,
   });
@@ -64,6 +85,8 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
       // Only after the server closed: requests still finishing may look up routes until then.
       await table?.close();
       await requestLog.close();
+      await policyTable?.close();
+      await payloadCapture.close();
     },
     { graceMs: config.shutdownGraceMs },
     'shutting down: no new connections, finishing in-flight requests',

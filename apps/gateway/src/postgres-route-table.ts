@@ -1,4 +1,4 @@
-import { DATA_CLASSES } from '@lunanexa/contracts';
+import { DATA_CLASSES, type DataClass } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
 import { Pool } from 'pg';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -12,6 +12,9 @@ import type { Route, RouteEndpoint, RouteModel, RouteTable } from './route-table
  * a drain stops new traffic at once; cordon is deliberately absent because it
  * only blocks new placements. A node whose lease lapsed is Unreachable, and a
  * NULL lease (never heartbeated) compares as unknown, so both drop out too.
+ * A version whose license is not Approved (rejected or withdrawn after the
+ * rollout) stops serving at the next refresh; the license's allowed data
+ * classes travel with the route so the gateway can refuse other classes.
  *
  * Order is least recently updated deployment first, then least recently
  * updated assignment: a stable base order that lookup rotates through.
@@ -21,10 +24,13 @@ SELECT d.id AS deployment_id,
        d.model_ref,
        d.created_at AS deployment_created_at,
        n.address,
-       a.endpoint_port
+       a.endpoint_port,
+       l.document->'allowedDataClasses' AS allowed_data_classes
   FROM assignments a
   JOIN deployments d ON d.id = a.deployment_id
   JOIN nodes n ON n.id = a.node_id
+  JOIN model_versions mv ON mv.id = d.model_version_id
+  JOIN licenses l ON l.id = mv.license_id
  WHERE a.intent = 'Run'
    AND a.observed_state = 'Ready'
    AND a.observed_generation = a.generation
@@ -33,7 +39,31 @@ SELECT d.id AS deployment_id,
    AND d.state NOT IN ('Stopping', 'Stopped', 'Failed')
    AND n.lifecycle = 'Active'
    AND n.lease_expires_at > now()
+   AND l.approval_state = 'Approved'
  ORDER BY d.model_ref, d.updated_at, d.id, a.updated_at, a.id`;
+
+/**
+ * Every alias that can route: its current revision's (stable) deployment and,
+ * while a rollout runs, the canary deployment and its share in percent.
+ */
+export const ALIASES_SQL = `
+SELECT al.name,
+       al.created_at,
+       al.canary_deployment_id,
+       al.canary_weight,
+       r.deployment_id AS stable_deployment_id
+  FROM aliases al
+  LEFT JOIN alias_revisions r ON r.alias_id = al.id AND r.revision = al.current_revision
+ WHERE al.current_revision > 0 OR al.canary_deployment_id IS NOT NULL
+ ORDER BY al.name`;
+
+interface AliasRow {
+  readonly name: string;
+  readonly created_at: Date;
+  readonly canary_deployment_id: string | null;
+  readonly canary_weight: number;
+  readonly stable_deployment_id: string | null;
+}
 
 interface RouteRow {
   readonly deployment_id: string;
@@ -41,6 +71,7 @@ interface RouteRow {
   readonly deployment_created_at: Date;
   readonly address: string;
   readonly endpoint_port: number;
+  readonly allowed_data_classes: unknown;
 }
 
 export const DEFAULT_ROUTE_REFRESH_MS = 1000;
@@ -56,6 +87,8 @@ export interface PostgresRouteTableOptions {
   readonly registry?: Registry;
   /** Milliseconds since the epoch; injected so tests can age the snapshot without sleeping. */
   readonly now?: () => number;
+  /** Uniform in [0, 1): the canary draw; injected so tests can pin it. */
+  readonly random?: () => number;
 }
 
 export interface RouteTableMetrics {
@@ -63,18 +96,27 @@ export interface RouteTableMetrics {
   readonly snapshotAgeSeconds: Gauge;
 }
 
-/** All rotations of one ref's replicas, so lookup hands out round-robin order without allocating. */
+/** All rotations of one ref's (or one deployment's) replicas, so lookup hands out round-robin order without allocating. */
 interface RouteSet {
   readonly rotations: readonly Route[];
   next: number;
 }
 
+/** An alias: its stable deployment's replicas and, during a rollout, the canary's and its share. */
+interface AliasRoutes {
+  readonly stable: RouteSet | undefined;
+  readonly canary: RouteSet | undefined;
+  /** Percent of the alias's requests the canary gets (0-100). */
+  readonly canaryWeight: number;
+}
+
 interface Snapshot {
   readonly routes: ReadonlyMap<string, RouteSet>;
+  readonly aliases: ReadonlyMap<string, AliasRoutes>;
   readonly models: readonly RouteModel[];
 }
 
-const EMPTY: Snapshot = { routes: new Map(), models: [] };
+const EMPTY: Snapshot = { routes: new Map(), aliases: new Map(), models: [] };
 
 /** `http://host:port`; an IPv6 literal needs brackets or its colons read as the port separator. */
 export function endpointBaseUrl(address: string, port: number): string {
@@ -82,46 +124,97 @@ export function endpointBaseUrl(address: string, port: number): string {
   return `http://${host}:${port}`;
 }
 
-function buildSnapshot(rows: readonly RouteRow[], previous: Snapshot): Snapshot {
-  const grouped = new Map<
-    string,
-    { createdAt: Date; endpoints: (RouteEndpoint & { deploymentId: string })[] }
-  >();
+/** The license's allowed classes as stored; anything unreadable allows nothing (fail closed). */
+function allowedClasses(value: unknown): readonly DataClass[] {
+  if (!Array.isArray(value)) return [];
+  return DATA_CLASSES.filter((dataClass) => value.includes(dataClass));
+}
+
+interface EndpointGroup {
+  readonly modelRef: string;
+  createdAt: Date;
+  readonly allowedDataClasses: readonly DataClass[];
+  readonly endpoints: (RouteEndpoint & { deploymentId: string })[];
+}
+
+function routeSet(group: EndpointGroup, alias: string | null, previous: RouteSet | undefined): RouteSet {
+  const { endpoints } = group;
+  const rotations = endpoints.map((_, start): Route => {
+    const ordered = [...endpoints.slice(start), ...endpoints.slice(0, start)];
+    return {
+      modelVersion: group.modelRef,
+      alias,
+      // The replica tried first names the route; a later one that answers reports its own deployment.
+      deploymentId: ordered[0].deploymentId,
+      allowedDataClasses: group.allowedDataClasses,
+      endpoints: ordered,
+    };
+  });
+  // Carried across refreshes: a fresh start at 0 every second would send light traffic to one replica only.
+  return { rotations, next: (previous?.next ?? 0) % rotations.length };
+}
+
+function group(map: Map<string, EndpointGroup>, key: string, row: RouteRow): void {
+  let entry = map.get(key);
+  if (entry === undefined) {
+    entry = {
+      modelRef: row.model_ref,
+      createdAt: row.deployment_created_at,
+      allowedDataClasses: allowedClasses(row.allowed_data_classes),
+      endpoints: [],
+    };
+    map.set(key, entry);
+  }
+  if (row.deployment_created_at < entry.createdAt) entry.createdAt = row.deployment_created_at;
+  entry.endpoints.push({
+    baseUrl: endpointBaseUrl(row.address, row.endpoint_port),
+    servedModel: row.model_ref,
+    deploymentId: row.deployment_id,
+  });
+}
+
+function buildSnapshot(
+  rows: readonly RouteRow[],
+  aliasRows: readonly AliasRow[],
+  previous: Snapshot,
+): Snapshot {
+  const byRef = new Map<string, EndpointGroup>();
+  const byDeployment = new Map<string, EndpointGroup>();
   for (const row of rows) {
-    let entry = grouped.get(row.model_ref);
-    if (entry === undefined) {
-      entry = { createdAt: row.deployment_created_at, endpoints: [] };
-      grouped.set(row.model_ref, entry);
-    }
-    if (row.deployment_created_at < entry.createdAt) entry.createdAt = row.deployment_created_at;
-    entry.endpoints.push({
-      baseUrl: endpointBaseUrl(row.address, row.endpoint_port),
-      servedModel: row.model_ref,
-      deploymentId: row.deployment_id,
-    });
+    group(byRef, row.model_ref, row);
+    group(byDeployment, row.deployment_id, row);
   }
   const routes = new Map<string, RouteSet>();
   const models: RouteModel[] = [];
-  for (const [ref, { createdAt, endpoints }] of grouped) {
-    const rotations = endpoints.map((_, start): Route => {
-      const ordered = [...endpoints.slice(start), ...endpoints.slice(0, start)];
-      return {
-        modelVersion: ref,
-        alias: null,
-        // The replica tried first names the route; a later one that answers reports its own deployment.
-        deploymentId: ordered[0].deploymentId,
-        // Every class until licenses arrive with the model registry; then this comes from the approved license.
-        allowedDataClasses: DATA_CLASSES,
-        endpoints: ordered,
-      };
+  for (const [ref, entry] of byRef) {
+    routes.set(ref, routeSet(entry, null, previous.routes.get(ref)));
+    models.push({ id: ref, createdAt: entry.createdAt.toISOString() });
+  }
+  const aliases = new Map<string, AliasRoutes>();
+  for (const row of aliasRows) {
+    const before = previous.aliases.get(row.name);
+    const stableGroup =
+      row.stable_deployment_id === null ? undefined : byDeployment.get(row.stable_deployment_id);
+    const canaryGroup =
+      row.canary_deployment_id === null || row.canary_weight <= 0
+        ? undefined
+        : byDeployment.get(row.canary_deployment_id);
+    if (stableGroup === undefined && canaryGroup === undefined) continue;
+    aliases.set(row.name, {
+      stable: stableGroup && routeSet(stableGroup, row.name, before?.stable),
+      canary: canaryGroup && routeSet(canaryGroup, row.name, before?.canary),
+      canaryWeight: Math.min(Math.max(row.canary_weight, 0), 100),
     });
-    // Carried across refreshes: a fresh start at 0 every second would send light traffic to one replica only.
-    const next = (previous.routes.get(ref)?.next ?? 0) % rotations.length;
-    routes.set(ref, { rotations, next });
-    models.push({ id: ref, createdAt: createdAt.toISOString() });
+    models.push({ id: row.name, createdAt: new Date(row.created_at).toISOString() });
   }
   models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { routes, models };
+  return { routes, aliases, models };
+}
+
+function take(set: RouteSet): Route {
+  const route = set.rotations[set.next];
+  set.next = (set.next + 1) % set.rotations.length;
+  return route;
 }
 
 /**
@@ -139,6 +232,7 @@ export class PostgresRouteTable implements RouteTable {
   private readonly refreshMs: number;
   private readonly staleAfterMs: number;
   private readonly now: () => number;
+  private readonly random: () => number;
   private readonly startedAt: number;
   private snapshot: Snapshot = EMPTY;
   private loadedAt: number | undefined;
@@ -155,6 +249,7 @@ export class PostgresRouteTable implements RouteTable {
     this.refreshMs = options.refreshMs ?? DEFAULT_ROUTE_REFRESH_MS;
     this.staleAfterMs = options.staleAfterMs ?? DEFAULT_ROUTE_STALE_AFTER_MS;
     this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
     this.startedAt = this.now();
     this.pool = new Pool({
       connectionString: options.databaseUrl,
@@ -189,12 +284,23 @@ export class PostgresRouteTable implements RouteTable {
     };
   }
 
+  /**
+   * An alias sends each request to its canary with probability weight/100
+   * (an independent draw per request, so any client's traffic is split the
+   * same way) and otherwise to its stable deployment; whichever side has no
+   * ready replica right now cedes its share to the other.
+   */
   lookup(modelOrAlias: string): Route | undefined {
+    const alias = this.snapshot.aliases.get(modelOrAlias);
+    if (alias !== undefined) {
+      const { stable, canary } = alias;
+      if (canary !== undefined && (stable === undefined || this.random() * 100 < alias.canaryWeight)) {
+        return take(canary);
+      }
+      return stable === undefined ? undefined : take(stable);
+    }
     const set = this.snapshot.routes.get(modelOrAlias);
-    if (set === undefined) return undefined;
-    const route = set.rotations[set.next];
-    set.next = (set.next + 1) % set.rotations.length;
-    return route;
+    return set === undefined ? undefined : take(set);
   }
 
   models(): readonly RouteModel[] {
@@ -249,7 +355,8 @@ export class PostgresRouteTable implements RouteTable {
     if (this.closing !== undefined) return false;
     try {
       const result = await this.pool.query<RouteRow>(ROUTES_SQL);
-      this.snapshot = buildSnapshot(result.rows, this.snapshot);
+      const aliasResult = await this.pool.query<AliasRow>(ALIASES_SQL);
+      this.snapshot = buildSnapshot(result.rows, aliasResult.rows, this.snapshot);
       const first = this.loadedAt === undefined;
       this.loadedAt = this.now();
       if (first) this.logger.info({ models: this.snapshot.models.length }, 'route table loaded');

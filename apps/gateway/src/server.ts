@@ -2,10 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   type DataClass,
+  DEFAULT_TENANT_ID,
   ErrorCode,
   LunaNexaError,
   OPENAI_MODEL_OWNER,
   type OpenAiModelList,
+  captureDecision,
   unixSeconds,
 } from '@lunanexa/contracts';
 import {
@@ -17,8 +19,10 @@ import {
   type RequestIds,
 } from '@lunanexa/observability';
 import { GATEWAY_SERVICE } from './config';
+import type { DataPolicyTable } from './data-policy-table';
 import { readJsonBody, sendJson, sendProblem } from './http';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
+import { type PayloadCaptureSink, payloadCaptureOf, redactedError } from './payload-capture';
 import type { RequestLog, RequestRecord } from './request-log';
 import type { RouteTable } from './route-table';
 import { UpstreamClient } from './upstream';
@@ -44,6 +48,14 @@ export interface GatewayDeps {
   readonly metrics?: GatewayMetrics;
   /** Where finished workloads' metadata goes (the console's Requests view); none when absent. */
   readonly requestLog?: RequestLog;
+  /**
+   * Tenant data policies: the tenant's data class is checked against the
+   * route's license and its retention/consent decide payload capture. Absent:
+   * no tenant policy applies (only the request's own data class) and nothing is captured.
+   */
+  readonly dataPolicies?: DataPolicyTable;
+  /** Where payloads the policy keeps are written; absent: nothing is ever captured. */
+  readonly payloadCapture?: PayloadCaptureSink;
 }
 
 export interface GatewayServer {
@@ -96,7 +108,14 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   ): Promise<void> => {
     const body = await readJsonBody(exchange.req, deps.maxBodyBytes);
     const prepared = prepare(body);
+    const tenantId = prepared.request.correlation.tenantId ?? DEFAULT_TENANT_ID;
+    if (deps.dataPolicies !== undefined && !deps.dataPolicies.ready())
+      throw new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Tenant data policies have not loaded yet.');
+    const policy = deps.dataPolicies?.policyFor(tenantId);
+    const decision = policy === undefined ? ({ capture: false } as const) : captureDecision(policy);
     const track = new WorkloadTracker();
+    // Completion text is collected only for a request whose policy keeps it.
+    if (decision.capture && deps.payloadCapture !== undefined) track.completionText = [];
     let thrownCode: string | null = null;
     if (deps.requestLog !== undefined) {
       const log = deps.requestLog;
@@ -105,8 +124,34 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
         if (track.finished) log.record(requestRecordOf(exchange, prepared, track, thrownCode, clock()));
       });
     }
+    if (track.completionText !== null && deps.payloadCapture !== undefined) {
+      const sink = deps.payloadCapture;
+      exchange.res.once('close', () => {
+        // Only completed requests: a failed one has no answer worth keeping.
+        if (track.state !== 'Completed' || track.completionText === null) return;
+        const capture = payloadCaptureOf(decision, {
+          tenantId,
+          requestId: exchange.ids.requestId,
+          correlationId: exchange.ids.correlationId,
+          deploymentId: track.deploymentId,
+          modelRef: track.modelRef,
+          request: prepared.request,
+          responseText: track.completionText.join(''),
+          capturedAt: clock(),
+        });
+        if (capture !== null) sink.capture(capture);
+      });
+    }
     try {
-      await runWorkload(workloadDeps, prepared, exchange.ids, exchange.res, track, exchange.receivedAt);
+      await runWorkload(
+        workloadDeps,
+        prepared,
+        exchange.ids,
+        exchange.res,
+        track,
+        exchange.receivedAt,
+        policy?.dataClass,
+      );
     } catch (error: unknown) {
       thrownCode = error instanceof LunaNexaError ? error.code : ErrorCode.INTERNAL;
       throw error;
@@ -149,6 +194,11 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
               throw new LunaNexaError(
                 ErrorCode.DEPENDENCY_UNAVAILABLE,
                 'The route table has not loaded yet.',
+              );
+            if (deps.dataPolicies !== undefined && !deps.dataPolicies.ready())
+              throw new LunaNexaError(
+                ErrorCode.DEPENDENCY_UNAVAILABLE,
+                'Tenant data policies have not loaded yet.',
               );
             sendJson(res, 200, { status: 'ready' });
           },
@@ -269,7 +319,11 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
               'An internal error occurred; quote the request id when reporting it.',
             );
       if (!(error instanceof LunaNexaError)) {
-        deps.logger.error({ err: error, route: routeLabel, request_id: ids.requestId }, 'unhandled error');
+        // Redacted: an unexpected error's message may quote the request body.
+        deps.logger.error(
+          { err: redactedError(error), route: routeLabel, request_id: ids.requestId },
+          'unhandled error',
+        );
       }
       if (res.headersSent || res.destroyed) {
         // Too late for a status line; the only honest signal left is cutting the connection.

@@ -71,6 +71,12 @@ export class WorkloadTracker {
   completionTokens: number | null = null;
   /** The code a stream ended with after its first byte (earlier failures are thrown). */
   errorCode: string | null = null;
+  /**
+   * The generated text, collected only when the tenant's data policy keeps
+   * this request's payload (see payload-capture.ts); null means "do not
+   * collect", which is every request under the default policy.
+   */
+  completionText: string[] | null = null;
 
   apply(event: WorkloadEvent): void {
     this.state = transition(workloadLifecycle, this.state, event);
@@ -221,6 +227,7 @@ export async function runWorkload(
   res: ServerResponse,
   track: WorkloadTracker,
   receivedAt: bigint,
+  tenantDataClass?: DataClass,
 ): Promise<void> {
   const { request } = prepared;
   const name = 'alias' in request.target ? request.target.alias : request.target.model;
@@ -234,6 +241,14 @@ export async function runWorkload(
     throw new LunaNexaError(
       ErrorCode.DATA_CLASS_NOT_ALLOWED,
       `The license of ${route.modelVersion} does not allow ${request.dataClass} data.`,
+    );
+  }
+  // The tenant's data policy names the class of everything it sends, whatever a request declares.
+  if (tenantDataClass !== undefined && !route.allowedDataClasses.includes(tenantDataClass)) {
+    track.apply('reject');
+    throw new LunaNexaError(
+      ErrorCode.DATA_CLASS_NOT_ALLOWED,
+      `The license of ${route.modelVersion} does not allow ${tenantDataClass} data, the data class of this tenant.`,
     );
   }
   if (route.endpoints.length === 0) {
@@ -368,6 +383,7 @@ async function relayResponse(exchange: Exchange, upstream: IncomingMessage): Pro
     );
   }
   track.apply('complete');
+  track.completionText?.push(...response.choices.map((choice) => choice.text));
   track.firstByteAt = process.hrtime.bigint();
   track.promptTokens = response.usage.promptTokens;
   track.completionTokens = response.usage.completionTokens;
@@ -472,6 +488,8 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
         }
         const chunk = mapUpstreamChunk(exchange, JSON.parse(data) as unknown, sequence);
         sequence += 1;
+        if (track.completionText !== null)
+          for (const choice of chunk.choices) track.completionText.push(choice.delta);
         if (chunk.usage) {
           track.promptTokens = chunk.usage.promptTokens;
           track.completionTokens = chunk.usage.completionTokens;

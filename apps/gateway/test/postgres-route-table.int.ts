@@ -40,7 +40,12 @@ interface ReplicaSpec {
   /** Deployment timestamps, to control merge order and the listed createdAt. */
   readonly deploymentCreatedAt?: string;
   readonly deploymentUpdatedAt?: string;
+  /** The version's license (default: the built-in approved synthetic license). */
+  readonly licenseId?: string;
 }
+
+const SYNTHETIC_LICENSE_ID = '00000000-0000-4000-8000-000000000001';
+const CANARY_REF = 'llama-3-1-8b-instruct@2024-09-01';
 
 /** One chunk of a server-sent-events stream and when the client received it. */
 interface TimedEvent {
@@ -200,10 +205,22 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       [`node-${spec.node}`, spec.node, spec.address ?? '127.0.0.1', `enroll-${spec.node}`, tokenId],
     );
     await sql.query(
-      `INSERT INTO model_versions (id, model, version, ref, artifact, runtime, created_by, created_at)
-       VALUES ($1, $2, $3, $4, '{}'::jsonb, '{}'::jsonb, 'test', now())
+      `INSERT INTO models (id, name, display_name, created_by, created_at, updated_at)
+       VALUES ($1, $2, $2, 'test', now(), now()) ON CONFLICT (name) DO NOTHING`,
+      [randomUUID(), model],
+    );
+    await sql.query(
+      `INSERT INTO runtimes (id, name, version, kind, document, created_by, created_at, updated_at)
+       VALUES ('runtime-test', 'test', '1', 'fake', '{}'::jsonb, 'test', now(), now()) ON CONFLICT (id) DO NOTHING`,
+    );
+    await sql.query(
+      `INSERT INTO model_versions (id, model, version, ref, artifact, runtime, created_by, created_at, model_id,
+                                   state, license_id, runtime_id, requirements, updated_at)
+       SELECT $1, $2, $3, $4, '{}'::jsonb, '{}'::jsonb, 'test', now(), m.id, 'Approved', $5, 'runtime-test',
+              '{}'::jsonb, now()
+         FROM models m WHERE m.name = $2
        ON CONFLICT (ref) DO NOTHING`,
-      [randomUUID(), model, version, ref],
+      [randomUUID(), model, version, ref, spec.licenseId ?? SYNTHETIC_LICENSE_ID],
     );
     await sql.query(
       `INSERT INTO deployments (id, name, model_version_id, model_ref, state, generation, observed_generation,
@@ -254,7 +271,9 @@ describe('PostgresRouteTable on PostgreSQL', function () {
 
   describe('snapshot', () => {
     beforeEach(async () => {
-      await sql.query('TRUNCATE assignments, deployments, model_versions, nodes');
+      await sql.query(
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes',
+      );
       await addReplica({
         node: 'gpu-a',
         deployment: 'llama',
@@ -461,7 +480,9 @@ describe('PostgresRouteTable on PostgreSQL', function () {
     });
 
     before(async () => {
-      await sql.query('TRUNCATE assignments, deployments, model_versions, nodes');
+      await sql.query(
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes',
+      );
       // 150 ms to the first token, then 10 tokens/s: slow enough to tell a stream from a buffered reply.
       runtime = await startFakeRuntime(['--model', REF, '--ttft-ms', '150', '--tokens-per-second', '10']);
       await addReplica({ node: 'gpu-a', deployment: 'llama', port: runtime.port });
@@ -545,6 +566,135 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       const chunks = events.slice(0, -1).map((e) => OpenAiChatChunkSchema.parse(JSON.parse(e.data)));
       expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).to.equal(expectedText(30));
       expect(chunks.at(-1)?.choices[0]?.finish_reason).to.equal('length');
+    });
+  });
+  describe('aliases: stable revision and weighted canary', () => {
+    let stableRuntime: FakeRuntimeProcess;
+    let canaryRuntime: FakeRuntimeProcess;
+    let aliasId: string;
+
+    async function setAlias(canaryWeight: number, canary: string | null = 'dep-canary'): Promise<void> {
+      await sql.query(`UPDATE aliases SET canary_deployment_id = $2, canary_weight = $3 WHERE id = $1`, [
+        aliasId,
+        canary,
+        canaryWeight,
+      ]);
+    }
+
+    before(async () => {
+      await sql.query(
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes',
+      );
+      stableRuntime = await startFakeRuntime(['--model', REF]);
+      canaryRuntime = await startFakeRuntime(['--model', CANARY_REF]);
+      await addReplica({ node: 'gpu-a', deployment: 'stable', port: stableRuntime.port });
+      await addReplica({ node: 'gpu-b', deployment: 'canary', port: canaryRuntime.port, ref: CANARY_REF });
+      aliasId = randomUUID();
+      await sql.query(
+        `INSERT INTO aliases (id, name, data_class, current_revision, created_by, created_at, updated_at)
+         VALUES ($1, 'chat-default', 'internal', 1, 'test', now(), now())`,
+        [aliasId],
+      );
+      await sql.query(
+        `INSERT INTO alias_revisions (alias_id, revision, model_version_id, model_ref, deployment_id, reason,
+                                      created_by, created_at)
+         SELECT $1, 1, d.model_version_id, d.model_ref, d.id, 'promote', 'test', now()
+           FROM deployments d WHERE d.id = 'dep-stable'`,
+        [aliasId],
+      );
+    });
+
+    after(async () => {
+      await stableRuntime?.stop();
+      await canaryRuntime?.stop();
+    });
+
+    it('routes an alias to its current revision only while no canary has weight', async () => {
+      await setAlias(0, null);
+      const routes = table();
+      await routes.refresh();
+      const served = new Set<string>();
+      for (let i = 0; i < 50; i++) served.add(routes.lookup('chat-default')?.deploymentId ?? 'none');
+      expect([...served]).to.deep.equal(['dep-stable']);
+      expect(routes.lookup('chat-default')?.alias).to.equal('chat-default');
+      expect(routes.models().map((m) => m.id)).to.include('chat-default');
+    });
+
+    it('sends weight percent to the canary by an independent draw per request', async () => {
+      await setAlias(30);
+      let draw = 0;
+      const draws = [0.05, 0.29, 0.3, 0.95];
+      const routes = table({ random: () => draws[draw++ % draws.length] ?? 0 });
+      await routes.refresh();
+      const picked = draws.map(() => routes.lookup('chat-default')?.deploymentId);
+      // 0.05 and 0.29 fall inside the first 30 %; 0.30 and 0.95 do not.
+      expect(picked).to.deep.equal(['dep-canary', 'dep-canary', 'dep-stable', 'dep-stable']);
+      await setAlias(100);
+      await routes.refresh();
+      expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-canary');
+    });
+
+    it("cedes a side's share when it has no ready replica, and serves nothing under a license that is not Approved", async () => {
+      await setAlias(10);
+      await sql.query(`UPDATE nodes SET lifecycle = 'Draining' WHERE name = 'gpu-a'`);
+      const routes = table({ random: () => 0.99 });
+      await routes.refresh();
+      expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-canary');
+      await sql.query(`UPDATE nodes SET lifecycle = 'Active'`);
+      const licenseId = randomUUID();
+      await sql.query(
+        `INSERT INTO licenses (id, name, document, approval_state, created_by, created_at, updated_at)
+         VALUES ($1, 'withdrawn', '{"allowedDataClasses":["internal"]}'::jsonb, 'Rejected', 'test', now(), now())`,
+        [licenseId],
+      );
+      await sql.query(`UPDATE model_versions SET license_id = $1 WHERE ref = $2`, [licenseId, CANARY_REF]);
+      await routes.refresh();
+      expect(routes.lookup(CANARY_REF)).to.equal(undefined);
+      expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-stable');
+      await sql.query(`UPDATE model_versions SET license_id = $1 WHERE ref = $2`, [
+        SYNTHETIC_LICENSE_ID,
+        CANARY_REF,
+      ]);
+    });
+
+    it('over 1,000 requests through the gateway at canary weight 10 %, the canary share is inside the binomial 99.9 % bounds', async () => {
+      await setAlias(10);
+      const routes = table({ refreshMs: 100 });
+      routes.start();
+      await eventually('alias routed', () => routes.lookup('chat-default') !== undefined);
+      const gw = await startGateway({ routes });
+      try {
+        const counts = new Map<string, number>();
+        const total = 1000;
+        let sent = 0;
+        // A few requests at a time: the split is per request, so concurrency must not matter.
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (sent < total) {
+              sent += 1;
+              const reply = await postJson(gw.url, '/v1/chat/completions', {
+                model: 'chat-default',
+                messages: [{ role: 'user', content: QUESTION }],
+                max_tokens: 1,
+              });
+              expect(reply.status).to.equal(200);
+              const model = reply.json<{ model: string }>().model;
+              counts.set(model, (counts.get(model) ?? 0) + 1);
+            }
+          }),
+        );
+        const canary = counts.get(CANARY_REF) ?? 0;
+        const stable = counts.get(REF) ?? 0;
+        expect(canary + stable).to.equal(total);
+        // Binomial(1000, 0.1): mean 100, sd 9.49; two-sided 99.9 % is ±3.29 sd → [69, 131].
+        const sd = Math.sqrt(total * 0.1 * 0.9);
+        const [low, high] = [Math.ceil(100 - 3.2905 * sd), Math.floor(100 + 3.2905 * sd)];
+        expect([low, high]).to.deep.equal([69, 131]);
+        console.log(`        canary served ${canary} of ${total} (bounds ${low}-${high})`);
+        expect(canary, `canary served ${canary} of ${total}`).to.be.within(low, high);
+      } finally {
+        await gw.stop();
+      }
     });
   });
 });

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { CONTROL_TASK_QUEUE, DEFAULT_TEMPORAL_NAMESPACE } from '@lunanexa/contracts';
-import { configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
+import {
+  artifactStoreConfigFromEnv,
+  ArtifactStoreConfigError,
+  type ArtifactStoreConfig,
+} from '@lunanexa/activities';
+import { ConfigError, configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
 import { join, resolve } from 'node:path';
 
 export const WorkerConfigSchema = z.object({
@@ -15,11 +20,46 @@ export const WorkerConfigSchema = z.object({
   LUNANEXA_DATA_DIR: z.string().min(1).default(join(findRepoRoot(), '.data')),
   /** The controller's Ed25519 key (shared with the API): signs node credentials and assignments. */
   LUNANEXA_CONTROLLER_KEY_FILE: z.string().min(1).optional(),
+  /** Seconds between RetentionExpiry passes (deleting expired payload captures); short in tests. */
+  LUNANEXA_RETENTION_EXPIRY_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .max(86_400, 'must be at most 86400 seconds (one day)')
+    .default(300),
+  /** Artifact stores for digest verification (docs/OPERATIONS.md); checked together by workerArtifactStoreConfig. */
+  LUNANEXA_S3_ENDPOINT: z.string().optional(),
+  LUNANEXA_S3_REGION: z.string().optional(),
+  LUNANEXA_S3_ACCESS_KEY_ID: z.string().optional(),
+  LUNANEXA_S3_SECRET_ACCESS_KEY: z.string().optional(),
+  LUNANEXA_S3_SESSION_TOKEN: z.string().optional(),
+  LUNANEXA_S3_PATH_STYLE: z.string().optional(),
+  LUNANEXA_S3_ALLOW_HTTP: z.string().optional(),
+  LUNANEXA_OCI_INSECURE_REGISTRIES: z.string().optional(),
+  LUNANEXA_OCI_AUTH_REGISTRY: z.string().optional(),
+  LUNANEXA_OCI_USERNAME: z.string().optional(),
+  LUNANEXA_OCI_PASSWORD: z.string().optional(),
+  LUNANEXA_OCI_TOKEN: z.string().optional(),
+  LUNANEXA_ARTIFACT_FILE_ROOTS: z.string().optional(),
+  LUNANEXA_ARTIFACT_IDLE_TIMEOUT_MS: z.string().optional(),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 
 export function loadWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
-  return loadConfig('lunanexa-worker', WorkerConfigSchema, env);
+  const config = loadConfig('lunanexa-worker', WorkerConfigSchema, env);
+  // Fail at boot, not at the first verification.
+  workerArtifactStoreConfig(config);
+  return config;
+}
+
+/** The artifact stores the verification activity reads, from the LUNANEXA_S3_* / OCI_* / ARTIFACT_* variables. */
+export function workerArtifactStoreConfig(config: WorkerConfig): ArtifactStoreConfig {
+  try {
+    return artifactStoreConfigFromEnv(config);
+  } catch (error: unknown) {
+    if (error instanceof ArtifactStoreConfigError) throw new ConfigError('lunanexa-worker', error.problems);
+    throw error;
+  }
 }
 
 export function workerControllerKeyFile(config: WorkerConfig): string {

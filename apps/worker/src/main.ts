@@ -2,6 +2,7 @@ import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/o
 import { loadWorkerConfig } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { startWorker } from './worker';
+import { keepRetentionExpiryRunning } from './retention-expiry';
 
 runMain('lunanexa-worker', async () => {
   const config = loadWorkerConfig();
@@ -13,6 +14,13 @@ runMain('lunanexa-worker', async () => {
   });
   const running = await startWorker(config, logger);
   const health = createWorkerHealthServer(running.worker, build);
+  keepRetentionExpiryRunning({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.LUNANEXA_TASK_QUEUE,
+    intervalSeconds: config.LUNANEXA_RETENTION_EXPIRY_INTERVAL_SECONDS,
+    logger,
+  });
   await new Promise<void>((resolve) =>
     health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve),
   );

@@ -4,7 +4,7 @@ import { ed25519KeyId } from '@lunanexa/agent-protocol';
 import { createDataSource, loadOrCreateControllerKey } from '@lunanexa/persistence';
 import type { Logger } from '@lunanexa/observability';
 import type { DataSource } from 'typeorm';
-import { workerControllerKeyFile, type WorkerConfig } from './config';
+import { workerArtifactStoreConfig, workerControllerKeyFile, type WorkerConfig } from './config';
 
 export interface RunningWorker {
   readonly worker: Worker;
@@ -54,7 +54,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.LUNANEXA_TASK_QUEUE,
     workflowsPath: require.resolve('@lunanexa/workflows'),
-    activities: createActivities({ db, controller, southbound }),
+    activities: createActivities({
+      db,
+      controller,
+      southbound,
+      artifactStore: workerArtifactStoreConfig(config),
+    }),
     // Long enough for in-flight activities (database writes) to finish on SIGTERM.
     shutdownGraceTime: '20 seconds',
   });

@@ -2,6 +2,7 @@ import type { Route, Routes } from '@angular/router';
 import type { Permission } from '@lunanexa/contracts/roles';
 
 import { DEPLOYMENTS_ROUTES } from './pages/deployments/deployments.routes';
+import { MODELS_ROUTES } from './pages/models/models.routes';
 import { NODES_ROUTES } from './pages/nodes/nodes.routes';
 import type { IconName } from './shared/icon/icon';
 
@@ -41,6 +42,15 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     children: NODES_ROUTES,
   },
   {
+    path: 'models',
+    label: 'Models',
+    // Registry records of several kinds: artifacts, licenses, runtimes, evaluations.
+    icon: 'category',
+    permission: 'read',
+    loadComponent: () => import('./pages/models/models').then((m) => m.Models),
+    children: MODELS_ROUTES,
+  },
+  {
     path: 'deployments',
     label: 'Deployments',
     // Stacked layers: replicas of a model version laid over the fleet.
@@ -50,12 +60,27 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     children: DEPLOYMENTS_ROUTES,
   },
   {
+    path: 'benchmarks',
+    label: 'Benchmarks',
+    icon: 'speed',
+    permission: 'read',
+    loadComponent: () => import('./pages/benchmarks/benchmarks').then((m) => m.Benchmarks),
+  },
+  {
     path: 'requests',
     label: 'Requests',
     // A line over time: traffic, latency and the requests behind them.
     icon: 'showChart',
     permission: 'read',
     loadComponent: () => import('./pages/requests/requests').then((m) => m.Requests),
+  },
+  {
+    path: 'policies',
+    label: 'Policies',
+    // Guards on data and code: tenant data policies and the runtime allowlist.
+    icon: 'shield',
+    permission: 'read',
+    loadComponent: () => import('./pages/policies/policies').then((m) => m.Policies),
   },
   {
     path: 'audit',

@@ -40,6 +40,10 @@ export const ErrorCode = {
   EVALUATION_NOT_PASSED: 'EVALUATION_NOT_PASSED',
   HARDWARE_INCOMPATIBLE: 'HARDWARE_INCOMPATIBLE',
   NO_ELIGIBLE_NODE: 'NO_ELIGIBLE_NODE',
+  /** The version's runtime is not on the runtime allowlist. */
+  RUNTIME_NOT_ALLOWED: 'RUNTIME_NOT_ALLOWED',
+  /** The version passed evaluation but no one approved it for serving (or it was deprecated or retired). */
+  MODEL_VERSION_NOT_APPROVED: 'MODEL_VERSION_NOT_APPROVED',
   // Data plane.
   MODEL_NOT_FOUND: 'MODEL_NOT_FOUND',
   NO_CAPACITY: 'NO_CAPACITY',
@@ -88,6 +92,8 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   EVALUATION_NOT_PASSED: 422,
   HARDWARE_INCOMPATIBLE: 422,
   NO_ELIGIBLE_NODE: 422,
+  RUNTIME_NOT_ALLOWED: 422,
+  MODEL_VERSION_NOT_APPROVED: 422,
   MODEL_NOT_FOUND: 404,
   NO_CAPACITY: 503,
   QUOTA_EXCEEDED: 429,

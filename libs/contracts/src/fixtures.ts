@@ -2,6 +2,11 @@ import type { z } from 'zod';
 import { ArtifactSchema } from './artifact';
 import { AuditEventSchema, ReceiptSchema } from './audit';
 import { AssignmentSchema, DeploymentSchema } from './deployment';
+import {
+  BenchmarkProfileDefinitionSchema,
+  EvaluationRunSchema,
+  EvaluationSuiteDefinitionSchema,
+} from './evaluation';
 import { CompatibleHardwareSchema } from './hardware';
 import { LicenseSchema } from './license';
 import { ModelSchema, ModelVersionSchema } from './model';
@@ -45,6 +50,9 @@ export const FIXTURE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'audit-event.chained.json': AuditEventSchema,
   'compatible-hardware.gb10.json': CompatibleHardwareSchema,
   'deployment.json': DeploymentSchema,
+  'evaluation-suite.json': EvaluationSuiteDefinitionSchema,
+  'evaluation-run.json': EvaluationRunSchema,
+  'benchmark-profile.json': BenchmarkProfileDefinitionSchema,
   'gpu-inventory.gb10-unified.json': GpuInventorySchema,
   'gpu-inventory.h100-discrete.json': GpuInventorySchema,
   'heartbeat.json': HeartbeatSchema,

@@ -83,6 +83,9 @@ export interface CreateDeploymentRequest {
   readonly modelRef: string;
   readonly desiredReplicas: number;
   readonly requestedNodeId: string | null;
+  /** Candidate (default): evaluated, reachable only by its pinned ref; Serving: started by a rollout for an alias. */
+  readonly purpose?: 'Candidate' | 'Serving';
+  readonly rolloutId?: string | null;
 }
 
 export interface DeploymentWorkflowInput extends OperationContext {

@@ -41,7 +41,7 @@ export function lowerRole(a: Role, b: Role): Role {
  * - `read`       — read-only queries of fleet and system state.
  * - `operate`    — mutations that change fleet or system state.
  * - `administer` — operator accounts and API tokens (create, change role,
- *                  disable, list, revoke).
+ *                  disable, list, revoke); see also the mutation tables below.
  */
 export const PERMISSIONS = ['session', 'read', 'operate', 'administer'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -51,6 +51,44 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   operator: ['session', 'read', 'operate'],
   admin: ['session', 'read', 'operate', 'administer'],
 };
+
+/**
+ * The model registry's mutations and the permission each needs. Registering
+ * and moving versions through their lifecycle is fleet work (`operate`);
+ * deciding a license review and the runtime allowlist decide what may run on
+ * the fleet at all, so they are `administer`, like credentials.
+ */
+export const REGISTRY_MUTATION_PERMISSIONS = {
+  createModel: 'operate',
+  createLicense: 'operate',
+  approveLicense: 'administer',
+  rejectLicense: 'administer',
+  registerRuntime: 'operate',
+  setRuntimeAllowed: 'administer',
+  createModelVersion: 'operate',
+  verifyModelVersion: 'operate',
+  approveModelVersion: 'operate',
+  deprecateModelVersion: 'operate',
+  reinstateModelVersion: 'operate',
+  retireModelVersion: 'operate',
+} as const satisfies Readonly<Record<string, Permission>>;
+export type RegistryMutation = keyof typeof REGISTRY_MUTATION_PERMISSIONS;
+
+/**
+ * Payload privacy's mutations: what is kept of tenants' prompts, and deleting
+ * it on demand, decide who may see customer data — `administer`, like credentials.
+ */
+export const PRIVACY_MUTATION_PERMISSIONS = {
+  setDataPolicy: 'administer',
+  purgePayloadCaptures: 'administer',
+} as const satisfies Readonly<Record<string, Permission>>;
+
+/** Evaluation's mutations: storing suites and profiles and evaluating a version are fleet work. */
+export const EVALUATION_MUTATION_PERMISSIONS = {
+  createEvaluationSuite: 'operate',
+  createBenchmarkProfile: 'operate',
+  startEvaluation: 'operate',
+} as const satisfies Readonly<Record<string, Permission>>;
 
 export function roleHasPermission(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);

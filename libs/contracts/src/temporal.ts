@@ -22,6 +22,10 @@ export const WORKFLOW_TYPES = {
   rotateNodeCredential: 'rotateNodeCredentialWorkflow',
   drainNode: 'drainNodeWorkflow',
   deployment: 'deploymentWorkflow',
+  rollout: 'rolloutWorkflow',
+  retentionExpiry: 'retentionExpiryWorkflow',
+  verifyModelVersion: 'verifyModelVersionWorkflow',
+  evaluate: 'evaluateWorkflow',
 } as const;
 
 /** Workflow ids derive from the operation and its idempotency key. */

@@ -4,3 +4,7 @@ export * from './model-version-lifecycle';
 export * from './deployment-lifecycle';
 export * from './workload-lifecycle';
 export * from './node-readiness';
+export * from './deploy-policy';
+export * from './rollout-analysis';
+export * from './hardware-compatibility';
+export * from './evaluation';

@@ -7,6 +7,9 @@ import { Initial1764669600000 } from './migrations/1764669600000-initial';
 import { OperatorsAndApiTokens1765584000000 } from './migrations/1765584000000-operators-and-api-tokens';
 import { NodesAndDeployments1767312000000 } from './migrations/1767312000000-nodes-and-deployments';
 import { RequestRecords1767398400000 } from './migrations/1767398400000-request-records';
+import { RegistryAndRollouts1767484800000 } from './migrations/1767484800000-registry-and-rollouts';
+import { Evaluations1767571200000 } from './migrations/1767571200000-evaluations';
+import { DataPoliciesAndPayloadCaptures1767657600000 } from './migrations/1767657600000-data-policies-and-payload-captures';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -15,6 +18,9 @@ export const MIGRATIONS = [
   OperatorsAndApiTokens1765584000000,
   NodesAndDeployments1767312000000,
   RequestRecords1767398400000,
+  RegistryAndRollouts1767484800000,
+  Evaluations1767571200000,
+  DataPoliciesAndPayloadCaptures1767657600000,
 ];
 
 export interface DataSourceSettings {

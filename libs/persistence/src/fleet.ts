@@ -1,6 +1,7 @@
 import type {
   AssignmentIntent,
   DeploymentState,
+  ModelVersionState,
   NodeInventory,
   NodeLabels,
   NodeLifecycleState,
@@ -188,11 +189,40 @@ export interface ModelVersionRow {
   readonly artifact: unknown;
   readonly runtime: unknown;
   readonly runtimeEnv: Record<string, string>;
+  readonly modelId: string;
+  readonly state: ModelVersionState;
+  readonly stateReason: string | null;
+  readonly licenseId: string;
+  readonly runtimeId: string;
+  /** CompatibleHardware: what one replica needs. */
+  readonly requirements: unknown;
+  readonly verification: ArtifactVerification | null;
+  /** EvaluationSummary of the latest evaluation, or null. */
+  readonly evaluation: unknown;
+  readonly contextLength: number | null;
+  readonly parameterCount: number | null;
   readonly createdBy: string;
   readonly createdAt: Date;
+  readonly updatedAt: Date;
 }
 
-const MODEL_VERSION_COLUMNS = `id, model, version, ref, artifact, runtime, runtime_env, created_by, created_at`;
+/** The outcome of the last digest check of a version's artifact against its store. */
+export interface ArtifactVerification {
+  readonly ok: boolean;
+  /** The digest the store's bytes hashed to (null when they could not be read). */
+  readonly digest: string | null;
+  readonly sizeBytes: number | null;
+  /** `s3`, `oci`, `file` or `synthetic` (fake-runtime weights derived from the ref). */
+  readonly store: string;
+  readonly verifiedAt: string;
+  /** Typed reason when not ok: DIGEST_MISMATCH, DEPENDENCY_UNAVAILABLE, NOT_FOUND… */
+  readonly code?: string;
+  readonly message?: string;
+}
+
+export const MODEL_VERSION_COLUMNS = `id, model, version, ref, artifact, runtime, runtime_env, model_id, state, state_reason,
+  license_id, runtime_id, requirements, verification, evaluation, context_length, parameter_count,
+  created_by, created_at, updated_at`;
 
 function modelVersionFromRow(row: Raw): ModelVersionRow {
   return {
@@ -203,8 +233,22 @@ function modelVersionFromRow(row: Raw): ModelVersionRow {
     artifact: row['artifact'],
     runtime: row['runtime'],
     runtimeEnv: row['runtime_env'] as Record<string, string>,
+    modelId: row['model_id'] as string,
+    state: row['state'] as ModelVersionState,
+    stateReason: (row['state_reason'] as string | null) ?? null,
+    licenseId: row['license_id'] as string,
+    runtimeId: row['runtime_id'] as string,
+    requirements: row['requirements'],
+    verification: (row['verification'] as ArtifactVerification | null) ?? null,
+    evaluation: row['evaluation'] ?? null,
+    contextLength: (row['context_length'] as number | null) ?? null,
+    parameterCount:
+      row['parameter_count'] === null || row['parameter_count'] === undefined
+        ? null
+        : Number(row['parameter_count']),
     createdBy: row['created_by'] as string,
     createdAt: date(row['created_at']) ?? new Date(0),
+    updatedAt: date(row['updated_at']) ?? new Date(0),
   };
 }
 
@@ -234,14 +278,17 @@ export interface DeploymentRow {
   readonly nodeSelector: NodeLabels;
   readonly requestedNodeId: string | null;
   readonly workflowId: string;
+  /** Candidate: under evaluation, not behind an alias; Serving: started by a rollout for an alias. */
+  readonly purpose: 'Candidate' | 'Serving';
+  readonly rolloutId: string | null;
   readonly createdBy: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 
 const DEPLOYMENT_COLUMNS = `id, name, model_version_id, model_ref, state, state_reason, generation,
-  observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, created_by, created_at,
-  updated_at`;
+  observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, purpose, rollout_id,
+  created_by, created_at, updated_at`;
 
 function deploymentFromRow(row: Raw): DeploymentRow {
   return {
@@ -257,6 +304,8 @@ function deploymentFromRow(row: Raw): DeploymentRow {
     nodeSelector: row['node_selector'] as NodeLabels,
     requestedNodeId: (row['requested_node_id'] as string | null) ?? null,
     workflowId: row['workflow_id'] as string,
+    purpose: row['purpose'] as 'Candidate' | 'Serving',
+    rolloutId: (row['rollout_id'] as string | null) ?? null,
     createdBy: row['created_by'] as string,
     createdAt: date(row['created_at']) ?? new Date(0),
     updatedAt: date(row['updated_at']) ?? new Date(0),

@@ -7,3 +7,7 @@ export { ApiTokenEntity } from './entities/api-token.entity';
 export * from './testing';
 export * from './controller-key';
 export * from './fleet';
+export * from './rollouts';
+export * from './registry';
+export * from './evaluations';
+export * from './data-policies';

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { access, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import {
+  EMPTY_ARTIFACT_STORE_CONFIG,
+  fetchArtifact,
+  verifyLocalFile,
+  verifySyntheticArtifact,
+  type ArtifactCheckResult,
+  type ArtifactStoreConfig,
+} from '@lunanexa/artifact-store';
 import {
   canonicalJson,
   type Assignment,
@@ -35,9 +43,9 @@ const MAX_EXIT_REPORTS = 256;
 export const MODELS_DIR = 'models';
 /**
  * The fake runtime insists on a readable `--weights` file but never reads it.
- * Artifact download is not built yet, so a `fake` assignment whose artifact is
- * absent gets this placeholder — outside `models/`, so nothing mistakes it for
- * the artifact.
+ * A `fake`-format artifact is synthetic (nothing to download; its digest is
+ * derived from the model version), so it gets this placeholder — outside
+ * `models/`, so nothing mistakes it for an artifact.
  */
 export const FAKE_WEIGHTS_PLACEHOLDER = 'fake-runtime-weights';
 
@@ -54,6 +62,8 @@ export interface ReconcilerOptions {
   readonly stopGraceMs?: number;
   /** The health check for every runtime (the agent has no registry record of its own). */
   readonly healthCheck?: RuntimeHealthCheck;
+  /** Where s3:// and oci:// artifacts are pulled from; default: nowhere (only artifacts already on disk run). */
+  readonly artifactStore?: ArtifactStoreConfig;
 }
 
 /** One assignment's replica as /health shows it. */
@@ -97,6 +107,14 @@ interface Slot {
   inFlight: number | null;
   /** The spec restarts and failures are counted for. */
   launchDigest: string | null;
+  /** The artifact check this slot waits for before it may start a runtime. */
+  artifactCheck: { readonly digest: string; result: ArtifactCheckResult | null } | null;
+}
+
+/** A pull or an on-disk re-verification of one artifact, shared by every assignment that needs it. */
+interface ArtifactPreparation {
+  readonly kind: 'pull' | 'verify';
+  readonly result: Promise<ArtifactCheckResult>;
 }
 
 /**
@@ -156,6 +174,10 @@ export class Reconciler {
   private again = false;
   private closed = false;
   private persisting: Promise<void> = Promise.resolve();
+  /** Artifacts hashed since this agent started (digest → path): re-verified once per run, not per restart. */
+  private readonly verifiedArtifacts = new Map<string, string>();
+  private readonly preparations = new Map<string, ArtifactPreparation>();
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: ReconcilerOptions) {
     this.adapters = options.adapters ?? createRuntimeAdapters();
@@ -224,6 +246,7 @@ export class Reconciler {
         nextStartAt: 0,
         inFlight: null,
         launchDigest: null,
+        artifactCheck: null,
       };
       this.slots.set(assignmentId, slot);
     }
@@ -250,6 +273,7 @@ export class Reconciler {
       } else {
         this.transition(slot, 'Stopped', reason);
         slot.inFlight = null;
+        slot.artifactCheck = null;
       }
       return;
     }
@@ -276,21 +300,14 @@ export class Reconciler {
       return;
     }
     if (now < slot.nextStartAt) return;
-    await this.startRuntime(slot, assignment);
+    const modelPath = await this.verifiedModelPath(slot, assignment);
+    if (modelPath === null) return;
+    await this.startRuntime(slot, assignment, modelPath);
   }
 
-  private async startRuntime(slot: Slot, assignment: Assignment): Promise<void> {
+  private async startRuntime(slot: Slot, assignment: Assignment, modelPath: string): Promise<void> {
     const kind = assignment.runtime.kind;
     const adapter = this.adapters[kind];
-    const modelPath = await this.modelPath(assignment);
-    if (modelPath === null) {
-      this.transition(
-        slot,
-        'Failed',
-        `model artifact ${assignment.artifact.digest} is not on this node (expected ${this.artifactPath(assignment)})`,
-      );
-      return;
-    }
     this.transition(slot, 'Starting', null);
     let handle: RuntimeHandle;
     let port: number;
@@ -358,10 +375,117 @@ export class Reconciler {
     return join(this.options.dataDir, MODELS_DIR, assignment.artifact.digest.replace(/^sha256:/, ''));
   }
 
-  private async modelPath(assignment: Assignment): Promise<string | null> {
+  /**
+   * The model path a runtime may start on, once its bytes are known to be the
+   * assignment's: a synthetic (`fake`-format) artifact must carry the digest
+   * derived from its model version; a real one is pulled into
+   * `models/<digest hex>` (state Pulling) when absent, and a file already
+   * there is hashed again the first time this agent run uses it. Until then,
+   * or when the check fails, null: the slot shows why, and a failure starts
+   * with its typed code (DIGEST_MISMATCH, NOT_FOUND, DEPENDENCY_UNAVAILABLE,
+   * VALIDATION_FAILED) and is retried with the restart backoff. No runtime is
+   * ever started on bytes that did not hash to the assignment's digest.
+   */
+  private async verifiedModelPath(slot: Slot, assignment: Assignment): Promise<string | null> {
+    const { artifact } = assignment;
+    if (artifact.format === 'fake') {
+      const check = verifySyntheticArtifact(artifact, assignment.modelVersion);
+      if (!check.ok) {
+        this.refuseArtifact(slot, assignment, check);
+        return null;
+      }
+      return this.placeholderWeights();
+    }
     const path = this.artifactPath(assignment);
-    if (await exists(path)) return path;
-    if (assignment.runtime.kind !== 'fake') return null;
+    const pending = slot.artifactCheck;
+    if (pending !== null && pending.digest === artifact.digest) {
+      if (pending.result === null) return null;
+      slot.artifactCheck = null;
+      if (pending.result.ok) return path;
+      this.refuseArtifact(slot, assignment, pending.result);
+      return null;
+    }
+    if (this.verifiedArtifacts.get(artifact.digest) === path && (await exists(path))) return path;
+    const preparation =
+      this.preparations.get(artifact.digest) ?? (await this.prepareArtifact(assignment, path));
+    const check: NonNullable<Slot['artifactCheck']> = { digest: artifact.digest, result: null };
+    slot.artifactCheck = check;
+    void preparation.result.then((result) => {
+      check.result = result;
+      this.trigger();
+    });
+    if (preparation.kind === 'pull') this.transition(slot, 'Pulling', `pulling ${artifact.uri}`);
+    else this.transition(slot, 'Starting', `verifying the digest of ${path}`);
+    return null;
+  }
+
+  /** Starts the pull (or the re-verification of the file on disk) in the background. */
+  private async prepareArtifact(assignment: Assignment, path: string): Promise<ArtifactPreparation> {
+    const { artifact } = assignment;
+    const onDisk = await exists(path);
+    const options = { signal: this.closing.signal };
+    const started = Date.now();
+    const result = (
+      onDisk
+        ? verifyLocalFile(path, artifact, options)
+        : fetchArtifact(artifact, path, this.options.artifactStore ?? EMPTY_ARTIFACT_STORE_CONFIG, options)
+    )
+      .then(async (outcome) => {
+        if (outcome.ok) {
+          this.verifiedArtifacts.set(artifact.digest, path);
+          this.log.info(
+            {
+              event: onDisk ? 'artifact_verified' : 'artifact_pulled',
+              digest: artifact.digest,
+              uri: artifact.uri,
+              sizeBytes: outcome.sizeBytes,
+              ms: Date.now() - started,
+            },
+            `model artifact ${artifact.digest} ${onDisk ? 'verified' : 'pulled and verified'}`,
+          );
+        } else if (onDisk && outcome.code === 'DIGEST_MISMATCH') {
+          // Kept for inspection, out of the verified name: the next attempt pulls a fresh copy.
+          await rename(path, `${path}.rejected`).catch(() => undefined);
+        }
+        return outcome;
+      })
+      .catch((error: unknown): ArtifactCheckResult => ({
+        ok: false,
+        code: 'INTERNAL',
+        digest: null,
+        sizeBytes: null,
+        store: 'file',
+        message: `checking ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
+      }))
+      .finally(() => this.preparations.delete(artifact.digest));
+    const preparation: ArtifactPreparation = { kind: onDisk ? 'verify' : 'pull', result };
+    this.preparations.set(artifact.digest, preparation);
+    return preparation;
+  }
+
+  private refuseArtifact(slot: Slot, assignment: Assignment, result: ArtifactCheckResult): void {
+    if (result.ok || this.closed) return;
+    const delayMs = this.backoff(slot);
+    this.log.warn(
+      {
+        event: 'artifact_refused',
+        assignmentId: assignment.id,
+        code: result.code,
+        digest: assignment.artifact.digest,
+        measuredDigest: result.digest,
+        uri: assignment.artifact.uri,
+        retryInMs: delayMs,
+      },
+      `not starting a runtime for ${assignment.id}: ${result.message}`,
+    );
+    this.transition(
+      slot,
+      'Failed',
+      `${result.code}: ${result.message} (model artifact ${assignment.artifact.digest} for ${this.artifactPath(assignment)}); retrying in ${Math.ceil(delayMs / 1000)} s`,
+    );
+  }
+
+  private async placeholderWeights(): Promise<string> {
     const placeholder = join(this.options.dataDir, FAKE_WEIGHTS_PLACEHOLDER);
     if (!(await exists(placeholder))) {
       await writeFile(placeholder, 'placeholder weights: the fake runtime never reads them\n', {
@@ -718,6 +842,9 @@ export class Reconciler {
   async close(options: { readonly stopRuntimes?: boolean } = {}): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    // Downloads end now; each removes its partial file.
+    this.closing.abort(new Error('the agent is stopping'));
+    await Promise.allSettled([...this.preparations.values()].map((preparation) => preparation.result));
     await this.settled();
     await Promise.all(
       [...this.slots.values()].flatMap((slot) => (slot.stopping === null ? [] : [slot.stopping])),

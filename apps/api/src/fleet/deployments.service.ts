@@ -12,12 +12,17 @@ import {
   type DeploymentWorkflowResult,
 } from '@lunanexa/contracts';
 import {
+  SYNTHETIC_LICENSE_NAME,
+  ensureModel,
   findDeployment,
+  findLicense,
   findModelVersion,
+  findRuntime,
+  insertModelVersion,
+  upsertBuiltInRuntime,
   findNode,
   listAssignments,
   listDeployments,
-  listModelVersions,
   listNodes,
   type DeploymentRow,
 } from '@lunanexa/persistence';
@@ -40,8 +45,8 @@ function invalid(path: string, message: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
 }
 
-/** The runtime record of the deterministic fake runtime, as the registry (a later issue) will hold it. */
-function fakeRuntimeRecord(now: Date) {
+/** The runtime record of the deterministic fake runtime: the registry's built-in `runtime-fake`. */
+export function fakeRuntimeRecord(now: Date) {
   return RuntimeSchema.parse({
     id: 'runtime-fake',
     name: 'fake',
@@ -55,7 +60,7 @@ function fakeRuntimeRecord(now: Date) {
     launch: {
       executable: 'lunanexa-fake-runtime',
       args: ['--host', '{{host}}', '--port', '{{port}}', '--model', '{{servedModelName}}'],
-      envAllowlist: ['LUNANEXA_FAKE_TTFT_MS', 'LUNANEXA_FAKE_TOKENS_PER_SECOND'],
+      envAllowlist: ['LUNANEXA_FAKE_TTFT_MS', 'LUNANEXA_FAKE_TOKENS_PER_SECOND', 'LUNANEXA_FAKE_ERROR_RATE'],
       containerPort: null,
     },
     health: { path: '/health', startupTimeoutMs: 30_000, intervalMs: 1_000 },
@@ -73,8 +78,8 @@ function fakeRuntimeRecord(now: Date) {
 }
 
 /**
- * Model versions (a minimal record: the registry with licenses, artifacts and
- * evaluation arrives in a later issue) and deployments. A deployment's whole
+ * The synthetic fake-runtime model version (the full registry is
+ * apps/api/src/registry) and deployments. A deployment's whole
  * life is its `deploymentWorkflow`; this service validates requests, starts
  * or signals that workflow and reads PostgreSQL.
  */
@@ -86,10 +91,6 @@ export class DeploymentsService {
     private readonly workflows: WorkflowRunner,
     @Inject(API_CONFIG) private readonly config: ApiConfig,
   ) {}
-
-  async modelVersions(): Promise<ModelVersion[]> {
-    return (await listModelVersions(this.db)).map(modelVersionView);
-  }
 
   async registerModelVersion(input: RegisterModelVersionInput, caller: Caller): Promise<ModelVersion> {
     if (!NameSchema.safeParse(input.model).success) throw invalid('model', 'must be a lower-case DNS label');
@@ -109,6 +110,13 @@ export class DeploymentsService {
         throw invalid(path, `must be 1-${max}`);
       }
     }
+    if (
+      input.errorRate !== null &&
+      input.errorRate !== undefined &&
+      !(Number.isFinite(input.errorRate) && input.errorRate >= 0 && input.errorRate <= 1)
+    ) {
+      throw invalid('errorRate', 'must be between 0 and 1');
+    }
     const now = new Date();
     const ref = `${input.model}@${input.version}`;
     const id = randomUUID();
@@ -127,6 +135,8 @@ export class DeploymentsService {
     const env: Record<string, string> = {};
     if (input.ttftMs) env['LUNANEXA_FAKE_TTFT_MS'] = String(input.ttftMs);
     if (input.tokensPerSecond) env['LUNANEXA_FAKE_TOKENS_PER_SECOND'] = String(input.tokensPerSecond);
+    if (input.errorRate) env['LUNANEXA_FAKE_ERROR_RATE'] = String(input.errorRate);
+    const runtimeRecord = fakeRuntimeRecord(now);
     await this.audit.change(
       { actor: caller.actor, action: 'model-version.register', ids: caller.ids },
       { modelVersionId: id, ref, runtime: input.runtime, digest },
@@ -134,22 +144,56 @@ export class DeploymentsService {
         if (await findModelVersion(manager, ref)) {
           throw new Denied(new LunaNexaError(ErrorCode.CONFLICT, `${ref} is already registered`));
         }
-        await manager.query(
-          `INSERT INTO model_versions (id, model, version, ref, artifact, runtime, runtime_env, created_by, created_at)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9)`,
-          [
-            id,
-            input.model,
-            input.version,
-            ref,
-            JSON.stringify(artifact),
-            JSON.stringify(fakeRuntimeRecord(now)),
-            JSON.stringify(env),
-            caller.actor,
-            now,
-          ],
-        );
-        return { value: undefined };
+        // The same registry records createModelVersion writes, with what a synthetic version needs filled in.
+        const model = await ensureModel(manager, {
+          id: randomUUID(),
+          name: input.model,
+          displayName: input.model,
+          description: null,
+          createdBy: caller.actor,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const license = await findLicense(manager, SYNTHETIC_LICENSE_NAME);
+        if (!license) {
+          throw new LunaNexaError(
+            ErrorCode.INTERNAL,
+            `the built-in license ${SYNTHETIC_LICENSE_NAME} is missing`,
+          );
+        }
+        const runtimeWritten = await upsertBuiltInRuntime(manager, {
+          id: runtimeRecord.id,
+          name: runtimeRecord.name,
+          version: runtimeRecord.version,
+          kind: runtimeRecord.kind,
+          document: runtimeRecord,
+          allowed: true,
+          createdBy: 'system',
+          createdAt: now,
+          updatedAt: now,
+        });
+        const runtime = await findRuntime(manager, runtimeRecord.id);
+        if (!runtime) throw new LunaNexaError(ErrorCode.INTERNAL, 'the fake runtime record was not stored');
+        await insertModelVersion(manager, {
+          id,
+          modelId: model.id,
+          model: input.model,
+          version: input.version,
+          artifact,
+          runtime: runtimeRecord,
+          runtimeEnv: env,
+          // Synthetic weights are derived from the ref, never downloaded: there is nothing to hash.
+          state: 'Verified',
+          licenseId: license.id,
+          runtimeId: runtime.id,
+          requirements: runtimeRecord.supportedHardware,
+          verification: { ok: true, digest, sizeBytes: 0, store: 'synthetic', verifiedAt: now.toISOString() },
+          contextLength: null,
+          parameterCount: null,
+          createdBy: caller.actor,
+          createdAt: now,
+        });
+        return { value: undefined, evidence: { modelId: model.id, runtimeWritten } };
       },
     );
     const row = await findModelVersion(this.db, ref);
@@ -199,6 +243,16 @@ export class DeploymentsService {
       return refuse(
         new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `model version ${input.model} is not registered`),
       );
+    // Deploying runs the runtime's executable on a node: only runtimes an admin put on the allowlist do.
+    const runtime = await findRuntime(this.db, version.runtimeId);
+    if (!runtime?.allowed) {
+      return refuse(
+        new LunaNexaError(
+          ErrorCode.RUNTIME_NOT_ALLOWED,
+          `${version.ref} runs on runtime ${version.runtimeId}, which is not on the runtime allowlist`,
+        ),
+      );
+    }
     let requestedNodeId: string | null = null;
     if (input.node) {
       const node = await findNode(this.db, input.node);

@@ -165,12 +165,6 @@ export class FleetResolver {
     return this.fleet.rotateNodeCredential(node, idempotencyKey, caller(ctx));
   }
 
-  @RequirePermission('read')
-  @Query(() => [ModelVersion])
-  modelVersions(): Promise<ModelVersion[]> {
-    return this.deploymentsService.modelVersions();
-  }
-
   @RequirePermission('operate')
   @Mutation(() => ModelVersion, { description: 'Registers a model version (minimal record).' })
   registerModelVersion(

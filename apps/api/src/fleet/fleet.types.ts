@@ -1,5 +1,12 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { Allow } from 'class-validator';
+import {
+  Artifact,
+  ArtifactVerification,
+  CompatibleHardware,
+  ModelVersionEvaluation,
+  RuntimeEnvVar,
+} from '../registry/registry.types';
 
 /**
  * GraphQL shapes of the node lifecycle and the deployment slice. State
@@ -365,7 +372,10 @@ export class DrainResult {
   receiptHash!: string;
 }
 
-@ObjectType({ description: 'A registered, digest-pinned model version (minimal record).' })
+@ObjectType({
+  description:
+    'A registered, digest-pinned model version: artifact, hardware requirements, lifecycle state, verification and evaluation (license and runtime resolve from the registry).',
+})
 export class ModelVersion {
   @Field(() => ID)
   id!: string;
@@ -385,11 +395,50 @@ export class ModelVersion {
   @Field()
   artifactDigest!: string;
 
+  @Field({ description: 'Lifecycle state (contracts MODEL_VERSION_STATES).' })
+  state!: string;
+
+  @Field(() => String, { nullable: true })
+  stateReason!: string | null;
+
+  @Field(() => [String], { description: 'Lifecycle events the version accepts in its state.' })
+  allowedEvents!: string[];
+
+  @Field(() => Artifact)
+  artifact!: Artifact;
+
+  @Field(() => CompatibleHardware, { description: 'What one replica needs.' })
+  requirements!: CompatibleHardware;
+
+  @Field(() => ArtifactVerification, { nullable: true })
+  verification!: ArtifactVerification | null;
+
+  @Field(() => ModelVersionEvaluation, { nullable: true })
+  evaluation!: ModelVersionEvaluation | null;
+
+  @Field(() => Int, { nullable: true })
+  contextLength!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  parameterCount!: number | null;
+
+  @Field(() => [RuntimeEnvVar])
+  runtimeEnv!: RuntimeEnvVar[];
+
+  @Field()
+  licenseId!: string;
+
+  @Field()
+  runtimeId!: string;
+
   @Field()
   createdBy!: string;
 
   @Field()
   createdAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
 }
 
 @InputType()
@@ -416,6 +465,14 @@ export class RegisterModelVersionInput {
   @Allow()
   @Field(() => Int, { nullable: true, description: 'Fake runtime: tokens per second.' })
   tokensPerSecond?: number | null;
+
+  @Allow()
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Fake runtime: share of inference requests answered with an injected 500 (0-1, spread evenly and predictably) — for exercising canary analysis and rollback.',
+  })
+  errorRate?: number | null;
 }
 
 @ObjectType()

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { parseModelVersionRef, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode } from '../errors';
-import { FLEET_DOCUMENTS, ModelVersionSchema, dataOf, type ModelVersion } from '../fleet-api';
-import { formatFields, formatTable, writeJson } from '../output';
+import { FLEET_DOCUMENTS, ModelVersionSchema, dataOf } from '../fleet-api';
+import { formatFields, writeJson } from '../output';
 
 export interface ModelRegisterOptions {
   readonly ttftMs?: string;
@@ -28,21 +27,6 @@ export function modelRegisterInput(
       ? {}
       : { tokensPerSecond: parseWholeNumber(options.tokensPerSecond, '--tokens-per-second', 1) }),
   };
-}
-
-export function renderModelList(versions: readonly ModelVersion[]): string {
-  if (versions.length === 0)
-    return 'No model versions. Register one: lunanexa model register <name>@<version>\n';
-  return formatTable(
-    ['REF', 'RUNTIME', 'DIGEST', 'CREATED', 'CREATED BY'],
-    versions.map((version) => [
-      version.ref,
-      version.runtimeKind,
-      version.artifactDigest,
-      version.createdAt,
-      version.createdBy,
-    ]),
-  );
 }
 
 export async function modelRegisterCommand(
@@ -70,16 +54,5 @@ export async function modelRegisterCommand(
       ['created by', version.createdBy],
     ]),
   );
-  return ExitCode.OK;
-}
-
-export async function modelListCommand(ctx: CommandContext): Promise<ExitCode> {
-  const { data } = await ctx.api.graphql(
-    FLEET_DOCUMENTS.modelVersions,
-    undefined,
-    dataOf('modelVersions', z.array(ModelVersionSchema)),
-  );
-  if (ctx.json) writeJson(ctx.io.stdout, data.modelVersions);
-  else ctx.io.stdout(renderModelList(data.modelVersions));
   return ExitCode.OK;
 }

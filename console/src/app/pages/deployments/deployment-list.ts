@@ -23,6 +23,7 @@ import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { AliasList } from './alias-list';
 import { DeployDialog } from './deploy-dialog';
 import { canCreateDeployment, isBehind, replicaText } from './deployment-rules';
 import { DEPLOYMENTS, type Deployment } from './deployments.queries';
@@ -77,6 +78,7 @@ function isSortKey(key: string): key is SortKey {
     Icon,
     LivePageHeader,
     StatusBadge,
+    AliasList,
   ],
   templateUrl: './deployment-list.html',
   styleUrl: './deployments.scss',

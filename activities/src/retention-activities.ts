@@ -1,0 +1,84 @@
+import { Context } from '@temporalio/activity';
+import type { PayloadDeletionBatch } from '@lunanexa/contracts';
+import { deletePayloadCaptureBatch } from '@lunanexa/persistence';
+import type { DataSource } from 'typeorm';
+import type { Clock } from './clock';
+import { currentWorkflowId, receiptOnce, typed } from './fleet-support';
+
+export interface RetentionActivityPorts {
+  readonly db: DataSource;
+  readonly clock: Clock;
+}
+
+export interface DeletePayloadBatchInput {
+  readonly mode: 'expired' | 'purge';
+  readonly tenantId?: string;
+  readonly batchSize: number;
+  /** Pass and batch number within this workflow run: with the run id they name the receipt. */
+  readonly pass: number;
+  readonly batch: number;
+  readonly actor: string;
+  readonly correlationId: string;
+}
+
+/** What every `payload.delete` receipt is stored under. */
+export const PAYLOAD_DELETE_ACTION = 'payload.delete';
+
+export function createRetentionActivities({ db, clock }: RetentionActivityPorts) {
+  return {
+    /**
+     * Deletes one bounded batch of payload captures and appends its
+     * `payload.delete` receipt in the same transaction, so no capture is ever
+     * deleted without a receipt and no receipt outlives a rolled-back delete.
+     * The receipt names the rows by the sha256 of their ids, with counts,
+     * tenants and purposes — never what they contained.
+     *
+     * Idempotent per (run, pass, batch): an attempt whose commit was
+     * acknowledged late finds its receipt and deletes nothing more; the
+     * advisory lock keeps a retry that overlaps a slow first attempt from
+     * deleting a second batch under the same receipt.
+     */
+    async deletePayloadCaptureBatch(input: DeletePayloadBatchInput): Promise<PayloadDeletionBatch> {
+      const workflowId = currentWorkflowId();
+      const runId = Context.current().info.workflowExecution?.runId ?? 'unknown-run';
+      const step = `${runId}/pass-${input.pass}/batch-${input.batch}`;
+      return typed(() =>
+        db.transaction(async (manager) => {
+          await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${workflowId}/${step}`]);
+          const existing = await manager.query<{ hash: string; count: string | null }[]>(
+            `SELECT hash, evidence->>'count' AS count FROM audit_events
+              WHERE workflow_id = $1 AND action = $2 AND evidence->>'step' = $3 ORDER BY seq LIMIT 1`,
+            [workflowId, PAYLOAD_DELETE_ACTION, step],
+          );
+          const done = existing[0];
+          if (done) return { deleted: Number(done.count ?? 0), receiptHash: done.hash };
+          const deleted = await deletePayloadCaptureBatch(manager, {
+            mode: input.mode,
+            limit: input.batchSize,
+            ...(input.tenantId === undefined ? {} : { tenantId: input.tenantId }),
+          });
+          // An empty expiry pass changed nothing and is not worth a chain entry every interval;
+          // a purge always answers its operator with a receipt, even when there was nothing to delete.
+          if (deleted.count === 0 && !(input.mode === 'purge' && input.batch === 0))
+            return { deleted: 0, receiptHash: null };
+          const receipt = await receiptOnce(manager, workflowId, {
+            actor: input.actor,
+            action: PAYLOAD_DELETE_ACTION,
+            step,
+            correlationId: input.correlationId,
+            occurredAt: clock.now(),
+            evidence: {
+              mode: input.mode,
+              ...(input.tenantId === undefined ? {} : { tenantId: input.tenantId }),
+              count: deleted.count,
+              tenantIds: deleted.tenantIds,
+              purposes: deleted.purposes,
+              captureIdSha256: deleted.idSha256,
+            },
+          });
+          return { deleted: deleted.count, receiptHash: receipt.hash };
+        }),
+      );
+    },
+  };
+}

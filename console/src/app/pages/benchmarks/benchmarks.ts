@@ -1,0 +1,172 @@
+/*
+ * Accessible names for browser tests:
+ *   heading 'Benchmarks' (level 1); comboboxes 'Benchmark profile', 'Model versions', 'Baseline';
+ *   table 'Benchmark comparison: one row per version, regressions flagged' whose rowheaders are the
+ *   version refs; a regressed figure reads '<figure> regressed: <reason>'. Empty: text
+ *   'No benchmark profiles yet.'. Failure: an alert 'Could not load benchmark profiles: …' and 'Retry'.
+ */
+import { DatePipe } from '@angular/common';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, untracked } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { NonNullableFormBuilder, ReactiveFormsModule } from '@angular/forms';
+import {
+  MatCard,
+  MatCardContent,
+  MatCardHeader,
+  MatCardSubtitle,
+  MatCardTitle,
+} from '@angular/material/card';
+import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatProgressBar } from '@angular/material/progress-bar';
+import { MatOption, MatSelect } from '@angular/material/select';
+import { filter } from 'rxjs';
+
+import { ErrorPanel } from '../../shared/error-panel/error-panel';
+import { GraphqlClient } from '../../shared/graphql/graphql-client';
+import { LiveEvents } from '../../shared/graphql/live-events';
+import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
+import { Icon } from '../../shared/icon/icon';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { REFRESH_INTERVAL_MS } from '../models/model-rules';
+import { changesRegistry } from '../models/models-view';
+import { METRIC_COLUMNS, metricCell } from './benchmark-rules';
+import { BENCHMARK_CHOICES, BENCHMARK_COMPARISON, type Comparison } from './benchmarks.queries';
+
+interface Selection {
+  readonly profile: string;
+  readonly versions: readonly string[];
+  readonly baseline: string;
+}
+
+/**
+ * Benchmark profiles side by side: pick a profile and the versions to
+ * compare; each version's latest finished run on the profile is shown
+ * against the baseline (the first version unless another is chosen), with
+ * the figures that regressed beyond the API's thresholds flagged.
+ */
+@Component({
+  selector: 'lnx-benchmarks',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    DatePipe,
+    ReactiveFormsModule,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardSubtitle,
+    MatCardTitle,
+    MatFormField,
+    MatHint,
+    MatLabel,
+    MatOption,
+    MatProgressBar,
+    MatSelect,
+    ErrorPanel,
+    Icon,
+    LivePageHeader,
+  ],
+  templateUrl: './benchmarks.html',
+  styleUrl: './benchmarks.scss',
+})
+export class Benchmarks {
+  private readonly graphql = inject(GraphqlClient);
+  private readonly flow = this.graphql.startFlow();
+
+  protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
+  protected readonly columns = METRIC_COLUMNS;
+  protected readonly metricCell = metricCell;
+
+  protected readonly choices = pollQuery(
+    (signal) => this.graphql.request(BENCHMARK_CHOICES, {}, { flow: this.flow, signal }),
+    {
+      intervalMs: REFRESH_INTERVAL_MS,
+      refreshOn: inject(LiveEvents).events(['audit']).pipe(filter(changesRegistry)),
+    },
+  );
+
+  protected readonly profiles = computed(() =>
+    [...(this.choices.value()?.benchmarkProfiles ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
+  );
+  protected readonly versions = computed(() =>
+    [...(this.choices.value()?.modelVersions ?? [])].sort((a, b) => a.ref.localeCompare(b.ref)),
+  );
+
+  private readonly fb = inject(NonNullableFormBuilder);
+  protected readonly form = this.fb.group({
+    profile: [''],
+    versions: this.fb.control<readonly string[]>([]),
+    /** '' lets the API take the first version. */
+    baseline: [''],
+  });
+
+  private readonly selection = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
+  protected readonly chosen = computed((): Selection | undefined => {
+    const value = this.selection();
+    const profile = value.profile ?? '';
+    const versions = value.versions ?? [];
+    if (profile === '' || versions.length === 0) {
+      return undefined;
+    }
+    const baseline = value.baseline ?? '';
+    return { profile, versions, baseline: versions.includes(baseline) ? baseline : '' };
+  });
+
+  protected readonly comparison: PolledQuery<{
+    readonly key: string;
+    readonly comparison: Comparison;
+  } | null> = pollQuery(
+    (signal) => {
+      const chosen = this.chosen();
+      if (chosen === undefined) {
+        return Promise.resolve(null);
+      }
+      return this.graphql
+        .request(
+          BENCHMARK_COMPARISON,
+          {
+            profile: chosen.profile,
+            modelVersions: [...chosen.versions],
+            baseline: chosen.baseline === '' ? null : chosen.baseline,
+          },
+          { flow: this.flow, signal },
+        )
+        .then((data) => ({ key: JSON.stringify(chosen), comparison: data.benchmarkComparison }));
+    },
+    {
+      intervalMs: REFRESH_INTERVAL_MS,
+      refreshOn: inject(LiveEvents)
+        .events(['audit'])
+        .pipe(filter((event) => event.dropped > 0 || (event.action ?? '').startsWith('evaluation.'))),
+    },
+  );
+
+  /** Only the answer to the current selection. */
+  protected readonly shown = computed(() => {
+    const answer = this.comparison.value();
+    const chosen = this.chosen();
+    return answer !== null &&
+      answer !== undefined &&
+      chosen !== undefined &&
+      answer.key === JSON.stringify(chosen)
+      ? answer.comparison
+      : undefined;
+  });
+
+  protected readonly profile = computed(() => this.profiles().find((p) => p.name === this.chosen()?.profile));
+
+  constructor() {
+    let previous: string | undefined;
+    effect(() => {
+      const key = JSON.stringify(this.chosen() ?? null);
+      if (previous !== undefined && previous !== key) {
+        untracked(() => this.comparison.refresh());
+      }
+      previous = key;
+    });
+  }
+
+  protected refresh(): void {
+    this.choices.refresh();
+    this.comparison.refresh();
+  }
+}

@@ -1,0 +1,201 @@
+import { DatePipe, DecimalPipe } from '@angular/common';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, input } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MatCard,
+  MatCardContent,
+  MatCardHeader,
+  MatCardSubtitle,
+  MatCardTitle,
+} from '@angular/material/card';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBar } from '@angular/material/progress-bar';
+import { MatTooltip } from '@angular/material/tooltip';
+import { RouterLink } from '@angular/router';
+import { asapScheduler, filter, observeOn, tap } from 'rxjs';
+
+import { CopyButton } from '../../shared/copy-button/copy-button';
+import { ErrorPanel } from '../../shared/error-panel/error-panel';
+import { GraphqlClient } from '../../shared/graphql/graphql-client';
+import { LiveEvents } from '../../shared/graphql/live-events';
+import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
+import { Icon } from '../../shared/icon/icon';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { Session } from '../../shared/session/session';
+import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { DIALOG_SIZE } from '../deployments/deployments-view';
+import { PacedLoad } from '../deployments/paced-load';
+import { aliasDetailLink } from '../deployments/rollouts-view';
+import { EvaluateDialog, type EvaluateDialogData } from './evaluate-dialog';
+import {
+  EVALUATION_PROGRESS_INTERVAL_MS,
+  REFRESH_INTERVAL_MS,
+  type VersionActionView,
+  aliasesServing,
+  bytesText,
+  hardwareText,
+  parameterText,
+  runtimeMismatches,
+  versionActions,
+} from './model-rules';
+import { MODEL_VERSION, type AliasUse, type EvaluationRun, type ModelVersionDetail } from './models.queries';
+import { changesRegistry } from './models-view';
+import { VersionActionDialog, type VersionActionDialogData } from './version-action-dialog';
+
+/** Evaluation runs listed on a version's page; older ones stay in the audit log. */
+const RUN_LIMIT = 20;
+const RUNNING = 'Running';
+
+interface VersionAnswer {
+  readonly ref: string;
+  readonly version: ModelVersionDetail | null;
+  readonly runs: readonly EvaluationRun[];
+  readonly aliases: readonly AliasUse[];
+}
+
+/**
+ * One model version: artifact (URI, digest, size, format, provenance),
+ * license and its review, runtime and hardware, the digest verification, its
+ * evaluations and the aliases serving it, with the lifecycle actions the
+ * operator's role and the version's state allow.
+ */
+@Component({
+  selector: 'lnx-model-version-detail',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    DatePipe,
+    DecimalPipe,
+    RouterLink,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardSubtitle,
+    MatCardTitle,
+    MatProgressBar,
+    MatTooltip,
+    CopyButton,
+    ErrorPanel,
+    Icon,
+    LivePageHeader,
+    StatusBadge,
+  ],
+  templateUrl: './model-version-detail.html',
+  styleUrl: './models.scss',
+})
+export class ModelVersionDetailPage {
+  private readonly graphql = inject(GraphqlClient);
+  private readonly dialog = inject(MatDialog);
+  private readonly session = inject(Session);
+  protected readonly flow = this.graphql.startFlow();
+
+  /** `name@version` from the URL. */
+  readonly versionRef = input.required<string>();
+
+  protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
+
+  private readonly pace = new PacedLoad(REFRESH_INTERVAL_MS);
+
+  protected readonly answer: PolledQuery<VersionAnswer> = pollQuery(
+    (signal) => {
+      const ref = this.versionRef();
+      const shown = this.answer.value();
+      // Quick while an evaluation runs (its result moves the version's state), slow otherwise.
+      const running = shown?.runs.some((run) => run.state === RUNNING) ?? false;
+      if (shown?.ref === ref && this.pace.mayReuse(running)) {
+        return Promise.resolve(shown);
+      }
+      this.pace.fetching();
+      return this.graphql
+        .request(MODEL_VERSION, { ref, limit: RUN_LIMIT }, { flow: this.flow, signal })
+        .then((data) => ({
+          ref,
+          version: data.modelVersion,
+          runs: data.evaluationRuns,
+          aliases: data.aliases,
+        }));
+    },
+    {
+      intervalMs: EVALUATION_PROGRESS_INTERVAL_MS,
+      refreshOn: inject(LiveEvents)
+        .events(['audit'])
+        .pipe(
+          observeOn(asapScheduler),
+          filter(changesRegistry),
+          tap(() => this.pace.force()),
+        ),
+    },
+  );
+
+  protected readonly current = computed(() => {
+    const answer = this.answer.value();
+    return answer?.ref === this.versionRef() ? answer : undefined;
+  });
+
+  protected readonly actions = computed(() => {
+    const version = this.current()?.version;
+    return version ? versionActions(version, (permission) => this.session.can(permission)) : [];
+  });
+
+  protected readonly serving = computed(() => {
+    const answer = this.current();
+    return answer?.version ? aliasesServing(answer.version.ref, answer.aliases) : [];
+  });
+
+  protected readonly mismatches = computed(() => {
+    const version = this.current()?.version;
+    return version ? runtimeMismatches(version.requirements, version.runtime.supportedHardware) : [];
+  });
+
+  protected readonly bytesText = bytesText;
+  protected readonly hardwareText = hardwareText;
+  protected readonly parameterText = parameterText;
+  protected readonly aliasLink = aliasDetailLink;
+
+  constructor() {
+    let shown: string | undefined;
+    effect(() => {
+      const ref = this.versionRef();
+      if (shown !== undefined && shown !== ref) {
+        this.reload();
+      }
+      shown = ref;
+    });
+  }
+
+  /** Loads now, whatever the pace: the operator asked, or a dialog changed the version. */
+  protected reload(): void {
+    this.pace.force();
+    this.answer.refresh();
+  }
+
+  protected act(version: ModelVersionDetail, action: VersionActionView): void {
+    const dialog =
+      action.action === 'evaluate'
+        ? this.dialog.open<EvaluateDialog, EvaluateDialogData>(EvaluateDialog, {
+            ...DIALOG_SIZE,
+            autoFocus: 'first-tabbable',
+            data: { version, flow: this.flow },
+          })
+        : this.dialog.open<VersionActionDialog, VersionActionDialogData>(VersionActionDialog, {
+            ...DIALOG_SIZE,
+            // The heading: Enter right after opening must not approve or deprecate anything.
+            autoFocus: 'first-heading',
+            data: { version, action: action.action, label: action.label, flow: this.flow },
+          });
+    dialog.afterClosed().subscribe(() => this.reload());
+  }
+
+  protected ttftP95(run: EvaluationRun): string {
+    const p95 = run.metrics?.ttftMs?.p95;
+    return p95 === undefined ? '—' : `${Math.round(p95)} ms`;
+  }
+
+  protected tokensPerSecond(run: EvaluationRun): string {
+    return run.metrics ? run.metrics.tokensPerSecond.toFixed(0) : '—';
+  }
+
+  protected percent(rate: number | null | undefined): string {
+    return rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)} %`;
+  }
+}

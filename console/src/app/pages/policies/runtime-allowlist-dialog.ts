@@ -1,0 +1,132 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  type ElementRef,
+  ErrorHandler,
+  Injector,
+  afterNextRender,
+  inject,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MAT_DIALOG_DATA,
+  MatDialogActions,
+  MatDialogClose,
+  MatDialogContent,
+  MatDialogRef,
+  MatDialogTitle,
+} from '@angular/material/dialog';
+import { MatProgressBar } from '@angular/material/progress-bar';
+
+import { ErrorPanel } from '../../shared/error-panel/error-panel';
+import { GraphqlClient } from '../../shared/graphql/graphql-client';
+import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
+import { Icon } from '../../shared/icon/icon';
+import { type AllowlistRuntime, SET_RUNTIME_ALLOWED } from './policies.queries';
+import { allowlistEffect } from './policy-rules';
+
+export interface RuntimeAllowlistDialogData {
+  readonly runtime: AllowlistRuntime;
+}
+
+/** Confirms putting a runtime on the allowlist or taking it off, naming the effect on rollouts. */
+@Component({
+  selector: 'lnx-runtime-allowlist-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButton,
+    MatDialogActions,
+    MatDialogClose,
+    MatDialogContent,
+    MatDialogTitle,
+    MatProgressBar,
+    ErrorPanel,
+    Icon,
+  ],
+  template: `
+    <h2 mat-dialog-title #title tabindex="-1">
+      {{ saved() ? heading + ': done' : heading }}
+    </h2>
+    <mat-dialog-content>
+      <div class="progress-slot">
+        @if (busy()) {
+          <mat-progress-bar mode="indeterminate" aria-label="Changing the runtime allowlist" />
+        }
+      </div>
+      @if (saved(); as after) {
+        <p class="outcome" role="status">
+          <lnx-icon name="ok" />
+          {{ after.name }} {{ after.version }} is {{ after.allowed ? 'on' : 'off' }} the runtime allowlist.
+        </p>
+      } @else {
+        <p>
+          <strong>{{ effect }}</strong>
+        </p>
+        @if (error(); as error) {
+          <lnx-error-panel
+            heading="Could not change the runtime allowlist"
+            [error]="error"
+            [retryable]="false"
+          />
+        }
+      }
+    </mat-dialog-content>
+    <mat-dialog-actions align="end">
+      @if (saved()) {
+        <button matButton="filled" type="button" (click)="done()">Done</button>
+      } @else {
+        <button matButton type="button" mat-dialog-close [disabled]="busy()">Cancel</button>
+        <button
+          matButton="filled"
+          [class.destructive]="runtime.allowed"
+          type="button"
+          disabledInteractive
+          [disabled]="busy()"
+          (click)="confirm()"
+        >
+          {{ busy() ? 'Saving…' : runtime.allowed ? 'Confirm disallow' : 'Confirm allow' }}
+        </button>
+      }
+    </mat-dialog-actions>
+  `,
+  styleUrl: './policy-dialog.scss',
+})
+export class RuntimeAllowlistDialog {
+  private readonly graphql = inject(GraphqlClient);
+  private readonly dialogRef = inject<MatDialogRef<RuntimeAllowlistDialog, AllowlistRuntime>>(MatDialogRef);
+  private readonly errorHandler = inject(ErrorHandler);
+  private readonly injector = inject(Injector);
+  private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
+
+  protected readonly runtime = inject<RuntimeAllowlistDialogData>(MAT_DIALOG_DATA).runtime;
+  protected readonly heading = `${this.runtime.allowed ? 'Disallow' : 'Allow'} runtime ${this.runtime.name} ${this.runtime.version}`;
+  protected readonly effect = allowlistEffect(this.runtime);
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
+  protected readonly saved = signal<AllowlistRuntime | undefined>(undefined);
+
+  protected confirm(): void {
+    if (this.busy() || this.saved()) {
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(undefined);
+    void this.graphql
+      .request(SET_RUNTIME_ALLOWED, { id: this.runtime.id, allowed: !this.runtime.allowed })
+      .then(
+        ({ setRuntimeAllowed }) => {
+          this.saved.set(setRuntimeAllowed);
+          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
+        },
+        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
+      )
+      .finally(() => this.busy.set(false));
+  }
+
+  protected done(): void {
+    this.dialogRef.close(this.saved());
+  }
+}

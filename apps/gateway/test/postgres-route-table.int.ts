@@ -272,7 +272,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
   describe('snapshot', () => {
     beforeEach(async () => {
       await sql.query(
-        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes',
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes CASCADE',
       );
       await addReplica({
         node: 'gpu-a',
@@ -481,7 +481,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
 
     before(async () => {
       await sql.query(
-        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes',
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes CASCADE',
       );
       // 150 ms to the first token, then 10 tokens/s: slow enough to tell a stream from a buffered reply.
       runtime = await startFakeRuntime(['--model', REF, '--ttft-ms', '150', '--tokens-per-second', '10']);
@@ -583,7 +583,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
 
     before(async () => {
       await sql.query(
-        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes',
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes CASCADE',
       );
       stableRuntime = await startFakeRuntime(['--model', REF]);
       canaryRuntime = await startFakeRuntime(['--model', CANARY_REF]);

@@ -143,6 +143,11 @@ export interface FleetHarnessOptions {
   readonly admin?: { readonly username: string; readonly password: string };
   /** Run the Temporal UI too (at `temporalUiUrl`), so receipts' workflow links can be followed. */
   readonly temporalUi?: boolean;
+  /**
+   * Extra environment for the api, worker, gateway and every agent: the
+   * artifact store variables (LUNANEXA_S3_*), say, which each of them reads.
+   */
+  readonly extraEnv?: Readonly<Record<string, string>>;
 }
 
 export class FleetHarness {
@@ -167,7 +172,11 @@ export class FleetHarness {
     readonly dataDir: string,
     readonly temporal: TestWorkflowEnvironment,
     readonly db: ScratchDatabase,
-    readonly options: { readonly leaseSeconds: number; readonly serveConsole: boolean },
+    readonly options: {
+      readonly leaseSeconds: number;
+      readonly serveConsole: boolean;
+      readonly extraEnv: Readonly<Record<string, string>>;
+    },
   ) {
     this.logDir = join(dataDir, 'logs');
     mkdirSync(this.logDir, { recursive: true });
@@ -186,6 +195,7 @@ export class FleetHarness {
     const harness = new FleetHarness(dataDir, temporal, db, {
       leaseSeconds: options.leaseSeconds ?? 60,
       serveConsole: options.serveConsole ?? false,
+      extraEnv: options.extraEnv ?? {},
     });
     [harness.apiPort, harness.workerPort, harness.gatewayPort] = [
       await freePort(),
@@ -240,6 +250,7 @@ export class FleetHarness {
       LUNANEXA_CONSOLE_DIR: this.options.serveConsole ? CONSOLE_DIR : join(this.dataDir, 'no-console'),
       LUNANEXA_WORKFLOW_WAIT_MS: '60000',
       LUNANEXA_ASSIGNMENT_LEASE_SECONDS: String(this.options.leaseSeconds),
+      ...this.options.extraEnv,
     };
   }
 
@@ -342,6 +353,7 @@ export class FleetHarness {
     const env = {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
+      ...this.options.extraEnv,
       ...(bootstrapToken ? { LUNANEXA_BOOTSTRAP_TOKEN: bootstrapToken } : {}),
     };
     const service = startProcess(

@@ -31,8 +31,11 @@ const [DESKTOP] = CONSOLE_WIDTHS;
 const VIEWS = [
   { path: 'overview', heading: 'Overview', empty: 'No nodes enrolled.' },
   { path: 'nodes', heading: 'Nodes', empty: 'No nodes yet' },
+  { path: 'models', heading: 'Models', empty: 'No models yet.' },
   { path: 'deployments', heading: 'Deployments', empty: 'No deployments yet.' },
+  { path: 'benchmarks', heading: 'Benchmarks', empty: 'No benchmark profiles yet.' },
   { path: 'requests', heading: 'Requests', empty: 'No requests' },
+  { path: 'policies', heading: 'Policies', empty: 'No data policy is set.' },
   { path: 'audit', heading: 'Audit', empty: null },
 ] as const;
 

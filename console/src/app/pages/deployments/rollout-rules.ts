@@ -71,7 +71,8 @@ export function parseSteps(text: string): readonly number[] | string {
   return steps;
 }
 
-export type StepStatus = 'done' | 'current' | 'pending';
+/** `stopped`: where an ended rollout that was not promoted stood; `unreached`: the steps after it. */
+export type StepStatus = 'done' | 'current' | 'pending' | 'stopped' | 'unreached';
 
 export interface RolloutStepView {
   readonly index: number;
@@ -86,6 +87,7 @@ export function rolloutSteps(
   rollout: Pick<Rollout, 'steps' | 'currentStep' | 'state' | 'analyses'>,
 ): readonly RolloutStepView[] {
   const promoted = rollout.state === PROMOTED;
+  const ended = !promoted && !isRolloutActive(rollout);
   return rollout.steps.map((weight, index): RolloutStepView => {
     const analyses = rollout.analyses.filter((analysis) => analysis.step === index);
     const analysis = analyses.reduce<RolloutAnalysis | undefined>(
@@ -96,8 +98,12 @@ export function rolloutSteps(
       promoted || index < rollout.currentStep || analysis?.verdict === 'pass'
         ? 'done'
         : index === rollout.currentStep
-          ? 'current'
-          : 'pending';
+          ? ended
+            ? 'stopped'
+            : 'current'
+          : ended
+            ? 'unreached'
+            : 'pending';
     return { index, weight, status, analysis };
   });
 }

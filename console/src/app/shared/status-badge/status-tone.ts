@@ -1,4 +1,12 @@
-import type { DeploymentState, ReplicaState, WorkloadState } from '@lunanexa/contracts/lifecycle';
+import type { EvaluationRunState } from '@lunanexa/contracts/evaluation';
+import type {
+  DeploymentState,
+  LicenseApprovalState,
+  ModelVersionState,
+  ReplicaState,
+  WorkloadState,
+} from '@lunanexa/contracts/lifecycle';
+import type { RolloutState } from '@lunanexa/contracts/rollout';
 
 export type StatusTone = 'ok' | 'warn' | 'error' | 'neutral';
 
@@ -29,6 +37,38 @@ const REQUEST_OUTCOME_TONES = {
   TimedOut: 'error',
 } as const satisfies Partial<Record<WorkloadState, StatusTone>>;
 
+/** A version's lifecycle: what may roll out is ok, a failed check an error, a version on its way out a warning. */
+const MODEL_VERSION_TONES = {
+  Verified: 'ok',
+  Evaluated: 'ok',
+  Approved: 'ok',
+  VerificationFailed: 'error',
+  EvaluationFailed: 'error',
+  Deprecated: 'warn',
+} as const satisfies Partial<Record<ModelVersionState, StatusTone>>;
+
+const LICENSE_TONES = {
+  Approved: 'ok',
+  PendingReview: 'warn',
+  Rejected: 'error',
+} as const satisfies Partial<Record<LicenseApprovalState, StatusTone>>;
+
+/** A rollout that ended without promoting is a warning when someone chose it, an error when the system refused or broke. */
+const ROLLOUT_TONES = {
+  Paused: 'warn',
+  Promoted: 'ok',
+  RolledBack: 'warn',
+  Aborted: 'warn',
+  Refused: 'error',
+  Failed: 'error',
+} as const satisfies Partial<Record<RolloutState, StatusTone>>;
+
+const EVALUATION_RUN_TONES = {
+  Passed: 'ok',
+  Failed: 'error',
+  Errored: 'error',
+} as const satisfies Partial<Record<EvaluationRunState, StatusTone>>;
+
 /*
  * Schema v1 types health statuses as plain strings; these are the words the
  * API documents in apps/api/schema.gql (Health: ok | degraded, DependencyCheck:
@@ -42,6 +82,10 @@ const TONE_BY_STATUS: Readonly<Record<string, StatusTone>> = {
   ...DEPLOYMENT_TONES,
   ...REPLICA_TONES,
   ...REQUEST_OUTCOME_TONES,
+  ...MODEL_VERSION_TONES,
+  ...LICENSE_TONES,
+  ...ROLLOUT_TONES,
+  ...EVALUATION_RUN_TONES,
   ok: 'ok',
   degraded: 'warn',
   failing: 'error',

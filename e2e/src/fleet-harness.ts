@@ -369,6 +369,27 @@ export class FleetHarness {
     return agent;
   }
 
+  /**
+   * Enrolls a simulated DGX Spark under `name` with an auto-approving
+   * bootstrap token and waits until the node is Active and Ready: the one
+   * node most fleet scenarios start from.
+   */
+  async startReadyAgent(name: string): Promise<AgentProcess> {
+    const agent = await this.startAgent(name, await this.createBootstrapToken(name, true));
+    await waitUntil(
+      `${name} Active and Ready (agent log: ${join(this.logDir, `agent-${name}.log`)})`,
+      async () => {
+        const data = await this.graphql<{ node: { lifecycle: string; readiness: string } | null }>(
+          `query($n: String!) { node(node: $n) { lifecycle readiness } }`,
+          { n: name },
+        );
+        return data.node?.lifecycle === 'Active' && data.node.readiness === 'Ready';
+      },
+      90_000,
+    );
+    return agent;
+  }
+
   async createBootstrapToken(nodeName: string, autoApprove = false): Promise<string> {
     const data = await this.graphql<{ createBootstrapToken: { token: string } }>(
       `mutation($input: CreateBootstrapTokenInput!) { createBootstrapToken(input: $input) { token } }`,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { putS3Object } from '@lunanexa/artifact-store';
 import { startS3Server, type RunningS3Server } from '@lunanexa/artifact-store/dist/src/testing';
-import { FleetHarness, GraphQLFailure, REPO_ROOT, waitUntil } from '../src';
+import { FAKE_RUNTIME_LAUNCH_ARGS, FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
+import { FleetHarness, GraphQLFailure, waitUntil } from '../src';
 
 /**
  * Issue 5's deploy-policy gate on the real stack (api, worker, gateway,
@@ -27,7 +28,6 @@ import { FleetHarness, GraphQLFailure, REPO_ROOT, waitUntil } from '../src';
 const ALIAS = 'llama-chat';
 const MODEL = 'llama';
 const BUCKET = 'models';
-const FAKE_RUNTIME_ENTRY = join(REPO_ROOT, 'apps', 'fake-runtime', 'dist', 'src', 'main.js');
 const NODE_DIGEST = sha256(readFileSync(process.execPath));
 const GiB = 1024 ** 3;
 
@@ -276,18 +276,7 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
         LUNANEXA_S3_PATH_STYLE: 'true',
       },
     });
-    const token = await h.createBootstrapToken('node-a', true);
-    await h.startAgent('node-a', token);
-    await waitUntil(
-      'node-a Active and Ready',
-      async () => {
-        const data = await h.graphql<{ node: { lifecycle: string; readiness: string } | null }>(
-          `{ node(node: "node-a") { lifecycle readiness } }`,
-        );
-        return data.node?.lifecycle === 'Active' && data.node.readiness === 'Ready';
-      },
-      90_000,
-    );
+    await h.startReadyAgent('node-a');
 
     // The registry an operator sets up: licenses reviewed, a runtime on the allowlist, a model, suites.
     for (const license of [
@@ -322,17 +311,7 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
           packaging: { type: 'binary', digest: NODE_DIGEST },
           launch: {
             executable: process.execPath,
-            args: [
-              FAKE_RUNTIME_ENTRY,
-              '--host',
-              '{{host}}',
-              '--port',
-              '{{port}}',
-              '--model',
-              '{{servedModelName}}',
-              '--weights',
-              '{{modelPath}}',
-            ],
+            args: [FAKE_RUNTIME_MAIN, ...FAKE_RUNTIME_LAUNCH_ARGS],
             envAllowlist: [],
             containerPort: null,
           },

@@ -141,17 +141,7 @@ describe('payload privacy gate: with retention none the prompt appears nowhere',
       `mutation($input: RegisterModelVersionInput!) { registerModelVersion(input: $input) { ref } }`,
       { input: { model: MODEL, version: '1', ttftMs: 5, tokensPerSecond: 2000 } },
     );
-    await h.startAgent('node-p', await h.createBootstrapToken('node-p', true));
-    await waitUntil(
-      'node-p Active and Ready',
-      async () => {
-        const data = await h.graphql<{ node: { lifecycle: string; readiness: string } | null }>(
-          `{ node(node: "node-p") { lifecycle readiness } }`,
-        );
-        return data.node?.lifecycle === 'Active' && data.node.readiness === 'Ready';
-      },
-      60_000,
-    );
+    await h.startReadyAgent('node-p');
     await h.graphql(
       `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
       { input: { name: 'privacy-demo', model: REF, node: 'node-p', replicas: 1 } },

@@ -67,18 +67,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
       leaseSeconds: 60,
     });
     browser = await launchBrowser();
-    const token = await harness.createBootstrapToken('node-a', true);
-    await harness.startAgent('node-a', token);
-    await waitUntil(
-      `node-a Active and Ready (agent log: ${harness.logDir}/agent-node-a.log)`,
-      async () => {
-        const data = await harness.graphql<{ node: { lifecycle: string; readiness: string } | null }>(
-          `{ node(node: "node-a") { lifecycle readiness } }`,
-        );
-        return data.node?.lifecycle === 'Active' && data.node.readiness === 'Ready';
-      },
-      90_000,
-    );
+    await harness.startReadyAgent('node-a');
   });
 
   afterEach(async function () {

@@ -188,18 +188,7 @@ describe('rollout: aliases, canary steps, analysis, promotion and automatic roll
 
   before(async () => {
     h = await FleetHarness.start('rollout', { leaseSeconds: 60 });
-    const token = await h.createBootstrapToken('node-a', true);
-    await h.startAgent('node-a', token);
-    await waitUntil(
-      'node-a Active and Ready',
-      async () => {
-        const data = await h.graphql<{ node: { lifecycle: string; readiness: string } | null }>(
-          `{ node(node: "node-a") { lifecycle readiness } }`,
-        );
-        return data.node?.lifecycle === 'Active' && data.node.readiness === 'Ready';
-      },
-      60_000,
-    );
+    await h.startReadyAgent('node-a');
     await h.graphql(`mutation { createAlias(input: { name: "${ALIAS}", dataClass: "internal" }) { id } }`);
   });
 

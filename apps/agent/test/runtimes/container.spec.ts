@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { OpenAiCompletionResponseSchema } from '@lunanexa/contracts';
-import { FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
+import { FAKE_RUNTIME_LAUNCH_ARGS, FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import {
   OpenAiCompatibleRuntimeAdapter,
   freePort,
@@ -65,16 +65,7 @@ describe('openai-compatible runtime adapter, container packaging', function () {
       },
       launch: {
         executable: 'lunanexa-fake-runtime',
-        args: [
-          '--host',
-          '{{host}}',
-          '--port',
-          '{{port}}',
-          '--model',
-          '{{servedModelName}}',
-          '--weights',
-          '{{modelPath}}',
-        ],
+        args: [...FAKE_RUNTIME_LAUNCH_ARGS],
         envAllowlist: ['LUNANEXA_FAKE_TTFT_MS', 'LUNANEXA_FAKE_SEED'],
         containerPort,
       },

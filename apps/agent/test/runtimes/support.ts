@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { FIXTURES_DIR, type Assignment, type Runtime } from '@lunanexa/contracts';
-import { FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
+import { FAKE_RUNTIME_LAUNCH_ARGS, FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import { createLogger, type Logger } from '@lunanexa/observability';
 import type { AssignedRuntime, RuntimeSpec } from '../../src/runtimes';
 
@@ -65,17 +65,7 @@ export function fakeAsOpenAiCompatible(nodeDigest: string): AssignedRuntime {
     packaging: { type: 'binary', digest: nodeDigest },
     launch: {
       executable: process.execPath,
-      args: [
-        FAKE_RUNTIME_MAIN,
-        '--host',
-        '{{host}}',
-        '--port',
-        '{{port}}',
-        '--model',
-        '{{servedModelName}}',
-        '--weights',
-        '{{modelPath}}',
-      ],
+      args: [FAKE_RUNTIME_MAIN, ...FAKE_RUNTIME_LAUNCH_ARGS],
       envAllowlist: FAKE_ENV_ALLOWLIST,
       containerPort: null,
     },

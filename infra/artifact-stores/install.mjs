@@ -15,12 +15,19 @@
 //
 // Plain Node ESM with builtins only: it runs before any build step.
 
-import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  exeName,
+  findOnPath,
+  firstExisting,
+  goInstall,
+  isExecutable,
+  readGoMainModule,
+  withInstallLock,
+} from '../../scripts/lib/go-tools.mjs';
 import { isMainModule } from '../../scripts/lib/main-module.mjs';
-import { readGoMainModule } from '../../temporal/install.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_REPO_ROOT = path.resolve(HERE, '..', '..');
@@ -88,7 +95,7 @@ async function ensureServer({ pin, toolsBin, repoRoot, env, log }) {
   }
   await withInstallLock(path.join(repoRoot, '.tools'), pin.binary, async () => {
     if (await isPinned(local, pin)) return;
-    await goInstall({ go, pin, gobin: toolsBin, cwd: repoRoot, env, log });
+    await installServer({ go, pin, gobin: toolsBin, cwd: repoRoot, env, log });
   });
   if (!(await isPinned(local, pin))) {
     throw new Error(`go install finished but ${local} is not ${pin.module} ${pin.version}`);
@@ -103,108 +110,23 @@ export async function isPinned(binary, pin) {
   return mod?.path === pin.module && mod.version === pin.version;
 }
 
-async function goInstall({ go, pin, gobin, cwd, env, log }) {
+async function installServer({ go, pin, gobin, cwd, env, log }) {
   const target = `${pin.package}@${pin.version}`;
   log(
     `Installing ${pin.binary} with \`go install ${target}\` into ${gobin} (a few minutes the first time)...`,
   );
-  mkdirSync(gobin, { recursive: true });
   const started = Date.now();
-  const tail = [];
-  const code = await new Promise((resolve, reject) => {
+  await goInstall({
+    go,
+    target,
     // -s -w: no symbol tables; the build info the pin check reads stays.
-    const child = spawn(go, ['install', '-ldflags=-s -w', target], {
-      cwd,
-      env: { ...env, GOBIN: gobin },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk) => {
-      tail.push(chunk.toString());
-      if (tail.length > 40) tail.shift();
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', reject);
-    child.on('close', resolve);
+    ldflags: '-s -w',
+    gobin,
+    cwd,
+    env,
+    remedy: `Fix the error below and rerun, or set ${pin.env}.`,
   });
-  if (code !== 0) {
-    throw new Error(
-      `go install ${target} failed (exit ${code}). Fix the error below and rerun, or set ${pin.env}.\n${tail.join('').trim()}`,
-    );
-  }
   log(`${pin.binary} ${pin.version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
-}
-
-/** Serialises concurrent installs of one binary with an atomic mkdir, like temporal/install.mjs. */
-async function withInstallLock(toolsDir, name, fn) {
-  mkdirSync(toolsDir, { recursive: true });
-  const lock = path.join(toolsDir, `${name}-install.lock`);
-  const deadline = Date.now() + 20 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-      const holder = Number(readFileIfExists(path.join(lock, 'pid')));
-      if (holder && !isAlive(holder)) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${lock} (held by pid ${holder || 'unknown'})`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-  try {
-    await fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-function findOnPath(name, env) {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
-
-function firstExisting(candidates) {
-  return candidates.find((candidate) => isExecutable(candidate)) ?? null;
-}
-
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return existsSync(file);
-  } catch {
-    return false;
-  }
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
-function readFileIfExists(file) {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function exeName(name) {
-  return process.platform === 'win32' ? `${name}.exe` : name;
 }
 
 if (isMainModule(import.meta.url)) {

@@ -10,15 +10,15 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { ActivatedRoute, RouterLink } from '@angular/router';
 import { asapScheduler, filter, map, observeOn, tap } from 'rxjs';
 
-import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, deploymentDetailLink } from './deployments-view';
@@ -55,9 +55,9 @@ interface AliasAnswer {
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
-    ErrorPanel,
     LivePageHeader,
+    QueryFailure,
+    QueryProgress,
     RolloutPanel,
     StatusBadge,
   ],

@@ -9,7 +9,6 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
 import { filter } from 'rxjs';
@@ -18,6 +17,7 @@ import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { CreateAliasDialog } from './create-alias-dialog';
@@ -44,17 +44,13 @@ import { StartRolloutDialog, type StartRolloutDialogData } from './start-rollout
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
     ErrorPanel,
+    QueryProgress,
     StatusBadge,
   ],
   template: `
     <mat-card appearance="outlined" role="region" aria-labelledby="aliases-title">
-      <div class="progress-slot">
-        @if (aliases.loading() && (aliases.value() === undefined || aliases.error())) {
-          <mat-progress-bar mode="indeterminate" aria-label="Loading aliases" />
-        }
-      </div>
+      <lnx-query-progress [query]="aliases" label="Loading aliases" />
       <mat-card-header>
         <mat-card-title><h2 id="aliases-title">Aliases and rollouts</h2></mat-card-title>
         <mat-card-subtitle>The names callers invoke, and the version each one serves</mat-card-subtitle>

@@ -1,14 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import {
@@ -24,9 +14,9 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import type { DataClass } from '@lunanexa/contracts/common';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { DEPLOYMENT_NAME_PATTERN } from './deployment-rules';
 import { type AliasSummary, CREATE_ALIAS } from './rollouts.queries';
@@ -135,8 +125,6 @@ const MAX_DESCRIPTION_LENGTH = 1024;
 export class CreateAliasDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<CreateAliasDialog, AliasSummary>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
 
   protected readonly dataClasses = DATA_CLASSES;
@@ -147,33 +135,24 @@ export class CreateAliasDialog {
     description: ['', [Validators.maxLength(MAX_DESCRIPTION_LENGTH)]],
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly created = signal<AliasSummary | undefined>(undefined);
+  private readonly submission = dialogSubmission<AliasSummary>({ focusOnOutcome: this.title });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly created = this.submission.outcome;
 
   protected submit(): void {
-    if (this.busy() || this.created()) {
-      return;
-    }
     if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
     const { name, dataClass, description } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(undefined);
-    void this.graphql
-      .request(CREATE_ALIAS, {
-        input: { name, dataClass, description: description.trim() === '' ? null : description.trim() },
-      })
-      .then(
-        ({ createAlias }) => {
-          this.created.set(createAlias);
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
-      )
-      .finally(() => this.busy.set(false));
+    void this.submission.run(() =>
+      this.graphql
+        .request(CREATE_ALIAS, {
+          input: { name, dataClass, description: description.trim() === '' ? null : description.trim() },
+        })
+        .then(({ createAlias }) => createAlias),
+    );
   }
 
   protected done(): void {

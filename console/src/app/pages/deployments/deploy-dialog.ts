@@ -30,6 +30,7 @@ import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
 import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
@@ -40,7 +41,7 @@ import type {
   RegisterModelVersionInput,
 } from '../../shared/graphql/schema-types.generated';
 import { Icon } from '../../shared/icon/icon';
-import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
+import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { DeploymentProgress } from './deployment-progress';
 import {
   DEPLOYMENT_NAME_PATTERN,
@@ -176,9 +177,14 @@ export class DeployDialog {
   /** Read out after a registration: what was registered and that it is now selected. */
   protected readonly registerNotice = signal('');
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly created = signal<Created | undefined>(undefined);
+  // The API answers once the workflow has written the record; Escape must not drop that answer.
+  private readonly submission = dialogSubmission<Created>({
+    focusOnOutcome: this.title,
+    holdOpen: 'until-done',
+  });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly created = this.submission.outcome;
 
   protected toggleRegister(): void {
     this.registerOpen.update((open) => !open);
@@ -234,9 +240,6 @@ export class DeployDialog {
   }
 
   protected submit(): void {
-    if (this.busy() || this.created()) {
-      return;
-    }
     if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
@@ -249,43 +252,30 @@ export class DeployDialog {
       idempotencyKey: this.idempotencyKey,
       ...(node === '' ? {} : { node }),
     };
-    this.busy.set(true);
-    this.error.set(undefined);
-    // The API answers once the workflow has written the record; Escape must not drop that answer.
-    this.dialogRef.disableClose = true;
-    void this.graphql
-      .requestWithIds(CREATE_DEPLOYMENT, { input }, { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS })
-      .then(
-        ({ data: { createDeployment: operation }, requestId }) => {
-          this.created.set({
-            name,
-            operation,
-            receipt: {
-              workflowId: operation.workflowId,
-              temporalUiUrl: operation.temporalUiUrl,
-              correlationId: operation.correlationId,
-              requestId,
-              receiptHash: null,
-              receiptNote:
-                'Not in the API’s answer. The workflow wrote it with the record: the Audit view shows it as ' +
-                'the deployment.create event with the correlation id below.',
-              facts: [
-                { label: 'Deployment id', value: operation.deploymentId },
-                { label: 'Model version', value: model },
-                { label: 'Replicas', value: String(input.replicas) },
-                { label: 'Node', value: node === '' ? 'chosen by the scheduler' : node },
-              ],
-            },
-          });
-          // The form and its submit button are gone; the new heading says what happened.
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => {
-          this.error.set(asRequestError(failure, this.errorHandler));
-          this.dialogRef.disableClose = false;
-        },
-      )
-      .finally(() => this.busy.set(false));
+    void this.submission.run(() =>
+      this.graphql
+        .requestWithIds(
+          CREATE_DEPLOYMENT,
+          { input },
+          { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
+        )
+        .then(({ data: { createDeployment: operation }, requestId }) => ({
+          name,
+          operation,
+          receipt: operationReceipt(operation, requestId, {
+            receiptHash: null,
+            receiptNote:
+              'Not in the API’s answer. The workflow wrote it with the record: the Audit view shows it as ' +
+              'the deployment.create event with the correlation id below.',
+            facts: [
+              { label: 'Deployment id', value: operation.deploymentId },
+              { label: 'Model version', value: model },
+              { label: 'Replicas', value: String(input.replicas) },
+              { label: 'Node', value: node === '' ? 'chosen by the scheduler' : node },
+            ],
+          }),
+        })),
+    );
   }
 
   protected done(): void {

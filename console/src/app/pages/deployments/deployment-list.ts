@@ -9,18 +9,18 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatSort, MatSortHeader, type Sort } from '@angular/material/sort';
 import { RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
 import { filter } from 'rxjs';
 
-import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { AliasList } from './alias-list';
@@ -71,12 +71,12 @@ function isSortKey(key: string): key is SortKey {
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
     MatSort,
     MatSortHeader,
-    ErrorPanel,
     Icon,
     LivePageHeader,
+    QueryFailure,
+    QueryProgress,
     StatusBadge,
     AliasList,
   ],

@@ -1,14 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { FormControl, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import {
@@ -23,9 +13,9 @@ import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/for
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, type GraphqlFlow } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
 import { type RolloutActionView, signalEffectText } from './rollout-rules';
@@ -75,8 +65,6 @@ const MAX_REASON_LENGTH = 1024;
 export class RolloutSignalDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<RolloutSignalDialog, boolean>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly data = inject<RolloutSignalDialogData>(MAT_DIALOG_DATA);
   private readonly flow = this.data.flow ?? this.graphql.startFlow();
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
@@ -90,54 +78,44 @@ export class RolloutSignalDialog {
     validators: [Validators.maxLength(MAX_REASON_LENGTH)],
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly receipt = signal<WorkflowReceipt | undefined>(undefined);
+  private readonly submission = dialogSubmission<WorkflowReceipt>({
+    focusOnOutcome: this.title,
+    holdOpen: 'while-calling',
+  });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly receipt = this.submission.outcome;
 
   protected confirm(): void {
-    if (this.busy() || this.receipt()) {
-      return;
-    }
     if (this.reason.invalid) {
       this.reason.markAsTouched();
       return;
     }
     const reason = this.reason.value.trim();
-    this.busy.set(true);
-    this.error.set(undefined);
-    this.dialogRef.disableClose = true;
-    void this.graphql
-      .requestWithIds(
-        SIGNAL_ROLLOUT,
-        { rollout: this.rollout.id, action: this.action.action, reason: reason === '' ? null : reason },
-        { flow: this.flow },
-      )
-      .then(
-        ({ data: { signalRollout: rollout }, requestId, correlationId }) => {
-          this.receipt.set({
-            workflowId: rollout.workflowId,
-            temporalUiUrl: rollout.temporalUiUrl,
-            correlationId,
-            requestId,
-            receiptHash: null,
-            receiptNote:
-              'The workflow writes it when it acts on the signal: the rollout’s receipts list shows it, ' +
-              `as rollout.${this.action.action.toLowerCase()}.`,
-            facts: [
-              { label: 'Signal', value: this.action.label },
-              { label: 'Rollout', value: `${rollout.modelRef} to ${rollout.alias}` },
-              { label: 'State when answered', value: rollout.state },
-              ...(reason === '' ? [] : [{ label: 'Reason', value: reason }]),
-            ],
-          });
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
-      )
-      .finally(() => {
-        this.busy.set(false);
-        this.dialogRef.disableClose = false;
-      });
+    void this.submission.run(() =>
+      this.graphql
+        .requestWithIds(
+          SIGNAL_ROLLOUT,
+          { rollout: this.rollout.id, action: this.action.action, reason: reason === '' ? null : reason },
+          { flow: this.flow },
+        )
+        .then(({ data: { signalRollout: rollout }, requestId, correlationId }) => ({
+          workflowId: rollout.workflowId,
+          temporalUiUrl: rollout.temporalUiUrl,
+          correlationId,
+          requestId,
+          receiptHash: null,
+          receiptNote:
+            'The workflow writes it when it acts on the signal: the rollout’s receipts list shows it, ' +
+            `as rollout.${this.action.action.toLowerCase()}.`,
+          facts: [
+            { label: 'Signal', value: this.action.label },
+            { label: 'Rollout', value: `${rollout.modelRef} to ${rollout.alias}` },
+            { label: 'State when answered', value: rollout.state },
+            ...(reason === '' ? [] : [{ label: 'Reason', value: reason }]),
+          ],
+        })),
+    );
   }
 
   protected done(): void {

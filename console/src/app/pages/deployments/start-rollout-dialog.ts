@@ -2,12 +2,8 @@ import {
   ChangeDetectionStrategy,
   Component,
   type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
   computed,
   inject,
-  signal,
   viewChild,
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
@@ -33,14 +29,14 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { Router } from '@angular/router';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { pollQuery } from '../../shared/graphql/polled-query';
 import { randomId } from '../../shared/graphql/random-id';
 import type { StartRolloutInput } from '../../shared/graphql/schema-types.generated';
 import { Icon } from '../../shared/icon/icon';
-import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
+import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { parseSteps } from './rollout-rules';
 import { type RolloutOperation, ROLLOUT_CHOICES, START_ROLLOUT } from './rollouts.queries';
 import { aliasDetailLink } from './rollouts-view';
@@ -114,8 +110,6 @@ export class StartRolloutDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly router = inject(Router);
   private readonly dialogRef = inject<MatDialogRef<StartRolloutDialog, string>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly fb = inject(NonNullableFormBuilder);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
   private readonly data = inject<StartRolloutDialogData | null>(MAT_DIALOG_DATA, { optional: true });
@@ -177,9 +171,13 @@ export class StartRolloutDialog {
 
   protected readonly maxP95SlackMs = MAX_P95_SLACK_MS;
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly started = signal<Started | undefined>(undefined);
+  private readonly submission = dialogSubmission<Started>({
+    focusOnOutcome: this.title,
+    holdOpen: 'while-calling',
+  });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly started = this.submission.outcome;
 
   protected stepsError(): string {
     const error: unknown = this.form.controls.steps.errors?.['steps'];
@@ -187,9 +185,6 @@ export class StartRolloutDialog {
   }
 
   protected submit(): void {
-    if (this.busy() || this.started()) {
-      return;
-    }
     if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
@@ -209,38 +204,23 @@ export class StartRolloutDialog {
       p95SlackMs: value.p95SlackMs ?? DEFAULT_P95_SLACK_MS,
       idempotencyKey: this.idempotencyKey,
     };
-    this.busy.set(true);
-    this.error.set(undefined);
-    this.dialogRef.disableClose = true;
-    void this.graphql
-      .requestWithIds(START_ROLLOUT, { input }, { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS })
-      .then(
-        ({ data: { startRollout: operation }, requestId }) => {
-          this.started.set({
-            alias: value.alias,
-            operation,
-            receipt: {
-              workflowId: operation.workflowId,
-              temporalUiUrl: operation.temporalUiUrl,
-              correlationId: operation.correlationId,
-              requestId,
-              receiptHash: operation.rollout.receipts[0]?.hash ?? null,
-              facts: [
-                { label: 'Rollout id', value: operation.rollout.id },
-                { label: 'Model version', value: operation.rollout.modelRef },
-                { label: 'Steps', value: `${operation.rollout.steps.join(' → ')} %` },
-                { label: 'State', value: operation.rollout.state },
-              ],
-            },
-          });
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
-      )
-      .finally(() => {
-        this.busy.set(false);
-        this.dialogRef.disableClose = false;
-      });
+    void this.submission.run(() =>
+      this.graphql
+        .requestWithIds(START_ROLLOUT, { input }, { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS })
+        .then(({ data: { startRollout: operation }, requestId }) => ({
+          alias: value.alias,
+          operation,
+          receipt: operationReceipt(operation, requestId, {
+            receiptHash: operation.rollout.receipts[0]?.hash ?? null,
+            facts: [
+              { label: 'Rollout id', value: operation.rollout.id },
+              { label: 'Model version', value: operation.rollout.modelRef },
+              { label: 'Steps', value: `${operation.rollout.steps.join(' → ')} %` },
+              { label: 'State', value: operation.rollout.state },
+            ],
+          }),
+        })),
+    );
   }
 
   /** Closes and opens the alias, whose page follows the rollout live. */

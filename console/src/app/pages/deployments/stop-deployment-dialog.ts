@@ -1,14 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
@@ -20,11 +10,11 @@ import {
 } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
-import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
+import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { stopScope, stopScopeText } from './deployment-rules';
 import { type Deployment, STOP_DEPLOYMENT } from './deployments.queries';
 
@@ -58,8 +48,6 @@ export interface StopDeploymentDialogData {
 export class StopDeploymentDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<StopDeploymentDialog, WorkflowReceipt>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   /** The whole dialog is one flow: a retry after a failure is found under the same correlation id. */
   private readonly flow = this.graphql.startFlow();
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
@@ -68,32 +56,26 @@ export class StopDeploymentDialog {
   private readonly scope = stopScope(this.deployment);
   protected readonly scopeText = stopScopeText(this.deployment);
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly receipt = signal<WorkflowReceipt | undefined>(undefined);
+  // The API answers once the agents report the replicas stopped; Escape must not drop that answer.
+  private readonly submission = dialogSubmission<WorkflowReceipt>({
+    focusOnOutcome: this.title,
+    holdOpen: 'until-done',
+  });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly receipt = this.submission.outcome;
 
   protected confirm(): void {
-    if (this.busy() || this.receipt()) {
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(undefined);
-    // The API answers once the agents report the replicas stopped; Escape must not drop that answer.
-    this.dialogRef.disableClose = true;
-    void this.graphql
-      // By id: the name could be reused by another deployment before a retry.
-      .requestWithIds(
-        STOP_DEPLOYMENT,
-        { deployment: this.deployment.id },
-        { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
-      )
-      .then(
-        ({ data: { stopDeployment }, requestId }) => {
-          this.receipt.set({
-            workflowId: stopDeployment.workflowId,
-            temporalUiUrl: stopDeployment.temporalUiUrl,
-            correlationId: stopDeployment.correlationId,
-            requestId,
+    void this.submission.run(() =>
+      this.graphql
+        // By id: the name could be reused by another deployment before a retry.
+        .requestWithIds(
+          STOP_DEPLOYMENT,
+          { deployment: this.deployment.id },
+          { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
+        )
+        .then(({ data: { stopDeployment }, requestId }) =>
+          operationReceipt(stopDeployment, requestId, {
             receiptHash: null,
             receiptNote:
               'Not in the API’s answer. The workflow wrote it once the replicas stopped: the Audit view ' +
@@ -103,16 +85,9 @@ export class StopDeploymentDialog {
               { label: 'Replicas stopped', value: String(this.scope.replicas) },
               { label: 'In-flight requests when confirmed', value: String(this.scope.inFlight) },
             ],
-          });
-          // The confirm button is gone; the new heading says what happened.
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => {
-          this.error.set(asRequestError(failure, this.errorHandler));
-          this.dialogRef.disableClose = false;
-        },
-      )
-      .finally(() => this.busy.set(false));
+          }),
+        ),
+    );
   }
 
   protected done(): void {

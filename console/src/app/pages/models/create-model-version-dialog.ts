@@ -2,12 +2,8 @@ import {
   ChangeDetectionStrategy,
   Component,
   type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
   computed,
   inject,
-  signal,
   viewChild,
 } from '@angular/core';
 import {
@@ -33,9 +29,9 @@ import type { ArtifactFormat } from '@lunanexa/contracts/artifact';
 import type { Architecture } from '@lunanexa/contracts/common';
 import type { GpuMemoryModel } from '@lunanexa/contracts/node';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { pollQuery } from '../../shared/graphql/polled-query';
 import type { CreateModelVersionInput } from '../../shared/graphql/schema-types.generated';
 import { Icon } from '../../shared/icon/icon';
@@ -106,8 +102,6 @@ function nonEmpty(control: AbstractControl<readonly string[]>): ValidationErrors
 export class CreateModelVersionDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<CreateModelVersionDialog, string>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly fb = inject(NonNullableFormBuilder);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
   private readonly flow = this.graphql.startFlow();
@@ -145,18 +139,12 @@ export class CreateModelVersionDialog {
     minMemoryGib: this.fb.control<number | null>(null, [Validators.min(0)]),
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly created = signal<ModelVersionDetail | undefined>(undefined);
+  private readonly submission = dialogSubmission<ModelVersionDetail>({ focusOnOutcome: this.title });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly created = this.submission.outcome;
 
   protected submit(): void {
-    void this.register();
-  }
-
-  private async register(): Promise<void> {
-    if (this.busy() || this.created()) {
-      return;
-    }
     if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
@@ -183,15 +171,17 @@ export class CreateModelVersionDialog {
         minMemoryBytesPerReplica: v.minMemoryGib === null ? null : Math.round(v.minMemoryGib * GIB),
       },
     };
-    this.busy.set(true);
-    this.error.set(undefined);
+    void this.submission.run(() => this.register(input));
+  }
+
+  private async register(input: CreateModelVersionInput): Promise<ModelVersionDetail> {
     try {
       // A version belongs to a model; a new name is registered as a model first (display name = name).
-      const known = this.choices.value()?.models.some((model) => model.name === v.model) ?? false;
+      const known = this.choices.value()?.models.some((model) => model.name === input.model) ?? false;
       if (!known) {
         await this.graphql.request(
           CREATE_MODEL,
-          { input: { name: v.model, displayName: v.model } },
+          { input: { name: input.model, displayName: input.model } },
           { flow: this.flow },
         );
       }
@@ -200,13 +190,10 @@ export class CreateModelVersionDialog {
         { input },
         { flow: this.flow },
       );
-      this.created.set(createModelVersion);
-      afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
+      return createModelVersion;
     } catch (failure: unknown) {
-      this.error.set(asRequestError(failure, this.errorHandler));
       this.choices.refresh();
-    } finally {
-      this.busy.set(false);
+      throw failure;
     }
   }
 

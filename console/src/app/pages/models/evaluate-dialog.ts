@@ -2,12 +2,8 @@ import {
   ChangeDetectionStrategy,
   Component,
   type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
   computed,
   inject,
-  signal,
   viewChild,
 } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
@@ -24,16 +20,16 @@ import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/for
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import {
   GraphqlClient,
   type GraphqlFlow,
   WORKFLOW_CALL_TIMEOUT_MS,
 } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { randomId } from '../../shared/graphql/random-id';
-import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
+import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { EVALUATION_PROGRESS_INTERVAL_MS } from './model-rules';
 import {
@@ -53,6 +49,11 @@ export interface EvaluateDialogData {
 const CHOICES_INTERVAL_MS = 30_000;
 const RUNNING = 'Running';
 const READY = 'Ready';
+
+interface Started {
+  readonly operation: EvaluationOperation;
+  readonly receipt: WorkflowReceipt;
+}
 
 /**
  * Runs an evaluation suite (and optionally a benchmark profile) against one
@@ -87,8 +88,6 @@ const READY = 'Ready';
 export class EvaluateDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<EvaluateDialog, string>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
   private readonly data = inject<EvaluateDialogData>(MAT_DIALOG_DATA);
   private readonly flow = this.data.flow ?? this.graphql.startFlow();
@@ -119,11 +118,13 @@ export class EvaluateDialog {
     profile: [''],
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly started = signal<
-    { operation: EvaluationOperation; receipt: WorkflowReceipt } | undefined
-  >(undefined);
+  private readonly submission = dialogSubmission<Started>({
+    focusOnOutcome: this.title,
+    holdOpen: 'while-calling',
+  });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly started = this.submission.outcome;
 
   /** The run as it moves; polled only once started (before then there is no run id to ask about). */
   protected readonly progress: PolledQuery<EvaluationRun | null> = pollQuery(
@@ -149,40 +150,30 @@ export class EvaluateDialog {
   });
 
   protected submit(): void {
-    if (this.busy() || this.started()) {
-      return;
-    }
     if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
     }
     const { deployment, suite, profile } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(undefined);
-    this.dialogRef.disableClose = true;
-    void this.graphql
-      .requestWithIds(
-        START_EVALUATION,
-        {
-          input: {
-            modelVersion: this.ref,
-            deployment,
-            suite,
-            profile: profile === '' ? null : profile,
-            idempotencyKey: this.idempotencyKey,
-          },
-        },
-        { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
-      )
-      .then(
-        ({ data: { startEvaluation: operation }, requestId }) => {
-          this.started.set({
+    void this.submission
+      .run(() =>
+        this.graphql
+          .requestWithIds(
+            START_EVALUATION,
+            {
+              input: {
+                modelVersion: this.ref,
+                deployment,
+                suite,
+                profile: profile === '' ? null : profile,
+                idempotencyKey: this.idempotencyKey,
+              },
+            },
+            { flow: this.flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
+          )
+          .then(({ data: { startEvaluation: operation }, requestId }) => ({
             operation,
-            receipt: {
-              workflowId: operation.workflowId,
-              temporalUiUrl: operation.temporalUiUrl,
-              correlationId: operation.correlationId,
-              requestId,
+            receipt: operationReceipt(operation, requestId, {
               receiptHash: null,
               receiptNote:
                 'Written when the run ends: the Audit view shows it as the evaluation.finish event with the ' +
@@ -193,16 +184,14 @@ export class EvaluateDialog {
                 { label: 'Suite', value: suite },
                 { label: 'Benchmark profile', value: profile === '' ? 'none' : profile },
               ],
-            },
-          });
-          this.progress.refresh();
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
+            }),
+          })),
       )
-      .finally(() => {
-        this.busy.set(false);
-        this.dialogRef.disableClose = false;
+      // The run's progress is polled by its id, which the answer just brought.
+      .then((started) => {
+        if (started !== undefined) {
+          this.progress.refresh();
+        }
       });
   }
 

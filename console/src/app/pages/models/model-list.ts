@@ -9,16 +9,16 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { Router, RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
 import { filter } from 'rxjs';
 
-import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { DIALOG_SIZE } from '../deployments/deployments-view';
@@ -40,9 +40,9 @@ import { changesRegistry } from './models-view';
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
-    ErrorPanel,
     LivePageHeader,
+    QueryFailure,
+    QueryProgress,
     StatusBadge,
   ],
   templateUrl: './model-list.html',

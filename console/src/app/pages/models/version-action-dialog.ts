@@ -1,14 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { FormControl, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import {
@@ -23,13 +13,13 @@ import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/for
 import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import {
   GraphqlClient,
   type GraphqlFlow,
   WORKFLOW_CALL_TIMEOUT_MS,
 } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { type VersionAction, versionActionEffect } from './model-rules';
@@ -151,8 +141,6 @@ const MAX_TEXT_LENGTH = 1024;
 export class VersionActionDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<VersionActionDialog, ModelVersionDetail>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
   private readonly data = inject<VersionActionDialogData>(MAT_DIALOG_DATA);
   private readonly flow = this.data.flow ?? this.graphql.startFlow();
@@ -174,9 +162,13 @@ export class VersionActionDialog {
     ],
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly result = signal<ModelVersionDetail | undefined>(undefined);
+  private readonly submission = dialogSubmission<ModelVersionDetail>({
+    focusOnOutcome: this.title,
+    holdOpen: 'while-calling',
+  });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly result = this.submission.outcome;
 
   private send(): Promise<ModelVersionDetail> {
     const ref = this.version.ref;
@@ -197,28 +189,11 @@ export class VersionActionDialog {
   }
 
   protected confirm(): void {
-    if (this.busy() || this.result()) {
-      return;
-    }
     if (this.text.invalid) {
       this.text.markAsTouched();
       return;
     }
-    this.busy.set(true);
-    this.error.set(undefined);
-    this.dialogRef.disableClose = true;
-    void this.send()
-      .then(
-        (after) => {
-          this.result.set(after);
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
-      )
-      .finally(() => {
-        this.busy.set(false);
-        this.dialogRef.disableClose = false;
-      });
+    void this.submission.run(() => this.send());
   }
 
   protected done(): void {

@@ -1,5 +1,5 @@
 import { DatePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, ErrorHandler, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
 import { MatCheckbox } from '@angular/material/checkbox';
@@ -15,9 +15,9 @@ import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { parseLabels } from './node-rules';
 import {
@@ -63,7 +63,6 @@ export class BootstrapTokenDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef =
     inject<MatDialogRef<BootstrapTokenDialog, CreatedBootstrapToken>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
   private readonly flow = this.graphql.startFlow();
 
   protected readonly form = inject(NonNullableFormBuilder).group({
@@ -73,14 +72,12 @@ export class BootstrapTokenDialog {
     autoApprove: [false],
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly created = signal<CreatedBootstrapToken | undefined>(undefined);
+  private readonly submission = dialogSubmission<CreatedBootstrapToken>();
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly created = this.submission.outcome;
 
   protected submit(): void {
-    if (this.busy() || this.created()) {
-      return;
-    }
     if (this.form.invalid) {
       this.form.markAllAsTouched();
       return;
@@ -93,18 +90,18 @@ export class BootstrapTokenDialog {
       ...(nodeName.trim() === '' ? {} : { nodeName: nodeName.trim() }),
       ...(parsedLabels.length === 0 ? {} : { labels: parsedLabels }),
     };
-    this.busy.set(true);
-    this.error.set(undefined);
-    void this.graphql
-      .request(CREATE_BOOTSTRAP_TOKEN, { input }, { flow: this.flow })
-      .then(
-        (data) => {
-          this.dialogRef.disableClose = true;
-          this.created.set(data.createBootstrapToken);
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
+    void this.submission
+      .run(() =>
+        this.graphql
+          .request(CREATE_BOOTSTRAP_TOKEN, { input }, { flow: this.flow })
+          .then((data) => data.createBootstrapToken),
       )
-      .finally(() => this.busy.set(false));
+      .then((created) => {
+        // The token is shown this once: only the button that says it was copied closes the dialog now.
+        if (created !== undefined) {
+          this.dialogRef.disableClose = true;
+        }
+      });
   }
 
   protected done(): void {

@@ -9,18 +9,18 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatTooltip } from '@angular/material/tooltip';
 import { RouterLink } from '@angular/router';
 import { asapScheduler, filter, observeOn } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
-import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { Toasts } from '../../shared/toasts/toasts';
@@ -65,12 +65,12 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
     MatTooltip,
     CopyButton,
-    ErrorPanel,
     Icon,
     LivePageHeader,
+    QueryFailure,
+    QueryProgress,
     StatusBadge,
   ],
   templateUrl: './node-detail.html',

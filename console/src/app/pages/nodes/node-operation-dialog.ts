@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, ErrorHandler, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
@@ -10,9 +10,9 @@ import {
 } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, type GraphqlFlow } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { randomId } from '../../shared/graphql/random-id';
 import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
@@ -60,7 +60,6 @@ export interface NodeOperationDialogData {
 })
 export class NodeOperationDialog {
   private readonly dialogRef = inject<MatDialogRef<NodeOperationDialog, OperationReceipt>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
   protected readonly data = inject<NodeOperationDialogData>(MAT_DIALOG_DATA);
 
   /** The whole dialog is one flow: a retry after a failure is found under the same correlation id. */
@@ -72,30 +71,14 @@ export class NodeOperationDialog {
    */
   private readonly idempotencyKey = randomId();
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly receipt = signal<OperationReceipt | undefined>(undefined);
+  // Long workflows must not be dismissed half-way by Escape or a stray click on the backdrop.
+  private readonly submission = dialogSubmission<OperationReceipt>({ holdOpen: 'until-done' });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly receipt = this.submission.outcome;
 
   protected confirm(): void {
-    if (this.busy()) {
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(undefined);
-    // Long workflows must not be dismissed half-way by Escape or a stray click on the backdrop.
-    this.dialogRef.disableClose = true;
-    void this.data
-      .run(this.flow, this.idempotencyKey)
-      .then(
-        (receipt) => {
-          this.receipt.set(receipt);
-        },
-        (failure: unknown) => {
-          this.error.set(asRequestError(failure, this.errorHandler));
-          this.dialogRef.disableClose = false;
-        },
-      )
-      .finally(() => this.busy.set(false));
+    void this.submission.run(() => this.data.run(this.flow, this.idempotencyKey));
   }
 
   protected done(): void {

@@ -31,6 +31,8 @@ import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { refreshUnreachable } from '../requests/requests-view';
 import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { deploymentDetailLink } from '../deployments/deployments-view';
 import { formatBytes } from '../nodes/node-rules';
@@ -93,6 +95,8 @@ const WORKFLOW_STATUS_WORDS: Readonly<Record<string, string>> = {
     ErrorPanel,
     Icon,
     LivePageHeader,
+    QueryFailure,
+    QueryProgress,
     StatusBadge,
     TimeSeriesChart,
   ],
@@ -272,8 +276,8 @@ export class Overview {
   }
 
   /** Whether the page-wide panel already says what this card's error would. */
-  protected coveredByPagePanel(error: GraphqlRequestError): boolean {
-    return this.unreachable() !== undefined && error.code === TransportErrorCode.API_UNREACHABLE;
+  protected coveredByPagePanel(error: GraphqlRequestError | undefined): boolean {
+    return this.unreachable() !== undefined && error?.code === TransportErrorCode.API_UNREACHABLE;
   }
 
   protected refreshAll(): void {

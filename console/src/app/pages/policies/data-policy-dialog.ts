@@ -1,14 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
@@ -26,9 +16,9 @@ import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { DATA_CLASSES } from '../deployments/create-alias-dialog';
 import { type DataPolicy, SET_DATA_POLICY } from './policies.queries';
@@ -151,8 +141,6 @@ export interface DataPolicyDialogData {
 export class DataPolicyDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<DataPolicyDialog, DataPolicy>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly fb = inject(NonNullableFormBuilder);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
   private readonly policy = inject<DataPolicyDialogData>(MAT_DIALOG_DATA).policy;
@@ -181,14 +169,12 @@ export class DataPolicyDialog {
     initialValue: this.form.controls.retentionMode.value,
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly saved = signal<DataPolicy | undefined>(undefined);
+  private readonly submission = dialogSubmission<DataPolicy>({ focusOnOutcome: this.title });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly saved = this.submission.outcome;
 
   protected submit(): void {
-    if (this.busy() || this.saved()) {
-      return;
-    }
     const value = this.form.getRawValue();
     const days = value.retentionDays;
     const daysValid = days !== null && Number.isInteger(days) && days >= 1 && days <= MAX_RETENTION_DAYS;
@@ -196,26 +182,19 @@ export class DataPolicyDialog {
       this.form.markAllAsTouched();
       return;
     }
-    this.busy.set(true);
-    this.error.set(undefined);
-    void this.graphql
-      .request(SET_DATA_POLICY, {
-        input: {
-          tenantId: value.tenantId,
-          dataClass: value.dataClass,
-          retentionMode: value.retentionMode,
-          retentionDays: value.retentionMode === 'days' ? days : null,
-          evaluationCaptureConsent: value.evaluationCaptureConsent,
-        },
-      })
-      .then(
-        ({ setDataPolicy }) => {
-          this.saved.set(setDataPolicy);
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
-      )
-      .finally(() => this.busy.set(false));
+    void this.submission.run(() =>
+      this.graphql
+        .request(SET_DATA_POLICY, {
+          input: {
+            tenantId: value.tenantId,
+            dataClass: value.dataClass,
+            retentionMode: value.retentionMode,
+            retentionDays: value.retentionMode === 'days' ? days : null,
+            evaluationCaptureConsent: value.evaluationCaptureConsent,
+          },
+        })
+        .then(({ setDataPolicy }) => setDataPolicy),
+    );
   }
 
   protected done(): void {

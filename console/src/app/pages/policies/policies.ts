@@ -18,16 +18,16 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatSlideToggle } from '@angular/material/slide-toggle';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
 import { filter } from 'rxjs';
 
-import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { DIALOG_SIZE } from '../deployments/deployments-view';
 import { REFRESH_INTERVAL_MS } from '../models/model-rules';
@@ -58,10 +58,10 @@ interface PoliciesAnswer {
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
     MatSlideToggle,
-    ErrorPanel,
     LivePageHeader,
+    QueryFailure,
+    QueryProgress,
   ],
   templateUrl: './policies.html',
   styleUrl: './policies.scss',

@@ -1,14 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  type ElementRef,
-  ErrorHandler,
-  Injector,
-  afterNextRender,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
@@ -20,9 +10,9 @@ import {
 } from '@angular/material/dialog';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
+import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { Icon } from '../../shared/icon/icon';
 import { type AllowlistRuntime, SET_RUNTIME_ALLOWED } from './policies.queries';
 import { allowlistEffect } from './policy-rules';
@@ -96,34 +86,23 @@ export interface RuntimeAllowlistDialogData {
 export class RuntimeAllowlistDialog {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialogRef = inject<MatDialogRef<RuntimeAllowlistDialog, AllowlistRuntime>>(MatDialogRef);
-  private readonly errorHandler = inject(ErrorHandler);
-  private readonly injector = inject(Injector);
   private readonly title = viewChild.required<ElementRef<HTMLElement>>('title');
 
   protected readonly runtime = inject<RuntimeAllowlistDialogData>(MAT_DIALOG_DATA).runtime;
   protected readonly heading = `${this.runtime.allowed ? 'Disallow' : 'Allow'} runtime ${this.runtime.name} ${this.runtime.version}`;
   protected readonly effect = allowlistEffect(this.runtime);
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<GraphqlRequestError | undefined>(undefined);
-  protected readonly saved = signal<AllowlistRuntime | undefined>(undefined);
+  private readonly submission = dialogSubmission<AllowlistRuntime>({ focusOnOutcome: this.title });
+  protected readonly busy = this.submission.busy;
+  protected readonly error = this.submission.error;
+  protected readonly saved = this.submission.outcome;
 
   protected confirm(): void {
-    if (this.busy() || this.saved()) {
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(undefined);
-    void this.graphql
-      .request(SET_RUNTIME_ALLOWED, { id: this.runtime.id, allowed: !this.runtime.allowed })
-      .then(
-        ({ setRuntimeAllowed }) => {
-          this.saved.set(setRuntimeAllowed);
-          afterNextRender(() => this.title().nativeElement.focus(), { injector: this.injector });
-        },
-        (failure: unknown) => this.error.set(asRequestError(failure, this.errorHandler)),
-      )
-      .finally(() => this.busy.set(false));
+    void this.submission.run(() =>
+      this.graphql
+        .request(SET_RUNTIME_ALLOWED, { id: this.runtime.id, allowed: !this.runtime.allowed })
+        .then(({ setRuntimeAllowed }) => setRuntimeAllowed),
+    );
   }
 
   protected done(): void {

@@ -41,6 +41,8 @@ import { LiveEvents } from '../../shared/graphql/live-events';
 import { pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { Playground } from './playground';
 import {
@@ -124,6 +126,8 @@ function onChange(read: () => unknown, act: () => void): void {
     Icon,
     LivePageHeader,
     Playground,
+    QueryFailure,
+    QueryProgress,
     StatusBadge,
   ],
   templateUrl: './requests.html',

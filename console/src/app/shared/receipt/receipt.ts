@@ -32,6 +32,25 @@ export interface WorkflowReceipt {
   readonly facts: readonly ReceiptFact[];
 }
 
+/**
+ * The receipt of a call that started or joined a workflow: where to find the
+ * workflow and the ids it carries, as the operation answered them, then what
+ * the operation itself reports.
+ */
+export function operationReceipt(
+  operation: Pick<WorkflowReceipt, 'workflowId' | 'temporalUiUrl' | 'correlationId'>,
+  requestId: string,
+  report: Pick<WorkflowReceipt, 'receiptHash' | 'receiptNote' | 'facts'>,
+): WorkflowReceipt {
+  return {
+    workflowId: operation.workflowId,
+    temporalUiUrl: operation.temporalUiUrl,
+    correlationId: operation.correlationId,
+    requestId,
+    ...report,
+  };
+}
+
 const NOT_WRITTEN_YET = 'Not written yet: the workflow had not finished its receipt when the API answered.';
 
 /**

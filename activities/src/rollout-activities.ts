@@ -380,9 +380,13 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
               );
             }
             const samples = rollout.plan.samplesPerStep;
+            const alias = await findAlias(manager, rollout.aliasId);
+            // Only the alias's own traffic judges the step: both sides, the same callers.
+            const requestedModel = alias?.name ?? null;
             const canaryRaw = await trafficSample(manager, rollout.canaryDeploymentId, {
               since: rollout.stepStartedAt,
               limit: samples,
+              requestedModel,
             });
             const base =
               rollout.baseRevision > 0
@@ -392,6 +396,7 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
               ? await trafficSample(manager, base.deploymentId, {
                   since: rollout.stepStartedAt,
                   until: canaryRaw.requests >= samples ? canaryRaw.lastReceivedAt : null,
+                  requestedModel,
                 })
               : null;
             const canaryVersion = await findModelVersion(manager, rollout.modelVersionId);

@@ -192,18 +192,22 @@ export async function listRollouts(
 /**
  * The gateway's analysis input: one deployment's request records from `since`.
  * With `limit`, only the first `limit` eligible requests (the fixed sample);
- * with `until`, only those received before it. Rejected and Cancelled
- * requests are the caller's doing and do not count for or against a version.
+ * with `until`, only those received before it; with `requestedModel`, only
+ * requests that named it (an alias: a rollout is judged on the alias's
+ * traffic, not on an operator calling `model@version` from the playground).
+ * Rejected and Cancelled requests are the caller's doing and do not count for
+ * or against a version.
  */
 export async function trafficSample(
   q: Queryable,
   deploymentId: string,
-  options: { since: Date; until?: Date | null; limit?: number | null },
+  options: { since: Date; until?: Date | null; limit?: number | null; requestedModel?: string | null },
 ): Promise<{ requests: number; errors: number; p95LatencyMs: number | null; lastReceivedAt: Date | null }> {
   const rows = await q.query<Raw[]>(
     `WITH sample AS (
        SELECT outcome, duration_ms, received_at FROM request_records
         WHERE deployment_id = $1 AND received_at >= $2 AND ($3::timestamptz IS NULL OR received_at < $3)
+          AND ($5::text IS NULL OR requested_model = $5)
           AND outcome NOT IN ('Rejected', 'Cancelled')
         ORDER BY received_at, id
         LIMIT $4)
@@ -212,7 +216,13 @@ export async function trafficSample(
             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE outcome = 'Completed') AS p95,
             max(received_at) AS last_received_at
        FROM sample`,
-    [deploymentId, options.since, options.until ?? null, options.limit ?? null],
+    [
+      deploymentId,
+      options.since,
+      options.until ?? null,
+      options.limit ?? null,
+      options.requestedModel ?? null,
+    ],
   );
   const row = rows[0] ?? {};
   return {

@@ -4,10 +4,13 @@ import {
   LunaNexaError,
   type Assignment,
   type AssignmentIntent,
+  type CompatibleHardware,
   type CreateDeploymentRequest,
+  type DeploymentPlacement,
   type DeploymentState,
   type Runtime,
 } from '@lunanexa/contracts';
+import { describeRejections, planPlacement } from '@lunanexa/domain';
 import {
   findDeployment,
   findModelVersion,
@@ -46,22 +49,6 @@ export interface DeploymentStepInput {
 /** Assignment ids are derived, so a retried placement finds the row it created. */
 export function assignmentIdFor(deploymentId: string, nodeId: string): string {
   return `asg-${deploymentId}-${nodeId}`.slice(0, 128);
-}
-
-/** A node the scheduler may place a new replica on now. */
-function placeable(node: NodeRow, now: Date, excluded: ReadonlySet<string>): boolean {
-  return (
-    node.lifecycle === 'Active' &&
-    !node.cordoned &&
-    !excluded.has(node.id) &&
-    node.leaseExpiresAt !== null &&
-    node.leaseExpiresAt.getTime() > now.getTime() &&
-    !node.taints.some((taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute')
-  );
-}
-
-function matchesSelector(node: NodeRow, selector: Record<string, string>): boolean {
-  return Object.entries(selector).every(([key, value]) => node.labels[key] === value);
 }
 
 function buildAssignment(
@@ -258,15 +245,19 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
           if (missing <= 0) {
             return { placed: running.map((row) => row.nodeId), created: 0, missing: 0, reason: null };
           }
-          const used = new Set(running.map((row) => row.nodeId));
-          const nodes = (await listNodes(manager)).filter(
-            (node) =>
-              !used.has(node.id) &&
-              placeable(node, now, excluded) &&
-              matchesSelector(node, deployment.nodeSelector) &&
-              (deployment.requestedNodeId === null || node.id === deployment.requestedNodeId),
-          );
-          const chosen = nodes.slice(0, missing);
+          const nodes = await listNodes(manager);
+          const plan = planPlacement(nodes, {
+            missingReplicas: missing,
+            nodeSelector: deployment.nodeSelector,
+            requestedNodeId: deployment.requestedNodeId,
+            excludedNodeIds: excluded,
+            runningOn: new Set(running.map((row) => row.nodeId)),
+            requirements: version.requirements as CompatibleHardware,
+            runtimeSupported: (version.runtime as Runtime).supportedHardware,
+            now,
+          });
+          const byId = new Map(nodes.map((node) => [node.id, node]));
+          const chosen = plan.chosen.map((choice) => byId.get(choice.nodeId)).filter((node) => node !== undefined);
           const generation = deployment.generation;
           for (const node of chosen) {
             const id = assignmentIdFor(deployment.id, node.id);
@@ -296,15 +287,24 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
               );
             }
           }
-          const short = missing - chosen.length;
+          const short = plan.unplaced;
           const reason =
             short > 0
-              ? `NoEligibleNode: ${short} replica(s) unplaced${
-                  deployment.requestedNodeId
-                    ? ` (requested node ${deployment.requestedNodeId} is not placeable)`
-                    : ''
-                }`
+              ? `NoEligibleNode: ${short} replica(s) unplaced — ${describeRejections(plan.rejected)}`.slice(
+                  0,
+                  2000,
+                )
               : null;
+          const placement: DeploymentPlacement = {
+            decidedAt: now.toISOString(),
+            chosen: plan.chosen.map(({ node, reason: why }) => ({ node, reason: why })),
+            rejected: plan.rejected.map(({ node, reasons }) => ({ node, reasons: [...reasons] })),
+            unplaced: short,
+          };
+          await manager.query(`UPDATE deployments SET placement = $2::jsonb WHERE id = $1`, [
+            deployment.id,
+            JSON.stringify(placement),
+          ]);
           if (chosen.length > 0 || reason !== null) {
             await setState(manager, deployment, chosen.length > 0 ? 'Assigned' : 'Pending', reason, now);
           }
@@ -316,7 +316,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
               evidence: {
                 deploymentId: deployment.id,
                 nodes: chosen.map((node) => node.name),
-                reason: 'first placeable node by name',
+                reason: plan.chosen.map((choice) => `${choice.node}: ${choice.reason}`).join(' | '),
+                passedOver: placement.rejected,
               },
               correlationId: input.correlationId,
               occurredAt: now,

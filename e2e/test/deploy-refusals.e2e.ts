@@ -60,6 +60,20 @@ interface RolloutRow {
   receipts: { action: string; decision: string; result: string; evidenceJson: string }[];
 }
 
+interface PlacedDeployment {
+  state: string;
+  stateReason: string | null;
+  assignments: { nodeName: string }[];
+  placement: {
+    chosen: { node: string; reason: string }[];
+    rejected: { node: string; reasons: string[] }[];
+    unplaced: number;
+  } | null;
+}
+
+const PLACED_FIELDS = `state stateReason assignments { nodeName }
+  placement { chosen { node reason } rejected { node reasons } unplaced }`;
+
 /** Everything a rollout could have assigned or moved: deployments, assignments, the alias and its revisions. */
 interface FleetSnapshot {
   deployments: unknown[];
@@ -359,6 +373,13 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
   it('a good version rolls out through the real register → verify → evaluate → approve path (the stable the refusals must not move)', async () => {
     const ref = await registerAndVerify('1');
     expect(await evaluate(ref, 'smoke')).to.equal('Passed');
+    const candidate = await h.graphql<{ deployment: PlacedDeployment | null }>(
+      `query($d: String!) { deployment(deployment: $d) { ${PLACED_FIELDS} } }`,
+      { d: 'llama-1-candidate' },
+    );
+    expect(candidate.deployment?.placement?.chosen).to.deep.equal([
+      { node: 'node-a', reason: 'eligible and its hardware fits one replica; first such node by name' },
+    ]);
     await approve(ref);
     const started = await h.graphql<{ startRollout: { rollout: { id: string } } }>(
       `mutation($input: StartRolloutInput!) { startRollout(input: $input) { rollout { id } } }`,
@@ -441,6 +462,33 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
   it('hardware-incompatible: a version needing more memory than any node has is refused with HARDWARE_INCOMPATIBLE', async () => {
     const ref = await registerAndVerify('5-huge', { memoryBytes: 512 * GiB });
     await expectRefused(ref, 'HARDWARE_INCOMPATIBLE', /no node in the fleet can run one replica/);
+  });
+
+  it('the scheduler keeps the same oversized version off the node even as a candidate, and the deployment says why', async () => {
+    await h.graphql(
+      `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
+      { input: { name: 'llama-huge-candidate', model: `${MODEL}@5-huge`, replicas: 1 } },
+    );
+    const pending = await waitUntil(
+      'the oversized candidate to be left Pending with a placement',
+      async () => {
+        const data = await h.graphql<{ deployment: PlacedDeployment | null }>(
+          `query($d: String!) { deployment(deployment: $d) { ${PLACED_FIELDS} } }`,
+          { d: 'llama-huge-candidate' },
+        );
+        return data.deployment?.placement ? data.deployment : null;
+      },
+      60_000,
+      500,
+    );
+    expect(pending.state).to.equal('Pending');
+    expect(pending.stateReason).to.match(/^NoEligibleNode: 1 replica\(s\) unplaced — node-a: hardware: /);
+    expect(pending.placement).to.deep.include({ chosen: [], unplaced: 1 });
+    expect(pending.placement?.rejected).to.have.length(1);
+    expect(pending.placement?.rejected[0]?.node).to.equal('node-a');
+    expect(pending.placement?.rejected[0]?.reasons.join(' ')).to.match(/^hardware: .*512(\.0)? GiB/);
+    expect(pending.assignments).to.deep.equal([]);
+    await h.graphql(`mutation { stopDeployment(deployment: "llama-huge-candidate") { workflowId } }`);
   });
 
   it('the stable version kept serving the alias through every refusal', async () => {

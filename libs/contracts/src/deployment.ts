@@ -66,6 +66,18 @@ export const DeploymentSchema = z
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
 /** What the controller wants a replica to be. */
+/**
+ * The scheduler's last decision for a deployment (deployments.placement):
+ * the nodes it put replicas on and why, every node it passed over with its
+ * reasons, and how many replicas found no node.
+ */
+export interface DeploymentPlacement {
+  readonly decidedAt: string;
+  readonly chosen: readonly { readonly node: string; readonly reason: string }[];
+  readonly rejected: readonly { readonly node: string; readonly reasons: readonly string[] }[];
+  readonly unplaced: number;
+}
+
 export const ASSIGNMENT_INTENTS = ['Run', 'Stop'] as const;
 export const AssignmentIntentSchema = z.enum(ASSIGNMENT_INTENTS);
 export type AssignmentIntent = z.infer<typeof AssignmentIntentSchema>;

@@ -8,3 +8,4 @@ export * from './deploy-policy';
 export * from './rollout-analysis';
 export * from './hardware-compatibility';
 export * from './evaluation';
+export * from './placement';

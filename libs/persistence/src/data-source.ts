@@ -10,6 +10,7 @@ import { RequestRecords1767398400000 } from './migrations/1767398400000-request-
 import { RegistryAndRollouts1767484800000 } from './migrations/1767484800000-registry-and-rollouts';
 import { Evaluations1767571200000 } from './migrations/1767571200000-evaluations';
 import { DataPoliciesAndPayloadCaptures1767657600000 } from './migrations/1767657600000-data-policies-and-payload-captures';
+import { DeploymentPlacement1767744000000 } from './migrations/1767744000000-deployment-placement';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   RegistryAndRollouts1767484800000,
   Evaluations1767571200000,
   DataPoliciesAndPayloadCaptures1767657600000,
+  DeploymentPlacement1767744000000,
 ];
 
 export interface DataSourceSettings {

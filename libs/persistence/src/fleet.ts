@@ -1,4 +1,5 @@
 import type {
+  DeploymentPlacement,
   AssignmentIntent,
   DeploymentState,
   ModelVersionState,
@@ -281,6 +282,8 @@ export interface DeploymentRow {
   /** Candidate: under evaluation, not behind an alias; Serving: started by a rollout for an alias. */
   readonly purpose: 'Candidate' | 'Serving';
   readonly rolloutId: string | null;
+  /** The scheduler's last decision; null until first placed. */
+  readonly placement: DeploymentPlacement | null;
   readonly createdBy: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -288,7 +291,7 @@ export interface DeploymentRow {
 
 const DEPLOYMENT_COLUMNS = `id, name, model_version_id, model_ref, state, state_reason, generation,
   observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, purpose, rollout_id,
-  created_by, created_at, updated_at`;
+  placement, created_by, created_at, updated_at`;
 
 function deploymentFromRow(row: Raw): DeploymentRow {
   return {
@@ -306,6 +309,7 @@ function deploymentFromRow(row: Raw): DeploymentRow {
     workflowId: row['workflow_id'] as string,
     purpose: row['purpose'] as 'Candidate' | 'Serving',
     rolloutId: (row['rollout_id'] as string | null) ?? null,
+    placement: (row['placement'] as DeploymentPlacement | null) ?? null,
     createdBy: row['created_by'] as string,
     createdAt: date(row['created_at']) ?? new Date(0),
     updatedAt: date(row['updated_at']) ?? new Date(0),

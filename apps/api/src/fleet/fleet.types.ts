@@ -475,6 +475,42 @@ export class RegisterModelVersionInput {
   errorRate?: number | null;
 }
 
+@ObjectType({ description: 'A node the scheduler put a replica on, and why.' })
+export class PlacementChoice {
+  @Field()
+  node!: string;
+
+  @Field()
+  reason!: string;
+}
+
+@ObjectType({ description: 'A node the scheduler passed over, with every reason it was not eligible.' })
+export class PlacementRejection {
+  @Field()
+  node!: string;
+
+  @Field(() => [String])
+  reasons!: string[];
+}
+
+@ObjectType({
+  description:
+    "The scheduler's last decision for a deployment: eligibility (Active, not cordoned, no NoSchedule/NoExecute taint, live lease, node selector) and hardware fit of one replica on each node.",
+})
+export class DeploymentPlacement {
+  @Field()
+  decidedAt!: string;
+
+  @Field(() => [PlacementChoice])
+  chosen!: PlacementChoice[];
+
+  @Field(() => [PlacementRejection])
+  rejected!: PlacementRejection[];
+
+  @Field(() => Int, { description: 'Replicas no eligible node was left for.' })
+  unplaced!: number;
+}
+
 @ObjectType()
 export class Deployment {
   @Field(() => ID)
@@ -506,6 +542,12 @@ export class Deployment {
 
   @Field(() => [Assignment])
   assignments!: Assignment[];
+
+  @Field(() => DeploymentPlacement, {
+    nullable: true,
+    description: 'Why the replicas run where they do, or why some run nowhere; null before the first placement.',
+  })
+  placement!: DeploymentPlacement | null;
 
   @Field()
   workflowId!: string;

@@ -191,6 +191,15 @@ export function deploymentView(
       (a) => a.intent === 'Run' && a.observedState === 'Ready' && a.observedGeneration === a.generation,
     ).length,
     assignments: assignments.map((a) => assignmentView(a, nodeNames.get(a.nodeId) ?? a.nodeId)),
+    placement:
+      row.placement === null
+        ? null
+        : {
+            decidedAt: row.placement.decidedAt,
+            chosen: row.placement.chosen.map((choice) => ({ ...choice })),
+            rejected: row.placement.rejected.map(({ node, reasons }) => ({ node, reasons: [...reasons] })),
+            unplaced: row.placement.unplaced,
+          },
     workflowId: row.workflowId,
     temporalUiUrl,
     createdBy: row.createdBy,

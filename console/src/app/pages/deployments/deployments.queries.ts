@@ -45,6 +45,7 @@ export interface Deployment extends Pick<
   | 'temporalUiUrl'
 > {
   readonly assignments: readonly DeploymentAssignment[];
+  readonly placement: Schema.DeploymentPlacement | null;
 }
 
 export interface DeploymentOperation extends Pick<
@@ -93,6 +94,18 @@ const DEPLOYMENT_FIELDS = `
     inFlight
     message
     observedAt
+  }
+  placement {
+    decidedAt
+    chosen {
+      node
+      reason
+    }
+    rejected {
+      node
+      reasons
+    }
+    unplaced
   }
 `;
 

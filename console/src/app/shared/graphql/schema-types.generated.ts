@@ -536,6 +536,8 @@ export interface Deployment {
   readonly modelRef: string;
   readonly name: string;
   readonly observedGeneration: number;
+  /** Why the replicas run where they do, or why some run nowhere; null before the first placement. */
+  readonly placement: DeploymentPlacement | null;
   readonly readyReplicas: number;
   readonly state: string;
   readonly stateReason: string | null;
@@ -551,6 +553,15 @@ export interface DeploymentOperation {
   readonly deploymentId: string;
   readonly temporalUiUrl: string;
   readonly workflowId: string;
+}
+
+/** The scheduler's last decision for a deployment: eligibility (Active, not cordoned, no NoSchedule/NoExecute taint, live lease, node selector) and hardware fit of one replica on each node. */
+export interface DeploymentPlacement {
+  readonly chosen: readonly PlacementChoice[];
+  readonly decidedAt: string;
+  readonly rejected: readonly PlacementRejection[];
+  /** Replicas no eligible node was left for. */
+  readonly unplaced: number;
 }
 
 /** One deployment over the whole window. */
@@ -1301,6 +1312,18 @@ export interface PingResult {
   /** Link to this workflow in the Temporal UI. */
   readonly temporalUiUrl: string;
   readonly workflowId: string;
+}
+
+/** A node the scheduler put a replica on, and why. */
+export interface PlacementChoice {
+  readonly node: string;
+  readonly reason: string;
+}
+
+/** A node the scheduler passed over, with every reason it was not eligible. */
+export interface PlacementRejection {
+  readonly node: string;
+  readonly reasons: readonly string[];
 }
 
 export interface Query {

@@ -326,6 +326,13 @@ describe('operator console flows on the real stack', function () {
       .getByRole('option', { name: /Deployment flow-chat/ })
       .click();
     await expectVisible(page, page.getByRole('heading', { name: 'flow-chat', level: 1 }));
+    // The deployment says where its replica may run: the drain above moved it off the only node, and the
+    // scheduler's last decision names why that node was passed over.
+    const placement = page.getByRole('region', { name: 'Placement' });
+    await expectVisible(page, placement.getByText('flow-node', { exact: true }));
+    await expectVisible(page, placement.getByText('passed over: being drained of this deployment'));
+    await expectVisible(page, placement.getByText(/1 replica\(s\) found no eligible node/));
+    await screenshot(page, 'flow-deployment-placement', DESKTOP.width);
     expectNoProblems(recorded);
     await page.context().close();
   });

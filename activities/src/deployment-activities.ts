@@ -257,7 +257,9 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             now,
           });
           const byId = new Map(nodes.map((node) => [node.id, node]));
-          const chosen = plan.chosen.map((choice) => byId.get(choice.nodeId)).filter((node) => node !== undefined);
+          const chosen = plan.chosen
+            .map((choice) => byId.get(choice.nodeId))
+            .filter((node) => node !== undefined);
           const generation = deployment.generation;
           for (const node of chosen) {
             const id = assignmentIdFor(deployment.id, node.id);

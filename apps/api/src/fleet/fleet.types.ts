@@ -545,7 +545,8 @@ export class Deployment {
 
   @Field(() => DeploymentPlacement, {
     nullable: true,
-    description: 'Why the replicas run where they do, or why some run nowhere; null before the first placement.',
+    description:
+      'Why the replicas run where they do, or why some run nowhere; null before the first placement.',
   })
   placement!: DeploymentPlacement | null;
 

@@ -7,6 +7,7 @@ import {
   ModelVersionEvaluation,
   RuntimeEnvVar,
 } from '../registry/registry.types';
+import { WorkflowOperation } from '../common/workflow-operation.types';
 
 /**
  * GraphQL shapes of the node lifecycle and the deployment slice. State
@@ -325,18 +326,9 @@ export class CreatedBootstrapToken {
 }
 
 @ObjectType({ description: 'The outcome of a node workflow, with its receipt and Temporal link.' })
-export class NodeOperation {
+export class NodeOperation extends WorkflowOperation {
   @Field(() => FleetNode)
   node!: FleetNode;
-
-  @Field()
-  workflowId!: string;
-
-  @Field()
-  temporalUiUrl!: string;
-
-  @Field()
-  correlationId!: string;
 
   @Field(() => String, {
     nullable: true,
@@ -346,18 +338,9 @@ export class NodeOperation {
 }
 
 @ObjectType()
-export class DrainResult {
+export class DrainResult extends WorkflowOperation {
   @Field(() => FleetNode)
   node!: FleetNode;
-
-  @Field()
-  workflowId!: string;
-
-  @Field()
-  temporalUiUrl!: string;
-
-  @Field()
-  correlationId!: string;
 
   @Field(() => Int)
   replicasAtStart!: number;
@@ -596,21 +579,12 @@ export class CreateDeploymentInput {
 }
 
 @ObjectType()
-export class DeploymentOperation {
+export class DeploymentOperation extends WorkflowOperation {
   @Field(() => Deployment, { nullable: true, description: 'Null until the workflow has written the record.' })
   deployment!: Deployment | null;
 
   @Field()
   deploymentId!: string;
-
-  @Field()
-  workflowId!: string;
-
-  @Field()
-  temporalUiUrl!: string;
-
-  @Field()
-  correlationId!: string;
 }
 
 @ObjectType({ description: 'The controller identity agents pin at enrollment.' })

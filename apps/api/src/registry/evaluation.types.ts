@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 // GraphQL types the fields; the service validates every value against the contracts (zod) with field paths.
 import { Allow } from 'class-validator';
+import { WorkflowOperation } from '../common/workflow-operation.types';
 
 export enum GraderKind {
   EXACT = 'exact',
@@ -325,7 +326,7 @@ export class EvaluationRun {
 }
 
 @ObjectType()
-export class EvaluationOperation {
+export class EvaluationOperation extends WorkflowOperation {
   @Field(() => ID)
   runId!: string;
 
@@ -334,15 +335,6 @@ export class EvaluationOperation {
     description: 'Null until the workflow has recorded the run.',
   })
   run!: EvaluationRun | null;
-
-  @Field()
-  workflowId!: string;
-
-  @Field()
-  temporalUiUrl!: string;
-
-  @Field()
-  correlationId!: string;
 }
 
 @ObjectType()

@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Allow } from 'class-validator';
+import { WorkflowOperation } from '../common/workflow-operation.types';
 
 export enum RolloutAction {
   PROMOTE = 'promote',
@@ -335,16 +336,7 @@ export class StartRolloutInput {
 }
 
 @ObjectType()
-export class RolloutOperation {
+export class RolloutOperation extends WorkflowOperation {
   @Field(() => Rollout)
   rollout!: Rollout;
-
-  @Field()
-  workflowId!: string;
-
-  @Field()
-  temporalUiUrl!: string;
-
-  @Field()
-  correlationId!: string;
 }

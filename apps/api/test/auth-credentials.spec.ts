@@ -14,7 +14,7 @@ import {
   generateApiToken,
   hashApiToken,
   parseAuthorization,
-} from '../src/auth/credentials';
+} from '@lunanexa/credentials';
 import {
   decoyPasswordHash,
   formatPasswordHash,
@@ -28,7 +28,7 @@ import {
   signSessionToken,
   verifySessionToken,
   type SessionClaims,
-} from '../src/auth/session-token';
+} from '@lunanexa/credentials';
 
 const OPERATOR_ID = '0b6f7a52-3c1e-4d8e-9a49-7f0c2b1d5e60';
 

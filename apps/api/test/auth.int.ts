@@ -25,7 +25,7 @@ import { loadOrCreateControllerKey, type ControllerKey } from '../src/auth/contr
 import { Roles } from '../src/auth/decorators';
 import { ensureFirstAdmin } from '../src/auth/first-admin';
 import { verifyPassword } from '../src/auth/password';
-import { SESSION_ISSUER, signSessionToken, type SessionClaims } from '../src/auth/session-token';
+import { SESSION_ISSUER, signSessionToken, type SessionClaims } from '@lunanexa/credentials';
 import { ProblemJsonFilter } from '../src/common/problem.filter';
 import { requestIdsMiddleware } from '../src/common/request-ids';
 import { InfrastructureModule } from '../src/infrastructure/infrastructure.module';

@@ -9,3 +9,5 @@ export * from './rollout-analysis';
 export * from './hardware-compatibility';
 export * from './evaluation';
 export * from './placement';
+export * from './quota';
+export * from './admission';

@@ -16,10 +16,15 @@ import { DataSource } from 'typeorm';
 import { AuditWriter, type Evidence } from './audit-writer';
 import { CONTROLLER_KEY } from './auth.constants';
 import type { ControllerKey } from './controller-key';
-import { hashApiToken, parseAuthorization } from './credentials';
+import { hashApiToken, parseAuthorization } from '@lunanexa/credentials';
 import { decoyPasswordHash, verifyPassword } from './password';
 import type { Principal } from './principal';
-import { SESSION_ISSUER, SESSION_TTL_SECONDS, signSessionToken, verifySessionToken } from './session-token';
+import {
+  SESSION_ISSUER,
+  SESSION_TTL_SECONDS,
+  signSessionToken,
+  verifySessionToken,
+} from '@lunanexa/credentials';
 
 /**
  * Sessions are stateless, short-lived JWTs (15 minutes) signed with the
@@ -100,6 +105,9 @@ export class AuthService implements OnModuleInit {
         return this.authenticateSession(credential.token);
       case 'api-token':
         return this.authenticateApiToken(credential.token, credential.prefix);
+      case 'gateway-key':
+        // A tenant's key calls the gateway's /v1/* only; it is never an operator credential.
+        return refused('UNAUTHENTICATED', 'gateway-key-not-accepted', { keyPrefix: credential.prefix });
     }
   }
 

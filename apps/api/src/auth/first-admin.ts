@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from '@lun
 import { ApiTokenEntity, appendAuditEvent, OperatorEntity } from '@lunanexa/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertOperator, lockIdentity } from './identity.service';
-import { API_TOKEN_PATTERN, generateApiToken, hashApiToken } from './credentials';
+import { API_TOKEN_PATTERN, generateApiToken, hashApiToken } from '@lunanexa/credentials';
 import { hashPassword } from './password';
 
 export type FirstAdminOutcome =

@@ -5,7 +5,7 @@ import type { RequestIds } from '@lunanexa/observability';
 import { ApiTokenEntity, OperatorEntity } from '@lunanexa/persistence';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from './audit-writer';
-import { generateApiToken } from './credentials';
+import { generateApiToken } from '@lunanexa/credentials';
 import { hashPassword } from './password';
 import type { Principal } from './principal';
 

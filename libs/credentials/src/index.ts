@@ -1,0 +1,2 @@
+export * from './bearer';
+export * from './session-token';

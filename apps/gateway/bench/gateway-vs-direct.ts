@@ -24,6 +24,28 @@ import { FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import { createLogger, findRepoRoot } from '@lunanexa/observability';
 import type { RequestLog, RequestRecord } from '../src/request-log';
 import { StaticRouteTable } from '../src/route-table';
+import { StaticCredentialTable } from '../src/credential-table';
+import { hashBearerSecret } from '@lunanexa/credentials';
+
+const BENCH_TOKEN = `lnx_${'b'.repeat(43)}`;
+
+/** The bench calls as an operator (it names model@version). */
+function benchCredentials(): StaticCredentialTable {
+  const operatorId = '00000000-0000-4000-8000-000000000001';
+  return new StaticCredentialTable({
+    operators: [{ id: operatorId, username: 'bench', role: 'operator', sessionEpoch: 0, disabled: false }],
+    operatorTokens: [
+      {
+        id: '00000000-0000-4000-8000-000000000002',
+        tokenHash: hashBearerSecret(BENCH_TOKEN),
+        prefix: BENCH_TOKEN.slice(0, 12),
+        operatorId,
+        role: 'operator',
+        expiresAt: null,
+      },
+    ],
+  });
+}
 import { createGatewayServer } from '../src/server';
 
 const MODEL_REF = 'bench-model@v1';
@@ -135,7 +157,11 @@ async function drive(
         const status = await new Promise<number>((resolve, reject) => {
           const call = request(
             `${url}/v1/chat/completions`,
-            { method: 'POST', agent: dispatcher, headers: { 'content-type': 'application/json' } },
+            {
+              method: 'POST',
+              agent: dispatcher,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_TOKEN}` },
+            },
             (response) => {
               response.once('data', () => (firstByte = performance.now()));
               response.on('data', () => undefined);
@@ -178,6 +204,8 @@ async function main(): Promise<void> {
   const runtime = await startRuntime();
   const log = new CountingRequestLog();
   const gateway = createGatewayServer({
+    credentials: benchCredentials(),
+    admission: { replicaConcurrency: 1024, queuePerReplica: 1024, maxQueueWaitMs: 30_000 },
     routes: new StaticRouteTable([
       {
         id: MODEL_REF,

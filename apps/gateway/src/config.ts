@@ -1,6 +1,8 @@
 import { DataClassSchema } from '@lunanexa/contracts';
 import { configFields, loadConfig } from '@lunanexa/observability';
 import { z } from 'zod';
+import type { AdmissionLimits } from './admission';
+import { DEFAULT_CREDENTIAL_REFRESH_MS } from './credential-table';
 import { DEFAULT_ROUTE_REFRESH_MS } from './postgres-route-table';
 import { DEFAULT_REQUEST_RECORD_RETENTION_HOURS } from './request-log';
 
@@ -9,6 +11,10 @@ export const GATEWAY_SERVICE = 'gateway';
 
 /** 1 MiB: far above any chat prompt we serve, small enough that a flood of bodies cannot exhaust memory. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+export const DEFAULT_REPLICA_CONCURRENCY = 32;
+export const DEFAULT_QUEUE_PER_REPLICA = 64;
+export const DEFAULT_MAX_QUEUE_WAIT_MS = 30_000;
 
 /**
  * The gateway's whole configuration, read once at boot from the environment.
@@ -48,6 +54,38 @@ export const GatewayConfigSchema = z.object({
     .min(100, 'must be at least 100 ms')
     .max(10_000, 'must be at most 10000 ms')
     .default(DEFAULT_ROUTE_REFRESH_MS),
+  /**
+   * Requests one replica runs at once; more wait in the gateway's queue. Set
+   * it to what the runtime serves without queueing internally (vLLM
+   * `--max-num-seqs`), so backpressure happens here, where priorities apply.
+   */
+  LUNANEXA_GATEWAY_REPLICA_CONCURRENCY: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .default(DEFAULT_REPLICA_CONCURRENCY),
+  /** Requests that may wait per replica of a deployment; beyond it callers get 503 NO_CAPACITY. */
+  LUNANEXA_GATEWAY_QUEUE_PER_REPLICA: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(100_000, 'must be at most 100000')
+    .default(DEFAULT_QUEUE_PER_REPLICA),
+  /** The longest a request waits for a replica before 503 NO_CAPACITY (its own deadline may be shorter). */
+  LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS: z.coerce
+    .number({ error: 'must be an integer number of milliseconds' })
+    .int('must be an integer number of milliseconds')
+    .min(10, 'must be at least 10 ms')
+    .max(600_000, 'must be at most 600000 ms')
+    .default(DEFAULT_MAX_QUEUE_WAIT_MS),
+  /** Safety-net reload of gateway keys, operator tokens and quotas; changes arrive at once by NOTIFY. */
+  LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS: z.coerce
+    .number({ error: 'must be an integer number of milliseconds' })
+    .int('must be an integer number of milliseconds')
+    .min(100, 'must be at least 100 ms')
+    .max(600_000, 'must be at most 600000 ms')
+    .default(DEFAULT_CREDENTIAL_REFRESH_MS),
   /** How long request metadata (never payloads) stays listed in the console's Requests view. */
   LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: z.coerce
     .number({ error: 'must be an integer number of hours' })
@@ -67,6 +105,8 @@ export interface GatewayConfig {
   readonly databaseUrl: string | null;
   readonly routeRefreshMs: number;
   readonly requestRecordRetentionHours: number;
+  readonly admission: AdmissionLimits;
+  readonly credentialRefreshMs: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -81,5 +121,11 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     databaseUrl: raw.DATABASE_URL ?? null,
     routeRefreshMs: raw.LUNANEXA_GATEWAY_ROUTE_REFRESH_MS,
     requestRecordRetentionHours: raw.LUNANEXA_REQUEST_RECORD_RETENTION_HOURS,
+    admission: {
+      replicaConcurrency: raw.LUNANEXA_GATEWAY_REPLICA_CONCURRENCY,
+      queuePerReplica: raw.LUNANEXA_GATEWAY_QUEUE_PER_REPLICA,
+      maxQueueWaitMs: raw.LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS,
+    },
+    credentialRefreshMs: raw.LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS,
   };
 }

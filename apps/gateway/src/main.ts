@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
+import { type CredentialTable, PostgresCredentialTable, StaticCredentialTable } from './credential-table';
+import { GatewayLoadPublisher, defaultGatewayId } from './load-publisher';
 import { createGatewayMetrics } from './metrics';
 import { type DataPolicyTable, PostgresDataPolicyTable, StaticDataPolicyTable } from './data-policy-table';
 import { NullPayloadCapture, type PayloadCaptureSink, PostgresPayloadCapture } from './payload-capture';
@@ -27,7 +29,18 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   // Without a database no tenant can have a policy: everyone gets the default (keep nothing).
   let dataPolicies: DataPolicyTable = new StaticDataPolicyTable();
   let payloadCapture: PayloadCaptureSink = new NullPayloadCapture();
+  // Without a control plane nobody holds a credential: every /v1 call is refused with 401.
+  let credentials: CredentialTable = new StaticCredentialTable();
+  let credentialTable: PostgresCredentialTable | undefined;
   if (config.databaseUrl !== null) {
+    credentialTable = new PostgresCredentialTable({
+      databaseUrl: config.databaseUrl,
+      logger,
+      refreshMs: config.credentialRefreshMs,
+      registry: metrics.service.registry,
+    });
+    credentialTable.start();
+    credentials = credentialTable;
     policyTable = new PostgresDataPolicyTable({
       databaseUrl: config.databaseUrl,
       logger,
@@ -63,6 +76,8 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   }
   const gateway = createGatewayServer({
     routes,
+    credentials,
+    admission: config.admission,
     logger,
     build,
     metrics,
@@ -74,9 +89,19 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   });
   const address = await gateway.listen(config.port, config.host);
   logger.info(
-    { host: address.address, port: address.port, maxBodyBytes: config.maxBodyBytes },
+    { host: address.address, port: address.port, maxBodyBytes: config.maxBodyBytes, ...config.admission },
     'gateway listening',
   );
+  const loadPublisher =
+    config.databaseUrl === null
+      ? undefined
+      : new GatewayLoadPublisher({
+          databaseUrl: config.databaseUrl,
+          logger,
+          admission: gateway.admission,
+          gatewayId: defaultGatewayId(address.port),
+        });
+  loadPublisher?.start();
 
   stopOnSignals(
     logger,
@@ -84,6 +109,8 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
       await gateway.close(config.shutdownGraceMs);
       // Only after the server closed: requests still finishing may look up routes until then.
       await table?.close();
+      await loadPublisher?.close();
+      await credentialTable?.close();
       await requestLog.close();
       await policyTable?.close();
       await payloadCapture.close();

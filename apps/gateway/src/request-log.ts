@@ -27,6 +27,10 @@ export interface RequestRecord {
   readonly durationMs: number;
   readonly promptTokens: number | null;
   readonly completionTokens: number | null;
+  /** The authenticated tenant the request counted against. */
+  readonly tenantId: string | null;
+  /** Who called: a gateway key's display prefix or an operator actor; never a secret. */
+  readonly caller: string | null;
 }
 
 /** Where the gateway hands request records; `record` must never block or throw on the request path. */
@@ -60,10 +64,10 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const INSERT = `
 INSERT INTO request_records (request_id, correlation_id, received_at, finished_at, kind, dialect,
        requested_model, model_ref, deployment_id, stream, outcome, error_code, http_status,
-       ttft_ms, duration_ms, prompt_tokens, completion_tokens)
+       ttft_ms, duration_ms, prompt_tokens, completion_tokens, tenant_id, caller)
 SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
        $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::int[],
-       $14::float8[], $15::float8[], $16::int[], $17::int[])`;
+       $14::float8[], $15::float8[], $16::int[], $17::int[], $18::text[], $19::text[])`;
 
 /**
  * Appends request records to PostgreSQL in batches, off the request path:
@@ -180,5 +184,7 @@ function columnsOf(batch: readonly RequestRecord[]): unknown[][] {
     pick((e) => e.durationMs),
     pick((e) => e.promptTokens),
     pick((e) => e.completionTokens),
+    pick((e) => e.tenantId),
+    pick((e) => e.caller),
   ];
 }

@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   type DataClass,
-  DEFAULT_TENANT_ID,
   ErrorCode,
   LunaNexaError,
   OPENAI_MODEL_OWNER,
@@ -18,13 +17,24 @@ import {
   type Logger,
   type RequestIds,
 } from '@lunanexa/observability';
+import { AdmissionController, type AdmissionLimits } from './admission';
+import {
+  AuthRefusal,
+  type Caller,
+  CallerAuthenticator,
+  authorizeTarget,
+  tenantOf,
+  visibleTo,
+} from './callers';
 import { GATEWAY_SERVICE } from './config';
+import type { CredentialTable } from './credential-table';
 import type { DataPolicyTable } from './data-policy-table';
 import { readJsonBody, sendJson, sendProblem } from './http';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
 import { type PayloadCaptureSink, payloadCaptureOf, redactedError } from './payload-capture';
 import type { RequestLog, RequestRecord } from './request-log';
 import type { RouteTable } from './route-table';
+import { RetryLaterError, TenantQuotas } from './tenant-quotas';
 import { UpstreamClient } from './upstream';
 import {
   type PreparedWorkload,
@@ -37,6 +47,10 @@ import {
 
 export interface GatewayDeps {
   readonly routes: RouteTable;
+  /** Gateway keys, operator credentials and tenant quotas: who may call /v1 and how much. */
+  readonly credentials: CredentialTable;
+  /** Per-replica concurrency, queue bound and longest queue wait. */
+  readonly admission: AdmissionLimits;
   readonly logger: Logger;
   readonly build: BuildInfo;
   readonly maxBodyBytes: number;
@@ -61,6 +75,8 @@ export interface GatewayDeps {
 export interface GatewayServer {
   readonly server: Server;
   readonly metrics: GatewayMetrics;
+  /** Requests running and waiting per replica group (published for the console). */
+  readonly admission: AdmissionController;
   listen(port: number, host: string): Promise<AddressInfo>;
   /**
    * Graceful stop: refuse new connections, report not-ready, let in-flight
@@ -75,6 +91,8 @@ interface Exchange {
   readonly res: ServerResponse;
   readonly ids: RequestIds;
   readonly receivedAt: bigint;
+  /** Set once authenticated; the access log names it. */
+  caller: Caller | undefined;
 }
 
 type Handler = (exchange: Exchange) => Promise<void> | void;
@@ -96,24 +114,52 @@ const CLIENT_CLOSED_STATUS = 499;
  * so per-request overhead is a Map lookup and no framework middleware.
  */
 export function createGatewayServer(deps: GatewayDeps): GatewayServer {
-  const metrics = deps.metrics ?? createGatewayMetrics(GATEWAY_SERVICE, deps.build);
-  const upstream = new UpstreamClient();
   const clock = deps.clock ?? (() => new Date());
-  const workloadDeps = { routes: deps.routes, upstream, clock, metrics };
+  const now = (): number => clock().getTime();
+  const admission = new AdmissionController(deps.admission, now);
+  const metrics = deps.metrics ?? createGatewayMetrics(GATEWAY_SERVICE, deps.build);
+  metrics.observeAdmission(admission);
+  const upstream = new UpstreamClient();
+  const authenticator = new CallerAuthenticator(deps.credentials, now);
+  const quotas = new TenantQuotas(deps.credentials, now);
+  const workloadDeps = { routes: deps.routes, upstream, clock, metrics, admission };
   let draining = false;
+
+  /** Who is calling, or a typed 401/403/503 (counted by reason; a flood of bad keys writes no audit rows). */
+  const authenticate = (exchange: Exchange): Caller => {
+    try {
+      return authenticator.authenticate(exchange.req.headers);
+    } catch (error: unknown) {
+      if (error instanceof AuthRefusal) metrics.authRefusals.inc({ reason: error.reason });
+      throw error;
+    }
+  };
 
   const handleWorkload = async (
     exchange: Exchange,
     prepare: (body: unknown) => PreparedWorkload,
   ): Promise<void> => {
+    const caller = authenticate(exchange);
+    exchange.caller = caller;
     const body = await readJsonBody(exchange.req, deps.maxBodyBytes);
-    const prepared = prepare(body);
-    const tenantId = prepared.request.correlation.tenantId ?? DEFAULT_TENANT_ID;
+    const parsed = prepare(body);
+    const tenantId = tenantOf(caller, parsed.request.correlation.tenantId);
+    authorizeTarget(caller, parsed.request.target);
+    // Quota after validation and authorization: a refused request costs the tenant nothing.
+    const ticket = quotas.admit(tenantId);
+    const track = new WorkloadTracker();
+    exchange.res.once('close', () =>
+      ticket.finish((track.promptTokens ?? 0) + (track.completionTokens ?? 0)),
+    );
+    // The authenticated tenant is the request's tenant, whatever it declared.
+    const prepared: PreparedWorkload = {
+      ...parsed,
+      request: { ...parsed.request, correlation: { ...parsed.request.correlation, tenantId } },
+    };
     if (deps.dataPolicies !== undefined && !deps.dataPolicies.ready())
       throw new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Tenant data policies have not loaded yet.');
     const policy = deps.dataPolicies?.policyFor(tenantId);
     const decision = policy === undefined ? ({ capture: false } as const) : captureDecision(policy);
-    const track = new WorkloadTracker();
     // Completion text is collected only for a request whose policy keeps it.
     if (decision.capture && deps.payloadCapture !== undefined) track.completionText = [];
     let thrownCode: string | null = null;
@@ -121,7 +167,8 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
       const log = deps.requestLog;
       // On close, so the status of a problem answer written after the throw is known.
       exchange.res.once('close', () => {
-        if (track.finished) log.record(requestRecordOf(exchange, prepared, track, thrownCode, clock()));
+        if (track.finished)
+          log.record(requestRecordOf(exchange, prepared, caller.label, track, thrownCode, clock()));
       });
     }
     if (track.completionText !== null && deps.payloadCapture !== undefined) {
@@ -200,6 +247,11 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
                 ErrorCode.DEPENDENCY_UNAVAILABLE,
                 'Tenant data policies have not loaded yet.',
               );
+            if (!deps.credentials.ready())
+              throw new LunaNexaError(
+                ErrorCode.DEPENDENCY_UNAVAILABLE,
+                'Gateway credentials have not loaded yet.',
+              );
             sendJson(res, 200, { status: 'ready' });
           },
         },
@@ -226,17 +278,21 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
       {
         openAi: true,
         methods: {
-          GET: ({ res }) => {
+          GET: (exchange) => {
+            const caller = authenticate(exchange);
             const list: OpenAiModelList = {
               object: 'list',
-              data: deps.routes.models().map((model) => ({
-                id: model.id,
-                object: 'model',
-                created: unixSeconds(model.createdAt),
-                owned_by: OPENAI_MODEL_OWNER,
-              })),
+              data: deps.routes
+                .models()
+                .filter((model) => visibleTo(caller, model.id))
+                .map((model) => ({
+                  id: model.id,
+                  object: 'model',
+                  created: unixSeconds(model.createdAt),
+                  owned_by: OPENAI_MODEL_OWNER,
+                })),
             };
-            sendJson(res, 200, list);
+            sendJson(exchange.res, 200, list);
           },
         },
       },
@@ -304,12 +360,13 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
           request_id: ids.requestId,
           correlation_id: ids.correlationId,
           trace_id: ids.traceId,
+          caller: exchange.caller?.label,
         },
         'request',
       );
     });
 
-    const exchange: Exchange = { req, res, ids, receivedAt };
+    const exchange: Exchange = { req, res, ids, receivedAt, caller: undefined };
     const fail = (error: unknown): void => {
       const typed =
         error instanceof LunaNexaError
@@ -331,6 +388,13 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
         return;
       }
       const headers: Record<string, string> = {};
+      if (typed instanceof RetryLaterError) {
+        headers['retry-after'] = String(typed.retryAfterSeconds);
+        if (typed.code === ErrorCode.QUOTA_EXCEEDED) metrics.quotaRefusals.inc({ limit: typed.reason });
+        else metrics.capacityRefusals.inc({ reason: typed.reason });
+      }
+      if (typed.code === ErrorCode.UNAUTHENTICATED || typed.code === ErrorCode.TOKEN_EXPIRED)
+        headers['www-authenticate'] = 'Bearer realm="lunanexa"';
       if (typed.code === ErrorCode.METHOD_NOT_ALLOWED && spec !== undefined)
         headers['allow'] = allowHeader(spec);
       // Unread request bytes would otherwise be parsed as the next request on this connection.
@@ -359,6 +423,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   return {
     server,
     metrics,
+    admission,
     listen(port: number, host: string): Promise<AddressInfo> {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -396,6 +461,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
 function requestRecordOf(
   exchange: Exchange,
   prepared: PreparedWorkload,
+  caller: string,
   track: WorkloadTracker,
   thrownCode: string | null,
   finishedAt: Date,
@@ -422,6 +488,8 @@ function requestRecordOf(
     durationMs,
     promptTokens: track.promptTokens,
     completionTokens: track.completionTokens,
+    tenantId: request.correlation.tenantId ?? null,
+    caller,
   };
 }
 

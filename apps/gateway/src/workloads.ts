@@ -39,8 +39,15 @@ import {
   workloadToOpenAiChatRequest,
   workloadToOpenAiCompletionRequest,
 } from '@lunanexa/contracts';
-import { isTerminal, transition, type WorkloadEvent, workloadLifecycle } from '@lunanexa/domain';
+import {
+  isTerminal,
+  priorityRank,
+  transition,
+  type WorkloadEvent,
+  workloadLifecycle,
+} from '@lunanexa/domain';
 import type { RequestIds } from '@lunanexa/observability';
+import type { AdmissionController, Slot } from './admission';
 import { sendJson, validate } from './http';
 import type { GatewayMetrics } from './metrics';
 import type { Route, RouteEndpoint, RouteTable } from './route-table';
@@ -178,6 +185,7 @@ export interface WorkloadDeps {
   readonly upstream: UpstreamClient;
   readonly clock: () => Date;
   readonly metrics: GatewayMetrics;
+  readonly admission: AdmissionController;
 }
 
 interface Exchange {
@@ -255,9 +263,6 @@ export async function runWorkload(
     track.apply('reject');
     throw new LunaNexaError(ErrorCode.NO_CAPACITY, `${route.modelVersion} has no ready replica.`);
   }
-  track.apply('admit');
-  track.modelRef = route.modelVersion;
-  track.deploymentId = route.deploymentId;
 
   const deadlineMs = request.deadlineMs ?? MAX_DEADLINE_MS;
   const controller = new AbortController();
@@ -271,33 +276,61 @@ export async function runWorkload(
       controller.abort(new LunaNexaError(ErrorCode.CANCELLED, 'The client closed the connection.'));
   };
   res.on('close', onClose);
-  const exchange: Exchange = {
-    deps,
-    prepared,
-    ids,
-    res,
-    track,
-    route,
-    servedBy: { model: route.modelVersion, alias: route.alias, deploymentId: route.deploymentId },
-    createdAt: deps.clock().toISOString(),
-    receivedAt,
-    signal: controller.signal,
-  };
+  let slot: Slot | undefined;
   try {
+    let admission;
+    try {
+      admission = deps.admission.admit(route, priorityRank(request.priority), controller.signal);
+    } catch (error: unknown) {
+      track.apply('reject');
+      throw error;
+    }
+    track.apply('admit');
+    track.modelRef = route.modelVersion;
+    track.deploymentId = route.deploymentId;
+    if (admission.kind === 'granted') {
+      slot = admission.slot;
+    } else {
+      track.apply('enqueue');
+      try {
+        slot = await admission.slot;
+      } catch (error: unknown) {
+        // Shed for a more urgent request, or no room within the longest wait: still before any byte.
+        if (!controller.signal.aborted) track.apply('shed');
+        throw error;
+      }
+    }
+    const exchange: Exchange = {
+      deps,
+      prepared,
+      ids,
+      res,
+      track,
+      route,
+      servedBy: { model: route.modelVersion, alias: route.alias, deploymentId: route.deploymentId },
+      createdAt: deps.clock().toISOString(),
+      receivedAt,
+      signal: controller.signal,
+    };
+    const tried = new Set<RouteEndpoint>();
     let lastError = new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'No replica answered.');
-    for (const [index, endpoint] of route.endpoints.entries()) {
-      if (index > 0) track.apply('retry');
+    for (let attempt = 0; slot !== undefined; attempt += 1) {
+      const { endpoint } = slot;
+      if (attempt > 0) track.apply('retry');
       track.apply('dispatch');
+      tried.add(endpoint);
       track.deploymentId = endpoint.deploymentId ?? route.deploymentId;
-      const attempt = await attemptEndpoint(
+      const outcome = await attemptEndpoint(
         endpoint.deploymentId === undefined
           ? exchange
           : { ...exchange, servedBy: { ...exchange.servedBy, deploymentId: endpoint.deploymentId } },
         endpoint,
       );
-      if (attempt.kind === 'done') return;
-      lastError = attempt.error;
-      if (!attempt.retryable) break;
+      if (outcome.kind === 'done') return;
+      lastError = outcome.error;
+      slot.release();
+      // Failover only to a replica with room now: a retry never jumps a queue.
+      slot = outcome.retryable ? deps.admission.tryAnother(route, tried) : undefined;
     }
     track.apply('fail');
     throw lastError;
@@ -309,6 +342,7 @@ export async function runWorkload(
     }
     throw error;
   } finally {
+    slot?.release();
     clearTimeout(timer);
     res.off('close', onClose);
   }

@@ -6,7 +6,15 @@ import {
   type ProblemDetailsBody,
 } from '@lunanexa/contracts';
 import { StaticRouteTable } from '../src/route-table';
-import { call, postJson, route, startGateway, type RawResponse, type StartedGateway } from './support';
+import {
+  TEST_OPERATOR_TOKEN,
+  call,
+  postJson,
+  route,
+  startGateway,
+  type RawResponse,
+  type StartedGateway,
+} from './support';
 
 const chatBody = { model: 'chat-default', messages: [{ role: 'user', content: 'hello' }] };
 const workloadBody = {
@@ -323,30 +331,43 @@ describe('gateway HTTP surface', () => {
   describe('logging', () => {
     it('logs method, route, status, duration and ids — never bodies or headers', async () => {
       const secret = 'PROMPT-CANARY-7f1e';
+      // A well-formed gateway key nobody issued: it is looked up, refused, and never written down.
+      const canaryKey = `lnxk_TOKEN-CANARY-99${'x'.repeat(43 - 'TOKEN-CANARY-99'.length)}`;
       await postJson(
         gw.url,
         '/v1/chat/completions',
         { ...chatBody, messages: [{ role: 'user', content: secret }] },
         {
           'x-request-id': 'req-log-1',
-          authorization: 'Bearer TOKEN-CANARY-99',
+          authorization: `Bearer ${canaryKey}`,
         },
+      );
+      await postJson(
+        gw.url,
+        '/v1/chat/completions',
+        { ...chatBody, messages: [{ role: 'user', content: secret }] },
+        { 'x-request-id': 'req-log-2' },
       );
       await postJson(gw.url, '/v1/workloads', {
         ...workloadBody,
         messages: [{ role: 'robot', content: secret }],
       });
-      const line = gw.log.lines.find((entry) => entry['request_id'] === 'req-log-1');
-      expect(line).to.include({
+      const refused = gw.log.lines.find((entry) => entry['request_id'] === 'req-log-1');
+      expect(refused).to.include({
         method: 'POST',
         route: '/v1/chat/completions',
-        status: 404,
+        status: 401,
         correlation_id: 'req-log-1',
       });
+      expect(refused).to.not.have.property('caller');
+      // The operator's call is read, routed (no such model) and logged with who called — by name, not by token.
+      const line = gw.log.lines.find((entry) => entry['request_id'] === 'req-log-2');
+      expect(line).to.include({ status: 404, caller: `token:${TEST_OPERATOR_TOKEN.slice(0, 12)}` });
       expect(line?.['durationMs']).to.be.a('number');
       expect(line?.['trace_id']).to.match(/^[0-9a-f]{32}$/);
       expect(gw.log.raw).to.not.include(secret);
       expect(gw.log.raw).to.not.include('TOKEN-CANARY-99');
+      expect(gw.log.raw).to.not.include(TEST_OPERATOR_TOKEN);
     });
   });
 });

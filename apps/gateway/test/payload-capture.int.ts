@@ -16,7 +16,7 @@ import { PostgresPayloadCapture } from '../src/payload-capture';
 import { PostgresRequestLog } from '../src/request-log';
 import { StaticRouteTable } from '../src/route-table';
 import { createGatewayServer, type GatewayServer } from '../src/server';
-import { CapturedLog, postJson, route } from './support';
+import { CapturedLog, postJson, route, TEST_ADMISSION, testCredentials } from './support';
 
 const REF = 'privacy-demo@v1';
 const DAY_MS = 86_400_000;
@@ -83,6 +83,8 @@ describe('gateway payload capture on PostgreSQL with a fake runtime process', fu
     captures = new PostgresPayloadCapture({ databaseUrl: db.url, logger, registry, flushMs: 60_000 });
     requestLog = new PostgresRequestLog({ databaseUrl: db.url, logger, flushMs: 60_000 });
     gateway = createGatewayServer({
+      credentials: testCredentials(),
+      admission: TEST_ADMISSION,
       routes: new StaticRouteTable([
         {
           id: REF,

@@ -19,6 +19,8 @@ import {
   postJson,
   route,
   type UpstreamCall,
+  TEST_ADMISSION,
+  testCredentials,
 } from './support';
 
 /** The sink port's in-memory implementation: what the server decided to keep, and nothing else. */
@@ -86,6 +88,8 @@ describe('gateway payload capture under tenant data policies', () => {
   ): Promise<string> {
     log = new CapturedLog();
     gateway = createGatewayServer({
+      credentials: testCredentials(),
+      admission: TEST_ADMISSION,
       routes: new StaticRouteTable([
         {
           id: 'chat-default',

@@ -34,6 +34,8 @@ describe('gateway configuration', () => {
       databaseUrl: null,
       routeRefreshMs: 1000,
       requestRecordRetentionHours: 168,
+      admission: { replicaConcurrency: 32, queuePerReplica: 64, maxQueueWaitMs: 30_000 },
+      credentialRefreshMs: 30_000,
     });
   });
 
@@ -48,6 +50,10 @@ describe('gateway configuration', () => {
       DATABASE_URL: 'postgres://lunanexa@db.internal:5432/lunanexa',
       LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '250',
       LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: '24',
+      LUNANEXA_GATEWAY_REPLICA_CONCURRENCY: '4',
+      LUNANEXA_GATEWAY_QUEUE_PER_REPLICA: '0',
+      LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS: '1500',
+      LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS: '2000',
     });
     expect(config).to.deep.equal({
       host: '0.0.0.0',
@@ -59,6 +65,8 @@ describe('gateway configuration', () => {
       databaseUrl: 'postgres://lunanexa@db.internal:5432/lunanexa',
       routeRefreshMs: 250,
       requestRecordRetentionHours: 24,
+      admission: { replicaConcurrency: 4, queuePerReplica: 0, maxQueueWaitMs: 1500 },
+      credentialRefreshMs: 2000,
     });
   });
 
@@ -72,6 +80,9 @@ describe('gateway configuration', () => {
       [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '10' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'at least 100'],
       [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: '60000' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'at most 10000'],
       [{ LUNANEXA_GATEWAY_ROUTE_REFRESH_MS: 'soon' }, 'LUNANEXA_GATEWAY_ROUTE_REFRESH_MS', 'integer'],
+      [{ LUNANEXA_GATEWAY_REPLICA_CONCURRENCY: '0' }, 'LUNANEXA_GATEWAY_REPLICA_CONCURRENCY', 'at least 1'],
+      [{ LUNANEXA_GATEWAY_QUEUE_PER_REPLICA: '-1' }, 'LUNANEXA_GATEWAY_QUEUE_PER_REPLICA', 'at least 0'],
+      [{ LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS: '1' }, 'LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS', 'at least 10 ms'],
       [
         { LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: '0' },
         'LUNANEXA_REQUEST_RECORD_RETENTION_HOURS',

@@ -30,6 +30,8 @@ function record(overrides: Partial<RequestRecord> = {}): RequestRecord {
     durationMs: 150,
     promptTokens: 4,
     completionTokens: 16,
+    tenantId: 'acme',
+    caller: 'lnxk_AbCdEfGh',
     ...overrides,
   };
 }

@@ -8,7 +8,10 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { hashBearerSecret } from '@lunanexa/credentials';
 import { createLogger } from '@lunanexa/observability';
+import type { AdmissionLimits } from '../src/admission';
+import { type CredentialTable, StaticCredentialTable } from '../src/credential-table';
 import { createGatewayServer, type GatewayServer } from '../src/server';
 import { EmptyRouteTable, type Route, type RouteTable } from '../src/route-table';
 import type { RequestLog } from '../src/request-log';
@@ -37,12 +40,53 @@ export interface StartedGateway {
 
 export const FIXED_NOW = new Date('2025-11-20T09:15:00.000Z');
 
+/**
+ * The operator credential tests call /v1 with unless they say otherwise: an
+ * operator API token, which may name pinned `model@version` refs as well as aliases.
+ */
+export const TEST_OPERATOR_TOKEN = `lnx_${'o'.repeat(43)}`;
+export const TEST_OPERATOR_ID = '5d1f8f7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f';
+
+/** Admission bounds loose enough that only tests about admission meet them. */
+export const TEST_ADMISSION: AdmissionLimits = {
+  replicaConcurrency: 64,
+  queuePerReplica: 64,
+  maxQueueWaitMs: 5000,
+};
+
+/** Credentials holding the test operator, plus whatever a test adds (tenants, keys). */
+export function testCredentials(): StaticCredentialTable {
+  return new StaticCredentialTable({
+    operators: [
+      { id: TEST_OPERATOR_ID, username: 'test-operator', role: 'operator', sessionEpoch: 0, disabled: false },
+    ],
+    operatorTokens: [
+      {
+        id: '6e2a9b8c-2b3c-4d5e-9f0a-1b2c3d4e5f60',
+        tokenHash: hashBearerSecret(TEST_OPERATOR_TOKEN),
+        prefix: TEST_OPERATOR_TOKEN.slice(0, 12),
+        operatorId: TEST_OPERATOR_ID,
+        role: 'operator',
+        expiresAt: null,
+      },
+    ],
+  });
+}
+
 export async function startGateway(
-  options: { routes?: RouteTable; maxBodyBytes?: number; requestLog?: RequestLog } = {},
+  options: {
+    routes?: RouteTable;
+    maxBodyBytes?: number;
+    requestLog?: RequestLog;
+    credentials?: CredentialTable;
+    admission?: AdmissionLimits;
+  } = {},
 ): Promise<StartedGateway> {
   const log = new CapturedLog();
   const gateway = createGatewayServer({
     routes: options.routes ?? new EmptyRouteTable(),
+    credentials: options.credentials ?? testCredentials(),
+    admission: options.admission ?? TEST_ADMISSION,
     logger: createLogger({ service: 'gateway', level: 'info', destination: log }),
     build: { version: '0.1.0-test', commit: 'test' },
     maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
@@ -70,15 +114,26 @@ export interface RawResponse {
 /**
  * A raw HTTP call with node:http, so tests control exactly what goes on the
  * wire (content types, lengths, chunked bodies) — fetch would "fix" some of it.
+ * Calls to /v1 carry the test operator's token unless the test sends its own
+ * Authorization header or asks for an `anonymous` call.
  */
 export function call(
   baseUrl: string,
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: string | Buffer; chunks?: readonly Buffer[] } = {},
+  options: {
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    chunks?: readonly Buffer[];
+    anonymous?: boolean;
+  } = {},
 ): Promise<RawResponse> {
+  const headers = { ...(options.headers ?? {}) };
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if (path.startsWith('/v1') && !hasAuthorization && options.anonymous !== true)
+    headers['authorization'] = `Bearer ${TEST_OPERATOR_TOKEN}`;
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { method, headers: options.headers ?? {} }, (res) => {
+    const req = request(`${baseUrl}${path}`, { method, headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => parts.push(part));
       res.on('end', () => {

@@ -121,3 +121,16 @@ export function verifySessionToken(token: string, key: VerifyingKey, nowSeconds:
   if (nowSeconds >= claims.data.exp) return { ok: false, reason: 'expired', claims: claims.data };
   return { ok: true, claims: claims.data };
 }
+
+/**
+ * The `kid` a session token names, read without verifying anything: which
+ * of several controller keys to verify it with. Undefined when the header
+ * is not the exact shape verifySessionToken accepts.
+ */
+export function sessionTokenKeyId(token: string): string | undefined {
+  const headerPart = token.slice(0, token.indexOf('.'));
+  const bytes = decodeSegment(headerPart);
+  if (!bytes) return undefined;
+  const header = HeaderSchema.safeParse(parseJson(bytes));
+  return header.success ? header.data.kid : undefined;
+}

@@ -11,6 +11,7 @@ import { RegistryAndRollouts1767484800000 } from './migrations/1767484800000-reg
 import { Evaluations1767571200000 } from './migrations/1767571200000-evaluations';
 import { DataPoliciesAndPayloadCaptures1767657600000 } from './migrations/1767657600000-data-policies-and-payload-captures';
 import { DeploymentPlacement1767744000000 } from './migrations/1767744000000-deployment-placement';
+import { GatewayCallersAndLoad1767916800000 } from './migrations/1767916800000-gateway-callers-and-load';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   Evaluations1767571200000,
   DataPoliciesAndPayloadCaptures1767657600000,
   DeploymentPlacement1767744000000,
+  GatewayCallersAndLoad1767916800000,
 ];
 
 export interface DataSourceSettings {

@@ -11,7 +11,7 @@ import {
   operatorActor,
 } from '@lunanexa/contracts';
 import type { RequestIds } from '@lunanexa/observability';
-import { ApiTokenEntity, OperatorEntity } from '@lunanexa/persistence';
+import { ApiTokenEntity, OperatorEntity, recordControllerPublicKey } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { AuditWriter, type Evidence } from './audit-writer';
 import { CONTROLLER_KEY } from './auth.constants';
@@ -80,9 +80,21 @@ export class AuthService implements OnModuleInit {
     @Inject(CONTROLLER_KEY) private readonly key: ControllerKey,
   ) {}
 
-  /** Computes the decoy hash before the first login, so the first unknown-user attempt costs no extra scrypt. */
+  /**
+   * Computes the decoy hash before the first login, so the first unknown-user
+   * attempt costs no extra scrypt, and records the controller's public key,
+   * which gateways verify operator session tokens with.
+   */
   async onModuleInit(): Promise<void> {
     await decoyPasswordHash();
+    await recordControllerPublicKey(
+      this.db,
+      {
+        fingerprint: this.key.fingerprint,
+        publicKeyPem: this.key.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      },
+      new Date(),
+    );
   }
 
   authenticate(req: IncomingMessage): Promise<Authentication> {

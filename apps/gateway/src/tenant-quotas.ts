@@ -1,0 +1,98 @@
+import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import {
+  admitRequest,
+  finishRequest,
+  newQuotaUsage,
+  type QuotaLimitName,
+  type QuotaUsage,
+  type TenantQuotaLimits,
+} from '@lunanexa/domain';
+import type { CredentialTable } from './credential-table';
+
+/** A refusal the client should retry later: answered with `Retry-After`. */
+export class RetryLaterError extends LunaNexaError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+    /** Metrics label: which limit or which capacity rule refused. */
+    readonly reason: string,
+  ) {
+    super(code, message);
+  }
+}
+
+const LIMIT_WORDS: Readonly<Record<QuotaLimitName, string>> = {
+  requestsPerMinute: 'requests per minute',
+  tokensPerMinute: 'tokens per minute',
+  maxConcurrentRequests: 'concurrent requests',
+};
+
+/** What `admit` hands back: call `finish` exactly once when the response is over. */
+export interface QuotaTicket {
+  finish(tokensUsed: number): void;
+}
+
+const NO_TICKET: QuotaTicket = { finish: () => undefined };
+
+/**
+ * Per-tenant quotas, enforced in this gateway process (domain/quota.ts does
+ * the arithmetic). Each gateway instance keeps its own counters: with N
+ * gateways behind a load balancer a tenant gets up to N times its limits,
+ * so set limits per instance (docs/OPERATIONS.md). Tenants without limits
+ * cost one Map lookup.
+ */
+export class TenantQuotas {
+  private readonly usage = new Map<string, QuotaUsage>();
+
+  constructor(
+    private readonly table: CredentialTable,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Admits a request of `tenantId` or throws QUOTA_EXCEEDED with the wait before a retry. */
+  admit(tenantId: string): QuotaTicket {
+    const limits = this.table.quota(tenantId);
+    if (
+      limits.requestsPerMinute === null &&
+      limits.tokensPerMinute === null &&
+      limits.maxConcurrentRequests === null &&
+      !this.usage.has(tenantId)
+    )
+      return NO_TICKET;
+    const nowMs = this.now();
+    let usage = this.usage.get(tenantId);
+    if (usage === undefined) {
+      usage = newQuotaUsage(limits, nowMs);
+      this.usage.set(tenantId, usage);
+    }
+    const decision = admitRequest(usage, limits, nowMs);
+    if (!decision.admit)
+      throw new RetryLaterError(
+        ErrorCode.QUOTA_EXCEEDED,
+        `Tenant ${tenantId} is over its limit of ${limitValue(limits, decision.limit)} ${LIMIT_WORDS[decision.limit]}; retry after ${decision.retryAfterSeconds} s.`,
+        decision.retryAfterSeconds,
+        decision.limit,
+      );
+    const tracked = usage;
+    let finished = false;
+    return {
+      finish: (tokensUsed: number): void => {
+        if (finished) return;
+        finished = true;
+        finishRequest(tracked, this.table.quota(tenantId), tokensUsed, this.now());
+      },
+    };
+  }
+
+  /** Tenants with requests in flight right now (for the metric). */
+  inFlight(): ReadonlyMap<string, number> {
+    const counts = new Map<string, number>();
+    for (const [tenantId, usage] of this.usage) if (usage.inFlight > 0) counts.set(tenantId, usage.inFlight);
+    return counts;
+  }
+}
+
+function limitValue(limits: TenantQuotaLimits, name: QuotaLimitName): number {
+  return limits[name] ?? Number.POSITIVE_INFINITY;
+}

@@ -15,6 +15,8 @@ import {
   GATEWAY_URL_ENV,
   INVOKE_APIS,
   invokeCommand,
+  GATEWAY_KEY_ENV,
+  GATEWAY_KEY_FILE_ENV,
   type InvokeOptions,
 } from './commands/invoke';
 import {
@@ -447,6 +449,10 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
       new Option('--api <dialect>', 'wire format: OpenAI-compatible or the generic workload API').choices(
         INVOKE_APIS,
       ),
+    )
+    .option(
+      '--gateway-key-file <path>',
+      `call as a tenant with the gateway key in this file (env ${GATEWAY_KEY_ENV} or ${GATEWAY_KEY_FILE_ENV}); default: your operator token`,
     )
     .option('--max-tokens <n>', 'at most this many generated tokens')
     .option('--seed <n>', 'sampling seed (same seed, prompt and version: same answer on the fake runtime)')

@@ -32,6 +32,8 @@ export interface CommandContext {
   readonly cliVersion: string;
   /** The global --timeout in milliseconds, or undefined when the operator left the default. */
   readonly timeoutMs: number | undefined;
+  /** The operator credential (API token or session), also what `invoke` calls the gateway with. */
+  readonly bearer: string | undefined;
 }
 
 /**
@@ -126,12 +128,13 @@ export function commandContext(options: GlobalOptions, io: CliIo, cliVersion: st
         ? parseApiUrl(fromEnv, API_URL_ENV)
         : parseApiUrl(DEFAULT_API_URL, 'default API URL');
   const timeoutMs = parseGivenTimeout(options.timeout);
+  const bearer = resolveToken(options, io.env);
   const api = new ApiClient(baseUrl, {
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
     userAgent: `lunanexa-cli/${cliVersion}`,
-    bearer: resolveToken(options, io.env),
+    bearer,
   });
-  return { api, json: options.json === true, io, cliVersion, timeoutMs };
+  return { api, json: options.json === true, io, cliVersion, timeoutMs, bearer };
 }
 
 /** The base URL as operators typed it (without the trailing slash added for joining). */

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -199,7 +201,7 @@ describe('lunanexa invoke', () => {
     expect(firstOutputAt!).to.be.lessThan(lastChunkSentAt!);
   });
 
-  it('sends an OpenAI chat request with the deadline and a request id, and no API token', async () => {
+  it('sends an OpenAI chat request with the deadline, a request id and the operator token', async () => {
     const { url, received } = await serve(streamTokens);
     const io = captureIo({ LUNANEXA_TOKEN: 'lnx_secret_operator_token', LUNANEXA_GATEWAY_URL: url });
     const code = await runCli(
@@ -222,7 +224,46 @@ describe('lunanexa invoke', () => {
     expect(request?.headers['x-request-id']).to.match(UUID_PATTERN);
     expect(request?.headers['x-lunanexa-deadline-ms']).to.equal('5000');
     expect(request?.headers['accept']).to.match(/^text\/event-stream/);
-    expect(request?.headers['authorization']).to.equal(undefined);
+    // The gateway authenticates every /v1 call; operators may name model@version with their own token.
+    expect(request?.headers['authorization']).to.equal('Bearer lnx_secret_operator_token');
+  });
+
+  it('calls as a tenant with a gateway key from the environment or a file, never the operator token', async () => {
+    const key = `lnxk_${'k'.repeat(43)}`;
+    const { url, received } = await serve(streamTokens);
+    const io = captureIo({
+      LUNANEXA_TOKEN: 'lnx_secret_operator_token',
+      LUNANEXA_GATEWAY_URL: url,
+      LUNANEXA_GATEWAY_KEY: key,
+    });
+    expect(await runCli(['invoke', 'chat-default', '--prompt', 'hi'], io, '0.1.0'), io.err()).to.equal(0);
+    expect(received[0]?.headers['authorization']).to.equal(`Bearer ${key}`);
+    const dir = mkdtempSync(join(tmpdir(), 'lnx-key-'));
+    try {
+      const file = join(dir, 'acme.key');
+      writeFileSync(file, `${key}\n`, { mode: 0o600 });
+      const fromFile = captureIo({ LUNANEXA_TOKEN: 'lnx_secret_operator_token', LUNANEXA_GATEWAY_URL: url });
+      expect(
+        await runCli(
+          ['invoke', 'chat-default', '--prompt', 'hi', '--gateway-key-file', file],
+          fromFile,
+          '0.1.0',
+        ),
+        fromFile.err(),
+      ).to.equal(0);
+      expect(received[1]?.headers['authorization']).to.equal(`Bearer ${key}`);
+      const missing = captureIo({ LUNANEXA_GATEWAY_URL: url });
+      expect(
+        await runCli(
+          ['invoke', 'chat-default', '--prompt', 'hi', '--gateway-key-file', join(dir, 'nope')],
+          missing,
+          '0.1.0',
+        ),
+      ).to.equal(64);
+      expect(missing.err()).to.include('--gateway-key-file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints one JSON document at the end with --json, and no tokens before it', async () => {

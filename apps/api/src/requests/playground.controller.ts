@@ -36,11 +36,13 @@ const PlaygroundChatSchema = z
 
 /**
  * The console playground: streams one chat completion from a deployment.
- * The console cannot call the gateway itself (another origin, and the
- * gateway does not know operator sessions), so the API checks the caller's
- * role and relays the gateway's OpenAI-compatible SSE stream unchanged,
- * under the same request and correlation ids, so the request shows up in
- * the Requests view under them. Nothing of the prompt or reply is stored here.
+ * The console cannot call the gateway itself (another origin), so the API
+ * checks the caller's role and relays the gateway's OpenAI-compatible SSE
+ * stream unchanged, under the same request and correlation ids, so the
+ * request shows up in the Requests view under them. The caller's own
+ * credential travels along: the gateway authenticates the operator again
+ * (a pinned `model@version` is for operators only) and records who called.
+ * Nothing of the prompt or reply is stored here.
  */
 @Controller()
 export class PlaygroundController {
@@ -87,6 +89,8 @@ export class PlaygroundController {
           accept: 'text/event-stream',
           [REQUEST_ID_HEADER]: ids.requestId,
           [CORRELATION_ID_HEADER]: ids.correlationId,
+          // Checked by the roles guard above; the gateway verifies it against the same operators.
+          authorization: req.headers.authorization ?? '',
         },
         body: JSON.stringify({
           model: deployment.model_ref,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
   API_VERSION,
@@ -18,6 +19,9 @@ import { SseParser, decodeStreamData, type StreamDialect, type StreamUsage } fro
 export const GATEWAY_URL_ENV = 'LUNANEXA_GATEWAY_URL';
 /** Where `npm start` serves the gateway on a developer machine. */
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:4100';
+/** A tenant gateway key (`lnxk_…`) to call with instead of the operator credential. */
+export const GATEWAY_KEY_ENV = 'LUNANEXA_GATEWAY_KEY';
+export const GATEWAY_KEY_FILE_ENV = 'LUNANEXA_GATEWAY_KEY_FILE';
 /**
  * Whole-answer deadline when --timeout is not given. Generation takes far
  * longer than an API call, so the 10 s request default would cut answers off.
@@ -38,6 +42,8 @@ export interface InvokeOptions {
   readonly maxTokens?: string;
   readonly seed?: string;
   readonly dataClass?: string;
+  /** File holding a tenant gateway key; without one the operator credential is used. */
+  readonly gatewayKeyFile?: string;
 }
 
 export interface InvokeRequest {
@@ -65,6 +71,7 @@ export function invokeRequest(
   deadlineMs: number,
   requestId: string,
   userAgent: string,
+  credential?: string,
 ): InvokeRequest {
   const target = parseModelTarget(model);
   if (options.prompt === undefined || options.prompt === '') {
@@ -96,6 +103,8 @@ export function invokeRequest(
     'user-agent': userAgent,
     [REQUEST_ID_HEADER]: requestId,
   };
+  // Every /v1 call needs a credential: a tenant's gateway key, or an operator's own token (model@version).
+  if (credential !== undefined) headers['authorization'] = `Bearer ${credential}`;
   const messages = [{ role: 'user', content: options.prompt }];
   if (dialect === 'openai') {
     // The gateway stops work at the same deadline the CLI gives up at.
@@ -317,6 +326,37 @@ export async function streamInvoke(
 }
 
 /**
+ * The tenant gateway key to call with: `--gateway-key-file`, else
+ * LUNANEXA_GATEWAY_KEY, else LUNANEXA_GATEWAY_KEY_FILE; undefined means the
+ * operator credential. Never a flag value, like the API token.
+ */
+export function gatewayCredential(
+  options: InvokeOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string | undefined {
+  const fromFile = (path: string, source: string): string => {
+    let text: string;
+    try {
+      text = readFile(path);
+    } catch (error) {
+      const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+      throw usageError(`${source} ${JSON.stringify(path)} cannot be read (${reason})`);
+    }
+    const key = text.trim();
+    if (key === '' || /\s/.test(key))
+      throw usageError(`${source} ${JSON.stringify(path)} does not hold one key`);
+    return key;
+  };
+  if (options.gatewayKeyFile !== undefined) return fromFile(options.gatewayKeyFile, '--gateway-key-file');
+  const inline = env[GATEWAY_KEY_ENV];
+  if (inline !== undefined && inline !== '') return inline.trim();
+  const file = env[GATEWAY_KEY_FILE_ENV];
+  if (file !== undefined && file !== '') return fromFile(file, GATEWAY_KEY_FILE_ENV);
+  return undefined;
+}
+
+/**
  * `lunanexa invoke`: streams one chat answer from the gateway. Text mode
  * writes every token to stdout as its chunk arrives (a person watching sees
  * the answer being generated); --json prints one document at the end.
@@ -334,6 +374,7 @@ export async function invokeCommand(
     deadlineMs,
     randomUUID(),
     `lunanexa-cli/${ctx.cliVersion}`,
+    gatewayCredential(options, ctx.io.env) ?? ctx.bearer,
   );
   let wroteText = false;
   const onText = (text: string): void => {

@@ -78,9 +78,9 @@ function readLimited(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
       if (received > maxBytes) {
-        // Keep draining (and dropping) the rest so the 413 reaches a client that is still sending.
+        // Nothing more is read: the 413 goes out and the connection is closed (closeWithoutReadingBody).
         chunks.length = 0;
-        req.resume();
+        req.pause();
         settle(() => reject(tooLarge(maxBytes)));
         return;
       }
@@ -167,4 +167,44 @@ export function sendProblem(res: ServerResponse, error: LunaNexaError, context: 
     'content-length': String(Buffer.byteLength(body)),
   });
   res.end(body);
+}
+
+/** How long a connection whose request body was refused unread stays half-closed before it is cut. */
+export const UNREAD_BODY_LINGER_MS = 2_000;
+
+/**
+ * Answers a request without reading (the rest of) its body, then closes the
+ * connection cleanly. Node would otherwise either read and discard the whole
+ * body (unbounded: a chunked upload never ends) or close a socket that still
+ * holds unread bytes, which makes the kernel send a reset that can destroy
+ * the response before the client reads it. Instead: the response goes out
+ * with `Connection: close`, the connection is half-closed (FIN) and no more
+ * is read; the client, having its answer, closes its side, and the socket is
+ * cut after `lingerMs` at the latest.
+ */
+export function closeWithoutReadingBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  lingerMs = UNREAD_BODY_LINGER_MS,
+): void {
+  res.setHeader('connection', 'close');
+  const socket = req.socket;
+  // Drops what is buffered, which also marks the body as taken: node:http would otherwise read it to
+  // the end to reuse the connection.
+  while (req.read() !== null);
+  req.pause();
+  // node:http calls destroySoon once the response is out (Connection: close). Instead of destroying
+  // a socket with unread bytes (a reset), stop reading — its parser reads the handle directly, so the
+  // handle itself is stopped and the kernel's receive window closes — send FIN, and cut later.
+  socket.destroySoon = function lingeringClose(this: typeof socket): void {
+    const handle = (this as unknown as { _handle?: { reading?: boolean; readStop?: () => number } })._handle;
+    if (typeof handle?.readStop === 'function') {
+      handle.reading = false;
+      handle.readStop();
+    }
+    if (this.writable) this.end();
+    const cut = setTimeout(() => this.destroy(), lingerMs);
+    cut.unref();
+    this.once('close', () => clearTimeout(cut));
+  };
 }

@@ -29,7 +29,7 @@ import {
 import { GATEWAY_SERVICE } from './config';
 import type { CredentialTable } from './credential-table';
 import type { DataPolicyTable } from './data-policy-table';
-import { readJsonBody, sendJson, sendProblem } from './http';
+import { closeWithoutReadingBody, readJsonBody, sendJson, sendProblem } from './http';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
 import { type PayloadCaptureSink, payloadCaptureOf, redactedError } from './payload-capture';
 import type { RequestLog, RequestRecord } from './request-log';
@@ -398,7 +398,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
       if (typed.code === ErrorCode.METHOD_NOT_ALLOWED && spec !== undefined)
         headers['allow'] = allowHeader(spec);
       // Unread request bytes would otherwise be parsed as the next request on this connection.
-      if (typed.code === ErrorCode.PAYLOAD_TOO_LARGE) headers['connection'] = 'close';
+      if (!req.complete) closeWithoutReadingBody(req, res);
       sendProblem(res, typed, { ids, instance: path, openAi: spec?.openAi ?? false, headers });
     };
 

@@ -278,8 +278,8 @@ async function startGatewayTarget(context: Context, runtimePort: number): Promis
       nodeProcesses: 1,
       logLevel: GATEWAY_LOG_LEVEL,
       database:
-        'scratch PostgreSQL database, migrated and seeded; routes and credentials are read from it, ' +
-        'request records written to it by the batching writer',
+        `scratch PostgreSQL database, migrated and seeded; routes${caller.mode === 'tenant-key' ? ' and tenant keys' : ''} ` +
+        'are read from it, request records written to it by the batching writer',
       caller: caller.mode,
       model: caller.gatewayModel,
       cpuProfileDir: profileDir === null ? null : relative(root, profileDir),

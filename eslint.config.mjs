@@ -14,10 +14,10 @@ const TS_FILES = ['**/*.ts', '**/*.mts', '**/*.cts', '**/*.tsx'];
 const JS_FILES = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 
 // TypeScript that belongs to a workspace tsconfig (src/ and test/ of every
-// package, and test/): linted with type information. console/ (Angular, own
-// tsconfig set) and loose TS elsewhere are linted without it.
+// package, apps/*/bench/, and test/): linted with type information. console/
+// (Angular, own tsconfig set) and loose TS elsewhere are linted without it.
 const TYPED_FILES = [
-  '{libs,apps}/*/{src,test}/**/*.ts',
+  '{libs,apps}/*/{src,test,bench}/**/*.ts',
   '{workflows,activities,e2e}/{src,test}/**/*.ts',
   'test/**/*.ts',
 ];

@@ -2,6 +2,7 @@ import { DataClassSchema } from '@lunanexa/contracts';
 import { configFields, loadConfig } from '@lunanexa/observability';
 import { z } from 'zod';
 import type { AdmissionLimits } from './admission';
+import { ACCESS_LOG_MODES, type AccessLogMode } from './access-log';
 import { DEFAULT_CREDENTIAL_REFRESH_MS } from './credential-table';
 import { DEFAULT_ROUTE_REFRESH_MS } from './postgres-route-table';
 import { DEFAULT_REQUEST_RECORD_RETENTION_HOURS } from './request-log';
@@ -86,6 +87,13 @@ export const GatewayConfigSchema = z.object({
     .min(100, 'must be at least 100 ms')
     .max(600_000, 'must be at most 600000 ms')
     .default(DEFAULT_CREDENTIAL_REFRESH_MS),
+  /**
+   * Access-log lines: `errors` (default) logs requests answered 4xx/5xx or
+   * abandoned by the client, `all` every request, `none` nothing. Every
+   * request is in the request records and metrics whatever this says; a log
+   * line per successful request is the costliest work on the data path.
+   */
+  LUNANEXA_GATEWAY_ACCESS_LOG: z.enum(ACCESS_LOG_MODES).default('errors'),
   /** How long request metadata (never payloads) stays listed in the console's Requests view. */
   LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: z.coerce
     .number({ error: 'must be an integer number of hours' })
@@ -107,6 +115,7 @@ export interface GatewayConfig {
   readonly requestRecordRetentionHours: number;
   readonly admission: AdmissionLimits;
   readonly credentialRefreshMs: number;
+  readonly accessLog: AccessLogMode;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -127,5 +136,6 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       maxQueueWaitMs: raw.LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS,
     },
     credentialRefreshMs: raw.LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS,
+    accessLog: raw.LUNANEXA_GATEWAY_ACCESS_LOG,
   };
 }

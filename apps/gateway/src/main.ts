@@ -78,6 +78,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     routes,
     credentials,
     admission: config.admission,
+    accessLog: config.accessLog,
     logger,
     build,
     metrics,

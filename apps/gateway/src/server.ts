@@ -2,21 +2,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   type DataClass,
+  CORRELATION_ID_HEADER,
   ErrorCode,
   LunaNexaError,
   OPENAI_MODEL_OWNER,
+  REQUEST_ID_HEADER,
+  TRACEPARENT_HEADER,
   type OpenAiModelList,
   captureDecision,
   unixSeconds,
 } from '@lunanexa/contracts';
+import type { Counter, Histogram } from 'prom-client';
 import {
   UNMATCHED_ROUTE,
   resolveRequestIds,
-  responseIdHeaders,
   type BuildInfo,
   type Logger,
   type RequestIds,
 } from '@lunanexa/observability';
+import type { AccessLogMode } from './access-log';
 import { AdmissionController, type AdmissionLimits } from './admission';
 import {
   AuthRefusal,
@@ -70,6 +74,13 @@ export interface GatewayDeps {
   readonly dataPolicies?: DataPolicyTable;
   /** Where payloads the policy keeps are written; absent: nothing is ever captured. */
   readonly payloadCapture?: PayloadCaptureSink;
+  /**
+   * Which requests get an access-log line: every one, only those answered
+   * 4xx/5xx (or abandoned), or none. Request records and metrics cover every
+   * request either way; a log line per request is the costliest thing on the
+   * path at high rates. Default `all`; the process default is `errors`.
+   */
+  readonly accessLog?: AccessLogMode;
 }
 
 export interface GatewayServer {
@@ -123,6 +134,8 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   const authenticator = new CallerAuthenticator(deps.credentials, now);
   const quotas = new TenantQuotas(deps.credentials, now);
   const workloadDeps = { routes: deps.routes, upstream, clock, metrics, admission };
+  const httpMetrics = cachedHttpMetrics(metrics);
+  const accessLog = deps.accessLog ?? 'all';
   let draining = false;
 
   /** Who is calling, or a typed 401/403/503 (counted by reason; a flood of bad keys writes no audit rows). */
@@ -333,7 +346,9 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const receivedAt = process.hrtime.bigint();
     const ids = resolveRequestIds(req.headers);
-    for (const [name, value] of Object.entries(responseIdHeaders(ids))) res.setHeader(name, value);
+    res.setHeader(REQUEST_ID_HEADER, ids.requestId);
+    res.setHeader(CORRELATION_ID_HEADER, ids.correlationId);
+    res.setHeader(TRACEPARENT_HEADER, ids.traceparent);
     if (draining) res.setHeader('connection', 'close');
     const path = pathOf(req.url);
     const spec = routes.get(path);
@@ -343,13 +358,8 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     res.once('close', () => {
       const status = res.headersSent ? res.statusCode : CLIENT_CLOSED_STATUS;
       const seconds = Number(process.hrtime.bigint() - receivedAt) / 1e9;
-      metrics.service.httpRequests.inc({
-        service: GATEWAY_SERVICE,
-        route: routeLabel,
-        method,
-        status: String(status),
-      });
-      metrics.service.httpDuration.observe({ service: GATEWAY_SERVICE, route: routeLabel, method }, seconds);
+      httpMetrics.record(routeLabel, method, status, seconds);
+      if (accessLog === 'none' || (accessLog === 'errors' && status < 400)) return;
       // Method, route, status, timing and ids only: bodies and headers never reach the log.
       deps.logger.info(
         {
@@ -456,6 +466,39 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     if (method === 'POST') return spec.methods.POST;
     return undefined;
   }
+}
+
+/**
+ * The HTTP metrics with their label children looked up once per label set:
+ * prom-client hashes a label object on every call, which costs more than the
+ * increment itself.
+ */
+function cachedHttpMetrics(metrics: GatewayMetrics) {
+  const counters = new Map<string, Counter.Internal>();
+  const histograms = new Map<string, Histogram.Internal<'service' | 'route' | 'method'>>();
+  return {
+    record(route: string, method: string, status: number, seconds: number): void {
+      const countKey = `${route} ${method} ${status}`;
+      let counter = counters.get(countKey);
+      if (counter === undefined) {
+        counter = metrics.service.httpRequests.labels({
+          service: GATEWAY_SERVICE,
+          route,
+          method,
+          status: String(status),
+        });
+        counters.set(countKey, counter);
+      }
+      counter.inc();
+      const timeKey = `${route} ${method}`;
+      let histogram = histograms.get(timeKey);
+      if (histogram === undefined) {
+        histogram = metrics.service.httpDuration.labels({ service: GATEWAY_SERVICE, route, method });
+        histograms.set(timeKey, histogram);
+      }
+      histogram.observe(seconds);
+    },
+  };
 }
 
 function requestRecordOf(

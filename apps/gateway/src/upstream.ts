@@ -14,18 +14,21 @@ export class UpstreamClient {
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 512 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 512 });
 
+  /** Parsed targets per base URL and path: parsing a URL per request costs more than the request's own work. */
+  private readonly targets = new Map<string, Target>();
+
   post(endpoint: RouteEndpoint, path: string, body: unknown, signal: AbortSignal): Promise<IncomingMessage> {
-    const url = new URL(
-      path.replace(/^\//, ''),
-      endpoint.baseUrl.endsWith('/') ? endpoint.baseUrl : `${endpoint.baseUrl}/`,
-    );
+    const target = this.target(endpoint.baseUrl, path);
     const payload = JSON.stringify(body);
-    const secure = url.protocol === 'https:';
-    const send = secure ? httpsRequest : httpRequest;
+    const send = target.secure ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const req = send(url, {
+      const req = send({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
         method: 'POST',
-        agent: secure ? this.httpsAgent : this.httpAgent,
+        agent: target.secure ? this.httpsAgent : this.httpAgent,
         signal,
         headers: {
           'content-type': 'application/json',
@@ -43,6 +46,34 @@ export class UpstreamClient {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+
+  private target(baseUrl: string, path: string): Target {
+    const key = `${baseUrl} ${path}`;
+    let target = this.targets.get(key);
+    if (target === undefined) {
+      const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+      target = {
+        protocol: url.protocol,
+        secure: url.protocol === 'https:',
+        // node:http wants an IPv6 literal without its brackets.
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+      };
+      // Replicas come and go; the map is cleared rather than grown without bound.
+      if (this.targets.size >= 4096) this.targets.clear();
+      this.targets.set(key, target);
+    }
+    return target;
+  }
+}
+
+interface Target {
+  readonly protocol: string;
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: number;
+  readonly path: string;
 }
 
 /** Upper bound for a non-streamed upstream body: a whole completion, never a stream. */

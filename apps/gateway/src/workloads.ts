@@ -313,7 +313,8 @@ export async function runWorkload(
       signal: controller.signal,
     };
     const tried = new Set<RouteEndpoint>();
-    let lastError = new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'No replica answered.');
+    // Created only when an attempt fails: an Error's stack trace costs more than a whole relayed request.
+    let lastError: LunaNexaError | undefined;
     for (let attempt = 0; slot !== undefined; attempt += 1) {
       const { endpoint } = slot;
       if (attempt > 0) track.apply('retry');
@@ -333,7 +334,7 @@ export async function runWorkload(
       slot = outcome.retryable ? deps.admission.tryAnother(route, tried) : undefined;
     }
     track.apply('fail');
-    throw lastError;
+    throw lastError ?? new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'No replica answered.');
   } catch (error: unknown) {
     if (controller.signal.aborted && !track.finished) {
       const reason = controller.signal.reason as LunaNexaError;
@@ -453,6 +454,10 @@ function secondsSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
+function uncork(res: ServerResponse): void {
+  res.uncork();
+}
+
 async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promise<Attempt> {
   const { prepared, res, track, signal } = exchange;
   const parser = new SseParser();
@@ -513,6 +518,9 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
 
   try {
     for await (const bytes of upstream as AsyncIterable<Buffer>) {
+      // Everything this read produced leaves in one write: a syscall per event would cost more than the event.
+      res.cork();
+      process.nextTick(uncork, res);
       for (const data of parser.push(bytes)) {
         // Keep reading to the end after [DONE] so the upstream connection can be reused.
         if (done) continue;

@@ -36,6 +36,7 @@ describe('gateway configuration', () => {
       requestRecordRetentionHours: 168,
       admission: { replicaConcurrency: 32, queuePerReplica: 64, maxQueueWaitMs: 30_000 },
       credentialRefreshMs: 30_000,
+      accessLog: 'errors',
     });
   });
 
@@ -54,6 +55,7 @@ describe('gateway configuration', () => {
       LUNANEXA_GATEWAY_QUEUE_PER_REPLICA: '0',
       LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS: '1500',
       LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS: '2000',
+      LUNANEXA_GATEWAY_ACCESS_LOG: 'all',
     });
     expect(config).to.deep.equal({
       host: '0.0.0.0',
@@ -67,6 +69,7 @@ describe('gateway configuration', () => {
       requestRecordRetentionHours: 24,
       admission: { replicaConcurrency: 4, queuePerReplica: 0, maxQueueWaitMs: 1500 },
       credentialRefreshMs: 2000,
+      accessLog: 'all',
     });
   });
 

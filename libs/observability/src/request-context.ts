@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   CORRELATION_ID_HEADER,
@@ -21,8 +21,23 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(raw) ? raw[0] : raw;
 }
 
-function newTraceparent(): string {
-  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+/**
+ * Random bytes for trace and span ids, drawn from a pool refilled in one
+ * call: a crypto call per id costs more than the rest of a gateway request.
+ */
+const POOL_BYTES = 24 * 256;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+function newTraceIds(): { traceparent: string; traceId: string } {
+  if (poolOffset + 24 > POOL_BYTES) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const traceId = pool.toString('hex', poolOffset, poolOffset + 16);
+  const spanId = pool.toString('hex', poolOffset + 16, poolOffset + 24);
+  poolOffset += 24;
+  return { traceparent: `00-${traceId}-${spanId}-01`, traceId };
 }
 
 /**
@@ -37,12 +52,10 @@ export function resolveRequestIds(headers: IncomingHttpHeaders): RequestIds {
   const suppliedCorrelationId = headerValue(headers, CORRELATION_ID_HEADER);
   const correlationId = isOpaqueId(suppliedCorrelationId) ? suppliedCorrelationId : requestId;
   const suppliedTraceparent = headerValue(headers, TRACEPARENT_HEADER);
-  const traceparent =
-    suppliedTraceparent !== undefined && TRACEPARENT_PATTERN.test(suppliedTraceparent)
-      ? suppliedTraceparent
-      : newTraceparent();
-  const traceId = TRACEPARENT_PATTERN.exec(traceparent)?.[1] ?? '';
-  return { requestId, correlationId, traceparent, traceId };
+  const supplied = suppliedTraceparent === undefined ? null : TRACEPARENT_PATTERN.exec(suppliedTraceparent);
+  if (supplied !== null && suppliedTraceparent !== undefined)
+    return { requestId, correlationId, traceparent: suppliedTraceparent, traceId: supplied[1] ?? '' };
+  return { requestId, correlationId, ...newTraceIds() };
 }
 
 /** Headers to echo on every response. */

@@ -19,8 +19,8 @@ interface Bucket {
 const BUCKET =
   'start requests errors latencyP50Ms latencyP95Ms latencyP99Ms ttftP50Ms meanConcurrency requestsPerSecond';
 const TRAFFIC = `query($w: Int, $b: Int, $d: String) { traffic(windowMinutes: $w, bucketSeconds: $b, deployment: $d) {
-  windowStart windowEnd bucketSeconds inFlightNow buckets { ${BUCKET} } totals { ${BUCKET} }
-  deployments { deploymentId deploymentName modelRef inFlightNow totals { ${BUCKET} } } } }`;
+  windowStart windowEnd bucketSeconds inFlightNow queuedNow buckets { ${BUCKET} } totals { ${BUCKET} }
+  deployments { deploymentId deploymentName modelRef inFlightNow queuedNow totals { ${BUCKET} } } } }`;
 const RECORDS = `query($first: Int, $before: String, $filter: RequestRecordFilter) {
   requestRecords(first: $first, before: $before, filter: $filter) {
     nextBefore items { id requestId correlationId deploymentName modelRef outcome errorCode httpStatus durationMs timeToFirstTokenMs }
@@ -184,6 +184,33 @@ describe('requests, traffic, search, workflow alerts and the playground relay on
     expect(chat?.totals.meanConcurrency).to.be.closeTo(5500 / 300_000, 1e-9);
     expect(report.deployments.find((entry) => entry.deploymentId === null)?.totals.errors).to.equal(1);
     expect(report.inFlightNow).to.equal(0);
+  });
+
+  it('traffic: queue depth is what live gateways published, summed per deployment; a gateway gone quiet is not counted', async () => {
+    const publish = (gateway: string, queued: number, secondsAgo: number) =>
+      api.fixture.ds.query(
+        `INSERT INTO gateway_load (gateway_id, group_key, deployment_id, in_flight, queued, capacity, updated_at)
+         VALUES ($1, $2, $3, 4, $4, 4, now() - make_interval(secs => $5))`,
+        [gateway, `deployment:${deploymentId}`, deploymentId, queued, secondsAgo],
+      );
+    await publish('gw-a:4100', 3, 1);
+    await publish('gw-b:4100', 5, 1);
+    await publish('gw-gone:4100', 40, 600);
+    try {
+      const report = dataOf<{
+        queuedNow: number;
+        deployments: { deploymentId: string | null; queuedNow: number }[];
+      }>(await api.graphql(TRAFFIC, { w: 5, b: 30 }, viewer), 'traffic');
+      expect(report.deployments.find((entry) => entry.deploymentId === deploymentId)?.queuedNow).to.equal(8);
+      expect(report.queuedNow).to.equal(8);
+      const other = dataOf<{ queuedNow: number }>(
+        await api.graphql(TRAFFIC, { w: 5, b: 30, d: 'chat-a' }, viewer),
+        'traffic',
+      );
+      expect(other.queuedNow).to.equal(8);
+    } finally {
+      await api.fixture.ds.query(`DELETE FROM gateway_load`);
+    }
   });
 
   it('traffic for one deployment by name; unknown deployment is NOT_FOUND; a window of too many buckets is VALIDATION_FAILED', async () => {
@@ -363,6 +390,8 @@ describe('requests, traffic, search, workflow alerts and the playground relay on
       const call = gateway.calls.at(-1)!;
       expect(call.headers['x-request-id']).to.equal('req-play-1');
       expect(call.headers['x-correlation-id']).to.equal('corr-play-1');
+      // The operator's own credential travels along: the gateway authenticates it again.
+      expect(call.headers['authorization']).to.equal(operator);
       expect(call.body).to.deep.equal({
         model: 'demo@v1',
         messages: [{ role: 'user', content: 'hello' }],

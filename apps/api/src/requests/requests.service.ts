@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import { gatewayLoadByDeployment } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import {
   DeploymentTraffic,
@@ -138,7 +139,7 @@ export class RequestsService {
     const scope = `r.received_at >= $1 AND r.received_at < $2 AND ($4::text IS NULL OR r.deployment_id = $4)`;
     const params = [windowStart, windowEnd, ERROR_OUTCOMES, deploymentId, bucketSeconds];
 
-    const [seriesRows, totalRows, deploymentRows, inFlightRows] = await Promise.all([
+    const [seriesRows, totalRows, deploymentRows, inFlightRows, gatewayLoad] = await Promise.all([
       this.db.query<(AggregateRow & { bucket: number })[]>(
         `SELECT floor(extract(epoch FROM (r.received_at - $1)) / $5)::int AS bucket, ${AGGREGATES}
            FROM request_records r WHERE ${scope} GROUP BY 1`,
@@ -163,6 +164,7 @@ export class RequestsService {
           GROUP BY a.deployment_id`,
         [deploymentId],
       ),
+      gatewayLoadByDeployment(this.db),
     ]);
 
     const byBucket = new Map(seriesRows.map((row) => [row.bucket, row]));
@@ -172,6 +174,11 @@ export class RequestsService {
       buckets.push(toBucket(start, bucketSeconds, byBucket.get(index)));
     }
     const inFlight = new Map(inFlightRows.map((row) => [row.deployment_id, row.in_flight]));
+    const queued = new Map(
+      gatewayLoad
+        .filter((row) => deploymentId === null || row.deploymentId === deploymentId)
+        .map((row) => [row.deploymentId, row.queued]),
+    );
     const windowSeconds = bucketCount * bucketSeconds;
     const deployments = deploymentRows.map((row): DeploymentTraffic => {
       const entry = new DeploymentTraffic();
@@ -180,6 +187,7 @@ export class RequestsService {
       entry.modelRef = row.model_ref;
       entry.totals = toBucket(windowStart, windowSeconds, row);
       entry.inFlightNow = row.deployment_id === null ? 0 : (inFlight.get(row.deployment_id) ?? 0);
+      entry.queuedNow = row.deployment_id === null ? 0 : (queued.get(row.deployment_id) ?? 0);
       return entry;
     });
     return {
@@ -190,6 +198,7 @@ export class RequestsService {
       totals: toBucket(windowStart, windowSeconds, totalRows[0]),
       deployments,
       inFlightNow: [...inFlight.values()].reduce((sum, value) => sum + value, 0),
+      queuedNow: [...queued.values()].reduce((sum, value) => sum + value, 0),
     };
   }
 

@@ -165,8 +165,14 @@ export class DeploymentTraffic {
   @Field(() => TrafficBucket, { description: 'The whole window as one bucket.' })
   totals!: TrafficBucket;
 
-  @Field(() => Int, { description: 'In-flight requests its replicas report now (queue depth).' })
+  @Field(() => Int, { description: 'In-flight requests its replicas report now.' })
   inFlightNow!: number;
+
+  @Field(() => Int, {
+    description:
+      "Requests waiting in the gateways' admission queues for one of its replicas now (queue depth; bounded per replica).",
+  })
+  queuedNow!: number;
 }
 
 @ObjectType({ description: 'Traffic over a recent window: a time series, and per-deployment totals.' })
@@ -189,6 +195,11 @@ export class TrafficReport {
   @Field(() => [DeploymentTraffic], { description: 'Busiest first.' })
   deployments!: DeploymentTraffic[];
 
-  @Field(() => Int, { description: 'In-flight requests all replicas in scope report now (queue depth).' })
+  @Field(() => Int, { description: 'In-flight requests all replicas in scope report now.' })
   inFlightNow!: number;
+
+  @Field(() => Int, {
+    description: "Requests waiting in the gateways' admission queues in scope now (queue depth).",
+  })
+  queuedNow!: number;
 }

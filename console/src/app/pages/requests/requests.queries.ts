@@ -36,6 +36,7 @@ export const REQUESTS_TRAFFIC = graphqlOperation<
       windowEnd
       bucketSeconds
       inFlightNow
+      queuedNow
       buckets { ${BUCKET_FIELDS} }
       totals { ${BUCKET_FIELDS} }
       deployments {
@@ -43,6 +44,7 @@ export const REQUESTS_TRAFFIC = graphqlOperation<
         deploymentName
         modelRef
         inFlightNow
+        queuedNow
         totals { ${BUCKET_FIELDS} }
       }
     }

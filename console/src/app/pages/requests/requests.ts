@@ -252,6 +252,7 @@ export class Requests {
       deployment: answer.deployment,
       totals: answer.report.totals,
       inFlightNow: answer.report.inFlightNow,
+      queuedNow: answer.report.queuedNow,
       noRequests: answer.report.totals.requests === 0,
       rows: deploymentTrafficRows(answer.report.deployments),
       ...trafficCharts(answer.report, now),

@@ -128,6 +128,8 @@ export interface DeploymentTrafficRow {
   readonly totals: TrafficBucket;
   readonly errorRate: string;
   readonly inFlightNow: number;
+  /** Waiting in the gateways' admission queues for a replica slot. */
+  readonly queuedNow: number;
 }
 
 export function deploymentTrafficRows(
@@ -141,5 +143,6 @@ export function deploymentTrafficRows(
     totals: deployment.totals,
     errorRate: formatPercent(errorRate(deployment.totals)),
     inFlightNow: deployment.inFlightNow,
+    queuedNow: deployment.queuedNow,
   }));
 }

@@ -569,9 +569,11 @@ export interface DeploymentTraffic {
   /** Null for requests no deployment took (e.g. unknown model). */
   readonly deploymentId: string | null;
   readonly deploymentName: string | null;
-  /** In-flight requests its replicas report now (queue depth). */
+  /** In-flight requests its replicas report now. */
   readonly inFlightNow: number;
   readonly modelRef: string | null;
+  /** Requests waiting in the gateways' admission queues for one of its replicas now (queue depth; bounded per replica). */
+  readonly queuedNow: number;
   /** The whole window as one bucket. */
   readonly totals: TrafficBucket;
 }
@@ -1837,8 +1839,10 @@ export interface TrafficReport {
   readonly buckets: readonly TrafficBucket[];
   /** Busiest first. */
   readonly deployments: readonly DeploymentTraffic[];
-  /** In-flight requests all replicas in scope report now (queue depth). */
+  /** In-flight requests all replicas in scope report now. */
   readonly inFlightNow: number;
+  /** Requests waiting in the gateways' admission queues in scope now (queue depth). */
+  readonly queuedNow: number;
   readonly totals: TrafficBucket;
   readonly windowEnd: DateTimeString;
   readonly windowStart: DateTimeString;

@@ -48,6 +48,7 @@ import {
 } from '@lunanexa/domain';
 import type { RequestIds } from '@lunanexa/observability';
 import type { AdmissionController, Slot } from './admission';
+import { OpenAiStreamWriter, readUpstreamChunk } from './openai-stream';
 import { sendJson, validate } from './http';
 import type { GatewayMetrics } from './metrics';
 import type { Route, RouteEndpoint, RouteTable } from './route-table';
@@ -466,7 +467,18 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
   let committed = false;
   let done = false;
 
-  const write = (chunk: WorkloadDeltaChunk): void => {
+  const writer =
+    prepared.dialect === 'openai'
+      ? new OpenAiStreamWriter(
+          prepared.request.kind,
+          exchange.ids.requestId,
+          created,
+          exchange.servedBy.model,
+          prepared.includeUsage,
+        )
+      : undefined;
+
+  const commit = (): void => {
     if (!committed) {
       committed = true;
       res.writeHead(200, {
@@ -482,6 +494,10 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
         secondsSince(exchange.receivedAt),
       );
     }
+  };
+
+  const write = (chunk: WorkloadDeltaChunk): void => {
+    commit();
     if (prepared.dialect === 'generic') {
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       return;
@@ -528,7 +544,22 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
           done = true;
           continue;
         }
-        const chunk = mapUpstreamChunk(exchange, JSON.parse(data) as unknown, sequence);
+        const body = JSON.parse(data) as unknown;
+        const relayed = writer === undefined ? undefined : readUpstreamChunk(prepared.request.kind, body);
+        if (writer !== undefined && relayed !== undefined) {
+          if (track.completionText !== null)
+            for (const choice of relayed.choices) track.completionText.push(choice.delta);
+          if (relayed.usage !== null) {
+            track.promptTokens = relayed.usage.promptTokens;
+            track.completionTokens = relayed.usage.completionTokens;
+          }
+          commit();
+          const events = writer.events(relayed, sequence);
+          sequence += 1;
+          if (events !== '') res.write(events);
+          continue;
+        }
+        const chunk = mapUpstreamChunk(exchange, body, sequence);
         sequence += 1;
         if (track.completionText !== null)
           for (const choice of chunk.choices) track.completionText.push(choice.delta);

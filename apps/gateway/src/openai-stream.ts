@@ -1,0 +1,143 @@
+import {
+  OPENAI_CHAT_ID_PREFIX,
+  OPENAI_COMPLETION_ID_PREFIX,
+  type FinishReason,
+  type WorkloadKind,
+} from '@lunanexa/contracts';
+
+/**
+ * The relay of an OpenAI-compatible runtime's stream to an OpenAI-dialect
+ * client, without building the generic chunk and two OpenAI chunk objects
+ * per token: an upstream event is parsed once, checked by hand for the
+ * members the gateway relies on, and written with a precomputed prefix.
+ * The output is byte for byte what JSON.stringify of
+ * workloadChunkToOpenAi{Chat,Completion}(openAi…ChunkToWorkload(…)) gives —
+ * the spec checks this on every shape — and anything this does not
+ * recognise (a finish reason v1 does not support, a malformed member) is
+ * left to that reference path, which refuses it the same way as before.
+ */
+
+/** One choice of an upstream chunk, as the relay needs it. */
+export interface RelayedChoice {
+  readonly index: number;
+  readonly delta: string;
+  readonly finishReason: FinishReason | null;
+}
+
+export interface RelayedChunk {
+  readonly choices: readonly RelayedChoice[];
+  readonly usage: {
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    readonly totalTokens: number;
+  } | null;
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+function finishReasonOf(value: unknown): FinishReason | null | undefined {
+  if (value === null || value === 'stop' || value === 'length') return value;
+  return undefined;
+}
+
+/** The chunk's choices and usage, or undefined when it is not the plain shape (left to the reference path). */
+export function readUpstreamChunk(kind: WorkloadKind, body: unknown): RelayedChunk | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const chunk = body as Record<string, unknown>;
+  if (
+    typeof chunk['id'] !== 'string' ||
+    chunk['id'] === '' ||
+    chunk['object'] !== (kind === 'chat' ? 'chat.completion.chunk' : 'text_completion') ||
+    !isCount(chunk['created']) ||
+    typeof chunk['model'] !== 'string' ||
+    chunk['model'] === ''
+  )
+    return undefined;
+  const rawChoices = chunk['choices'];
+  if (!Array.isArray(rawChoices)) return undefined;
+  const choices: RelayedChoice[] = [];
+  for (const raw of rawChoices as unknown[]) {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const choice = raw as Record<string, unknown>;
+    if (!isCount(choice['index'])) return undefined;
+    if (choice['logprobs'] !== undefined && choice['logprobs'] !== null) return undefined;
+    const finishReason = finishReasonOf(choice['finish_reason']);
+    if (finishReason === undefined) return undefined;
+    let delta: string;
+    if (kind === 'chat') {
+      const message = choice['delta'];
+      if (typeof message !== 'object' || message === null) return undefined;
+      const { role, content } = message as Record<string, unknown>;
+      if (role !== undefined && role !== 'assistant') return undefined;
+      if (content !== undefined && content !== null && typeof content !== 'string') return undefined;
+      delta = typeof content === 'string' ? content : '';
+    } else {
+      const text = choice['text'];
+      if (typeof text !== 'string') return undefined;
+      delta = text;
+    }
+    choices.push({ index: choice['index'], delta, finishReason });
+  }
+  const rawUsage = chunk['usage'];
+  if (rawUsage === undefined || rawUsage === null) return { choices, usage: null };
+  if (typeof rawUsage !== 'object') return undefined;
+  const usage = rawUsage as Record<string, unknown>;
+  const prompt = usage['prompt_tokens'];
+  const completion = usage['completion_tokens'];
+  const total = usage['total_tokens'];
+  if (!isCount(prompt) || !isCount(completion) || !isCount(total)) return undefined;
+  // Inconsistent totals are refused by the reference path.
+  if (total !== prompt + completion) return undefined;
+  return { choices, usage: { promptTokens: prompt, completionTokens: completion, totalTokens: total } };
+}
+
+/** Writes one relayed stream's events; one per request, holding the parts every event shares. */
+export class OpenAiStreamWriter {
+  private readonly head: string;
+  private readonly usageHead: string;
+  private readonly tail: string;
+
+  constructor(
+    private readonly kind: WorkloadKind,
+    requestId: string,
+    created: number,
+    model: string,
+    private readonly includeUsage: boolean,
+  ) {
+    const id = `${kind === 'chat' ? OPENAI_CHAT_ID_PREFIX : OPENAI_COMPLETION_ID_PREFIX}${requestId}`;
+    const object = kind === 'chat' ? 'chat.completion.chunk' : 'text_completion';
+    const base = `{"id":${JSON.stringify(id)},"object":"${object}","created":${created},"model":${JSON.stringify(model)}`;
+    this.head = `data: ${base},"choices":[`;
+    this.usageHead = `data: ${base},"choices":[],"usage":`;
+    this.tail = includeUsage ? '],"usage":null}\n\n' : ']}\n\n';
+  }
+
+  /** The SSE text for chunk number `sequence` (the first one names the assistant role). */
+  events(chunk: RelayedChunk, sequence: number): string {
+    let out = '';
+    if (chunk.choices.length > 0) {
+      out += this.head;
+      for (let i = 0; i < chunk.choices.length; i += 1) {
+        const choice = chunk.choices[i]!;
+        if (i > 0) out += ',';
+        out += `{"index":${choice.index},`;
+        if (this.kind === 'chat') {
+          const first = sequence === 0;
+          const role = first ? '"role":"assistant"' : '';
+          const content = choice.delta !== '' || first ? `"content":${JSON.stringify(choice.delta)}` : '';
+          out += `"delta":{${role}${role !== '' && content !== '' ? ',' : ''}${content}},`;
+        } else {
+          out += `"text":${JSON.stringify(choice.delta)},`;
+        }
+        out += `"finish_reason":${choice.finishReason === null ? 'null' : `"${choice.finishReason}"`},"logprobs":null}`;
+      }
+      out += this.tail;
+    }
+    if (chunk.usage !== null && this.includeUsage) {
+      const { promptTokens, completionTokens, totalTokens } = chunk.usage;
+      out += `${this.usageHead}{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${totalTokens}}}\n\n`;
+    }
+    return out;
+  }
+}

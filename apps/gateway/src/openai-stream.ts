@@ -118,14 +118,15 @@ export class OpenAiStreamWriter {
     let out = '';
     if (chunk.choices.length > 0) {
       out += this.head;
-      for (let i = 0; i < chunk.choices.length; i += 1) {
-        const choice = chunk.choices[i]!;
-        if (i > 0) out += ',';
+      let first = true;
+      for (const choice of chunk.choices) {
+        if (!first) out += ',';
+        first = false;
         out += `{"index":${choice.index},`;
         if (this.kind === 'chat') {
-          const first = sequence === 0;
-          const role = first ? '"role":"assistant"' : '';
-          const content = choice.delta !== '' || first ? `"content":${JSON.stringify(choice.delta)}` : '';
+          const opening = sequence === 0;
+          const role = opening ? '"role":"assistant"' : '';
+          const content = choice.delta !== '' || opening ? `"content":${JSON.stringify(choice.delta)}` : '';
           out += `"delta":{${role}${role !== '' && content !== '' ? ',' : ''}${content}},`;
         } else {
           out += `"text":${JSON.stringify(choice.delta)},`;

@@ -230,20 +230,23 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
             )
           : { fits: false, reasons: [`runtime ${version.runtimeId} is not registered`] };
         const evaluation = version.evaluation as { passed: boolean; suite: string } | null;
-        return decideDeployPolicy({
-          modelRef: version.ref,
-          versionState: version.state,
-          licenseName: license?.name ?? version.licenseId,
-          licenseApproval: license?.approval ?? 'PendingReview',
-          licenseAllowedDataClasses: license?.allowedDataClasses ?? [],
-          dataClass: alias.dataClass,
-          runtimeId: version.runtimeId,
-          runtimeAllowed: runtime?.allowed ?? false,
-          hardwareFits: fit.fits,
-          hardwareReasons: fit.reasons,
-          evaluation: evaluation ? { passed: evaluation.passed, suite: evaluation.suite } : null,
-          verification: version.verification,
-        });
+        return decideDeployPolicy(
+          {
+            modelRef: version.ref,
+            versionState: version.state,
+            licenseName: license?.name ?? version.licenseId,
+            licenseApproval: license?.approval ?? 'PendingReview',
+            licenseAllowedDataClasses: license?.allowedDataClasses ?? [],
+            dataClass: alias.dataClass,
+            runtimeId: version.runtimeId,
+            runtimeAllowed: runtime?.allowed ?? false,
+            hardwareFits: fit.fits,
+            hardwareReasons: fit.reasons,
+            evaluation: evaluation ? { passed: evaluation.passed, suite: evaluation.suite } : null,
+            verification: version.verification,
+          },
+          'Serving',
+        );
       });
     },
 

@@ -11,3 +11,4 @@ export * from './rollouts';
 export * from './registry';
 export * from './evaluations';
 export * from './data-policies';
+export * from './deploy-policy';

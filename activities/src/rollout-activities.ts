@@ -1,22 +1,18 @@
 import {
   ErrorCode,
   LunaNexaError,
-  type CompatibleHardware,
-  type DataClass,
-  type LicenseApprovalState,
   type RolloutPlan,
   type RolloutState,
-  type Runtime,
   type StepAnalysis,
 } from '@lunanexa/contracts';
-import { analyzeCanary, decideDeployPolicy, fleetHardwareFit, windowStats } from '@lunanexa/domain';
+import { analyzeCanary, decideDeployPolicy, windowStats } from '@lunanexa/domain';
 import {
   findAlias,
   findAliasRevision,
   findDeployment,
   findModelVersion,
   findRollout,
-  listNodes,
+  loadDeployPolicyFacts,
   trafficSample,
   type RolloutRow,
 } from '@lunanexa/persistence';
@@ -42,39 +38,6 @@ async function lockedRollout(manager: EntityManager, id: string): Promise<Rollou
   const rollout = await findRollout(manager, id, { forUpdate: true });
   if (!rollout) throw new LunaNexaError(ErrorCode.NOT_FOUND, `rollout ${id} does not exist`);
   return rollout;
-}
-
-interface LicenseFacts {
-  readonly name: string;
-  readonly approval: LicenseApprovalState;
-  readonly allowedDataClasses: readonly DataClass[];
-}
-
-async function licenseFacts(q: EntityManager | DataSource, licenseId: string): Promise<LicenseFacts | null> {
-  const rows = await q.query<{ name: string; approval_state: LicenseApprovalState; document: unknown }[]>(
-    `SELECT name, approval_state, document FROM licenses WHERE id = $1`,
-    [licenseId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const document = row.document as { allowedDataClasses?: DataClass[] };
-  return {
-    name: row.name,
-    approval: row.approval_state,
-    allowedDataClasses: document.allowedDataClasses ?? [],
-  };
-}
-
-async function runtimeFacts(
-  q: EntityManager | DataSource,
-  runtimeId: string,
-): Promise<{ allowed: boolean; runtime: Runtime } | null> {
-  const rows = await q.query<{ allowed: boolean; document: Runtime }[]>(
-    `SELECT allowed, document FROM runtimes WHERE id = $1`,
-    [runtimeId],
-  );
-  const row = rows[0];
-  return row ? { allowed: row.allowed, runtime: row.document } : null;
 }
 
 /** The evaluation pass rate a version is compared on (null without a recorded evaluation). */
@@ -203,10 +166,11 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
     },
 
     /**
-     * The deploy policy from the registry as it is now: license, data class,
-     * runtime allowlist, hardware fit against the fleet, evaluation and
-     * approval. (The artifact digest is re-verified against its store by the
-     * separate verification activity.)
+     * The deploy gate for the rollout's canary, a Serving deployment: the
+     * same facts (libs/persistence `loadDeployPolicyFacts`) and decision
+     * (libs/domain `decideDeployPolicy`) as `createDeployment`, with the
+     * alias's data class. (The artifact digest is then re-verified against
+     * its store by the separate verification activity.)
      */
     async checkRolloutPolicy(
       input: RolloutStepInput,
@@ -219,31 +183,8 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
         const version = await findModelVersion(db, rollout.modelVersionId);
         if (!alias || !version)
           throw new LunaNexaError(ErrorCode.NOT_FOUND, 'alias or model version is gone');
-        const license = await licenseFacts(db, version.licenseId);
-        const runtime = await runtimeFacts(db, version.runtimeId);
-        const nodes = (await listNodes(db)).filter((node) => node.lifecycle === 'Active');
-        const fit = runtime
-          ? fleetHardwareFit(
-              version.requirements as CompatibleHardware,
-              runtime.runtime.supportedHardware,
-              nodes.map((node) => ({ name: node.name, inventory: node.inventory })),
-            )
-          : { fits: false, reasons: [`runtime ${version.runtimeId} is not registered`] };
-        const evaluation = version.evaluation as { passed: boolean; suite: string } | null;
-        return decideDeployPolicy({
-          modelRef: version.ref,
-          versionState: version.state,
-          licenseName: license?.name ?? version.licenseId,
-          licenseApproval: license?.approval ?? 'PendingReview',
-          licenseAllowedDataClasses: license?.allowedDataClasses ?? [],
-          dataClass: alias.dataClass,
-          runtimeId: version.runtimeId,
-          runtimeAllowed: runtime?.allowed ?? false,
-          hardwareFits: fit.fits,
-          hardwareReasons: fit.reasons,
-          evaluation: evaluation ? { passed: evaluation.passed, suite: evaluation.suite } : null,
-          verification: version.verification,
-        });
+        const facts = await loadDeployPolicyFacts(db, version, { dataClass: alias.dataClass });
+        return decideDeployPolicy(facts, 'Serving');
       });
     },
 

@@ -225,6 +225,21 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, deploy.getByText('flow-model@v1').first());
     await deploy.getByLabel('Node').click();
     await page.getByRole('option', { name: /flow-node/ }).click();
+    // A version just registered has no evaluation: the dialog chose Candidate. Serving is refused by the
+    // deploy gate, with its code in the error panel, and nothing starts.
+    const purpose = deploy.getByRole('combobox', { name: 'Purpose' });
+    await expectVisible(page, purpose.getByText(/Candidate/));
+    await purpose.click();
+    await page.getByRole('option', { name: /Serving/ }).click();
+    await expectVisible(
+      page,
+      deploy.getByText('flow-model@v1 is Verified: only Approved versions serve.', { exact: false }),
+    );
+    await deploy.getByRole('button', { name: 'Create deployment' }).click();
+    await expectVisible(page, deploy.getByText('EVALUATION_NOT_PASSED', { exact: true }), 30_000);
+    await screenshot(page, 'flow-deploy-serving-refused', DESKTOP.width);
+    await purpose.click();
+    await page.getByRole('option', { name: /Candidate/ }).click();
     await deploy.getByRole('button', { name: 'Create deployment' }).click();
     await expectVisible(page, deploy.getByRole('heading', { name: 'Deployment flow-chat created' }), 60_000);
     const receiptLink = deploy.getByRole('link', { name: /^deployment\/.*opens the Temporal UI/ });

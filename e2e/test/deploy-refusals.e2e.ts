@@ -9,15 +9,16 @@ import { FAKE_RUNTIME_LAUNCH_ARGS, FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runt
 import { FleetHarness, GraphQLFailure, waitUntil } from '../src';
 
 /**
- * Issue 5's deploy-policy gate on the real stack (api, worker, gateway,
- * Temporal, PostgreSQL, an agent, and a real S3-compatible server holding
- * the weights): four versions that must not serve — one under a license that
- * was rejected, one whose stored bytes were replaced after it was approved,
- * one whose evaluation failed, one no node of the fleet can hold — are each
- * refused by `startRollout` with their own code. Each refusal assigns
- * nothing (no deployment, no assignment, no alias change), is recorded as a
- * Refused rollout, and is audited with a `rollout.refuse` receipt naming the
- * code.
+ * The deploy gate on the real stack (api, worker, gateway, Temporal,
+ * PostgreSQL, an agent, and a real S3-compatible server holding the
+ * weights): four versions that must not serve — one under a license that
+ * was never approved, one whose stored bytes were replaced after it was
+ * approved, one whose evaluation failed, one no node of the fleet can hold —
+ * are each refused by `startRollout` and by `createDeployment` (purpose
+ * Serving, the default) with the same code. Each refusal assigns nothing (no
+ * deployment, no assignment, no alias change) and is audited: a Refused
+ * rollout with a `rollout.refuse` receipt naming the code, a denied
+ * `deployment.create` event naming it.
  *
  * Every version gets where it is through the operator's real path:
  * registered with an artifact in the store, verified by the Verify workflow,
@@ -82,7 +83,7 @@ interface FleetSnapshot {
   revisions: unknown[];
 }
 
-describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed-evaluation and hardware-incompatible versions are refused with their own code, assign nothing and are audited', function () {
+describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed-evaluation and hardware-incompatible versions are refused by startRollout and createDeployment with the same code, assign nothing and are audited', function () {
   this.timeout(900_000);
   let h: FleetHarness;
   let s3: RunningS3Server;
@@ -157,7 +158,7 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
     const candidate = `${ref.replace(/[@.]/g, '-')}-candidate`;
     await h.graphql(
       `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
-      { input: { name: candidate, model: ref, replicas: 1 } },
+      { input: { name: candidate, model: ref, replicas: 1, purpose: 'Candidate' } },
     );
     await waitUntil(
       `${candidate} Ready (agent log: ${h.logDir}/agent-node-a.log)`,
@@ -213,6 +214,54 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       { ref },
     );
     expect(data.approveModelVersion.state).to.equal('Approved');
+  }
+
+  /**
+   * Asks for a deployment of `ref` (Serving unless `purpose` says otherwise)
+   * and expects the API to refuse it with `code` and `reason`, audit the
+   * refusal once as a denied `deployment.create` and start nothing.
+   */
+  async function expectDeploymentRefused(
+    ref: string,
+    code: string,
+    reason: RegExp,
+    purpose?: 'Serving' | 'Candidate',
+  ): Promise<void> {
+    const before = await snapshot();
+    const countRefusals = async () =>
+      Number(
+        (
+          await h.sql<{ count: string }>(
+            `SELECT count(*) FROM audit_events WHERE action = 'deployment.create' AND decision = 'denied'`,
+          )
+        )[0].count,
+      );
+    const refusalsBefore = await countRefusals();
+    // Not `<ref>-candidate`: that is the name evaluate() gives the candidate it deploys.
+    const name = `${ref.replace(/[@.]/g, '-')}-refused-${(purpose ?? 'serving').toLowerCase()}`;
+    const failure = await h
+      .graphql(
+        `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
+        { input: { name, model: ref, replicas: 1, ...(purpose ? { purpose } : {}) } },
+      )
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(failure, `a deployment of ${ref} was accepted`).to.be.instanceOf(GraphQLFailure);
+    expect((failure as GraphQLFailure).code, (failure as Error).message).to.equal(code);
+    expect((failure as Error).message).to.match(reason);
+    expect(await countRefusals()).to.equal(refusalsBefore + 1);
+    const [event] = await h.sql<{ result: string; evidence: Record<string, unknown> }>(
+      `SELECT result, evidence FROM audit_events WHERE action = 'deployment.create' ORDER BY seq DESC LIMIT 1`,
+    );
+    expect(event?.result).to.equal('refused');
+    expect(event?.evidence).to.include({ errorCode: code, model: ref, purpose: purpose ?? 'Serving' });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await snapshot(), `deployments, assignments and the alias after refusing ${name}`).to.deep.equal(
+      before,
+    );
+    expect(await h.sql(`SELECT id FROM deployments WHERE name = $1`, [name])).to.deep.equal([]);
   }
 
   /**
@@ -426,14 +475,14 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
     expect((rejected as GraphQLFailure).code).to.equal('LICENSE_NOT_APPROVED');
 
     const ref = await registerAndVerify('2-unlicensed', { license: 'awaiting-review' });
-    await expectRefused(
-      ref,
-      'LICENSE_NOT_APPROVED',
-      /license awaiting-review is PendingReview, not Approved/,
-    );
+    const reason = /license awaiting-review is PendingReview, not Approved/;
+    await expectRefused(ref, 'LICENSE_NOT_APPROVED', reason);
+    await expectDeploymentRefused(ref, 'LICENSE_NOT_APPROVED', reason);
+    // Not even to evaluate it: nothing runs weights we may not run.
+    await expectDeploymentRefused(ref, 'LICENSE_NOT_APPROVED', reason, 'Candidate');
   });
 
-  it('digest-mismatched: an approved version whose stored bytes were replaced is refused with DIGEST_MISMATCH by the rollout’s own re-verification', async () => {
+  it('digest-mismatched: an approved version whose stored bytes were replaced is refused with DIGEST_MISMATCH by the rollout’s own re-verification, then by createDeployment from the recorded verdict', async () => {
     const ref = await registerAndVerify('3-tampered');
     expect(await evaluate(ref, 'smoke')).to.equal('Passed');
     await approve(ref);
@@ -451,44 +500,39 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       { ref },
     );
     expect(version.modelVersion.verification).to.deep.equal({ ok: false, code: 'DIGEST_MISMATCH' });
+    // createDeployment does not hash the store (the agent checks the bytes it pulls); it refuses on the
+    // verdict the rollout's re-verification recorded, serving or candidate alike.
+    const recorded = /last artifact verification failed: .*hashes to sha256:/;
+    await expectDeploymentRefused(ref, 'DIGEST_MISMATCH', recorded);
+    await expectDeploymentRefused(ref, 'DIGEST_MISMATCH', recorded, 'Candidate');
   });
 
   it('failed evaluation: a version whose suite failed is refused with EVALUATION_NOT_PASSED', async () => {
     const ref = await registerAndVerify('4-failed-eval');
     expect(await evaluate(ref, 'strict')).to.equal('Failed');
     await expectRefused(ref, 'EVALUATION_NOT_PASSED', /evaluation suite strict did not pass/);
+    await expectDeploymentRefused(
+      ref,
+      'EVALUATION_NOT_PASSED',
+      /evaluation suite strict did not pass; to evaluate it, deploy it with purpose Candidate/,
+    );
   });
 
   it('hardware-incompatible: a version needing more memory than any node has is refused with HARDWARE_INCOMPATIBLE', async () => {
     const ref = await registerAndVerify('5-huge', { memoryBytes: 512 * GiB });
     await expectRefused(ref, 'HARDWARE_INCOMPATIBLE', /no node in the fleet can run one replica/);
+    await expectDeploymentRefused(ref, 'HARDWARE_INCOMPATIBLE', /no node in the fleet can run one replica/);
   });
 
-  it('the scheduler keeps the same oversized version off the node even as a candidate, and the deployment says why', async () => {
-    await h.graphql(
-      `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
-      { input: { name: 'llama-huge-candidate', model: `${MODEL}@5-huge`, replicas: 1 } },
+  it('the gate keeps the same oversized version off the fleet even as a candidate, naming the node and why', async () => {
+    // Before this gate the scheduler left such a candidate Pending (NoEligibleNode); now nothing is created.
+    // The scheduler's per-node hardware filter (a fleet where some nodes fit) is libs/domain placement.spec.ts's.
+    await expectDeploymentRefused(
+      `${MODEL}@5-huge`,
+      'HARDWARE_INCOMPATIBLE',
+      /no node in the fleet can run one replica: node-a: .*512(\.0)? GiB/,
+      'Candidate',
     );
-    const pending = await waitUntil(
-      'the oversized candidate to be left Pending with a placement',
-      async () => {
-        const data = await h.graphql<{ deployment: PlacedDeployment | null }>(
-          `query($d: String!) { deployment(deployment: $d) { ${PLACED_FIELDS} } }`,
-          { d: 'llama-huge-candidate' },
-        );
-        return data.deployment?.placement ? data.deployment : null;
-      },
-      60_000,
-      500,
-    );
-    expect(pending.state).to.equal('Pending');
-    expect(pending.stateReason).to.match(/^NoEligibleNode: 1 replica\(s\) unplaced — node-a: hardware: /);
-    expect(pending.placement).to.deep.include({ chosen: [], unplaced: 1 });
-    expect(pending.placement?.rejected).to.have.length(1);
-    expect(pending.placement?.rejected[0]?.node).to.equal('node-a');
-    expect(pending.placement?.rejected[0]?.reasons.join(' ')).to.match(/^hardware: .*512(\.0)? GiB/);
-    expect(pending.assignments).to.deep.equal([]);
-    await h.graphql(`mutation { stopDeployment(deployment: "llama-huge-candidate") { workflowId } }`);
   });
 
   it('the stable version kept serving the alias through every refusal', async () => {
@@ -510,6 +554,19 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       'DIGEST_MISMATCH',
       'EVALUATION_NOT_PASSED',
       'HARDWARE_INCOMPATIBLE',
+    ]);
+    const deploymentRefusals = await h.sql<{ code: string; purpose: string }>(
+      `SELECT evidence->>'errorCode' AS code, evidence->>'purpose' AS purpose FROM audit_events
+        WHERE action = 'deployment.create' AND decision = 'denied' ORDER BY seq`,
+    );
+    expect(deploymentRefusals).to.deep.equal([
+      { code: 'LICENSE_NOT_APPROVED', purpose: 'Serving' },
+      { code: 'LICENSE_NOT_APPROVED', purpose: 'Candidate' },
+      { code: 'DIGEST_MISMATCH', purpose: 'Serving' },
+      { code: 'DIGEST_MISMATCH', purpose: 'Candidate' },
+      { code: 'EVALUATION_NOT_PASSED', purpose: 'Serving' },
+      { code: 'HARDWARE_INCOMPATIBLE', purpose: 'Serving' },
+      { code: 'HARDWARE_INCOMPATIBLE', purpose: 'Candidate' },
     ]);
   });
 });

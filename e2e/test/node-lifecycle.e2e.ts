@@ -138,7 +138,8 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     await h.graphql(
       `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId workflowId } }`,
       {
-        input: { name, model: ref, node: nodeName, replicas: 1 },
+        // Freshly registered, never evaluated: only a candidate deployment may run it.
+        input: { name, model: ref, node: nodeName, replicas: 1, purpose: 'Candidate' },
       },
     );
     return waitUntil(
@@ -341,6 +342,8 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
       'demo-cli',
       '--model',
       'demo@v2',
+      '--purpose',
+      'candidate',
       '--node',
       'dgx-cli',
       '--wait',
@@ -519,7 +522,7 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     await h.graphql(
       `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
       {
-        input: { name: 'demo-restart', model: ref, node: 'dgx-restart', replicas: 1 },
+        input: { name: 'demo-restart', model: ref, node: 'dgx-restart', replicas: 1, purpose: 'Candidate' },
       },
     );
     // Mid deploy: the record exists, placement and the push are under way.

@@ -144,7 +144,8 @@ describe('payload privacy gate: with retention none the prompt appears nowhere',
     await h.startReadyAgent('node-p');
     await h.graphql(
       `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
-      { input: { name: 'privacy-demo', model: REF, node: 'node-p', replicas: 1 } },
+      // Registered and never evaluated: a candidate, called by its pinned ref.
+      { input: { name: 'privacy-demo', model: REF, node: 'node-p', replicas: 1, purpose: 'Candidate' } },
     );
     await waitUntil(
       'the gateway to route to the deployment',

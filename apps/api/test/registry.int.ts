@@ -564,14 +564,16 @@ describe('the model registry on real PostgreSQL and Temporal', function () {
     );
   });
 
-  it('deploys nothing on a runtime an admin took off the allowlist (RUNTIME_NOT_ALLOWED)', async () => {
+  it('takes a runtime off the allowlist (audited) and deploys nothing of a version under a rejected license', async () => {
     const denied = dataOf<{ allowed: boolean }>(
       await api.graphql(SET_ALLOWED, { id: 'runtime-vllm-0.11.0', allowed: false }, api.admin),
       'setRuntimeAllowed',
     );
     expect(denied.allowed).to.equal(false);
     expect((await auditEvents('runtime.deny')).map((e) => e.evidence['was'])).to.deep.equal([true]);
-    await expectRefused('deployment.create', 'RUNTIME_NOT_ALLOWED', () =>
+    // The deploy gate names the license first (it was rejected above); RUNTIME_NOT_ALLOWED through
+    // createDeployment and startRollout is deploy-gate.int.ts's.
+    await expectRefused('deployment.create', 'LICENSE_NOT_APPROVED', () =>
       api.graphql(
         'mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }',
         { input: { name: 'llama-candidate', model: 'llama@2024-07-23', replicas: 1 } },

@@ -333,6 +333,10 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
   leaf(deploy, 'create <name>')
     .description('create a deployment (starts its workflow); --wait waits until it is Ready')
     .option('--model <name@version>', 'model version to serve (required)')
+    .option(
+      '--purpose <purpose>',
+      'serving (default): Approved for traffic, the same gate as a rollout; candidate: to evaluate a version not approved yet',
+    )
     .option('--node <node>', 'place on this node (id or name); default: the scheduler chooses')
     .option('--replicas <n>', 'number of replicas (default 1)')
     .option('--key <idempotency-key>', 'the same key returns the same deployment (default: by name)')

@@ -15,7 +15,7 @@ const ASSIGNMENT_FIELDS =
 const NODE_FIELDS = `id name lifecycle readiness cordoned heartbeatAgeSeconds address sshPort agentVersion architecture cpuCores systemMemoryBytes hostKeyFingerprint keyId nextKeyId credentialSerial credentialExpiresAt leaseRenewedAt leaseExpiresAt enrolledAt updatedAt enrollWorkflowId temporalUiUrl labels { ${LABEL_FIELDS} } taints { ${TAINT_FIELDS} } conditions { type status reason message lastTransitionAt } gpus { index name uuid memoryModel memorySource totalMemoryBytes freeMemoryBytes computeCapability } assignments { ${ASSIGNMENT_FIELDS} }`;
 const BOOTSTRAP_TOKEN_FIELDS = `id prefix nodeName labels { ${LABEL_FIELDS} } autoApprove createdBy createdAt expiresAt usedAt usedByNodeId revokedAt`;
 const MODEL_VERSION_FIELDS = 'id ref model version runtimeKind artifactDigest createdAt createdBy';
-const DEPLOYMENT_FIELDS = `id name modelRef state stateReason desiredReplicas readyReplicas generation observedGeneration workflowId temporalUiUrl createdAt createdBy updatedAt assignments { ${ASSIGNMENT_FIELDS} }`;
+const DEPLOYMENT_FIELDS = `id name modelRef purpose state stateReason desiredReplicas readyReplicas generation observedGeneration workflowId temporalUiUrl createdAt createdBy updatedAt assignments { ${ASSIGNMENT_FIELDS} }`;
 const NODE_OPERATION_FIELDS = `workflowId temporalUiUrl correlationId receiptHash node { ${NODE_FIELDS} }`;
 const DEPLOYMENT_OPERATION_FIELDS = `deploymentId workflowId temporalUiUrl correlationId deployment { ${DEPLOYMENT_FIELDS} }`;
 
@@ -153,6 +153,7 @@ export const DeploymentSchema = z.object({
   id: z.string(),
   name: z.string(),
   modelRef: z.string(),
+  purpose: z.string(),
   state: z.string(),
   stateReason: z.string().nullable(),
   desiredReplicas: z.number(),

@@ -178,6 +178,11 @@ describe('fleet command arguments', () => {
         '--replicas must be',
       ],
       [
+        'an unknown --purpose',
+        ['deploy', 'create', 'chat', '--model', 'demo@v1', '--purpose', 'canary'],
+        '--purpose must be serving or candidate, not "canary"',
+      ],
+      [
         '--wait-timeout without --wait',
         ['deploy', 'create', 'chat', '--model', 'demo@v1', '--wait-timeout', '5'],
         'only applies with --wait',

@@ -287,6 +287,8 @@ describe('fleet commands against a canned API', () => {
             'chat',
             '--model',
             'demo@v1',
+            '--purpose',
+            'candidate',
             '--node',
             'spark-01',
             '--replicas',
@@ -297,8 +299,9 @@ describe('fleet commands against a canned API', () => {
         ),
       ).to.equal(0);
       expect(sentOperations(requests)[0]?.variables).to.deep.equal({
-        input: { name: 'chat', model: 'demo@v1', replicas: 2, node: 'spark-01' },
+        input: { name: 'chat', model: 'demo@v1', purpose: 'Candidate', replicas: 2, node: 'spark-01' },
       });
+      expect(io.out()).to.contain('purpose         Candidate\n');
       expect(io.out()).to.contain(`workflow        ${OPERATION.workflowId}\n`);
       expect(io.out()).to.contain(`temporal ui     ${OPERATION.temporalUiUrl}\n`);
     });
@@ -379,6 +382,23 @@ describe('fleet commands against a canned API', () => {
       );
     });
 
+    it('asks for a Serving deployment by default; the deploy gate refuses an unevaluated version with its code (exit 1)', async () => {
+      const { url, requests } = await serve({
+        CreateDeployment: () => ({
+          code: 'EVALUATION_NOT_PASSED',
+          message: 'demo@v1: no evaluation has run; to evaluate it, deploy it with purpose Candidate',
+        }),
+      });
+      const io = captureIo();
+      expect(
+        await runCli(['--api-url', url, 'deploy', 'create', 'chat', '--model', 'demo@v1'], io, '0.1.0'),
+      ).to.equal(1);
+      expect(sentOperations(requests)[0]?.variables).to.deep.equal({
+        input: { name: 'chat', model: 'demo@v1', purpose: 'Serving', replicas: 1 },
+      });
+      expect(io.err()).to.match(/^error\[EVALUATION_NOT_PASSED\]: demo@v1: no evaluation has run/);
+    });
+
     it('maps MODEL_NOT_FOUND to exit 1', async () => {
       const { url } = await serve({
         CreateDeployment: () => ({
@@ -409,6 +429,7 @@ describe('fleet commands against a canned API', () => {
       const get = captureIo();
       expect(await runCli(['--api-url', url, 'deploy', 'get', 'chat'], get, '0.1.0')).to.equal(0);
       expect(get.out()).to.contain('model        demo@v1\n');
+      expect(get.out()).to.contain('purpose      Candidate\n');
       const missing = captureIo();
       expect(await runCli(['--api-url', url, 'deploy', 'get', 'nope'], missing, '0.1.0')).to.equal(1);
       expect(missing.err()).to.match(/^error\[NOT_FOUND\]: deployment nope does not exist/);

@@ -143,6 +143,7 @@ export const READY_DEPLOYMENT: Deployment = {
   id: 'dep-5e1c0a9b3f2d4e6a',
   name: 'chat',
   modelRef: 'demo@v1',
+  purpose: 'Candidate',
   state: 'Ready',
   stateReason: null,
   desiredReplicas: 1,

@@ -65,6 +65,20 @@ export const DeploymentSchema = z
   });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
+/**
+ * Why a deployment exists, which decides the deploy gate it passes
+ * (libs/domain `decideDeployPolicy`):
+ *
+ * - `Serving`: serves traffic — Approved versions only, the same gate as a
+ *   rollout (rollouts create their canaries as Serving).
+ * - `Candidate`: runs a version so it can be evaluated before approval; the
+ *   gate minus evaluation and approval. Reachable only by its pinned
+ *   `name@version`, never through an alias.
+ */
+export const DEPLOYMENT_PURPOSES = ['Serving', 'Candidate'] as const;
+export const DeploymentPurposeSchema = z.enum(DEPLOYMENT_PURPOSES);
+export type DeploymentPurpose = z.infer<typeof DeploymentPurposeSchema>;
+
 /** What the controller wants a replica to be. */
 /**
  * The scheduler's last decision for a deployment (deployments.placement):

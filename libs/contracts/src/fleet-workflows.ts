@@ -6,6 +6,8 @@
  * `drain-node/<nodeId>/<key>`, `deployment/<deploymentId>`.
  */
 
+import type { DeploymentPurpose } from './deployment';
+
 /** Who asked, and the correlation id every receipt of the operation carries. */
 export interface OperationContext {
   readonly actor: string;
@@ -83,8 +85,11 @@ export interface CreateDeploymentRequest {
   readonly modelRef: string;
   readonly desiredReplicas: number;
   readonly requestedNodeId: string | null;
-  /** Candidate (default): evaluated, reachable only by its pinned ref; Serving: started by a rollout for an alias. */
-  readonly purpose?: 'Candidate' | 'Serving';
+  /**
+   * Which deploy gate the request passed (DeploymentPurpose). Absent in histories written before the
+   * API passed it: those were Candidates.
+   */
+  readonly purpose?: DeploymentPurpose;
   readonly rolloutId?: string | null;
 }
 

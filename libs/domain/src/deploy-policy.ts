@@ -1,19 +1,42 @@
-import type { DataClass, ErrorCode, LicenseApprovalState, ModelVersionState } from '@lunanexa/contracts';
+import type {
+  DataClass,
+  DeploymentPurpose,
+  ErrorCode,
+  LicenseApprovalState,
+  ModelVersionState,
+} from '@lunanexa/contracts';
 
 /**
- * Whether a model version may be rolled out to serve an alias's traffic.
+ * The deploy gate: whether a model version may get a deployment of the given
+ * purpose. `startRollout` (whose canary is a Serving deployment) and
+ * `createDeployment` both ask it, with facts from one loader
+ * (libs/persistence `loadDeployPolicyFacts`), so a version refused on one
+ * path is refused on the other with the same code.
+ *
  * Pure: the caller gathers the facts (registry rows, the fleet's hardware
  * fit); this decides, in a fixed order so a version that fails several
- * checks always names the same, most fundamental reason first:
+ * checks always names the same, most fundamental reason first.
+ *
+ * Serving (traffic; what a rollout deploys):
  *
  *   license → data class → runtime allowlist → hardware → evaluation →
  *   approval → digest
  *
+ * Candidate (a deployment to evaluate a version that has not passed yet):
+ * the same checks minus evaluation and approval; in approval's place the
+ * version must be one that may still be evaluated:
+ *
+ *   license → data class → runtime allowlist → hardware → not Deprecated or
+ *   Retired → digest → verified
+ *
  * Licensing comes first because nothing else matters if we may not run the
  * weights at all; hardware before evaluation because a version that cannot
- * be placed cannot be evaluated either. The digest is re-checked against the
- * store by the Rollout workflow itself (bytes can change after registration);
- * here only the last recorded verification is considered.
+ * be placed cannot be evaluated either. A candidate's recorded digest
+ * failure is named before its state, so a version whose bytes did not match
+ * says DIGEST_MISMATCH rather than just "VerificationFailed". The digest is
+ * re-checked against the store by the Rollout workflow itself (bytes can
+ * change after registration); here only the last recorded verification is
+ * considered.
  */
 
 export interface DeployPolicyFacts {
@@ -22,11 +45,15 @@ export interface DeployPolicyFacts {
   readonly licenseName: string;
   readonly licenseApproval: LicenseApprovalState;
   readonly licenseAllowedDataClasses: readonly DataClass[];
-  /** The data class of the traffic the alias serves. */
-  readonly dataClass: DataClass;
+  /**
+   * The data class of the traffic the deployment will serve: an alias's for a
+   * rollout. Null when none applies yet (a deployment created directly: the
+   * gateway checks each request's data class against the license).
+   */
+  readonly dataClass: DataClass | null;
   readonly runtimeId: string;
   readonly runtimeAllowed: boolean;
-  /** From the fleet's hardware fit: at least one node could run a replica. */
+  /** From the fleet's hardware fit: at least one Active node could run a replica. */
   readonly hardwareFits: boolean;
   readonly hardwareReasons: readonly string[];
   /** The latest evaluation; null when none ran. */
@@ -40,7 +67,13 @@ export type DeployPolicyDecision =
 
 const refuse = (code: ErrorCode, reason: string): DeployPolicyDecision => ({ allowed: false, code, reason });
 
-export function decideDeployPolicy(facts: DeployPolicyFacts): DeployPolicyDecision {
+/** States a version never leaves for service again (Deprecated until reinstated, Retired for good). */
+const OUT_OF_SERVICE: readonly ModelVersionState[] = ['Deprecated', 'Retired'];
+/** States whose digest check has not passed: nothing may run their bytes, not even to evaluate them. */
+const UNVERIFIED: readonly ModelVersionState[] = ['Registered', 'VerificationFailed'];
+
+/** License, data class, runtime and hardware: the checks every purpose makes, in this order. */
+function commonRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
   const ref = facts.modelRef;
   if (facts.licenseApproval !== 'Approved') {
     return refuse(
@@ -48,7 +81,7 @@ export function decideDeployPolicy(facts: DeployPolicyFacts): DeployPolicyDecisi
       `${ref}: license ${facts.licenseName} is ${facts.licenseApproval}, not Approved`,
     );
   }
-  if (!facts.licenseAllowedDataClasses.includes(facts.dataClass)) {
+  if (facts.dataClass !== null && !facts.licenseAllowedDataClasses.includes(facts.dataClass)) {
     return refuse(
       'DATA_CLASS_NOT_ALLOWED',
       `${ref}: license ${facts.licenseName} allows ${facts.licenseAllowedDataClasses.join(', ')}, not ${facts.dataClass}`,
@@ -64,6 +97,19 @@ export function decideDeployPolicy(facts: DeployPolicyFacts): DeployPolicyDecisi
     const why = facts.hardwareReasons.length > 0 ? `: ${facts.hardwareReasons.slice(0, 8).join('; ')}` : '';
     return refuse('HARDWARE_INCOMPATIBLE', `${ref}: no node in the fleet can run one replica${why}`);
   }
+  return null;
+}
+
+function digestRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
+  if (facts.verification === null || facts.verification.ok) return null;
+  return refuse(
+    facts.verification.code === 'DIGEST_MISMATCH' ? 'DIGEST_MISMATCH' : 'DEPENDENCY_UNAVAILABLE',
+    `${facts.modelRef}: last artifact verification failed: ${facts.verification.message ?? facts.verification.code ?? 'unknown'}`,
+  );
+}
+
+function servingRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
+  const ref = facts.modelRef;
   if (facts.evaluation === null) {
     return refuse('EVALUATION_NOT_PASSED', `${ref}: no evaluation has run`);
   }
@@ -73,14 +119,37 @@ export function decideDeployPolicy(facts: DeployPolicyFacts): DeployPolicyDecisi
   if (facts.versionState !== 'Approved') {
     return refuse(
       'MODEL_VERSION_NOT_APPROVED',
-      `${ref}: is ${facts.versionState}, only Approved versions roll out`,
+      `${ref}: is ${facts.versionState}, only Approved versions serve`,
     );
   }
-  if (facts.verification !== null && !facts.verification.ok) {
+  return digestRefusal(facts);
+}
+
+function candidateRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
+  const ref = facts.modelRef;
+  if (OUT_OF_SERVICE.includes(facts.versionState)) {
     return refuse(
-      facts.verification.code === 'DIGEST_MISMATCH' ? 'DIGEST_MISMATCH' : 'DEPENDENCY_UNAVAILABLE',
-      `${ref}: last artifact verification failed: ${facts.verification.message ?? facts.verification.code ?? 'unknown'}`,
+      'MODEL_VERSION_NOT_APPROVED',
+      `${ref}: is ${facts.versionState}, no longer deployed, not even as a candidate`,
     );
   }
-  return { allowed: true };
+  const digest = digestRefusal(facts);
+  if (digest !== null) return digest;
+  if (UNVERIFIED.includes(facts.versionState)) {
+    return refuse(
+      'MODEL_VERSION_NOT_APPROVED',
+      `${ref}: is ${facts.versionState}; a candidate must be Verified first (verifyModelVersion)`,
+    );
+  }
+  return null;
+}
+
+export function decideDeployPolicy(
+  facts: DeployPolicyFacts,
+  purpose: DeploymentPurpose,
+): DeployPolicyDecision {
+  return (
+    commonRefusal(facts) ??
+    (purpose === 'Serving' ? servingRefusal(facts) : candidateRefusal(facts)) ?? { allowed: true }
+  );
 }

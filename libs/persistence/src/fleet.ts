@@ -1,6 +1,7 @@
 import type {
   DeploymentPlacement,
   AssignmentIntent,
+  DeploymentPurpose,
   DeploymentState,
   ModelVersionState,
   NodeInventory,
@@ -280,7 +281,7 @@ export interface DeploymentRow {
   readonly requestedNodeId: string | null;
   readonly workflowId: string;
   /** Candidate: under evaluation, not behind an alias; Serving: started by a rollout for an alias. */
-  readonly purpose: 'Candidate' | 'Serving';
+  readonly purpose: DeploymentPurpose;
   readonly rolloutId: string | null;
   /** The scheduler's last decision; null until first placed. */
   readonly placement: DeploymentPlacement | null;
@@ -307,7 +308,7 @@ function deploymentFromRow(row: Raw): DeploymentRow {
     nodeSelector: row['node_selector'] as NodeLabels,
     requestedNodeId: (row['requested_node_id'] as string | null) ?? null,
     workflowId: row['workflow_id'] as string,
-    purpose: row['purpose'] as 'Candidate' | 'Serving',
+    purpose: row['purpose'] as DeploymentPurpose,
     rolloutId: (row['rollout_id'] as string | null) ?? null,
     placement: (row['placement'] as DeploymentPlacement | null) ?? null,
     createdBy: row['created_by'] as string,

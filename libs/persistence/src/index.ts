@@ -12,3 +12,4 @@ export * from './registry';
 export * from './evaluations';
 export * from './data-policies';
 export * from './gateway-credentials';
+export * from './deploy-policy';

@@ -1,16 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  DEPLOYMENT_PURPOSES,
   DEPLOYMENT_SIGNALS,
+  DeploymentPurposeSchema,
   ErrorCode,
   LunaNexaError,
   NameSchema,
   RuntimeSchema,
   VersionLabelSchema,
   WORKFLOW_TYPES,
+  type DeploymentPurpose,
   type DeploymentWorkflowInput,
   type DeploymentWorkflowResult,
 } from '@lunanexa/contracts';
+import { decideDeployPolicy } from '@lunanexa/domain';
 import {
   SYNTHETIC_LICENSE_NAME,
   ensureModel,
@@ -24,6 +28,7 @@ import {
   listAssignments,
   listDeployments,
   listNodes,
+  loadDeployPolicyFacts,
   type DeploymentRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
@@ -217,15 +222,24 @@ export class DeploymentsService {
   }
 
   /**
-   * Validates and starts the deployment's workflow; the workflow writes the
-   * record (so an accepted request lives in Temporal from the first moment)
-   * and places, pushes and watches it. Answers once the record exists.
+   * Validates the request, passes the deploy gate for its purpose and starts
+   * the deployment's workflow; the workflow writes the record (so an
+   * accepted request lives in Temporal from the first moment) and places,
+   * pushes and watches it. Answers once the record exists.
+   *
+   * The gate is the rollout's: the same facts (libs/persistence
+   * `loadDeployPolicyFacts`) and decision (libs/domain `decideDeployPolicy`),
+   * so a version `startRollout` refuses is refused here with the same code.
+   * A refusal is audited and starts nothing.
    */
   async createDeployment(input: CreateDeploymentInput, caller: Caller): Promise<DeploymentOperation> {
     if (!NameSchema.safeParse(input.name).success) throw invalid('name', 'must be a lower-case DNS label');
     if (!Number.isInteger(input.replicas) || input.replicas < 1 || input.replicas > 64) {
       throw invalid('replicas', 'must be 1-64');
     }
+    const parsedPurpose = DeploymentPurposeSchema.safeParse(input.purpose);
+    if (!parsedPurpose.success) throw invalid('purpose', `must be ${DEPLOYMENT_PURPOSES.join(' or ')}`);
+    const purpose: DeploymentPurpose = parsedPurpose.data;
     const key = validateIdempotencyKey(input.idempotencyKey ?? `name:${input.name}`);
     const refuse = async (error: LunaNexaError): Promise<never> => {
       await this.audit.refusal(
@@ -233,7 +247,9 @@ export class DeploymentsService {
         {
           name: input.name,
           model: input.model,
+          purpose,
           errorCode: error.code,
+          reason: error.message,
         },
       );
       throw error;
@@ -243,15 +259,16 @@ export class DeploymentsService {
       return refuse(
         new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `model version ${input.model} is not registered`),
       );
-    // Deploying runs the runtime's executable on a node: only runtimes an admin put on the allowlist do.
-    const runtime = await findRuntime(this.db, version.runtimeId);
-    if (!runtime?.allowed) {
-      return refuse(
-        new LunaNexaError(
-          ErrorCode.RUNTIME_NOT_ALLOWED,
-          `${version.ref} runs on runtime ${version.runtimeId}, which is not on the runtime allowlist`,
-        ),
-      );
+    // No data class applies yet: the deployment serves whatever requests name it, each checked by the gateway.
+    const facts = await loadDeployPolicyFacts(this.db, version, { dataClass: null });
+    const decision = decideDeployPolicy(facts, purpose);
+    if (!decision.allowed) {
+      // Refused only for evaluation or approval: say how to get it evaluated.
+      const hint =
+        purpose === 'Serving' && decideDeployPolicy(facts, 'Candidate').allowed
+          ? '; to evaluate it, deploy it with purpose Candidate'
+          : '';
+      return refuse(new LunaNexaError(decision.code, `${decision.reason}${hint}`));
     }
     let requestedNodeId: string | null = null;
     if (input.node) {
@@ -273,6 +290,7 @@ export class DeploymentsService {
         modelRef: version.ref,
         desiredReplicas: input.replicas,
         requestedNodeId,
+        purpose,
       },
       leaseSeconds: this.config.LUNANEXA_ASSIGNMENT_LEASE_SECONDS,
       actor: caller.actor,

@@ -505,6 +505,12 @@ export class Deployment {
   @Field()
   modelRef!: string;
 
+  @Field({
+    description:
+      'Serving (passed the full deploy gate, as a rollout canary does) or Candidate (deployed to evaluate a version before approval; no alias routes to it).',
+  })
+  purpose!: string;
+
   @Field()
   state!: string;
 
@@ -569,6 +575,14 @@ export class CreateDeploymentInput {
   @Allow()
   @Field(() => Int, { defaultValue: 1 })
   replicas!: number;
+
+  @Allow()
+  @Field(() => String, {
+    defaultValue: 'Serving',
+    description:
+      'Serving: to serve traffic; the version passes the same deploy gate as a rollout (license, runtime allowlist, hardware, evaluation passed, Approved, digest). Candidate: to evaluate a version before approval; the same gate without evaluation and approval (the version must be verified, not Deprecated or Retired). Asked for explicitly.',
+  })
+  purpose!: string;
 
   @Allow()
   @Field(() => String, {

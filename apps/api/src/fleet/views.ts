@@ -182,6 +182,7 @@ export function deploymentView(
     id: row.id,
     name: row.name,
     modelRef: row.modelRef,
+    purpose: row.purpose,
     state: row.state,
     stateReason: row.stateReason,
     generation: row.generation,

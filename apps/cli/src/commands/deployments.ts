@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCode } from '@lunanexa/contracts';
+import { DEPLOYMENT_PURPOSES, ErrorCode, type DeploymentPurpose } from '@lunanexa/contracts';
 import { z } from 'zod';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
@@ -48,6 +48,7 @@ export function renderDeployment(deployment: Deployment): string {
     ['name', deployment.name],
     ['id', deployment.id],
     ['model', deployment.modelRef],
+    ['purpose', deployment.purpose],
     ['state', stateText(deployment)],
     ['replicas', `${deployment.readyReplicas} ready of ${deployment.desiredReplicas} desired`],
     ['generation', `${deployment.observedGeneration} observed of ${deployment.generation} desired`],
@@ -65,6 +66,7 @@ export function renderDeployment(deployment: Deployment): string {
 
 export interface DeployCreateOptions {
   readonly model?: string;
+  readonly purpose?: string;
   readonly node?: string;
   readonly replicas?: string;
   readonly key?: string;
@@ -72,14 +74,33 @@ export interface DeployCreateOptions {
   readonly waitTimeout?: string;
 }
 
+/** `--purpose serving|candidate` (any case) as the API's purpose name. */
+export function parsePurpose(raw: string): DeploymentPurpose {
+  const purpose = DEPLOYMENT_PURPOSES.find((name) => name.toLowerCase() === raw.toLowerCase());
+  if (purpose === undefined) {
+    throw usageError(
+      `--purpose must be ${DEPLOYMENT_PURPOSES.map((name) => name.toLowerCase()).join(' or ')}, not ${JSON.stringify(raw)}`,
+    );
+  }
+  return purpose;
+}
+
 export function deployCreateInput(
   name: string,
   options: DeployCreateOptions,
-): { name: string; model: string; replicas: number; node?: string; idempotencyKey?: string } {
+): {
+  name: string;
+  model: string;
+  purpose: DeploymentPurpose;
+  replicas: number;
+  node?: string;
+  idempotencyKey?: string;
+} {
   if (options.model === undefined) throw usageError('--model <name>@<version> is required');
   return {
     name: parseName(name, 'deployment name'),
     model: parseModelVersionRef(options.model, '--model').ref,
+    purpose: options.purpose === undefined ? 'Serving' : parsePurpose(options.purpose),
     replicas: options.replicas === undefined ? 1 : parseWholeNumber(options.replicas, '--replicas', 1),
     ...(options.node === undefined ? {} : { node: options.node }),
     ...(options.key === undefined ? {} : { idempotencyKey: parseIdempotencyKey(options.key) }),
@@ -164,6 +185,7 @@ export async function deployCreateCommand(
       formatFields([
         ['deployment', `${input.name} (${operation.deploymentId})`],
         ['model', input.model],
+        ['purpose', input.purpose],
         [
           'state',
           operation.deployment === null

@@ -10,6 +10,7 @@ import {
   signal,
   viewChild,
 } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
 import {
   type AbstractControl,
   NonNullableFormBuilder,
@@ -45,12 +46,15 @@ import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/re
 import { DeploymentProgress } from './deployment-progress';
 import {
   DEPLOYMENT_NAME_PATTERN,
+  DEPLOYMENT_PURPOSES,
+  type DeploymentPurpose,
   MAX_REPLICAS,
   MAX_TOKENS_PER_SECOND,
   MAX_TTFT_MS,
   MODEL_NAME_PATTERN,
   VERSION_LABEL_PATTERN,
   placementNodes,
+  purposeHint,
 } from './deployment-rules';
 import {
   CREATE_DEPLOYMENT,
@@ -79,8 +83,9 @@ interface Created {
 
 /**
  * Creates a deployment: a name, a model version (registering a fake one in
- * place if none fits), an optional node and a replica count. Then shows the
- * receipt and the deployment's state as it converges, until Done.
+ * place if none fits), its purpose (Serving, or a Candidate to evaluate), an
+ * optional node and a replica count. Then shows the receipt and the
+ * deployment's state as it converges, until Done.
  */
 @Component({
   selector: 'lnx-deploy-dialog',
@@ -129,6 +134,7 @@ export class DeployDialog {
   protected readonly maxReplicas = MAX_REPLICAS;
   protected readonly maxTtftMs = MAX_TTFT_MS;
   protected readonly maxTokensPerSecond = MAX_TOKENS_PER_SECOND;
+  protected readonly purposes = DEPLOYMENT_PURPOSES;
 
   protected readonly choices = pollQuery(
     (signal) => this.graphql.request(DEPLOY_CHOICES, {}, { flow: this.flow, signal }),
@@ -151,6 +157,8 @@ export class DeployDialog {
   protected readonly form = this.fb.group({
     name: ['', [Validators.required, Validators.pattern(DEPLOYMENT_NAME_PATTERN)]],
     model: ['', [Validators.required]],
+    /** Serving unless the operator asks for a candidate: the API's default, chosen explicitly here. */
+    purpose: this.fb.control<DeploymentPurpose>('Serving'),
     /** '' lets the scheduler choose. */
     node: [''],
     replicas: this.fb.control<number | null>(1, [
@@ -159,6 +167,21 @@ export class DeployDialog {
       Validators.max(MAX_REPLICAS),
       integer,
     ]),
+  });
+
+  private readonly chosenModel = toSignal(this.form.controls.model.valueChanges, {
+    initialValue: this.form.controls.model.value,
+  });
+  private readonly chosenPurpose = toSignal(this.form.controls.purpose.valueChanges, {
+    initialValue: this.form.controls.purpose.value,
+  });
+  /** What the chosen purpose means, and whether the chosen version can pass its gate. */
+  protected readonly purposeHint = computed(() => {
+    const ref = this.chosenModel();
+    return purposeHint(
+      this.chosenPurpose(),
+      this.versions().find((version) => version.ref === ref),
+    );
   });
 
   protected readonly registerOpen = signal(false);
@@ -227,9 +250,13 @@ export class DeployDialog {
         ({ registerModelVersion: registered }) => {
           this.registered.update((list) => [...list, registered]);
           this.form.controls.model.setValue(registered.ref);
+          // A version registered a moment ago has not been evaluated: only a candidate deployment may run it.
+          this.form.controls.purpose.setValue('Candidate');
           this.registerForm.reset();
           this.registerOpen.set(false);
-          this.registerNotice.set(`Registered ${registered.ref} and selected it.`);
+          this.registerNotice.set(
+            `Registered ${registered.ref} and selected it, as a candidate: it has no passed evaluation yet.`,
+          );
           this.choices.refresh();
           // The registration fields are gone; the operator continues at the select that now holds the version.
           afterNextRender(() => this.modelSelect()?.focus(), { injector: this.injector });
@@ -244,10 +271,11 @@ export class DeployDialog {
       this.form.markAllAsTouched();
       return;
     }
-    const { name, model, node, replicas } = this.form.getRawValue();
+    const { name, model, purpose, node, replicas } = this.form.getRawValue();
     const input: CreateDeploymentInput = {
       name,
       model,
+      purpose,
       replicas: replicas ?? 1,
       idempotencyKey: this.idempotencyKey,
       ...(node === '' ? {} : { node }),
@@ -270,6 +298,7 @@ export class DeployDialog {
             facts: [
               { label: 'Deployment id', value: operation.deploymentId },
               { label: 'Model version', value: model },
+              { label: 'Purpose', value: purpose },
               { label: 'Replicas', value: String(input.replicas) },
               { label: 'Node', value: node === '' ? 'chosen by the scheduler' : node },
             ],

@@ -1,8 +1,8 @@
-import type { AssignmentIntent } from '@lunanexa/contracts/deployment';
-import type { DeploymentState, NodeLifecycleState } from '@lunanexa/contracts/lifecycle';
+import type { AssignmentIntent, DeploymentPurpose } from '@lunanexa/contracts/deployment';
+import type { DeploymentState, ModelVersionState, NodeLifecycleState } from '@lunanexa/contracts/lifecycle';
 import type { Permission } from '@lunanexa/contracts/roles';
 
-import type { Deployment, DeploymentAssignment, PlacementNode } from './deployments.queries';
+import type { Deployment, DeploymentAssignment, ModelVersion, PlacementNode } from './deployments.queries';
 
 /*
  * As in pages/nodes/node-rules.ts: the contracts keep their state lists in
@@ -25,6 +25,43 @@ export const DEPLOYMENT_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 export const MODEL_NAME_PATTERN = DEPLOYMENT_NAME_PATTERN;
 /** VersionLabelSchema of libs/contracts/src/model.ts: 1-64 of [A-Za-z0-9._-], starting with a letter or digit. */
 export const VERSION_LABEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export type { DeploymentPurpose };
+/** DEPLOYMENT_PURPOSES of libs/contracts/src/deployment.ts, Serving (the API's default) first. */
+export const DEPLOYMENT_PURPOSES = ['Serving', 'Candidate'] as const satisfies readonly DeploymentPurpose[];
+const APPROVED = 'Approved' satisfies ModelVersionState;
+/** Versions no deployment may run again (until a deprecated one is reinstated). */
+const OUT_OF_SERVICE: readonly string[] = ['Deprecated', 'Retired'] satisfies readonly ModelVersionState[];
+/** Versions whose digest check has not passed. */
+const UNVERIFIED: readonly string[] = [
+  'Registered',
+  'VerificationFailed',
+] satisfies readonly ModelVersionState[];
+
+/**
+ * What a deployment of `purpose` is for, or why the chosen version will not
+ * pass its gate (libs/domain deploy-policy.ts decides; this only reads the
+ * version's state, so license, runtime, hardware and digest refusals come
+ * from the API).
+ */
+export function purposeHint(
+  purpose: DeploymentPurpose,
+  version: Pick<ModelVersion, 'ref' | 'state'> | undefined,
+): string {
+  if (version !== undefined && OUT_OF_SERVICE.includes(version.state)) {
+    return `${version.ref} is ${version.state}: it is not deployed again, not even as a candidate.`;
+  }
+  if (purpose === 'Candidate') {
+    if (version !== undefined && UNVERIFIED.includes(version.state)) {
+      return `${version.ref} is ${version.state}: a candidate must be verified first.`;
+    }
+    return 'To evaluate a version before approval: reachable only by its name@version, never through an alias.';
+  }
+  if (version !== undefined && version.state !== APPROVED) {
+    return `${version.ref} is ${version.state}: only Approved versions serve. Choose Candidate to evaluate it.`;
+  }
+  return 'To serve traffic: the version passes the same checks as a rollout (license, runtime, hardware, evaluation, approval, digest).';
+}
 
 /** The console offers up to 8 replicas per deployment (the API allows more, for the CLI). */
 export const MAX_REPLICAS = 8;

@@ -32,6 +32,7 @@ export interface Deployment extends Pick<
   | 'id'
   | 'name'
   | 'modelRef'
+  | 'purpose'
   | 'state'
   | 'stateReason'
   | 'generation'
@@ -58,7 +59,7 @@ export interface DeploymentOperation extends Pick<
 
 export type ModelVersion = Pick<
   Schema.ModelVersion,
-  'id' | 'ref' | 'model' | 'version' | 'runtimeKind' | 'createdAt'
+  'id' | 'ref' | 'model' | 'version' | 'runtimeKind' | 'state' | 'createdAt'
 >;
 
 /** What the deploy dialog needs of a node to offer it as a placement. */
@@ -70,6 +71,7 @@ const DEPLOYMENT_FIELDS = `
   id
   name
   modelRef
+  purpose
   state
   stateReason
   generation
@@ -123,6 +125,7 @@ const MODEL_VERSION_FIELDS = `
   model
   version
   runtimeKind
+  state
   createdAt
 `;
 

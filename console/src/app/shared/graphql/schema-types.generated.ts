@@ -417,6 +417,8 @@ export interface CreateDeploymentInput {
   readonly name: string;
   /** Node id or name to place on; otherwise the scheduler chooses. */
   readonly node?: string | null;
+  /** Serving: to serve traffic; the version passes the same deploy gate as a rollout (license, runtime allowlist, hardware, evaluation passed, Approved, digest). Candidate: to evaluate a version before approval; the same gate without evaluation and approval (the version must be verified, not Deprecated or Retired). Asked for explicitly. */
+  readonly purpose?: string;
   readonly replicas?: number;
 }
 
@@ -538,6 +540,8 @@ export interface Deployment {
   readonly observedGeneration: number;
   /** Why the replicas run where they do, or why some run nowhere; null before the first placement. */
   readonly placement: DeploymentPlacement | null;
+  /** Serving (passed the full deploy gate, as a rollout canary does) or Candidate (deployed to evaluate a version before approval; no alias routes to it). */
+  readonly purpose: string;
   readonly readyReplicas: number;
   readonly state: string;
   readonly stateReason: string | null;

@@ -293,6 +293,14 @@ export class FleetHarness {
     await this.ready(this.gateway, `${this.gatewayUrl}/ready`);
   }
 
+  /** Fetch options calling the gateway as the local operator (operators may name model@version). */
+  asOperator(init: RequestInit = {}): RequestInit {
+    return {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${this.operatorToken}` },
+    };
+  }
+
   async graphql<T = Record<string, unknown>>(
     query: string,
     variables: Record<string, unknown> = {},

@@ -540,7 +540,11 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       const response = await fetch(`${h.gatewayUrl}/v1/chat/completions`, {
         method: 'POST',
         // Undeclared requests count as confidential, which the stable's license does not allow.
-        headers: { 'content-type': 'application/json', 'x-lunanexa-data-class': 'internal' },
+        headers: {
+          'content-type': 'application/json',
+          'x-lunanexa-data-class': 'internal',
+          authorization: `Bearer ${h.operatorToken}`,
+        },
         body: JSON.stringify({ model: ALIAS, messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 }),
       });
       return response.status === 200 ? ((await response.json()) as { model: string }) : null;

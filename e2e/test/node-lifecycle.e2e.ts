@@ -55,11 +55,11 @@ interface StreamTiming {
   readonly text: string;
 }
 
-async function streamTimings(url: string, body: unknown): Promise<StreamTiming> {
+async function streamTimings(url: string, body: unknown, token: string): Promise<StreamTiming> {
   const started = Date.now();
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
   });
   // Reading a clone for the message would drain the stream before the timing starts: only on failure.
@@ -213,35 +213,43 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     const chat = await waitUntil(
       'a route to demo@v1',
       async () => {
-        const models = (await (await fetch(`${h.gatewayUrl}/v1/models`)).json()) as {
+        const models = (await (await fetch(`${h.gatewayUrl}/v1/models`, h.asOperator())).json()) as {
           data: { id: string }[];
         };
         return models.data.some((m) => m.id === ref);
       },
       15_000,
     ).then(() =>
-      streamTimings(`${h.gatewayUrl}/v1/chat/completions`, {
-        model: ref,
-        stream: true,
-        max_tokens: 16,
-        messages: [{ role: 'user', content: 'Say hello to the fleet.' }],
-      }),
+      streamTimings(
+        `${h.gatewayUrl}/v1/chat/completions`,
+        {
+          model: ref,
+          stream: true,
+          max_tokens: 16,
+          messages: [{ role: 'user', content: 'Say hello to the fleet.' }],
+        },
+        h.operatorToken,
+      ),
     );
     expect(chat.chunks).to.be.at.least(8);
     // 16 tokens at 25 tokens/s take ~600 ms: a client that got them all at once would see them within a few ms.
     expect(chat.lastMs - chat.firstMs, JSON.stringify(chat)).to.be.greaterThan(300);
 
-    const generic = await streamTimings(`${h.gatewayUrl}/v1/workloads`, {
-      apiVersion: 'lunanexa.v1',
-      kind: 'chat',
-      dataClass: 'internal',
-      correlation: {},
-      priority: 'normal',
-      target: { model: ref },
-      messages: [{ role: 'user', content: 'Say hello to the fleet.' }],
-      parameters: { maxTokens: 16 },
-      stream: true,
-    });
+    const generic = await streamTimings(
+      `${h.gatewayUrl}/v1/workloads`,
+      {
+        apiVersion: 'lunanexa.v1',
+        kind: 'chat',
+        dataClass: 'internal',
+        correlation: {},
+        priority: 'normal',
+        target: { model: ref },
+        messages: [{ role: 'user', content: 'Say hello to the fleet.' }],
+        parameters: { maxTokens: 16 },
+        stream: true,
+      },
+      h.operatorToken,
+    );
     expect(generic.chunks).to.be.at.least(8);
     expect(generic.lastMs - generic.firstMs).to.be.greaterThan(300);
 
@@ -353,7 +361,7 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     await waitUntil(
       'a route to demo@v2',
       async () => {
-        const listedModels = (await (await fetch(`${h.gatewayUrl}/v1/models`)).json()) as {
+        const listedModels = (await (await fetch(`${h.gatewayUrl}/v1/models`, h.asOperator())).json()) as {
           data: { id: string }[];
         };
         return listedModels.data.some((m) => m.id === 'demo@v2');
@@ -469,12 +477,12 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
       60_000,
     );
     expect(fakeRuntimeProcesses(ref), 'one runtime for the assignment').to.have.length(1);
-    const direct = await streamTimings(`http://127.0.0.1:${endpoint}/v1/chat/completions`, {
-      model: ref,
-      stream: true,
-      max_tokens: 8,
-      messages: [{ role: 'user', content: 'still there?' }],
-    });
+    // Straight at the runtime (no gateway): the token is sent along and ignored.
+    const direct = await streamTimings(
+      `http://127.0.0.1:${endpoint}/v1/chat/completions`,
+      { model: ref, stream: true, max_tokens: 8, messages: [{ role: 'user', content: 'still there?' }] },
+      h.operatorToken,
+    );
     expect(direct.chunks).to.be.at.least(4);
     // The agent keeps it exactly one while it reconciles on its timer.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
@@ -626,7 +634,7 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
   it('drain: cordons, waits for in-flight requests, stops the replicas and reports Drained with a receipt', async () => {
     const started = fetch(`${h.gatewayUrl}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${h.operatorToken}` },
       // This prompt and seed give the fake runtime's longest answer (96 tokens): ~12 s at 8 tokens/s,
       // long enough for a heartbeat to report it in flight.
       body: JSON.stringify({

@@ -109,10 +109,13 @@ interface SseOutcome {
   readonly text: string;
 }
 
+/** The local operator's token: the requests name a pinned model@version, which is for operators. */
+let operatorToken = '';
+
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<SseOutcome> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}`, ...headers },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
@@ -128,6 +131,7 @@ describe('payload privacy gate: with retention none the prompt appears nowhere',
 
   before(async () => {
     h = await FleetHarness.start('privacy', { leaseSeconds: 60 });
+    operatorToken = h.operatorToken;
     const [server] = await h.sql<{ server_version_num: string }>(`SHOW server_version_num`);
     try {
       pgDump = pickPgDump(Math.floor(Number(server?.server_version_num ?? 0) / 10_000));
@@ -150,7 +154,7 @@ describe('payload privacy gate: with retention none the prompt appears nowhere',
     await waitUntil(
       'the gateway to route to the deployment',
       async () => {
-        const models = (await (await fetch(`${h.gatewayUrl}/v1/models`)).json()) as {
+        const models = (await (await fetch(`${h.gatewayUrl}/v1/models`, h.asOperator())).json()) as {
           data: { id: string }[];
         };
         return models.data.some((model) => model.id === REF);

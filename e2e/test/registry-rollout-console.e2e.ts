@@ -197,7 +197,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
         try {
           const response = await fetch(`${harness.gatewayUrl}/v1/chat/completions`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${harness.operatorToken}` },
             body: JSON.stringify({
               model: ALIAS,
               messages: [{ role: 'user', content: 'status?' }],
@@ -311,7 +311,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
       async () => {
         const response = await fetch(`${harness.gatewayUrl}/v1/chat/completions`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${harness.operatorToken}` },
           body: JSON.stringify({ model: ALIAS, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
         });
         return response.status === 200 && ((await response.json()) as { model: string }).model === 'chat@1';

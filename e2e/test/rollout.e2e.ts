@@ -162,7 +162,7 @@ describe('rollout: aliases, canary steps, analysis, promotion and automatic roll
         try {
           const response = await fetch(`${h.gatewayUrl}/v1/chat/completions`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${h.operatorToken}` },
             body: JSON.stringify({
               model: ALIAS,
               messages: [{ role: 'user', content: 'status?' }],
@@ -214,7 +214,7 @@ describe('rollout: aliases, canary steps, analysis, promotion and automatic roll
     await waitUntil('the gateway to route the alias', async () => {
       const response = await fetch(`${h.gatewayUrl}/v1/chat/completions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${h.operatorToken}` },
         body: JSON.stringify({ model: ALIAS, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
       });
       return response.status === 200 && ((await response.json()) as { model: string }).model === v1;

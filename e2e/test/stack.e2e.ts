@@ -138,7 +138,13 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
 
     const gateway = await fetch(`${urls.gateway}/ready`);
     expect(gateway.status).to.equal(200);
-    const models = await fetch(`${urls.gateway}/v1/models`);
+    const withoutKey = await fetch(`${urls.gateway}/v1/models`);
+    expect(withoutKey.status, 'the gateway asks every caller for a credential').to.equal(401);
+    responses.push({ source: 'gateway /v1/models (no credential)', text: await withoutKey.text() });
+    const models = await fetch(`${urls.gateway}/v1/models`, {
+      headers: { authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` },
+    });
+    expect(models.status).to.equal(200);
     responses.push({ source: 'gateway /v1/models', text: await models.text() });
 
     for (const agentUrl of urls.agents) {

@@ -174,6 +174,7 @@ export class PostgresCredentialTable implements CredentialTable {
   private readonly logger: Logger;
   private readonly refreshMs: number;
   private readonly failures: Counter;
+  private readonly reloads: Counter;
   private indexed: Indexed | undefined;
   private loadedAtMs: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -201,6 +202,11 @@ export class PostgresCredentialTable implements CredentialTable {
     this.failures = new Counter({
       name: 'lunanexa_gateway_credential_refresh_failures_total',
       help: 'Credential reloads from PostgreSQL that failed; the previous snapshot kept applying.',
+      registers,
+    });
+    this.reloads = new Counter({
+      name: 'lunanexa_gateway_credential_reloads_total',
+      help: 'Credential snapshots loaded from PostgreSQL (at start, on a change notification, on the safety-net timer).',
       registers,
     });
     const age = (): number =>
@@ -288,6 +294,7 @@ export class PostgresCredentialTable implements CredentialTable {
         ),
       );
       this.loadedAtMs = Date.now();
+      this.reloads.inc();
       if (this.consecutiveFailures > 0)
         this.logger.info({ failedReloads: this.consecutiveFailures }, 'credential reload recovered');
       this.consecutiveFailures = 0;

@@ -20,7 +20,8 @@ import {
  * worker, gateway, Temporal with its UI, PostgreSQL, agents, fake runtimes):
  * the whole operator flow from a bootstrap token to a drained node without
  * leaving the browser, the same enroll → approve with the keyboard alone,
- * what a viewer may and may not do, and every view's empty and error states.
+ * what a viewer may and may not do, tenants and their gateway keys (the
+ * secret shown once), and every view's empty and error states.
  */
 
 const ADMIN = { username: 'flow-admin', password: 'correct horse battery staple' };
@@ -35,6 +36,7 @@ const VIEWS = [
   { path: 'deployments', heading: 'Deployments', empty: 'No deployments yet.' },
   { path: 'benchmarks', heading: 'Benchmarks', empty: 'No benchmark profiles yet.' },
   { path: 'requests', heading: 'Requests', empty: 'No requests' },
+  { path: 'tenants', heading: 'Tenants', empty: 'No tenants yet.' },
   { path: 'policies', heading: 'Policies', empty: 'No data policy is set.' },
   { path: 'audit', heading: 'Audit', empty: null },
 ] as const;
@@ -352,6 +354,103 @@ describe('operator console flows on the real stack', function () {
     await page.context().close();
   });
 
+  it('Tenants: create a tenant, set its quotas, issue a gateway key whose secret shows once, revoke it; a viewer only reads', async () => {
+    await harness.graphql('mutation($input: CreateAliasInput!) { createAlias(input: $input) { name } }', {
+      input: { name: 'tenant-chat', dataClass: 'internal' },
+    });
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    await page.goto(`${harness.apiUrl}/tenants`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Tenants', level: 1 }));
+
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    let dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Tenant id').fill('acme');
+    await dialog.getByLabel('Display name (optional)').fill('Acme Corp');
+    await dialog.getByRole('button', { name: 'Create tenant' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Tenant acme saved' }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // A new tenant opens on its own page, where its quotas and keys are.
+    await expectVisible(page, page.getByRole('heading', { name: 'acme', level: 1 }));
+    await expectVisible(page, page.getByText('No gateway keys yet.'));
+
+    await page.getByRole('button', { name: 'Edit quotas…' }).click();
+    dialog = page.getByRole('dialog');
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Quotas of acme' }));
+    await dialog.getByLabel('Requests per minute').fill('600');
+    await dialog.getByLabel('Concurrent requests').fill('0');
+    await dialog.getByRole('button', { name: 'Save quotas' }).click();
+    // Out of bounds is refused in the form, before anything is sent.
+    await expectVisible(page, dialog.getByText(/A whole number from 1 to 100,000/));
+    await dialog.getByLabel('Concurrent requests').fill('32');
+    await dialog.getByRole('button', { name: 'Save quotas' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Tenant acme saved' }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const quotas = page.getByRole('region', { name: 'Quotas' });
+    await expectVisible(page, quotas.getByText('600', { exact: true }));
+    await expectVisible(page, quotas.getByText('32', { exact: true }));
+    await expectVisible(page, quotas.getByText('unlimited', { exact: true }));
+
+    await page.getByRole('button', { name: 'Create gateway key…' }).click();
+    dialog = page.getByRole('dialog');
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Create a gateway key for acme' }));
+    await dialog.getByLabel('Name', { exact: true }).fill('chat app');
+    await dialog.getByLabel('Aliases', { exact: true }).click();
+    await page.getByRole('option', { name: 'tenant-chat' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Gateway key created' }));
+    await expectVisible(page, dialog.getByText('Shown once.'));
+    await expectVisible(page, dialog.getByRole('button', { name: 'Copy key' }));
+    const secret = (await dialog.getByLabel('Gateway key').textContent())?.trim() ?? '';
+    expect(secret).to.match(/^lnxk_[A-Za-z0-9_-]{43}$/);
+    await screenshot(page, 'tenants-key-shown-once', DESKTOP.width);
+    // Escape and the backdrop do not close it: only saying it was copied does.
+    await page.keyboard.press('Escape');
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Gateway key created' }));
+    await dialog.getByRole('button', { name: 'I have copied it — close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const keys = page.getByRole('table', { name: 'Gateway keys of acme' });
+    const prefix = secret.slice(0, 13);
+    const row = keys.getByRole('row').filter({ hasText: prefix });
+    await expectVisible(page, row.getByText('Active'));
+    await expectVisible(page, row.getByText('tenant-chat'));
+    // Never shown again: not on the page, not in what the API lists.
+    expect(await page.content()).not.to.include(secret.slice(13));
+    const listed = await harness.graphql<{ gatewayKeys: { prefix: string; state: string }[] }>(
+      '{ gatewayKeys(tenantId: "acme") { prefix state } }',
+    );
+    expect(listed.gatewayKeys).to.deep.equal([{ prefix, state: 'Active' }]);
+
+    await row.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+    dialog = page.getByRole('dialog');
+    await expectVisible(page, dialog.getByRole('heading', { name: `Revoke key ${prefix}` }));
+    await dialog.getByRole('button', { name: 'Confirm revoke' }).click();
+    await expectVisible(page, dialog.getByText(/is revoked; gateways refuse it/));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(page, row.getByText('Revoked'));
+    expect(await row.getByRole('button', { name: /^Revoke key/ }).count()).to.equal(0);
+    await screenshot(page, 'tenants-detail', DESKTOP.width);
+
+    await page.getByRole('link', { name: 'All tenants' }).click();
+    const tenants = page.getByRole('table', { name: 'Tenants' });
+    await expectVisible(page, tenants.getByRole('row').filter({ hasText: 'Acme Corp' }).getByText('0 / 1'));
+    expectNoProblems(recorded);
+    await page.context().close();
+
+    const viewer = await newPage(browser);
+    await signIn(harness.apiUrl, viewer, VIEWER);
+    await viewer.page.goto(`${harness.apiUrl}/tenants/acme`);
+    await expectVisible(viewer.page, viewer.page.getByRole('table', { name: 'Gateway keys of acme' }));
+    for (const name of [/^Create tenant$/, /^Edit quotas…$/, /^Create gateway key…$/, /^Revoke key/]) {
+      expect(await viewer.page.getByRole('button', { name }).count(), String(name)).to.equal(0);
+    }
+    expectNoProblems(viewer);
+    await viewer.page.context().close();
+  });
+
   it('a viewer sees no enabled destructive control, and a mutation forged from the viewer’s session is refused', async () => {
     const recorded = await newPage(browser);
     const { page } = recorded;
@@ -359,8 +458,15 @@ describe('operator console flows on the real stack', function () {
     await harness.graphql('mutation { cordonNode(node: "flow-node") { cordoned } }');
     await signIn(harness.apiUrl, recorded, VIEWER);
     const destructive =
-      /^(Drain…|Cordon|Uncordon|Approve|Reject|Stop deployment|Rotate credential…|Deploy|Create bootstrap token|Labels and taints…|Send|Register a fake model version)$/;
-    for (const path of ['nodes', 'nodes/flow-node', 'deployments', 'deployments/flow-chat', 'requests']) {
+      /^(Drain…|Cordon|Uncordon|Approve|Reject|Stop deployment|Rotate credential…|Deploy|Create bootstrap token|Labels and taints…|Send|Register a fake model version|Create tenant|Edit quotas…|Create gateway key…|Revoke key \S+)$/;
+    for (const path of [
+      'nodes',
+      'nodes/flow-node',
+      'deployments',
+      'deployments/flow-chat',
+      'requests',
+      'tenants',
+    ]) {
       await page.goto(`${harness.apiUrl}/${path}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await page.waitForTimeout(500);

@@ -16,6 +16,7 @@ import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller
 import { RequestsModule } from './requests/requests.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
+import { TenancyModule } from './tenancy/tenancy.module';
 import { RegistryModule } from './registry/registry.module';
 import { EvaluationModule } from './registry/evaluation.module';
 import { SystemModule } from './system/system.module';
@@ -98,6 +99,7 @@ export class AppModule {
         RequestsModule,
         RolloutsModule,
         PrivacyModule,
+        TenancyModule,
         RegistryModule,
         EvaluationModule,
         FleetModule,

@@ -9,6 +9,7 @@ import { LiveResolver } from './live/live.resolver';
 import { RequestsResolver } from './requests/requests.resolver';
 import { RolloutsResolver } from './rollouts/rollouts.resolver';
 import { PrivacyResolver } from './privacy/privacy.resolver';
+import { TenancyResolver } from './tenancy/tenancy.resolver';
 import {
   ModelFieldsResolver,
   ModelVersionFieldsResolver,
@@ -32,6 +33,7 @@ export const GRAPHQL_RESOLVERS = [
   WorkflowAlertsResolver,
   RolloutsResolver,
   PrivacyResolver,
+  TenancyResolver,
   RegistryResolver,
   ModelFieldsResolver,
   ModelVersionFieldsResolver,

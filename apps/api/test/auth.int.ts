@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { Controller, Get, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { ErrorCode, ProblemDetailsSchema, REGISTRY_MUTATION_PERMISSIONS } from '@lunanexa/contracts';
+import {
+  ErrorCode,
+  ProblemDetailsSchema,
+  REGISTRY_MUTATION_PERMISSIONS,
+  TENANCY_MUTATION_PERMISSIONS,
+} from '@lunanexa/contracts';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot, type Logger } from '@lunanexa/observability';
 import {
@@ -602,6 +607,10 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
       'purgePayloadCaptures',
       // License review and the runtime allowlist decide what may run on the fleet at all.
       ...Object.entries(REGISTRY_MUTATION_PERMISSIONS)
+        .filter(([, permission]) => permission === 'administer')
+        .map(([mutation]) => mutation),
+      // Tenants and gateway keys decide who may call the data plane.
+      ...Object.entries(TENANCY_MUTATION_PERMISSIONS)
         .filter(([, permission]) => permission === 'administer')
         .map(([mutation]) => mutation),
     ]);

@@ -50,6 +50,7 @@ import {
   type RotateOptions,
 } from './commands/nodes';
 import { registerEvaluationCommands } from './commands/evaluation';
+import { registerTenancyCommands } from './commands/tenancy';
 import { pingCommand, type PingOptions } from './commands/ping';
 import {
   aliasCreateCommand,
@@ -438,6 +439,9 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .action(
       run((ctx, tenant: string, options: DataPolicySetOptions) => dataPolicySetCommand(ctx, tenant, options)),
     );
+
+  // -------------------------------------------------------------------------
+  registerTenancyCommands(program, { group, leaf, run });
 
   // -------------------------------------------------------------------------
   leaf(program, 'invoke <model>')

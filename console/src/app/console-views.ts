@@ -4,6 +4,7 @@ import type { Permission } from '@lunanexa/contracts/roles';
 import { DEPLOYMENTS_ROUTES } from './pages/deployments/deployments.routes';
 import { MODELS_ROUTES } from './pages/models/models.routes';
 import { NODES_ROUTES } from './pages/nodes/nodes.routes';
+import { TENANTS_ROUTES } from './pages/tenants/tenants.routes';
 import type { IconName } from './shared/icon/icon';
 
 /**
@@ -73,6 +74,15 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     icon: 'showChart',
     permission: 'read',
     loadComponent: () => import('./pages/requests/requests').then((m) => m.Requests),
+  },
+  {
+    path: 'tenants',
+    label: 'Tenants',
+    // Who calls the gateway: tenants, their quotas and their gateway keys.
+    icon: 'people',
+    permission: 'read',
+    loadComponent: () => import('./pages/tenants/tenants').then((m) => m.Tenants),
+    children: TENANTS_ROUTES,
   },
   {
     path: 'policies',

@@ -31,6 +31,7 @@ import { ProblemDetailsSchema } from './problem';
 import { RuntimeSchema } from './runtime';
 import { WorkloadStreamChunkSchema } from './streaming';
 import { HeartbeatSchema } from './telemetry';
+import { GatewayKeySchema, TenantSchema } from './tenancy';
 import { UsageSchema } from './usage';
 import { WorkloadRequestSchema, WorkloadResponseSchema } from './workload';
 
@@ -53,6 +54,8 @@ export const FIXTURE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'evaluation-suite.json': EvaluationSuiteDefinitionSchema,
   'evaluation-run.json': EvaluationRunSchema,
   'benchmark-profile.json': BenchmarkProfileDefinitionSchema,
+  'gateway-key.json': GatewayKeySchema,
+  'gateway-key.revoked.json': GatewayKeySchema,
   'gpu-inventory.gb10-unified.json': GpuInventorySchema,
   'gpu-inventory.h100-discrete.json': GpuInventorySchema,
   'heartbeat.json': HeartbeatSchema,
@@ -81,6 +84,8 @@ export const FIXTURE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'runtime.fake-binary.json': RuntimeSchema,
   'runtime.vllm-container.json': RuntimeSchema,
   'taint.json': TaintSchema,
+  'tenant.json': TenantSchema,
+  'tenant.unlimited.json': TenantSchema,
   'usage.json': UsageSchema,
   'workload-request.chat.json': WorkloadRequestSchema,
   'workload-request.chat-stream.json': WorkloadRequestSchema,

@@ -19,6 +19,7 @@ export * from './deployment';
 export * from './rollout';
 export * from './evaluation';
 export * from './data-policy';
+export * from './tenancy';
 export * from './telemetry';
 export * from './audit';
 export * from './fixtures';

@@ -83,6 +83,18 @@ export const PRIVACY_MUTATION_PERMISSIONS = {
   purgePayloadCaptures: 'administer',
 } as const satisfies Readonly<Record<string, Permission>>;
 
+/**
+ * Tenants and gateway keys: who may call the data plane, which aliases and how
+ * much — a credential decision, so `administer`, like operator accounts and
+ * API tokens. Reading them (never a secret) is `read`.
+ */
+export const TENANCY_MUTATION_PERMISSIONS = {
+  createTenant: 'administer',
+  updateTenant: 'administer',
+  createGatewayKey: 'administer',
+  revokeGatewayKey: 'administer',
+} as const satisfies Readonly<Record<string, Permission>>;
+
 /** Evaluation's mutations: storing suites and profiles and evaluating a version are fleet work. */
 export const EVALUATION_MUTATION_PERMISSIONS = {
   createEvaluationSuite: 'operate',

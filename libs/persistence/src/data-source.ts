@@ -11,6 +11,7 @@ import { RegistryAndRollouts1767484800000 } from './migrations/1767484800000-reg
 import { Evaluations1767571200000 } from './migrations/1767571200000-evaluations';
 import { DataPoliciesAndPayloadCaptures1767657600000 } from './migrations/1767657600000-data-policies-and-payload-captures';
 import { DeploymentPlacement1767744000000 } from './migrations/1767744000000-deployment-placement';
+import { TenantsAndGatewayKeys1767830400000 } from './migrations/1767830400000-tenants-and-gateway-keys';
 import { GatewayCallersAndLoad1767916800000 } from './migrations/1767916800000-gateway-callers-and-load';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   Evaluations1767571200000,
   DataPoliciesAndPayloadCaptures1767657600000,
   DeploymentPlacement1767744000000,
+  TenantsAndGatewayKeys1767830400000,
   GatewayCallersAndLoad1767916800000,
 ];
 

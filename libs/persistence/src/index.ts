@@ -13,3 +13,4 @@ export * from './evaluations';
 export * from './data-policies';
 export * from './gateway-credentials';
 export * from './deploy-policy';
+export * from './tenancy';

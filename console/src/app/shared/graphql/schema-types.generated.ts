@@ -433,6 +433,24 @@ export interface CreateEvaluationSuiteInput {
   readonly passThreshold: number;
 }
 
+/** A new gateway key for a tenant. */
+export interface CreateGatewayKeyInput {
+  /** 1-100 distinct names of existing aliases the key may call. */
+  readonly aliases: readonly string[];
+  /** ISO-8601 UTC instant in the future, at most 3650 days ahead; omitted: does not expire. */
+  readonly expiresAt?: string | null;
+  /** What it is for, 1-100 characters. */
+  readonly name: string;
+  readonly tenantId: string;
+}
+
+/** A new gateway key. `secret` is in this answer only: store it now. */
+export interface CreateGatewayKeyResult {
+  readonly key: GatewayKey;
+  /** Send as `Authorization: Bearer <secret>` to the gateway. Never shown again. */
+  readonly secret: string;
+}
+
 /** kind spdx takes spdxId; kind custom takes customName, termsUri and termsDigest. A new license is PendingReview. */
 export interface CreateLicenseInput {
   /** public, internal, confidential, restricted. */
@@ -482,6 +500,20 @@ export interface CreateOperatorInput {
   readonly role: Role;
   /** 2-64 of letters, digits, . _ -, starting with a letter; stored lower-case. */
   readonly username: string;
+}
+
+/** A new tenant. Quotas left out (or null) are unlimited. */
+export interface CreateTenantInput {
+  /** 1-256 characters. */
+  readonly displayName?: string | null;
+  /** Opaque id: [A-Za-z0-9][A-Za-z0-9._:-]{0,127}; cannot change later. */
+  readonly id: string;
+  /** 1-100000; null: unlimited. */
+  readonly maxConcurrentRequests?: number | null;
+  /** 1-1000000; null: unlimited. */
+  readonly requestsPerMinute?: number | null;
+  /** A whole number 1-10000000000; null: unlimited. */
+  readonly tokensPerMinute?: number | null;
 }
 
 /** A new bootstrap token. The token is shown here once and never again. */
@@ -777,6 +809,28 @@ export interface FleetNode {
   readonly updatedAt: DateTimeString;
 }
 
+/** A tenant's gateway key, without its secret (shown once, at creation) or its hash. */
+export interface GatewayKey {
+  /** The aliases this key may call; nothing else (never model@version). */
+  readonly aliases: readonly string[];
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** Null: does not expire. */
+  readonly expiresAt: string | null;
+  readonly id: string;
+  /** When the gateway last accepted it (recorded in batches, up to about a minute behind). */
+  readonly lastUsedAt: string | null;
+  /** What it is for. */
+  readonly name: string;
+  /** The first characters of the key (lnxk_ + 8), to recognise it; audit events name it. */
+  readonly prefix: string;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+  /** Active | Expired | Revoked: whether the gateway accepts it now. */
+  readonly state: string;
+  readonly tenantId: string;
+}
+
 /** A GPU as the node agent reported it. Memory figures are null when not reported, never 0-for-unknown. */
 export interface Gpu {
   readonly computeCapability: string;
@@ -989,6 +1043,8 @@ export interface Mutation {
   readonly createDeployment: DeploymentOperation;
   /** Stores an evaluation suite (immutable; the same definition again returns it). */
   readonly createEvaluationSuite: EvaluationSuite;
+  /** Issues a gateway key for a tenant and a set of existing aliases. The secret is in this answer only; the database keeps its sha256. */
+  readonly createGatewayKey: CreateGatewayKeyResult;
   /** Records a license for review (PendingReview). */
   readonly createLicense: License;
   /** Creates a model; its versions are created with createModelVersion. */
@@ -997,6 +1053,8 @@ export interface Mutation {
   readonly createModelVersion: ModelVersion;
   /** Creates an operator account. */
   readonly createOperator: Operator;
+  /** Creates a tenant (CONFLICT when the id is taken); audited. */
+  readonly createTenant: Tenant;
   /** Approved → Deprecated: keeps serving, no new rollouts. */
   readonly deprecateModelVersion: ModelVersion;
   /** Disables an operator: no login, and their sessions and API tokens stop working. The last enabled admin cannot be disabled. */
@@ -1027,6 +1085,8 @@ export interface Mutation {
   readonly revokeApiToken: ApiToken;
   /** Revokes an unused bootstrap token. */
   readonly revokeBootstrapToken: BootstrapToken;
+  /** Revokes a gateway key; gateways refuse it from their next request on. Revoking a revoked key changes nothing and answers it as it is. */
+  readonly revokeGatewayKey: GatewayKey;
   /** RotateNodeCredential: the agent switches to a new key with no gap, then a new credential is issued. */
   readonly rotateNodeCredential: NodeOperation;
   /** Sets a tenant's data policy (audited with before and after); the gateway applies it within a refresh. */
@@ -1049,6 +1109,8 @@ export interface Mutation {
   readonly stopDeployment: DeploymentOperation;
   /** Placements allowed again; on a Drained node this also returns it to service (Active). */
   readonly uncordonNode: FleetNode;
+  /** Changes a tenant's display name and quotas (left out: unchanged; null: unlimited); audited with before and after. Gateways apply it at once. */
+  readonly updateTenant: Tenant;
   /** Hashes the artifact in its store against the digest (verifyModelVersionWorkflow) and returns the version with the verification. */
   readonly verifyModelVersion: ModelVersion;
 }
@@ -1095,6 +1157,10 @@ export interface MutationCreateEvaluationSuiteArgs {
   readonly input: CreateEvaluationSuiteInput;
 }
 
+export interface MutationCreateGatewayKeyArgs {
+  readonly input: CreateGatewayKeyInput;
+}
+
 export interface MutationCreateLicenseArgs {
   readonly input: CreateLicenseInput;
 }
@@ -1109,6 +1175,10 @@ export interface MutationCreateModelVersionArgs {
 
 export interface MutationCreateOperatorArgs {
   readonly input: CreateOperatorInput;
+}
+
+export interface MutationCreateTenantArgs {
+  readonly input: CreateTenantInput;
 }
 
 export interface MutationDeprecateModelVersionArgs {
@@ -1176,6 +1246,10 @@ export interface MutationRevokeBootstrapTokenArgs {
   readonly id: string;
 }
 
+export interface MutationRevokeGatewayKeyArgs {
+  readonly id: string;
+}
+
 export interface MutationRotateNodeCredentialArgs {
   readonly idempotencyKey?: string | null;
   readonly node: string;
@@ -1224,6 +1298,10 @@ export interface MutationStopDeploymentArgs {
 
 export interface MutationUncordonNodeArgs {
   readonly node: string;
+}
+
+export interface MutationUpdateTenantArgs {
+  readonly input: UpdateTenantInput;
 }
 
 export interface MutationVerifyModelVersionArgs {
@@ -1364,6 +1442,8 @@ export interface Query {
   readonly evaluationRuns: readonly EvaluationRun[];
   /** Every evaluation suite, by name. */
   readonly evaluationSuites: readonly EvaluationSuite[];
+  /** A tenant's gateway keys, newest first, without secrets; revoked ones only with includeRevoked (NOT_FOUND for an unknown tenant). */
+  readonly gatewayKeys: readonly GatewayKey[];
   /** Version, commit and dependency checks. Readable by anyone. */
   readonly health: Health;
   readonly license: License | null;
@@ -1399,6 +1479,10 @@ export interface Query {
   readonly runtimes: readonly Runtime[];
   /** Finds a request id, correlation id, workflow id, audit seq, or node / deployment / model name (prefix). */
   readonly search: readonly SearchHit[];
+  /** One tenant; null when there is none with this id. */
+  readonly tenant: Tenant | null;
+  /** Every tenant, by id, with its quotas and key counts. */
+  readonly tenants: readonly Tenant[];
   /** Request rate, errors, latency and time-to-first-token percentiles over a recent window, per bucket and per deployment, with the in-flight requests replicas report now. */
   readonly traffic: TrafficReport;
   /** Workflows that failed, timed out or were terminated in the last `hours`, newest first. */
@@ -1443,6 +1527,11 @@ export interface QueryEvaluationRunsArgs {
   readonly limit?: number | null;
   readonly modelVersion?: string | null;
   readonly profile?: string | null;
+}
+
+export interface QueryGatewayKeysArgs {
+  readonly includeRevoked?: boolean | null;
+  readonly tenantId: string;
 }
 
 export interface QueryLicenseArgs {
@@ -1496,6 +1585,10 @@ export interface QueryRuntimeArgs {
 
 export interface QuerySearchArgs {
   readonly term: string;
+}
+
+export interface QueryTenantArgs {
+  readonly id: string;
 }
 
 export interface QueryTrafficArgs {
@@ -1817,6 +1910,33 @@ export interface TaintInput {
   readonly value?: string;
 }
 
+/** A tenant: the opaque id its requests carry (x-lunanexa-tenant-id, or the tenant of its gateway key) and its quotas. */
+export interface Tenant {
+  /** Gateway keys the gateway accepts now: neither revoked nor expired. */
+  readonly activeKeyCount: number;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** For people; requests name the tenant by id. */
+  readonly displayName: string | null;
+  /** Opaque id: [A-Za-z0-9][A-Za-z0-9._:-]{0,127}. */
+  readonly id: string;
+  /** Gateway keys ever issued to the tenant, revoked and expired ones included. */
+  readonly keyCount: number;
+  readonly quota: TenantQuota;
+  readonly updatedAt: string;
+  readonly updatedBy: string;
+}
+
+/** What the gateway lets a tenant use, counted across all of its keys; each limit null = unlimited (429 QUOTA_EXCEEDED beyond it). */
+export interface TenantQuota {
+  /** Requests in flight at once, 1-100000; null: unlimited. */
+  readonly maxConcurrentRequests: number | null;
+  /** Requests per minute, 1-1000000; null: unlimited. */
+  readonly requestsPerMinute: number | null;
+  /** Prompt + completion tokens per minute, a whole number 1-10000000000 (Float: past 32 bits); null: unlimited. */
+  readonly tokensPerMinute: number | null;
+}
+
 /** Requests that arrived in one time bucket. */
 export interface TrafficBucket {
   readonly completionTokens: number;
@@ -1850,6 +1970,18 @@ export interface TrafficReport {
   readonly totals: TrafficBucket;
   readonly windowEnd: DateTimeString;
   readonly windowStart: DateTimeString;
+}
+
+/** Changes a tenant's display name and quotas. A field left out keeps its value; null means unlimited (no display name). */
+export interface UpdateTenantInput {
+  readonly displayName?: string | null;
+  readonly id: string;
+  /** 1-100000; null: unlimited. */
+  readonly maxConcurrentRequests?: number | null;
+  /** 1-1000000; null: unlimited. */
+  readonly requestsPerMinute?: number | null;
+  /** A whole number 1-10000000000; null: unlimited. */
+  readonly tokensPerMinute?: number | null;
 }
 
 /** A workflow that ended badly recently: an Overview alert. */

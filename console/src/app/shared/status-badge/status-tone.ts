@@ -7,6 +7,7 @@ import type {
   WorkloadState,
 } from '@lunanexa/contracts/lifecycle';
 import type { RolloutState } from '@lunanexa/contracts/rollout';
+import type { GatewayKeyState } from '@lunanexa/contracts/tenancy-rules';
 
 export type StatusTone = 'ok' | 'warn' | 'error' | 'neutral';
 
@@ -69,6 +70,13 @@ const EVALUATION_RUN_TONES = {
   Errored: 'error',
 } as const satisfies Partial<Record<EvaluationRunState, StatusTone>>;
 
+/** Whether the gateway accepts a tenant's key now; a revocation is a decision, not a fault, so it stays neutral. */
+const GATEWAY_KEY_TONES = {
+  Active: 'ok',
+  Expired: 'warn',
+  Revoked: 'neutral',
+} as const satisfies Record<GatewayKeyState, StatusTone>;
+
 /*
  * Schema v1 types health statuses as plain strings; these are the words the
  * API documents in apps/api/schema.gql (Health: ok | degraded, DependencyCheck:
@@ -86,6 +94,7 @@ const TONE_BY_STATUS: Readonly<Record<string, StatusTone>> = {
   ...LICENSE_TONES,
   ...ROLLOUT_TONES,
   ...EVALUATION_RUN_TONES,
+  ...GATEWAY_KEY_TONES,
   ok: 'ok',
   degraded: 'warn',
   failing: 'error',

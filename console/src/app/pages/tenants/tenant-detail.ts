@@ -1,0 +1,147 @@
+import { DatePipe } from '@angular/common';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
+import { MatButton } from '@angular/material/button';
+import {
+  MatCard,
+  MatCardContent,
+  MatCardHeader,
+  MatCardSubtitle,
+  MatCardTitle,
+} from '@angular/material/card';
+import { MatDialog } from '@angular/material/dialog';
+import { RouterLink } from '@angular/router';
+import { rolesWithPermission } from '@lunanexa/contracts/roles';
+import { asapScheduler, filter, observeOn } from 'rxjs';
+
+import { GraphqlClient } from '../../shared/graphql/graphql-client';
+import { LiveEvents } from '../../shared/graphql/live-events';
+import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
+import { LivePageHeader } from '../../shared/page-header/live-page-header';
+import { QueryFailure } from '../../shared/query-status/query-failure';
+import { QueryProgress } from '../../shared/query-status/query-progress';
+import { Session } from '../../shared/session/session';
+import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { GatewayKeyDialog, type GatewayKeyDialogData } from './gateway-key-dialog';
+import { RevokeKeyDialog, type RevokeKeyDialogData } from './revoke-key-dialog';
+import { TenantDialog, type TenantDialogData } from './tenant-dialog';
+import { canChangeTenants, canIssueKeys, canRevokeKeys, quotaText } from './tenant-rules';
+import {
+  ALIAS_NAMES,
+  GATEWAY_KEYS,
+  type GatewayKeySummary,
+  TENANT,
+  type TenantSummary,
+} from './tenants.queries';
+import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants } from './tenants-view';
+
+interface TenantAnswer {
+  readonly id: string;
+  readonly tenant: TenantSummary | null;
+  readonly keys: readonly GatewayKeySummary[];
+}
+
+/**
+ * One tenant: its quotas and every gateway key it was issued (never a
+ * secret). Administrators edit the quotas, issue keys (the secret is shown
+ * once, in the dialog) and revoke them; everyone else reads.
+ */
+@Component({
+  selector: 'lnx-tenant-detail',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    DatePipe,
+    RouterLink,
+    MatButton,
+    MatCard,
+    MatCardContent,
+    MatCardHeader,
+    MatCardSubtitle,
+    MatCardTitle,
+    LivePageHeader,
+    QueryFailure,
+    QueryProgress,
+    StatusBadge,
+  ],
+  templateUrl: './tenant-detail.html',
+  styleUrl: './tenants.scss',
+})
+export class TenantDetail {
+  private readonly graphql = inject(GraphqlClient);
+  private readonly dialog = inject(MatDialog);
+  private readonly session = inject(Session);
+  private readonly flow = this.graphql.startFlow();
+
+  /** Tenant id from the URL. */
+  readonly tenantId = input.required<string>();
+
+  protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
+  protected readonly canChange = computed(() => canChangeTenants((p) => this.session.can(p)));
+  protected readonly canIssue = computed(() => canIssueKeys((p) => this.session.can(p)));
+  protected readonly canRevoke = computed(() => canRevokeKeys((p) => this.session.can(p)));
+  protected readonly adminRoles = rolesWithPermission('administer').join(' or ');
+  protected readonly quotaText = quotaText;
+
+  protected readonly answer: PolledQuery<TenantAnswer> = pollQuery(
+    async (signal) => {
+      const id = this.tenantId();
+      const { tenant } = await this.graphql.request(TENANT, { id }, { flow: this.flow, signal });
+      if (tenant === null) return { id, tenant, keys: [] };
+      const { gatewayKeys } = await this.graphql.request(
+        GATEWAY_KEYS,
+        { tenantId: id },
+        { flow: this.flow, signal },
+      );
+      return { id, tenant, keys: gatewayKeys };
+    },
+    {
+      intervalMs: REFRESH_INTERVAL_MS,
+      // After the task that built this component, so the router has bound the id before it is read.
+      refreshOn: inject(LiveEvents).events(['audit']).pipe(observeOn(asapScheduler), filter(changesTenants)),
+    },
+  );
+
+  /** The answer for the current id only: after the URL names another tenant the previous one must not show. */
+  protected readonly current = computed(() => {
+    const answer = this.answer.value();
+    return answer?.id === this.tenantId() ? answer : undefined;
+  });
+
+  protected editQuotas(tenant: TenantSummary): void {
+    this.dialog
+      .open<TenantDialog, TenantDialogData>(TenantDialog, {
+        ...DIALOG_SIZE,
+        autoFocus: 'first-tabbable',
+        data: { tenant },
+      })
+      .afterClosed()
+      .subscribe(() => this.answer.refresh());
+  }
+
+  protected async createKey(tenant: TenantSummary): Promise<void> {
+    // The aliases that exist now: a key may only name those (the API checks again).
+    const aliases = await this.graphql
+      .request(ALIAS_NAMES, {}, { flow: this.flow })
+      .then(({ aliases }) => aliases.map((alias) => alias.name).sort())
+      .catch(() => null);
+    this.dialog
+      .open<GatewayKeyDialog, GatewayKeyDialogData>(GatewayKeyDialog, {
+        ...DIALOG_SIZE,
+        autoFocus: 'first-heading',
+        // Without the list (the API unreachable) the dialog still opens; the create call reports the failure.
+        data: { tenantId: tenant.id, aliases: aliases ?? [] },
+      })
+      .afterClosed()
+      .subscribe(() => this.answer.refresh());
+  }
+
+  protected revoke(key: GatewayKeySummary): void {
+    this.dialog
+      .open<RevokeKeyDialog, RevokeKeyDialogData>(RevokeKeyDialog, {
+        ...DIALOG_SIZE,
+        autoFocus: 'first-heading',
+        data: { key },
+      })
+      .afterClosed()
+      .subscribe(() => this.answer.refresh());
+  }
+}

@@ -9,12 +9,7 @@ import {
   loadOrCreateControllerKey,
   rawEd25519PublicKey,
 } from '../src/auth/controller-key';
-import {
-  API_TOKEN_PATTERN,
-  generateApiToken,
-  hashApiToken,
-  parseAuthorization,
-} from '@lunanexa/credentials';
+import { API_TOKEN_PATTERN, generateApiToken, hashApiToken, parseAuthorization } from '@lunanexa/credentials';
 import {
   decoyPasswordHash,
   formatPasswordHash,

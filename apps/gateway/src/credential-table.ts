@@ -9,7 +9,7 @@ import {
   type OperatorCredential,
   type OperatorTokenCredential,
   loadGatewayCredentials,
-  touchGatewayKeys,
+  touchGatewayKeysLastUsed,
 } from '@lunanexa/persistence';
 import { Client, Pool } from 'pg';
 import { queryableOf } from './pg';
@@ -344,10 +344,10 @@ export class PostgresCredentialTable implements CredentialTable {
 
   private async flushKeyUse(): Promise<void> {
     if (this.used.size === 0) return;
-    const entries = [...this.used].map(([id, usedAt]) => ({ id, usedAt }));
+    const entries = [...this.used].map(([id, usedAt]) => ({ id, lastUsedAt: usedAt.toISOString() }));
     this.used.clear();
     try {
-      await touchGatewayKeys(queryableOf(this.pool), entries);
+      await touchGatewayKeysLastUsed(queryableOf(this.pool), entries);
     } catch (error: unknown) {
       // Last use is informational; losing one flush only makes it a little older.
       this.logger.warn({ err: error, keys: entries.length }, 'could not record gateway keys last use');

@@ -11,7 +11,7 @@ import {
   recordControllerPublicKey,
   runMigrations,
   testAdminUrl,
-  touchGatewayKeys,
+  touchGatewayKeysLastUsed,
   type ScratchDatabase,
 } from '@lunanexa/persistence';
 import { PostgresCredentialTable, UNLIMITED } from '../src/credential-table';
@@ -139,9 +139,10 @@ describe('the gateway credential snapshot on PostgreSQL', function () {
       (await registry.getSingleMetric('lunanexa_gateway_credential_reloads_total')?.get())?.values[0]
         ?.value ?? 0;
     const before = await reloads();
-    await touchGatewayKeys({ query: async (text, params) => (await sql.query(text, params)).rows as never }, [
-      { id: acmeKeyId, usedAt: new Date('2026-01-01T00:00:00Z') },
-    ]);
+    await touchGatewayKeysLastUsed(
+      { query: async (text, params) => (await sql.query(text, params)).rows as never },
+      [{ id: acmeKeyId, lastUsedAt: '2026-01-01T00:00:00.000Z' }],
+    );
     const [row] = (await sql.query(`SELECT last_used_at FROM gateway_keys WHERE id = $1`, [acmeKeyId]))
       .rows as {
       last_used_at: Date;

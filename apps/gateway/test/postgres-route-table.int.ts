@@ -19,7 +19,15 @@ import {
   type ScratchDatabase,
 } from '@lunanexa/persistence';
 import { PostgresRouteTable, type PostgresRouteTableOptions } from '../src/postgres-route-table';
-import { CapturedLog, call, postJson, startGateway, unusedPort, type StartedGateway } from './support';
+import {
+  CapturedLog,
+  TEST_OPERATOR_TOKEN,
+  call,
+  postJson,
+  startGateway,
+  unusedPort,
+  type StartedGateway,
+} from './support';
 
 const REF = 'llama-3-1-8b-instruct@2024-07-23';
 const OTHER_REF = 'mistral-7b@v0-3';
@@ -72,7 +80,10 @@ function openStream(baseUrl: string, path: string, body: unknown): OpenStream {
       const payload = JSON.stringify(body);
       const req = request(
         `${baseUrl}${path}`,
-        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+        },
         (res) => {
           const events: TimedEvent[] = [];
           let buffer = '';

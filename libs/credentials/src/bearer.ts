@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { API_TOKEN_PREFIX } from '@lunanexa/contracts';
+import { API_TOKEN_PREFIX, GATEWAY_KEY_PATTERN, GATEWAY_KEY_PREFIX } from '@lunanexa/contracts';
 import { MAX_BEARER_LENGTH } from './session-token';
 
 /**
@@ -45,9 +45,6 @@ export function generateApiToken(): NewApiToken {
  * tokens (sha256 and a display prefix). They authenticate a tenant's calls
  * to the gateway's `/v1/*` and nothing else: the API refuses them.
  */
-export const GATEWAY_KEY_PREFIX = 'lnxk_';
-export const GATEWAY_KEY_PATTERN = new RegExp(`^${GATEWAY_KEY_PREFIX}[A-Za-z0-9_-]{${SECRET_CHARS}}$`);
-
 export interface NewGatewayKey {
   /** The key itself: returned to its creator once, never stored. */
   readonly key: string;

@@ -62,7 +62,8 @@ export interface GatewayCredentialSnapshot {
 
 type Raw = Record<string, unknown>;
 
-const nullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const nullableNumber = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
 const nullableDate = (value: unknown): Date | null =>
   value === null || value === undefined ? null : new Date(value as string);
 
@@ -151,24 +152,17 @@ export async function loadGatewayCredentials(q: Queryable): Promise<GatewayCrede
  * The controller's public key, recorded by the API at start so gateways can
  * verify operator session tokens without holding the private key.
  */
-export async function recordControllerPublicKey(q: Queryable, key: ControllerPublicKey, at: Date): Promise<void> {
+export async function recordControllerPublicKey(
+  q: Queryable,
+  key: ControllerPublicKey,
+  at: Date,
+): Promise<void> {
   await q.query(
     `INSERT INTO controller_keys (fingerprint, public_key, first_seen_at, last_seen_at)
      VALUES ($1, $2, $3, $3)
      ON CONFLICT (fingerprint) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at
        WHERE controller_keys.public_key = EXCLUDED.public_key`,
     [key.fingerprint, key.publicKeyPem, at],
-  );
-}
-
-/** Last use of gateway keys, written by the gateway in batches (never per request). */
-export async function touchGatewayKeys(q: Queryable, entries: readonly { id: string; usedAt: Date }[]): Promise<void> {
-  if (entries.length === 0) return;
-  await q.query(
-    `UPDATE gateway_keys k SET last_used_at = u.used_at
-       FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, used_at)
-      WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
-    [entries.map((entry) => entry.id), entries.map((entry) => entry.usedAt)],
   );
 }
 

@@ -33,9 +33,17 @@ export class GatewayCallersAndLoad1767916800000 implements MigrationInterface {
         PERFORM pg_notify('lunanexa_gateway_credentials', TG_TABLE_NAME);
         RETURN NULL;
       END $$`);
-    for (const table of ['operators', 'api_tokens', 'controller_keys']) {
+    // The API's own last_used_at writes (at most once a minute per token) are left out: they change
+    // nothing a gateway checks, and each would make every gateway reload.
+    const watched: Readonly<Record<string, string>> = {
+      operators: 'UPDATE',
+      api_tokens:
+        'UPDATE OF id, operator_id, name, token_hash, prefix, role, created_at, expires_at, revoked_at',
+      controller_keys: 'UPDATE OF fingerprint, public_key',
+    };
+    for (const [table, update] of Object.entries(watched)) {
       await q.query(`
-        CREATE TRIGGER ${table}_notify_gateway AFTER INSERT OR UPDATE OR DELETE ON ${table}
+        CREATE TRIGGER ${table}_notify_gateway AFTER INSERT OR ${update} OR DELETE ON ${table}
         FOR EACH STATEMENT EXECUTE FUNCTION notify_gateway_credentials_changed()`);
     }
     await q.query(`

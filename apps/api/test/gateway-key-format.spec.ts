@@ -12,7 +12,11 @@ import * as credentials from '@lunanexa/credentials';
 describe('gateway key format: what libs/credentials generates, libs/contracts accepts', () => {
   it('a generated key is read back as a gateway key by the bearer parser', () => {
     const { key, prefix } = credentials.generateGatewayKey();
-    expect(credentials.parseAuthorization(`Bearer ${key}`)).to.deep.equal({ kind: 'gateway-key', key, prefix });
+    expect(credentials.parseAuthorization(`Bearer ${key}`)).to.deep.equal({
+      kind: 'gateway-key',
+      key,
+      prefix,
+    });
   });
 
   it('generated keys, hashes and display prefixes are what the contract and the gateway_keys CHECKs accept', () => {

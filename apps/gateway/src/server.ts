@@ -176,14 +176,18 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     // Completion text is collected only for a request whose policy keeps it.
     if (decision.capture && deps.payloadCapture !== undefined) track.completionText = [];
     let thrownCode: string | null = null;
-    if (deps.requestLog !== undefined) {
-      const log = deps.requestLog;
-      // On close, so the status of a problem answer written after the throw is known.
-      exchange.res.once('close', () => {
-        if (track.finished)
-          log.record(requestRecordOf(exchange, prepared, caller.label, track, thrownCode, clock()));
-      });
-    }
+    // Recorded once the workload settled AND the response closed: the status of a problem answer is only
+    // known after the throw, and a client that walks away closes the response before the workload ends.
+    let settled = false;
+    let closed = false;
+    const record = (): void => {
+      if (!settled || !closed || !track.finished || deps.requestLog === undefined) return;
+      deps.requestLog.record(requestRecordOf(exchange, prepared, caller.label, track, thrownCode, clock()));
+    };
+    exchange.res.once('close', () => {
+      closed = true;
+      record();
+    });
     if (track.completionText !== null && deps.payloadCapture !== undefined) {
       const sink = deps.payloadCapture;
       exchange.res.once('close', () => {
@@ -223,6 +227,8 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
           outcome: track.state,
         });
       }
+      settled = true;
+      record();
     }
   };
 

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import type { ServerResponse } from 'node:http';
+import { request, type ServerResponse } from 'node:http';
 import type { RequestLog, RequestRecord } from '../src/request-log';
 import { StaticRouteTable } from '../src/route-table';
 import {
   FakeRuntime,
+  TEST_OPERATOR_TOKEN,
   openAiChatCompletion,
   postJson,
   route,
@@ -131,6 +132,52 @@ describe('gateway request records (metadata for the console, never payloads)', (
       errorCode: 'MODEL_NOT_FOUND',
       httpStatus: 404,
       ttftMs: null,
+    });
+  });
+
+  it('records a stream the client walked away from as Cancelled, with the tenant and caller', async () => {
+    up!.setBehaviour((call, res) => {
+      const base = {
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: String(call.body['model']),
+      };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One token, then the runtime keeps the stream open: only the client can end it.
+      res.write(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'Hel' }, finish_reason: null }] })}\n\n`,
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      const client = request(
+        `${gw!.url}/v1/chat/completions`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${TEST_OPERATOR_TOKEN}`,
+            'x-lunanexa-tenant-id': 'acme',
+            'x-request-id': 'req-walked-away',
+          },
+        },
+        (res) => res.once('data', () => (client.destroy(), resolve())),
+      );
+      client.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' ? undefined : reject(error),
+      );
+      client.end(
+        JSON.stringify({ model: 'chat-default', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      );
+    });
+    const [record] = await log.next(1);
+    expect(record).to.include({
+      requestId: 'req-walked-away',
+      outcome: 'Cancelled',
+      errorCode: 'CANCELLED',
+      httpStatus: 200,
+      tenantId: 'acme',
+      caller: `token:${TEST_OPERATOR_TOKEN.slice(0, 12)}`,
     });
   });
 

@@ -13,7 +13,8 @@ export const GATEWAY_SERVICE = 'gateway';
 /** 1 MiB: far above any chat prompt we serve, small enough that a flood of bodies cannot exhaust memory. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
-export const DEFAULT_REPLICA_CONCURRENCY = 32;
+/** vLLM's default `--max-num-seqs`: what one replica batches at once before it queues internally. */
+export const DEFAULT_REPLICA_CONCURRENCY = 256;
 export const DEFAULT_QUEUE_PER_REPLICA = 64;
 export const DEFAULT_MAX_QUEUE_WAIT_MS = 30_000;
 

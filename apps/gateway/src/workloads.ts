@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import {
   type DataClass,
   DataClassSchema,
@@ -52,7 +52,13 @@ import { OpenAiStreamWriter, readUpstreamChunk } from './openai-stream';
 import { sendJson, validate } from './http';
 import type { GatewayMetrics } from './metrics';
 import type { Route, RouteEndpoint, RouteTable } from './route-table';
-import { MAX_UPSTREAM_BODY_BYTES, SseParser, type UpstreamClient, readUpstreamText } from './upstream';
+import {
+  MAX_UPSTREAM_BODY_BYTES,
+  SseParser,
+  type UpstreamClient,
+  type UpstreamResponse,
+  readUpstreamText,
+} from './upstream';
 
 /** Which wire format the client spoke; responses and errors answer in the same one. */
 export type Dialect = 'generic' | 'openai';
@@ -352,7 +358,7 @@ export async function runWorkload(
 
 async function attemptEndpoint(exchange: Exchange, endpoint: RouteEndpoint): Promise<Attempt> {
   const { deps, prepared, signal } = exchange;
-  let upstream: IncomingMessage;
+  let upstream: UpstreamResponse;
   try {
     upstream = await deps.upstream.post(
       endpoint,
@@ -364,9 +370,9 @@ async function attemptEndpoint(exchange: Exchange, endpoint: RouteEndpoint): Pro
     if (signal.aborted) throw signal.reason;
     return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica could not be reached.'), true);
   }
-  const status = upstream.statusCode ?? 0;
+  const status = upstream.statusCode;
   if (status !== 200) {
-    const text = await readUpstreamText(upstream, 65_536).catch(() => '');
+    const text = await readUpstreamText(upstream.body, 65_536).catch(() => '');
     // A runtime's 4xx is about the request (too long for the context, bad parameter): another replica would say the same.
     if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
       return failed(
@@ -394,11 +400,11 @@ function upstreamMessage(text: string): string {
   return 'no reason given';
 }
 
-async function relayResponse(exchange: Exchange, upstream: IncomingMessage): Promise<Attempt> {
+async function relayResponse(exchange: Exchange, upstream: UpstreamResponse): Promise<Attempt> {
   const { prepared, res, track, signal } = exchange;
   let text: string;
   try {
-    text = await readUpstreamText(upstream, MAX_UPSTREAM_BODY_BYTES);
+    text = await readUpstreamText(upstream.body, MAX_UPSTREAM_BODY_BYTES);
   } catch {
     if (signal.aborted) throw signal.reason;
     return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica broke off its response.'), true);
@@ -459,7 +465,7 @@ function uncork(res: ServerResponse): void {
   res.uncork();
 }
 
-async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promise<Attempt> {
+async function pumpStream(exchange: Exchange, upstream: UpstreamResponse): Promise<Attempt> {
   const { prepared, res, track, signal } = exchange;
   const parser = new SseParser();
   const created = unixSeconds(exchange.createdAt);
@@ -533,7 +539,7 @@ async function pumpStream(exchange: Exchange, upstream: IncomingMessage): Promis
   };
 
   try {
-    for await (const bytes of upstream as AsyncIterable<Buffer>) {
+    for await (const bytes of upstream.body as AsyncIterable<Buffer>) {
       // Everything this read produced leaves in one write: a syscall per event would cost more than the event.
       res.cork();
       process.nextTick(uncork, res);

@@ -34,7 +34,7 @@ describe('gateway configuration', () => {
       databaseUrl: null,
       routeRefreshMs: 1000,
       requestRecordRetentionHours: 168,
-      admission: { replicaConcurrency: 32, queuePerReplica: 64, maxQueueWaitMs: 30_000 },
+      admission: { replicaConcurrency: 256, queuePerReplica: 64, maxQueueWaitMs: 30_000 },
       credentialRefreshMs: 30_000,
       accessLog: 'errors',
     });

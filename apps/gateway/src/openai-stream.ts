@@ -142,3 +142,97 @@ export class OpenAiStreamWriter {
     return out;
   }
 }
+
+/** A whole (non-streamed) completion's choices and usage, as the relay needs them. */
+export interface RelayedCompletion {
+  readonly choices: readonly {
+    readonly index: number;
+    readonly text: string;
+    readonly finishReason: FinishReason;
+  }[];
+  readonly usage: {
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    readonly totalTokens: number;
+  };
+}
+
+/**
+ * A non-streamed upstream completion checked by hand, like readUpstreamChunk:
+ * undefined when it is not the plain shape, which is then left to the
+ * reference path (schema, mapping to the generic response and back), so a
+ * malformed answer is refused exactly as before.
+ */
+export function readUpstreamCompletion(kind: WorkloadKind, body: unknown): RelayedCompletion | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const response = body as Record<string, unknown>;
+  if (
+    typeof response['id'] !== 'string' ||
+    response['id'] === '' ||
+    response['object'] !== (kind === 'chat' ? 'chat.completion' : 'text_completion') ||
+    !isCount(response['created']) ||
+    typeof response['model'] !== 'string' ||
+    response['model'] === ''
+  )
+    return undefined;
+  const rawChoices = response['choices'];
+  if (!Array.isArray(rawChoices) || rawChoices.length === 0) return undefined;
+  const choices: RelayedCompletion['choices'][number][] = [];
+  for (const raw of rawChoices as unknown[]) {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const choice = raw as Record<string, unknown>;
+    if (!isCount(choice['index'])) return undefined;
+    if (choice['logprobs'] !== undefined && choice['logprobs'] !== null) return undefined;
+    const finishReason = finishReasonOf(choice['finish_reason']);
+    if (finishReason === undefined || finishReason === null) return undefined;
+    let text: string;
+    if (kind === 'chat') {
+      const message = choice['message'];
+      if (typeof message !== 'object' || message === null) return undefined;
+      const { role, content } = message as Record<string, unknown>;
+      if (role !== 'assistant') return undefined;
+      if (content !== null && typeof content !== 'string') return undefined;
+      text = content ?? '';
+    } else {
+      if (typeof choice['text'] !== 'string') return undefined;
+      text = choice['text'];
+    }
+    choices.push({ index: choice['index'], text, finishReason });
+  }
+  const rawUsage = response['usage'];
+  if (typeof rawUsage !== 'object' || rawUsage === null) return undefined;
+  const usage = rawUsage as Record<string, unknown>;
+  const prompt = usage['prompt_tokens'];
+  const completion = usage['completion_tokens'];
+  const total = usage['total_tokens'];
+  if (!isCount(prompt) || !isCount(completion) || !isCount(total) || total !== prompt + completion)
+    return undefined;
+  return { choices, usage: { promptTokens: prompt, completionTokens: completion, totalTokens: total } };
+}
+
+/**
+ * The OpenAI body for a relayed completion: byte for byte JSON.stringify of
+ * workloadResponseToOpenAi{Chat,Completion} of the reference path's response.
+ */
+export function openAiCompletionJson(
+  kind: WorkloadKind,
+  requestId: string,
+  created: number,
+  model: string,
+  completion: RelayedCompletion,
+): string {
+  const id = `${kind === 'chat' ? OPENAI_CHAT_ID_PREFIX : OPENAI_COMPLETION_ID_PREFIX}${requestId}`;
+  let out = `{"id":${JSON.stringify(id)},"object":"${kind === 'chat' ? 'chat.completion' : 'text_completion'}","created":${created},"model":${JSON.stringify(model)},"choices":[`;
+  let first = true;
+  for (const choice of completion.choices) {
+    if (!first) out += ',';
+    first = false;
+    out +=
+      kind === 'chat'
+        ? `{"index":${choice.index},"message":{"role":"assistant","content":${JSON.stringify(choice.text)}},`
+        : `{"index":${choice.index},"text":${JSON.stringify(choice.text)},`;
+    out += `"finish_reason":"${choice.finishReason}","logprobs":null}`;
+  }
+  const { promptTokens, completionTokens, totalTokens } = completion.usage;
+  return `${out}],"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${totalTokens}}}`;
+}

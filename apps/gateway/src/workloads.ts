@@ -48,8 +48,13 @@ import {
 } from '@lunanexa/domain';
 import type { RequestIds } from '@lunanexa/observability';
 import type { AdmissionController, Slot } from './admission';
-import { OpenAiStreamWriter, readUpstreamChunk } from './openai-stream';
-import { sendJson, validate } from './http';
+import {
+  OpenAiStreamWriter,
+  openAiCompletionJson,
+  readUpstreamChunk,
+  readUpstreamCompletion,
+} from './openai-stream';
+import { sendJson, sendJsonText, validate } from './http';
 import type { GatewayMetrics } from './metrics';
 import type { Route, RouteEndpoint, RouteTable } from './route-table';
 import {
@@ -401,7 +406,7 @@ function upstreamMessage(text: string): string {
 }
 
 async function relayResponse(exchange: Exchange, upstream: UpstreamResponse): Promise<Attempt> {
-  const { prepared, res, track, signal } = exchange;
+  const { prepared, res, signal } = exchange;
   let text: string;
   try {
     text = await readUpstreamText(upstream.body, MAX_UPSTREAM_BODY_BYTES);
@@ -409,34 +414,66 @@ async function relayResponse(exchange: Exchange, upstream: UpstreamResponse): Pr
     if (signal.aborted) throw signal.reason;
     return failed(new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'A replica broke off its response.'), true);
   }
-  let response: WorkloadResponse;
-  try {
-    response = {
-      ...mapUpstreamResponse(exchange, JSON.parse(text) as unknown),
-      createdAt: exchange.createdAt,
-    };
-  } catch {
-    return failed(
+  const invalid = () =>
+    failed(
       new LunaNexaError(
         ErrorCode.UPSTREAM_FAILED,
         'A replica returned a response that is not a valid completion.',
       ),
       true,
     );
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return invalid();
   }
-  track.apply('complete');
-  track.completionText?.push(...response.choices.map((choice) => choice.text));
-  track.firstByteAt = process.hrtime.bigint();
-  track.promptTokens = response.usage.promptTokens;
-  track.completionTokens = response.usage.completionTokens;
-  exchange.deps.metrics.timeToFirstByte.observe(
-    { kind: prepared.request.kind },
-    secondsSince(exchange.receivedAt),
-  );
+  const relayed =
+    prepared.dialect === 'openai' ? readUpstreamCompletion(prepared.request.kind, body) : undefined;
+  if (relayed !== undefined) {
+    settleCompletion(exchange, relayed.choices, relayed.usage);
+    sendJsonText(
+      res,
+      200,
+      openAiCompletionJson(
+        prepared.request.kind,
+        exchange.ids.requestId,
+        unixSeconds(exchange.createdAt),
+        exchange.servedBy.model,
+        relayed,
+      ),
+    );
+    return DONE;
+  }
+  let response: WorkloadResponse;
+  try {
+    response = { ...mapUpstreamResponse(exchange, body), createdAt: exchange.createdAt };
+  } catch {
+    return invalid();
+  }
+  settleCompletion(exchange, response.choices, response.usage);
   if (prepared.dialect === 'generic') sendJson(res, 200, response);
   else if (prepared.request.kind === 'chat') sendJson(res, 200, workloadResponseToOpenAiChat(response));
   else sendJson(res, 200, workloadResponseToOpenAiCompletion(response));
   return DONE;
+}
+
+/** What the request record and the quota learn from a whole completion. */
+function settleCompletion(
+  exchange: Exchange,
+  choices: readonly { readonly text: string }[],
+  usage: { readonly promptTokens: number; readonly completionTokens: number },
+): void {
+  const { track, prepared } = exchange;
+  track.apply('complete');
+  if (track.completionText !== null) for (const choice of choices) track.completionText.push(choice.text);
+  track.firstByteAt = process.hrtime.bigint();
+  track.promptTokens = usage.promptTokens;
+  track.completionTokens = usage.completionTokens;
+  exchange.deps.metrics.timeToFirstByte.observe(
+    { kind: prepared.request.kind },
+    secondsSince(exchange.receivedAt),
+  );
 }
 
 function mapUpstreamResponse(exchange: Exchange, body: unknown): WorkloadResponse {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { RUNTIME_OWNER_ENV, runtimeOwnerTag } from '@lunanexa/agent';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -91,10 +92,20 @@ export async function launchStack(env: Record<string, string>, timeoutMs = 300_0
 
 /**
  * Every live process that belongs to a data directory: its command line names
- * the directory (launchers, agents, Temporal's db file) or its working
- * directory is inside it (PostgreSQL chdirs into PGDATA).
+ * the directory (launchers, agents, Temporal's db file), its working
+ * directory is inside it (PostgreSQL chdirs into PGDATA), or it is a runtime
+ * that one of the directory's simulated agents started (the owner tag in its
+ * environment, derived from that agent's state directory).
  */
 export function processesUsing(dataDir: string): { pid: number; command: string }[] {
+  const agentsDir = join(dataDir, 'agents');
+  const runtimeOwners = new Set(
+    existsSync(agentsDir)
+      ? readdirSync(agentsDir).map(
+          (node) => `${RUNTIME_OWNER_ENV}=${runtimeOwnerTag(join(agentsDir, node, 'state'))}`,
+        )
+      : [],
+  );
   const found: { pid: number; command: string }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -103,12 +114,19 @@ export function processesUsing(dataDir: string): { pid: number; command: string 
     try {
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
       let cwd = '';
+      let environment: string[] = [];
       try {
         cwd = readlinkSync(`/proc/${pid}/cwd`);
+        environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       } catch {
         // process gone or not ours
       }
-      if (command.includes(dataDir) || cwd.startsWith(dataDir)) found.push({ pid, command });
+      if (
+        command.includes(dataDir) ||
+        cwd.startsWith(dataDir) ||
+        environment.some((variable) => runtimeOwners.has(variable))
+      )
+        found.push({ pid, command });
     } catch {
       // exited while we looked
     }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,6 +98,30 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     if (this.currentTest?.state !== 'failed') rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('a busy port stops the start in one line naming the port and the variable that moves it; nothing is left running', async () => {
+    // Like NATS, which listens on 4222 (agent dgx-2's default SSH port) on every address.
+    const busyPort = Number(env['LUNANEXA_AGENT_BASE_PORT']) + 22;
+    const other = await new Promise<Server>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen({ port: busyPort, host: '0.0.0.0' }, () => resolve(server));
+    });
+    try {
+      const failure = await launchStack(env).then(
+        () => null,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(failure, 'the launcher started although a port was busy').to.be.a('string');
+      expect(failure).to.include(
+        `[lunanexa] start failed: port ${busyPort} (simulated agent dgx-2 SSH) is already in use by another process; set LUNANEXA_AGENT_SSH_BASE_PORT to move it\n`,
+      );
+      expect(failure).not.to.include('starting PostgreSQL');
+      expect(processesUsing(dataDir)).to.deep.equal([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('first start: every service answers, the system check ran, the CLI reads the API', async () => {
     stack = await launchStack(env);
     expect(stack.output()).to.include('System check ping/startup-');
@@ -178,7 +203,36 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     expect(findings.map(formatLeakFinding)).to.deep.equal([]);
   });
 
-  it('Ctrl-C stops everything: no LunaNexa, Temporal or PostgreSQL process is left', async () => {
+  it('Ctrl-C stops everything, a deployment’s runtime included: no LunaNexa, Temporal, PostgreSQL or runtime process is left', async () => {
+    const register = await cli(
+      urls.api,
+      tokenFile,
+      'model',
+      'register',
+      'demo@v1',
+      '--ttft-ms',
+      '50',
+      '--tokens-per-second',
+      '50',
+    );
+    expect(register.code, register.stderr).to.equal(0);
+    const deploy = await cli(
+      urls.api,
+      tokenFile,
+      'deploy',
+      'create',
+      'demo',
+      '--model',
+      'demo@v1',
+      '--purpose',
+      'candidate',
+      '--node',
+      'dgx-1',
+      '--wait',
+    );
+    expect(deploy.code, `${deploy.stdout}${deploy.stderr}`).to.equal(0);
+    const runtimes = processesUsing(dataDir).filter((p) => p.command.includes('fake-runtime'));
+    expect(runtimes, 'the deployment’s runtime process, found by its owner tag').to.have.length(1);
     await interrupt(stack!, dataDir);
   });
 

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './bootstrap.mjs';
+import { checkStackPorts } from './ports.mjs';
 import { clearRun, delay, reclaimStaleRun, recordRun, startService, tailFile } from './supervisor.mjs';
 
 function intFromEnv(env, name, fallback) {
@@ -142,6 +143,14 @@ async function controllerFingerprint(apiUrl, tokenFile) {
   );
 }
 
+/** A port the stack needs is taken or set twice; the message is the one line to show. */
+export class StackPortError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'StackPortError';
+  }
+}
+
 /**
  * Starts everything and resolves once every service answers. Returns the URLs
  * and a stop() that takes services down in reverse order. A failure during
@@ -152,6 +161,9 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
   const logDir = path.join(settings.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   await reclaimStaleRun(settings.dataDir, log);
+  // Before anything starts: a busy port found half-way up would leave a partial stack to unwind.
+  const portProblem = await checkStackPorts(settings);
+  if (portProblem) throw new StackPortError(portProblem);
 
   const services = [];
   let temporal;
@@ -325,7 +337,8 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
           service: node(
             `agent-${agent.nodeName}`,
             'apps/agent/dist/src/main.js',
-            ['--config', agent.file],
+            // A local stack's nodes live and die with it: Ctrl-C stops their runtimes too.
+            ['--config', agent.file, '--stop-runtimes-on-exit'],
             extraEnv,
           ),
         });

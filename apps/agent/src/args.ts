@@ -10,13 +10,16 @@ export const EXIT_USAGE = 64;
 /** Environment variable carrying a bootstrap token when neither flag gives one. */
 export const BOOTSTRAP_TOKEN_ENV = 'LUNANEXA_BOOTSTRAP_TOKEN';
 
-export const AGENT_USAGE = `usage: ${AGENT_PROCESS_NAME} --config <file> [--bootstrap-token <token> | --bootstrap-token-file <path>]
+export const AGENT_USAGE = `usage: ${AGENT_PROCESS_NAME} --config <file> [--bootstrap-token <token> | --bootstrap-token-file <path>] [--stop-runtimes-on-exit]
 
   --config <file>                agent configuration (YAML, or JSON when named *.json);
                                  defaults to $${AGENT_CONFIG_ENV}
   --bootstrap-token <token>      enroll with this single-use token (lnxb_…) on first start;
                                  defaults to $${BOOTSTRAP_TOKEN_ENV}. Ignored once enrolled.
   --bootstrap-token-file <path>  read the token from a file instead (keeps it out of ps)
+  --stop-runtimes-on-exit        on SIGTERM/SIGINT stop this agent's runtimes too (simulated
+                                 nodes of a local stack); by default they keep serving and
+                                 the next start adopts them
   --help                         print this help
 `;
 
@@ -34,6 +37,8 @@ export type AgentInvocation =
       readonly configFile: string;
       /** Null when none was given; the agent then needs an enrollment on disk or static controller keys. */
       readonly bootstrapToken: string | null;
+      /** Stop the runtimes when the agent stops, instead of leaving them for the next start to adopt. */
+      readonly stopRuntimesOnExit: boolean;
     };
 
 /**
@@ -62,7 +67,12 @@ export function parseAgentArgs(
       },
     ]);
   }
-  return { kind: 'run', configFile, bootstrapToken: bootstrapToken(parsed.values, env, readTokenFile) };
+  return {
+    kind: 'run',
+    configFile,
+    bootstrapToken: bootstrapToken(parsed.values, env, readTokenFile),
+    stopRuntimesOnExit: parsed.values['stop-runtimes-on-exit'] === true,
+  };
 }
 
 function bootstrapToken(
@@ -113,6 +123,7 @@ function parse(argv: readonly string[]) {
       config: { type: 'string' },
       'bootstrap-token': { type: 'string' },
       'bootstrap-token-file': { type: 'string' },
+      'stop-runtimes-on-exit': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,

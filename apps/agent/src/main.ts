@@ -9,8 +9,9 @@ import { KeyFileError } from './ssh/keys';
 import { readAgentVersion } from './version';
 
 /**
- * `lunanexa-agent --config <file> [--bootstrap-token …]`. Exit codes: 0 after
- * SIGTERM/SIGINT (runtimes keep running; the next start adopts them), 64 bad
+ * `lunanexa-agent --config <file> [--bootstrap-token …] [--stop-runtimes-on-exit]`.
+ * Exit codes: 0 after SIGTERM/SIGINT (runtimes keep running and the next
+ * start adopts them, unless --stop-runtimes-on-exit), 64 bad
  * command line, 78 bad configuration (naming the field and file) — including
  * an enrollment the controller refused or whose answer did not come from the
  * pinned controller key — 1 anything else (e.g. the listen port is taken,
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     new ConfigError(`${AGENT_PROCESS_NAME}: config file ${invocation.configFile}`, [{ variable, message }]);
   // Signals are handled from here on, not only once started: /health answers (and a supervisor may
   // stop the agent) while it is still enrolling. Runtimes are left running on purpose (an upgrade must
-  // not interrupt serving); the next start adopts them.
+  // not interrupt serving); the next start adopts them. A local stack's simulated nodes ask for the opposite.
   const abort = new AbortController();
   const starting = startAgent({
     config,
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   stopOnSignals(logger, async () => {
     abort.abort(new Error('stopped by a signal while starting'));
     const started = await starting.catch(() => null);
-    await started?.close();
+    await started?.close({ stopRuntimes: invocation.stopRuntimesOnExit });
   });
   let agent: RunningAgent;
   try {

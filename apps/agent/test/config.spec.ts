@@ -197,12 +197,23 @@ describe('agent command line', () => {
       kind: 'run',
       configFile: '/a.yaml',
       bootstrapToken: null,
+      stopRuntimesOnExit: false,
     });
     expect(parseAgentArgs([], { [AGENT_CONFIG_ENV]: '/b.yaml' })).to.deep.equal({
       kind: 'run',
       configFile: '/b.yaml',
       bootstrapToken: null,
+      stopRuntimesOnExit: false,
     });
+  });
+
+  it('leaves runtimes running on exit unless --stop-runtimes-on-exit', () => {
+    expect(parseAgentArgs(['--config', '/a.yaml', '--stop-runtimes-on-exit'], {})).to.deep.include({
+      stopRuntimesOnExit: true,
+    });
+    expect(() => parseAgentArgs(['--config', '/a.yaml', '--stop-runtimes-on-exit=yes'], {})).to.throw(
+      UsageError,
+    );
   });
 
   it('takes the bootstrap token from --bootstrap-token, --bootstrap-token-file or the environment, flags first', () => {

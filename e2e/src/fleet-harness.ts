@@ -332,13 +332,21 @@ export class FleetHarness {
     return this.fingerprint;
   }
 
-  /** Writes an agent config (simulated DGX Spark, SSH on loopback) and starts the agent; a token enrolls it. */
-  async startAgent(name: string, bootstrapToken?: string): Promise<AgentProcess> {
+  /**
+   * Writes an agent config (simulated DGX Spark, SSH on loopback) and starts
+   * the agent; a token enrolls it; `moveTo` restarts it on another SSH port.
+   */
+  async startAgent(
+    name: string,
+    bootstrapToken?: string,
+    moveTo: { readonly sshPort?: number } = {},
+  ): Promise<AgentProcess> {
     const existing = this.agents.get(name);
     const dir = join(this.dataDir, 'agents', name);
     mkdirSync(dir, { recursive: true });
     const httpPort = existing?.httpPort ?? (await freePort());
-    const sshPort = existing?.sshPort ?? (await freePort());
+    // A restart keeps its ports unless the test moves the agent.
+    const sshPort = moveTo.sshPort ?? existing?.sshPort ?? (await freePort());
     const configFile = join(dir, 'agent.json');
     const stateDir = join(dir, 'state');
     writeFileSync(

@@ -14,7 +14,14 @@ import {
 } from '@lunanexa/agent-protocol';
 import { AssignmentSchema, ErrorCode, LunaNexaError, type Assignment } from '@lunanexa/contracts';
 import { findNode } from '@lunanexa/persistence';
-import { FleetHarness, REPO_ROOT, fakeRuntimeProcesses, waitUntil, type AgentProcess } from '../src';
+import {
+  FleetHarness,
+  REPO_ROOT,
+  fakeRuntimeProcesses,
+  freePort,
+  waitUntil,
+  type AgentProcess,
+} from '../src';
 
 const run = promisify(execFile);
 
@@ -500,6 +507,33 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
       60_000,
     );
     await h.graphql(`mutation { stopDeployment(deployment: "demo-kill") { deploymentId } }`);
+    await waitUntil('runtime stopped', () => Promise.resolve(fakeRuntimeProcesses(ref).length === 0), 30_000);
+  });
+
+  it('agent restarted on a new SSH port: its signed heartbeat moves the node, audited, and the controller dials the new port', async () => {
+    const agent = h.agents.get('dgx-api') as AgentProcess;
+    const oldPort = agent.sshPort;
+    await agent.service.kill('SIGTERM');
+    const newPort = await freePort();
+    await h.startAgent('dgx-api', undefined, { sshPort: newPort });
+    await waitUntil(
+      'the node at its new SSH port',
+      async () => {
+        const [row] = await h.sql<{ ssh_port: number }>(`SELECT ssh_port FROM nodes WHERE name = 'dgx-api'`);
+        return row?.ssh_port === newPort;
+      },
+      30_000,
+    );
+    const [moved] = await h.sql<{
+      evidence: { previous: { sshPort: number }; current: { sshPort: number } };
+    }>(`SELECT evidence FROM audit_events WHERE action = 'node.endpoint.changed' ORDER BY seq DESC LIMIT 1`);
+    expect(moved?.evidence.previous.sshPort).to.equal(oldPort);
+    expect(moved?.evidence.current.sshPort).to.equal(newPort);
+    // Nothing listens on the old port any more: only dialing the new one can deliver this assignment.
+    const ref = await registerModel('demo', 'v9');
+    await deployAndWait('demo-moved', ref, 'dgx-api');
+    expect(fakeRuntimeProcesses(ref)).to.have.length(1);
+    await h.graphql(`mutation { stopDeployment(deployment: "demo-moved") { deploymentId } }`);
     await waitUntil('runtime stopped', () => Promise.resolve(fakeRuntimeProcesses(ref).length === 0), 30_000);
   });
 

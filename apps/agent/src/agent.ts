@@ -375,6 +375,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     if (opened.problem !== null) logger.warn({ event: 'credential_unreadable' }, opened.problem);
 
     if (config.controllerUrl !== undefined && trust.size > 0 && nodeKeys !== null) {
+      const sshPort = southbound?.server.address.port ?? null;
       heartbeat = new HeartbeatLoop({
         controllerUrl: config.controllerUrl,
         nodeId,
@@ -389,6 +390,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         credentials,
         observe: () => running.heartbeatObservations(),
         inventory: () => report.inventory,
+        ...(sshPort === null ? {} : { endpoint: () => ({ address: advertisedAddress(config), sshPort }) }),
         logger,
         now,
         onResult: (result) => metrics.heartbeats.inc({ outcome: result.outcome }),

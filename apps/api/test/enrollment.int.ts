@@ -73,7 +73,12 @@ function heartbeat(
   nodeId: string,
   signer: { privateKey: KeyObject; keyId: string },
   sequence: number,
-  extra: Partial<{ refusals: unknown[]; nextKey: unknown; credentialSerial: number | null }> = {},
+  extra: Partial<{
+    refusals: unknown[];
+    nextKey: unknown;
+    credentialSerial: number | null;
+    endpoint: unknown;
+  }> = {},
 ): Envelope {
   const issuedAt = new Date();
   const nonce = randomBytes(18).toString('base64url');
@@ -98,6 +103,7 @@ function heartbeat(
         refusals: (extra.refusals ?? []) as never,
         nextKey: (extra.nextKey ?? null) as never,
         credentialSerial: extra.credentialSerial ?? null,
+        ...(extra.endpoint === undefined ? {} : { endpoint: extra.endpoint as never }),
       },
     }),
   );
@@ -585,6 +591,71 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       }
     `);
     expect(again.errors?.[0]?.extensions.code).to.equal(ErrorCode.INVALID_TRANSITION);
+  });
+
+  it('moves a node to the address and SSH port its signed heartbeat names, audits the move, and ignores a forged or malformed one', async () => {
+    const { token } = await createToken({ autoApprove: false });
+    const lambda = nodeIdentity('lambda');
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, lambda));
+    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const endpointOf = async () =>
+      (
+        await fixture.ds.query<{ address: string; ssh_port: number }[]>(
+          `SELECT address, ssh_port FROM nodes WHERE id = $1`,
+          [nodeId],
+        )
+      )[0];
+    const moves = async () =>
+      (await auditRows('node.endpoint.changed')).filter((row) => row.evidence['nodeId'] === nodeId);
+    expect(await endpointOf()).to.deep.equal({ address: '127.0.0.1', ssh_port: 1 });
+    // An agent that predates the member, or names where it already is: nothing moves.
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, lambda, 1))).status).to.equal(200);
+    const same = heartbeat(nodeId, lambda, 2, { endpoint: { address: '127.0.0.1', sshPort: 1 } });
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, same)).status).to.equal(200);
+    expect(await moves()).to.deep.equal([]);
+    // Restarted on another SSH port and address.
+    const moved = heartbeat(nodeId, lambda, 3, { endpoint: { address: '127.0.0.9', sshPort: 40222 } });
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, moved)).status).to.equal(200);
+    expect(await endpointOf()).to.deep.equal({ address: '127.0.0.9', ssh_port: 40222 });
+    expect(
+      (await moves()).map((row) => [row.decision, row.evidence['previous'], row.evidence['current']]),
+    ).to.deep.equal([
+      ['allowed', { address: '127.0.0.1', sshPort: 1 }, { address: '127.0.0.9', sshPort: 40222 }],
+    ]);
+    // Someone else's key cannot redirect the controller's SSH client…
+    const intruder = generateKeyPairSync('ed25519');
+    expectProblem(
+      await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(nodeId, { privateKey: intruder.privateKey, keyId: lambda.keyId }, 4, {
+          endpoint: { address: '10.6.6.6', sshPort: 22 },
+        }),
+      ),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    // …and a malformed endpoint is refused whole, even when signed.
+    for (const endpoint of [
+      { address: '127.0.0.1', sshPort: 0 },
+      { address: '127.0.0.1', sshPort: 70000 },
+      { address: 'not an address; rm -rf /', sshPort: 22 },
+      { address: '127.0.0.1', sshPort: 22, shell: 'id' },
+    ]) {
+      // Signed by the node key over exactly these bytes (signEnvelope itself refuses to sign them).
+      const { signature: _none, ...unsigned } = heartbeat(nodeId, lambda, 5);
+      const withEndpoint = { ...unsigned, body: { ...unsigned.body, endpoint } };
+      const signed = {
+        ...withEndpoint,
+        signature: {
+          keyId: lambda.keyId,
+          alg: 'Ed25519',
+          value: sign(null, signingInput(withEndpoint), lambda.privateKey).toString('base64url'),
+        },
+      };
+      expectProblem(await post(AGENT_HTTP_PATHS.heartbeat, signed), 400, ErrorCode.VALIDATION_FAILED);
+    }
+    expect(await endpointOf()).to.deep.equal({ address: '127.0.0.9', ssh_port: 40222 });
+    expect(await moves()).to.have.length(1);
   });
 
   it('registers a next key only with proof of possession', async () => {

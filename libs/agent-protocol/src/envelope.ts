@@ -232,6 +232,15 @@ export const NextNodeKeySchema = z
   .strict();
 export type NextNodeKey = z.infer<typeof NextNodeKeySchema>;
 
+/** Where the controller's SSH client and the gateway reach a node now. */
+export const NodeEndpointSchema = z
+  .object({
+    address: NodeAddressSchema,
+    sshPort: z.int().min(1).max(65535),
+  })
+  .strict();
+export type NodeEndpoint = z.infer<typeof NodeEndpointSchema>;
+
 /** Agent → controller (HTTP): observed state and lease renewal, signed with the node key. */
 export const HeartbeatBodySchema = z
   .object({
@@ -242,6 +251,13 @@ export const HeartbeatBodySchema = z
     nextKey: NextNodeKeySchema.nullable(),
     /** Serial of the credential the agent holds; null before the first. */
     credentialSerial: z.int().nonnegative().nullable(),
+    /**
+     * Where the agent serves now (it may have restarted on another address or
+     * SSH port). Signed like the rest, so only the node key moves a node; the
+     * pinned SSH host key still has to answer there. Absent from agents that
+     * predate it: the controller keeps what it has.
+     */
+    endpoint: NodeEndpointSchema.optional(),
   })
   .strict();
 export type HeartbeatBody = z.infer<typeof HeartbeatBodySchema>;

@@ -9,6 +9,7 @@ import {
   verifyNodeCredential,
   type EnvelopeOf,
   type NextNodeKey,
+  type NodeEndpoint,
 } from '@lunanexa/agent-protocol';
 import {
   ErrorCode,
@@ -46,6 +47,8 @@ export interface HeartbeatOptions {
   readonly credentials: CredentialStore;
   readonly observe: () => HeartbeatObservations;
   readonly inventory: () => NodeInventory;
+  /** Where the controller reaches this agent now (advertised address, SSH port); sent with every heartbeat. */
+  readonly endpoint?: () => NodeEndpoint;
   readonly logger: Logger;
   readonly now?: () => Date;
   /** One request may take this long (default 10 s). */
@@ -209,6 +212,7 @@ export class HeartbeatLoop {
           refusals,
           nextKey,
           credentialSerial: options.credentials.current()?.document.serial ?? null,
+          ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint() }),
         },
       }),
     );

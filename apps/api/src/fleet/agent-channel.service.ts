@@ -445,10 +445,28 @@ export class AgentChannelService {
         );
       }
     }
+    // The agent came back elsewhere (a new address or SSH port): dial it there from now on.
+    const { endpoint } = envelope.body;
+    let address = locked.address;
+    let sshPort = locked.sshPort;
+    if (endpoint !== undefined && (endpoint.address !== address || endpoint.sshPort !== sshPort)) {
+      await this.audit.appendIn(
+        manager,
+        { actor, action: 'node.endpoint.changed', ids },
+        {
+          nodeId: locked.id,
+          previous: { address, sshPort },
+          current: { address: endpoint.address, sshPort: endpoint.sshPort },
+        },
+      );
+      address = endpoint.address;
+      sshPort = endpoint.sshPort;
+    }
     await manager.query(
       `UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
               inventory = $5::jsonb, observed = $6::jsonb, agent_credential_serial = $7, key_id = $8, public_key = $9,
-              next_key_id = $10, next_public_key = $11, rotation_requested_at = $12, updated_at = $3
+              next_key_id = $10, next_public_key = $11, rotation_requested_at = $12, address = $13, ssh_port = $14,
+              updated_at = $3
         WHERE id = $1`,
       [
         locked.id,
@@ -463,6 +481,8 @@ export class AgentChannelService {
         nextKeyId,
         nextPublicKey,
         rotationRequestedAt,
+        address,
+        sshPort,
       ],
     );
     for (const observed of heartbeat.observedAssignments) {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createScratchDatabase, runMigrations, type ScratchDatabase } from '@lunanexa/persistence';
 import { Client } from 'pg';
-import { REPO_ROOT, freePort } from './stack-process';
+import { REPO_ROOT, freePort, processesUsing } from './stack-process';
 import { startTestTemporal } from './temporal-test-env';
 
 /** Where `npm run build:console` puts the console the api serves. */
@@ -430,11 +430,26 @@ export class FleetHarness {
 
   async stop(): Promise<void> {
     for (const agent of this.agents.values()) await agent.service.kill('SIGTERM');
+    // Agents leave their runtimes serving by design (the next start adopts them); a finished test has no next start.
+    for (const leftover of processesUsing(this.dataDir)) stopProcessGroup(leftover.pid);
     await this.gateway?.kill('SIGTERM');
     await this.api?.kill('SIGTERM');
     await this.worker?.kill('SIGTERM');
     await this.temporal.teardown();
     await this.db.drop();
     if (!process.env['LUNANEXA_KEEP_TEST_DATA']) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** SIGKILL to a runtime's process group (it leads its own), or to the process when it leads none. */
+function stopProcessGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   }
 }

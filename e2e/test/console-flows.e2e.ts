@@ -301,6 +301,31 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, requestRow.getByText('Completed', { exact: true }));
     await screenshot(page, 'flow-requests', DESKTOP.width);
 
+    // Queue depth as the gateways publish it: a second gateway holding 5 waiters for flow-chat shows as
+    // Queued now, in the summary and on the deployment's row.
+    const [flowChat] = await harness.sql<{ id: string }>(
+      `SELECT id FROM deployments WHERE name = 'flow-chat'`,
+    );
+    await harness.sql(
+      `INSERT INTO gateway_load (gateway_id, group_key, deployment_id, in_flight, queued, capacity, updated_at)
+       VALUES ('gateway-b:4100', $1, $1, 4, 5, 4, now())`,
+      [flowChat.id],
+    );
+    await page.goto(`${harness.apiUrl}/requests`);
+    await expectVisible(
+      page,
+      page
+        .locator('dl.summary > div', { hasText: 'Queued now' })
+        .locator('dd')
+        .getByText('5', { exact: true }),
+    );
+    const deploymentRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'flow-chat' }) });
+    await expectVisible(page, deploymentRow.getByRole('cell').last().getByText('5', { exact: true }));
+    await screenshot(page, 'flow-requests-queued', DESKTOP.width);
+    await harness.sql(`DELETE FROM gateway_load WHERE gateway_id = 'gateway-b:4100'`);
+
     // Cordon, then drain through the confirmation dialog that states its scope.
     await page.goto(`${harness.apiUrl}/nodes/flow-node`);
     await page.getByRole('button', { name: 'Cordon' }).click();

@@ -7,6 +7,7 @@ import { createSystemActivities } from './system-activities';
 import { createRolloutActivities } from './rollout-activities';
 import { createEvaluationActivities } from './evaluation-activities';
 import { createRetentionActivities } from './retention-activities';
+import { createNodeRecoveryActivities } from './node-recovery-activities';
 import {
   createArtifactActivities,
   EMPTY_ARTIFACT_STORE_CONFIG,
@@ -56,6 +57,7 @@ export function createActivities(ports: ActivityPorts) {
     ...createRolloutActivities({ db: ports.db, clock }),
     ...createEvaluationActivities({ db: ports.db, clock }),
     ...createRetentionActivities({ db: ports.db, clock }),
+    ...createNodeRecoveryActivities({ db: ports.db, clock }),
     ...createArtifactActivities({
       db: ports.db,
       clock,

@@ -5,3 +5,4 @@ export * from './control-plane-fixture';
 export * from './fleet-harness';
 export * from './browser';
 export * from './console-page';
+export * from './node-loss';

@@ -3,6 +3,7 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
@@ -30,6 +31,10 @@ export const deploymentStatusQuery = defineQuery<DeploymentWorkflowStatus>(DEPLO
 
 /** Poll period while converging (agents report every few seconds). */
 const CONVERGE_POLL_MS = 1_000;
+/** How long an evacuation waits for the replacement to be Ready before it stops the replica anyway. */
+const REPLACE_WAIT_MS = 120_000;
+/** Histories recorded before evacuations placed the replacement first replay the old order. */
+const REPLACE_BEFORE_STOP = 'evacuate-replace-before-stop';
 /** Iterations before continue-as-new, so history stays small for a deployment that runs for months. */
 const ITERATIONS_PER_RUN = 500;
 /** How long a stop waits for agents to confirm before finishing anyway (unreachable nodes fence themselves by lease). */
@@ -38,8 +43,9 @@ const STOP_WAIT_MS = 120_000;
 /**
  * One deployment's lifetime, and the only writer of its desired state:
  * record → place → push signed assignments → wait for the agents to report
- * Ready → keep the assignment leases renewed → on `evacuateNode` (DrainNode)
- * stop the replica there and re-place if another node is eligible → on
+ * Ready → keep the assignment leases renewed → on `evacuateNode` (DrainNode,
+ * NodeRecovery) place a replacement on an eligible node, wait (bounded) until
+ * it is Ready, then stop the replica there → on
  * `stopDeployment` push Stop at a new generation, wait for Stopped, finish.
  * Every step is an idempotent activity keyed by ids, so a worker killed
  * anywhere resumes without a second assignment or runtime.
@@ -76,6 +82,26 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
     while (evacuations.length > 0) {
       const evacuation = evacuations.shift() as EvacuateNodeSignal;
       evacuated.add(evacuation.nodeId);
+      if (patched(REPLACE_BEFORE_STOP)) {
+        // Replacement first (a drain keeps serving until it is Ready; a lost node's replica serves nothing meanwhile).
+        const replacement = await steps.placeDeployment({
+          ...base,
+          excludeNodeIds: [...evacuated],
+          leaseSeconds: input.leaseSeconds,
+        });
+        if (replacement.created > 0) {
+          await steps.pushDeploymentAssignments({ deploymentId, leaseSeconds: input.leaseSeconds });
+          const until = Date.now() + REPLACE_WAIT_MS;
+          for (;;) {
+            const progress = await steps.nodeRecoveryProgress({
+              nodeId: evacuation.nodeId,
+              deployments: [deploymentId],
+            });
+            if (progress.complete || stop !== null || Date.now() >= until) break;
+            await condition(() => stop !== null, CONVERGE_POLL_MS);
+          }
+        }
+      }
       await steps.stopReplicas({
         deploymentId,
         actor: evacuation.actor,

@@ -7,3 +7,4 @@ export { rolloutWorkflow } from './rollout';
 export { verifyModelVersionWorkflow } from './verify-model-version';
 export { evaluateWorkflow } from './evaluate';
 export { retentionExpiryWorkflow } from './retention-expiry';
+export { nodeLeaseWatchWorkflow, nodeRecoveryWorkflow } from './node-recovery';

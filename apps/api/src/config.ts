@@ -1,6 +1,10 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { CONTROL_TASK_QUEUE, DEFAULT_TEMPORAL_NAMESPACE } from '@lunanexa/contracts';
+import {
+  CONTROL_TASK_QUEUE,
+  DEFAULT_NODE_LEASE_SECONDS,
+  DEFAULT_TEMPORAL_NAMESPACE,
+} from '@lunanexa/contracts';
 import { configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
 
 export const ApiConfigSchema = z.object({
@@ -38,6 +42,11 @@ export const ApiConfigSchema = z.object({
   LUNANEXA_GATEWAY_PORT: configFields.port(4100),
   /** Lease on every assignment pushed to an agent; the deployment workflow renews it at a third. */
   LUNANEXA_ASSIGNMENT_LEASE_SECONDS: z.coerce.number().int().min(15).max(86_400).default(600),
+  /**
+   * A node's lease: a heartbeat renews it for this long (agents beat every 5 s). Past it the node is
+   * Unreachable and, after the worker's LUNANEXA_NODE_LOST_GRACE_SECONDS, lost (NodeRecovery).
+   */
+  LUNANEXA_NODE_LEASE_SECONDS: z.coerce.number().int().min(5).max(3_600).default(DEFAULT_NODE_LEASE_SECONDS),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -27,6 +27,27 @@ export const WorkerConfigSchema = z.object({
     .min(1, 'must be at least 1 second')
     .max(86_400, 'must be at most 86400 seconds (one day)')
     .default(300),
+  /** A node whose lease has been expired this long is lost: NodeRecovery re-places its replicas. */
+  LUNANEXA_NODE_LOST_GRACE_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(0, 'must be at least 0 seconds')
+    .max(3_600, 'must be at most 3600 seconds (one hour)')
+    .default(10),
+  /** Seconds between the lease watch's passes over the nodes. */
+  LUNANEXA_NODE_WATCH_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .max(300, 'must be at most 300 seconds')
+    .default(2),
+  /** How long a NodeRecovery waits for replacements to be Ready before it writes its receipt anyway. */
+  LUNANEXA_NODE_REPLACEMENT_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(5, 'must be at least 5 seconds')
+    .max(3_600, 'must be at most 3600 seconds (one hour)')
+    .default(300),
   /** Artifact stores for digest verification (docs/OPERATIONS.md); checked together by workerArtifactStoreConfig. */
   LUNANEXA_S3_ENDPOINT: z.string().optional(),
   LUNANEXA_S3_REGION: z.string().optional(),

@@ -2,7 +2,7 @@ import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/o
 import { loadWorkerConfig } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { startWorker } from './worker';
-import { keepRetentionExpiryRunning } from './retention-expiry';
+import { keepStandingLoopRunning, nodeLeaseWatchLoop, retentionExpiryLoop } from './standing-loops';
 
 runMain('lunanexa-worker', async () => {
   const config = loadWorkerConfig();
@@ -14,13 +14,21 @@ runMain('lunanexa-worker', async () => {
   });
   const running = await startWorker(config, logger);
   const health = createWorkerHealthServer(running.worker, build);
-  keepRetentionExpiryRunning({
+  const temporal = {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.LUNANEXA_TASK_QUEUE,
-    intervalSeconds: config.LUNANEXA_RETENTION_EXPIRY_INTERVAL_SECONDS,
     logger,
-  });
+  };
+  keepStandingLoopRunning(temporal, retentionExpiryLoop(config.LUNANEXA_RETENTION_EXPIRY_INTERVAL_SECONDS));
+  keepStandingLoopRunning(
+    temporal,
+    nodeLeaseWatchLoop({
+      graceSeconds: config.LUNANEXA_NODE_LOST_GRACE_SECONDS,
+      intervalSeconds: config.LUNANEXA_NODE_WATCH_INTERVAL_SECONDS,
+      replacementTimeoutSeconds: config.LUNANEXA_NODE_REPLACEMENT_TIMEOUT_SECONDS,
+    }),
+  );
   await new Promise<void>((resolve) =>
     health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve),
   );

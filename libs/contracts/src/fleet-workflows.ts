@@ -78,6 +78,45 @@ export interface DrainNodeWorkflowResult {
   readonly receiptHash: string;
 }
 
+/** The one standing loop that finds nodes whose lease expired past the grace period; its fixed id. */
+export const NODE_LEASE_WATCH_WORKFLOW_ID = 'nodeLeaseWatch/watch-loop';
+
+export interface NodeLeaseWatchWorkflowInput extends OperationContext {
+  /** A node is lost once its lease has been expired this long (it may only be slow). */
+  readonly graceSeconds: number;
+  readonly intervalSeconds: number;
+  /** Passes so far across continue-as-new; with maxPasses, lets a test run a bounded loop. */
+  readonly passesSoFar?: number;
+  readonly maxPasses?: number;
+  /** How long a recovery waits for the replacements to be Ready before it writes its receipt anyway. */
+  readonly replacementTimeoutSeconds: number;
+  /** Suspected nodes carried across continue-as-new (node id → first seen silent, ISO). */
+  readonly suspects?: Readonly<Record<string, string>>;
+}
+
+export interface NodeLeaseWatchWorkflowResult {
+  readonly passes: number;
+  /** Recovery workflow ids this run started (ones already started by an earlier pass are not repeated). */
+  readonly recoveries: readonly string[];
+}
+
+export interface NodeRecoveryWorkflowInput extends OperationContext {
+  readonly nodeId: string;
+  /** The expired lease this recovery is about (part of its workflow id: one recovery per loss). */
+  readonly leaseExpiredAt: string;
+  readonly replacementTimeoutSeconds: number;
+}
+
+export interface NodeRecoveryWorkflowResult {
+  readonly nodeId: string;
+  readonly lostAssignments: readonly string[];
+  readonly deployments: readonly string[];
+  /** Every affected deployment has its desired replicas Ready on other nodes. */
+  readonly replaced: boolean;
+  readonly secondsToReplaced: number | null;
+  readonly receiptHash: string;
+}
+
 export interface CreateDeploymentRequest {
   readonly deploymentId: string;
   readonly name: string;

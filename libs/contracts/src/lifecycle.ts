@@ -100,6 +100,8 @@ export const REPLICA_STATES = [
   'Stopping',
   'Stopped',
   'Failed',
+  // Set by the controller, never reported by an agent: the replica's node lost its lease (NodeRecovery).
+  'Lost',
 ] as const;
 export const ReplicaStateSchema = z.enum(REPLICA_STATES);
 export type ReplicaState = z.infer<typeof ReplicaStateSchema>;

@@ -26,6 +26,8 @@ export const WORKFLOW_TYPES = {
   retentionExpiry: 'retentionExpiryWorkflow',
   verifyModelVersion: 'verifyModelVersionWorkflow',
   evaluate: 'evaluateWorkflow',
+  nodeLeaseWatch: 'nodeLeaseWatchWorkflow',
+  nodeRecovery: 'nodeRecoveryWorkflow',
 } as const;
 
 /** Workflow ids derive from the operation and its idempotency key. */

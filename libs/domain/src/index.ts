@@ -11,3 +11,4 @@ export * from './evaluation';
 export * from './placement';
 export * from './quota';
 export * from './admission';
+export * from './node-recovery';

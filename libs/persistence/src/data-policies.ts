@@ -6,6 +6,7 @@ import type {
   TenantDataPolicy,
 } from '@lunanexa/contracts';
 import type { Queryable } from './fleet';
+import { returnedRows } from './returning';
 
 /**
  * Tenant data policies and payload captures (migration 1767657600000).
@@ -139,8 +140,7 @@ export async function deletePayloadCaptureBatch(
      RETURNING id, tenant_id, purpose`,
     [options.limit, options.tenantId ?? null],
   );
-  // TypeORM answers a DELETE … RETURNING with [rows, affected count]; a plain client with the rows.
-  const deleted = (Array.isArray(raw[0]) ? raw[0] : raw) as DeletedRow[];
+  const deleted = returnedRows<DeletedRow>(raw);
   return {
     count: deleted.length,
     tenantIds: [...new Set(deleted.map((row) => row.tenant_id))].sort(),

@@ -14,3 +14,4 @@ export * from './data-policies';
 export * from './gateway-credentials';
 export * from './deploy-policy';
 export * from './tenancy';
+export * from './node-recovery';

@@ -1,5 +1,6 @@
 import type { GatewayKey, Tenant } from '@lunanexa/contracts';
 import type { Queryable } from './fleet';
+import { returnedRows } from './returning';
 
 /**
  * Tenants and gateway keys (migration 1767830400000): typed rows and the
@@ -18,11 +19,6 @@ const isoOrNull = (value: unknown): string | null =>
 /** bigint and integer columns; pg returns bigint as a string. */
 const numberOrNull = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
-
-/** TypeORM answers UPDATE/DELETE … RETURNING with [rows, affected count]; other statements and pg with the rows. */
-function returnedRows(raw: unknown[]): Raw[] {
-  return (Array.isArray(raw[0]) ? raw[0] : raw) as Raw[];
-}
 
 // ------------------------------------------------------------------------------------------- tenants
 
@@ -76,7 +72,7 @@ export async function updateTenant(q: Queryable, tenant: Tenant): Promise<boolea
       tenant.updatedAt,
     ],
   );
-  return returnedRows(raw).length === 1;
+  return returnedRows<Raw>(raw).length === 1;
 }
 
 export async function findTenant(
@@ -213,7 +209,7 @@ export async function revokeGatewayKey(
       RETURNING ${KEY_COLUMNS}`,
     [id, revocation.revokedAt, revocation.revokedBy],
   );
-  const row = returnedRows(raw)[0];
+  const row = returnedRows<Raw>(raw)[0];
   return row ? gatewayKeyFromRow(row) : null;
 }
 
@@ -244,7 +240,7 @@ export async function touchGatewayKeysLastUsed(
       RETURNING k.id`,
     [entries.map((entry) => entry.id), entries.map((entry) => new Date(entry.lastUsedAt).toISOString())],
   );
-  return returnedRows(raw).length;
+  return returnedRows<Raw>(raw).length;
 }
 
 /** Which of `names` are aliases that exist (a key may only name existing aliases). */

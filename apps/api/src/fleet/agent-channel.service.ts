@@ -19,7 +19,6 @@ import {
 } from '@lunanexa/agent-protocol';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
-  DEFAULT_NODE_LEASE_SECONDS,
   ErrorCode,
   LunaNexaError,
   WORKFLOW_TYPES,
@@ -32,7 +31,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
 import type { ControllerKey } from '../auth/controller-key';
-import { API_LOGGER } from '../config';
+import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 
 /** How long a Pending node waits for an operator before EnrollNode rejects it. */
@@ -77,6 +76,7 @@ export class AgentChannelService {
     private readonly workflows: WorkflowRunner,
     @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
     @Inject(API_LOGGER) private readonly logger: Logger,
+    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, 'LUNANEXA_NODE_LEASE_SECONDS'>,
   ) {
     this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
   }
@@ -218,7 +218,7 @@ export class AgentChannelService {
       controllerKeyId: this.controllerKeyId,
       controllerPublicKey: openSshPublicKey(this.controllerKey.publicKey),
       heartbeatIntervalSeconds: DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
-      leaseDurationSeconds: DEFAULT_NODE_LEASE_SECONDS,
+      leaseDurationSeconds: this.config.LUNANEXA_NODE_LEASE_SECONDS,
     });
   }
 
@@ -391,7 +391,7 @@ export class AgentChannelService {
       );
     }
     const now = new Date();
-    const leaseExpiresAt = new Date(now.getTime() + DEFAULT_NODE_LEASE_SECONDS * 1000);
+    const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
     const actor = `node:${locked.name}`;
     let keyId = locked.keyId;
     let publicKey = locked.publicKey;

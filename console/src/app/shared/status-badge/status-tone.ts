@@ -27,6 +27,7 @@ const REPLICA_TONES = {
   Ready: 'ok',
   Unhealthy: 'warn',
   Failed: 'error',
+  Lost: 'error',
 } as const satisfies Partial<Record<ReplicaState, StatusTone>>;
 
 /** How an inference request ended (RequestRecord.outcome): a caller's cancel is theirs, not a fault. */

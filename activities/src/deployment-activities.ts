@@ -10,13 +10,14 @@ import {
   type DeploymentState,
   type Runtime,
 } from '@lunanexa/contracts';
-import { describeRejections, planPlacement } from '@lunanexa/domain';
+import { describeRejections, planPlacement, replicaMemoryDemand } from '@lunanexa/domain';
 import {
   findDeployment,
   findModelVersion,
   findNode,
   listAssignments,
   listNodes,
+  listPlacedReplicas,
   type AssignmentRow,
   type DeploymentRow,
   type ModelVersionRow,
@@ -245,7 +246,22 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
           if (missing <= 0) {
             return { placed: running.map((row) => row.nodeId), created: 0, missing: 0, reason: null };
           }
-          const nodes = await listNodes(manager);
+          // Each node's load: the memory every replica meant to run there claims, whichever deployment it serves.
+          const load = new Map<string, { bytes: number; replicas: number }>();
+          for (const replica of await listPlacedReplicas(manager)) {
+            const entry = load.get(replica.nodeId) ?? { bytes: 0, replicas: 0 };
+            entry.bytes += replicaMemoryDemand(
+              replica.requirements as CompatibleHardware,
+              (replica.runtime as Runtime).supportedHardware,
+            );
+            entry.replicas += 1;
+            load.set(replica.nodeId, entry);
+          }
+          const nodes = (await listNodes(manager)).map((node) => ({
+            ...node,
+            placedMemoryBytes: load.get(node.id)?.bytes ?? 0,
+            placedReplicas: load.get(node.id)?.replicas ?? 0,
+          }));
           const plan = planPlacement(nodes, {
             missingReplicas: missing,
             nodeSelector: deployment.nodeSelector,

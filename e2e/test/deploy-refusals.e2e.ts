@@ -426,9 +426,10 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       `query($d: String!) { deployment(deployment: $d) { ${PLACED_FIELDS} } }`,
       { d: 'llama-1-candidate' },
     );
-    expect(candidate.deployment?.placement?.chosen).to.deep.equal([
-      { node: 'node-a', reason: 'eligible and its hardware fits one replica; first such node by name' },
-    ]);
+    expect(candidate.deployment?.placement?.chosen.map((choice) => choice.node)).to.deep.equal(['node-a']);
+    expect(candidate.deployment?.placement?.chosen[0]?.reason).to.match(
+      /^eligible and its hardware fits one replica; Spread rank 1 of 1 eligible: /,
+    );
     await approve(ref);
     const started = await h.graphql<{ startRollout: { rollout: { id: string } } }>(
       `mutation($input: StartRolloutInput!) { startRollout(input: $input) { rollout { id } } }`,

@@ -73,6 +73,26 @@ export function formatGiB(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }
 
+/** The memory one replica of a version on its runtime claims on a node (the stricter declaration); 0 when neither says. */
+export function replicaMemoryDemand(
+  requirements: CompatibleHardware,
+  runtimeSupported: CompatibleHardware,
+): number {
+  return combined(requirements, runtimeSupported).minMemoryBytesPerReplica ?? 0;
+}
+
+/**
+ * What all replicas on a node may claim together: on unified memory (a DGX
+ * Spark's GB10) or without GPUs, system memory after the headroom; on
+ * discrete GPUs, the GPUs' memory (a GPU reporting none adds nothing).
+ */
+export function nodeMemoryCapacity(inventory: NodeInventory): number {
+  if (inventory.gpus.length === 0 || inventory.gpus.some((gpu) => gpu.memoryModel === 'unified')) {
+    return unifiedMemoryCapacity(inventory);
+  }
+  return inventory.gpus.reduce((sum, gpu) => sum + (gpu.totalMemoryBytes ?? 0), 0);
+}
+
 /** What one replica may use of a unified-memory (or GPU-less) node: system memory minus the headroom. */
 export function unifiedMemoryCapacity(inventory: NodeInventory): number {
   return Math.floor(inventory.systemMemory.totalBytes * (1 - UNIFIED_MEMORY_HEADROOM_FRACTION));

@@ -65,15 +65,19 @@ function request(overrides: Partial<PlacementRequest> = {}): PlacementRequest {
 }
 
 describe('placement: where replicas go and why every other node was passed over', () => {
-  it('takes eligible nodes in name order, one replica each, and says why', () => {
+  it('ranks equal eligible nodes by name, one replica each, and says why', () => {
     const plan = planPlacement(
       [node('spark-b'), node('spark-a'), node('spark-c')],
       request({ missingReplicas: 2 }),
     );
     expect(plan.chosen.map((c) => c.node)).to.deep.equal(['spark-a', 'spark-b']);
-    expect(plan.chosen[0]?.reason).to.match(/hardware fits one replica; first such node by name/);
-    expect(plan.rejected).to.deep.equal([
-      { node: 'spark-c', reasons: ['eligible, but enough replicas were placed'] },
+    expect(plan.chosen[0]?.reason).to.equal(
+      'eligible and its hardware fits one replica; Spread rank 1 of 3 eligible: 23.2 % of memory claimed after placing (24.0 GiB of 103.4 GiB, 0 replica(s) there before)',
+    );
+    expect(plan.rejected).to.have.length(1);
+    expect(plan.rejected[0]?.node).to.equal('spark-c');
+    expect(plan.rejected[0]?.reasons).to.deep.equal([
+      'eligible, but enough replicas were placed on nodes Spread ranks higher',
     ]);
     expect(plan.unplaced).to.equal(0);
   });
@@ -151,9 +155,10 @@ describe('placement: where replicas go and why every other node was passed over'
       {
         nodeId: b.id,
         node: 'spark-b',
-        reason: 'the requested node; eligible and its hardware fits one replica',
+        reason: `the requested node; eligible and its hardware fits one replica; ${pinned.chosen[0]?.reason.split('; ').at(-1)}`,
       },
     ]);
+    expect(pinned.chosen[0]?.reason).to.match(/; Spread rank 1 of 1 eligible: /);
     const pinnedButCordoned = planPlacement(
       [a, node('spark-b', { cordoned: true })],
       request({ requestedNodeId: b.id }),
@@ -168,5 +173,61 @@ describe('placement: where replicas go and why every other node was passed over'
     const plan = planPlacement([], request({ missingReplicas: 2 }));
     expect(plan).to.deep.equal({ chosen: [], rejected: [], unplaced: 2 });
     expect(describeRejections(plan.rejected)).to.equal('no node is enrolled');
+  });
+
+  describe('memory accounting and strategy', () => {
+    const claimed = (gib: number, replicas: number) => ({
+      placedMemoryBytes: gib * GiB,
+      placedReplicas: replicas,
+    });
+
+    it('counts the memory co-located replicas of every deployment claim, unified memory after headroom', () => {
+      // A GB10 has 103.4 GiB after the 15 % headroom; the replica needs 24 GiB.
+      const full = node('spark-full', claimed(80, 3));
+      const room = node('spark-room', claimed(78, 3));
+      const plan = planPlacement([full, room], request());
+      expect(plan.chosen.map((c) => c.node)).to.deep.equal(['spark-room']);
+      expect(plan.rejected).to.deep.equal([
+        {
+          node: 'spark-full',
+          reasons: [
+            'memory: 23.4 GiB free of 103.4 GiB with 3 replica(s) placed, the replica needs 24.0 GiB',
+          ],
+        },
+      ]);
+    });
+
+    it('counts discrete GPUs by their memory', () => {
+      // Two H100s: 159.3 GiB of GPU memory.
+      const h100 = node('h100', { inventory: H100, ...claimed(140, 2) });
+      const plan = planPlacement([h100], request());
+      expect(plan.unplaced).to.equal(1);
+      expect(plan.rejected[0]?.reasons[0]).to.match(
+        /^memory: 19\.3 GiB free of 159\.3 GiB with 2 replica\(s\) placed/,
+      );
+      expect(
+        planPlacement([node('h100', { inventory: H100, ...claimed(130, 1) })], request()).unplaced,
+      ).to.equal(0);
+    });
+
+    it('Spread takes the least loaded node first, Binpack the most loaded that fits; ties by name; deterministic', () => {
+      const nodes = [
+        node('spark-c', claimed(48, 2)),
+        node('spark-a', claimed(0, 0)),
+        node('spark-b', claimed(24, 1)),
+        node('spark-d', claimed(72, 3)),
+        node('spark-e', claimed(24, 1)),
+      ];
+      const spread = planPlacement(nodes, request({ missingReplicas: 3, strategy: 'Spread' }));
+      expect(spread.chosen.map((c) => c.node)).to.deep.equal(['spark-a', 'spark-b', 'spark-e']);
+      const binpack = planPlacement(nodes, request({ missingReplicas: 3, strategy: 'Binpack' }));
+      expect(binpack.chosen.map((c) => c.node)).to.deep.equal(['spark-d', 'spark-c', 'spark-b']);
+      expect(binpack.chosen[0]?.reason).to.match(/Binpack rank 1 of 5 eligible: 92\.8 % of memory claimed/);
+      // Every node is explained, chosen or not; the same input gives the same plan in any order.
+      expect(binpack.chosen.length + binpack.rejected.length).to.equal(nodes.length);
+      expect(
+        planPlacement([...nodes].reverse(), request({ missingReplicas: 3, strategy: 'Binpack' })),
+      ).to.deep.equal(binpack);
+    });
   });
 });

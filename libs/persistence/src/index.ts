@@ -15,3 +15,4 @@ export * from './gateway-credentials';
 export * from './deploy-policy';
 export * from './tenancy';
 export * from './node-recovery';
+export * from './placement-load';

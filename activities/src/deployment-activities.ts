@@ -10,14 +10,13 @@ import {
   type DeploymentState,
   type Runtime,
 } from '@lunanexa/contracts';
-import { describeRejections, planPlacement, replicaMemoryDemand } from '@lunanexa/domain';
+import { describeRejections, planPlacement } from '@lunanexa/domain';
 import {
   findDeployment,
   findModelVersion,
   findNode,
   listAssignments,
-  listNodes,
-  listPlacedReplicas,
+  loadPlacementNodes,
   type AssignmentRow,
   type DeploymentRow,
   type ModelVersionRow,
@@ -184,8 +183,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             await manager.query(
               `INSERT INTO deployments (id, name, model_version_id, model_ref, state, state_reason, generation,
                  observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, created_by,
-                 created_at, updated_at, purpose, rollout_id)
-               VALUES ($1, $2, $3, $4, 'Pending', NULL, 1, 0, $5, '{}'::jsonb, $6, $7, $8, $9, $9, $10, $11)`,
+                 created_at, updated_at, purpose, rollout_id, placement_strategy)
+               VALUES ($1, $2, $3, $4, 'Pending', NULL, 1, 0, $5, '{}'::jsonb, $6, $7, $8, $9, $9, $10, $11, $12)`,
               [
                 request.deploymentId,
                 request.name,
@@ -198,6 +197,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
                 now,
                 request.purpose ?? 'Candidate',
                 request.rolloutId ?? null,
+                request.placementStrategy ?? 'Spread',
               ],
             );
           }
@@ -246,22 +246,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
           if (missing <= 0) {
             return { placed: running.map((row) => row.nodeId), created: 0, missing: 0, reason: null };
           }
-          // Each node's load: the memory every replica meant to run there claims, whichever deployment it serves.
-          const load = new Map<string, { bytes: number; replicas: number }>();
-          for (const replica of await listPlacedReplicas(manager)) {
-            const entry = load.get(replica.nodeId) ?? { bytes: 0, replicas: 0 };
-            entry.bytes += replicaMemoryDemand(
-              replica.requirements as CompatibleHardware,
-              (replica.runtime as Runtime).supportedHardware,
-            );
-            entry.replicas += 1;
-            load.set(replica.nodeId, entry);
-          }
-          const nodes = (await listNodes(manager)).map((node) => ({
-            ...node,
-            placedMemoryBytes: load.get(node.id)?.bytes ?? 0,
-            placedReplicas: load.get(node.id)?.replicas ?? 0,
-          }));
+          const nodes = await loadPlacementNodes(manager);
           const plan = planPlacement(nodes, {
             missingReplicas: missing,
             nodeSelector: deployment.nodeSelector,
@@ -271,6 +256,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             requirements: version.requirements as CompatibleHardware,
             runtimeSupported: (version.runtime as Runtime).supportedHardware,
             now,
+            strategy: deployment.placementStrategy,
           });
           const byId = new Map(nodes.map((node) => [node.id, node]));
           const chosen = plan.chosen

@@ -6,6 +6,7 @@ import {
   FIXTURES_DIR,
   NodeInventorySchema,
   type CompatibleHardware,
+  type PlacementStrategy,
   type NodeInventory,
 } from '@lunanexa/contracts';
 import {
@@ -15,7 +16,6 @@ import {
   prepareFleet,
   type PlacementNode,
   type PlacementRequest,
-  type PlacementStrategy,
 } from '@lunanexa/domain';
 import { REPO_ROOT } from '../src';
 

@@ -521,4 +521,88 @@ describe('one deploy gate: createDeployment and startRollout refuse the same ver
     expect(codeOf(invalid)).to.equal('VALIDATION_FAILED');
     expect(JSON.stringify(invalid.errors?.[0]?.extensions)).to.contain('purpose');
   });
+
+  it('placementPlan: a dry run explains every node — Spread and Binpack rank by memory claimed — and changes nothing', async () => {
+    const ref = await registerVerified('plan', { memoryBytes: 40 * GiB });
+    // The deployments earlier tests created keep looking for a node; with none wanted they leave these alone.
+    await sql(`UPDATE deployments SET desired_replicas = 0`);
+    const tokenId = randomUUID();
+    await sql(
+      `INSERT INTO bootstrap_tokens (id, token_hash, prefix, created_by, created_at, expires_at)
+       VALUES ($1, $2, 'lnxb_planPLAN', 'test', now(), now() + interval '1 day')`,
+      [tokenId, 'cd'.repeat(32)],
+    );
+    for (const name of ['spark-plan-a', 'spark-plan-b']) {
+      await sql(
+        `INSERT INTO nodes (id, name, lifecycle, address, ssh_port, host_key_fingerprint, key_id, public_key,
+                            inventory, lease_renewed_at, lease_expires_at, enroll_workflow_id, bootstrap_token_id,
+                            enrolled_at, updated_at)
+         VALUES ($1, $1, 'Active', '127.0.0.1', 22, 'SHA256:test', $1, 'test-public-key',
+                 $2::jsonb, now(), now() + interval '1 hour', 'enroll-node/' || $1, $3, now(), now())`,
+        [name, JSON.stringify(INVENTORY), tokenId],
+      );
+    }
+    // spark-plan-b already holds a 40 GiB replica of another deployment.
+    const [version] = await sql<{ id: string }[]>(`SELECT id FROM model_versions WHERE ref = $1`, [ref]);
+    await sql(
+      `INSERT INTO deployments (id, name, model_version_id, model_ref, state, generation, desired_replicas,
+                                workflow_id, created_by, created_at, updated_at)
+       VALUES ('dep-plan-other', 'plan-other', $1, $2, 'Ready', 1, 1, 'deployment/dep-plan-other', 'test', now(), now())`,
+      [version?.id, ref],
+    );
+    await sql(
+      `INSERT INTO assignments (id, deployment_id, node_id, generation, intent, lease_expires_at, spec, created_at,
+                                updated_at)
+       VALUES ('asg-plan-other', 'dep-plan-other', 'spark-plan-b', 1, 'Run', now() + interval '1 hour', '{}'::jsonb,
+               now(), now())`,
+    );
+    const before = { ...(await written()), audit: await count(`SELECT count(*) AS n FROM audit_events`) };
+    const plan = async (input: Record<string, unknown>) =>
+      dataOf<{
+        strategy: string;
+        chosen: { node: string; reason: string }[];
+        rejected: { node: string; reasons: string[] }[];
+        unplaced: number;
+      }>(
+        await api.graphql(
+          `query($input: PlacementPlanInput!) { placementPlan(input: $input) { strategy replicas chosen { node reason } rejected { node reasons } unplaced } }`,
+          { input },
+          operator,
+        ),
+        'placementPlan',
+      );
+    const spread = await plan({ model: ref, replicas: 1 });
+    expect(spread.strategy).to.equal('Spread');
+    expect(spread.chosen.map((c) => c.node)).to.deep.equal(['spark-plan-a']);
+    expect(spread.chosen[0]?.reason).to.match(/Spread rank 1 of 2 eligible: /);
+    const binpack = await plan({ model: ref, replicas: 1, placementStrategy: 'Binpack' });
+    expect(binpack.chosen.map((c) => c.node)).to.deep.equal(['spark-plan-b']);
+    expect(binpack.chosen[0]?.reason).to.match(/1 replica\(s\) there before/);
+    // Every node is explained: the stale one by its lease, the one not taken by the ranking.
+    const explained = new Map(binpack.rejected.map((r) => [r.node, r.reasons.join('; ')]));
+    expect(explained.get('spark-gate')).to.contain('no live lease');
+    expect(explained.get('spark-plan-a')).to.contain('eligible, but enough replicas were placed');
+    // Three replicas: two nodes fit (one replica each), one is unplaced.
+    expect((await plan({ model: ref, replicas: 3 })).unplaced).to.equal(1);
+    // Bad input is typed; nothing at all was written or audited by any of it.
+    const badStrategy = await api.graphql(
+      `query($input: PlacementPlanInput!) { placementPlan(input: $input) { unplaced } }`,
+      { input: { model: ref, placementStrategy: 'Random' } },
+      operator,
+    );
+    expect(codeOf(badStrategy)).to.equal('VALIDATION_FAILED');
+    const unknown = await api.graphql(
+      `query($input: PlacementPlanInput!) { placementPlan(input: $input) { unplaced } }`,
+      { input: { model: 'nothing@1' } },
+      operator,
+    );
+    expect(codeOf(unknown)).to.equal('MODEL_NOT_FOUND');
+    expect({
+      ...(await written()),
+      audit: await count(`SELECT count(*) AS n FROM audit_events`),
+    }).to.deep.equal(before);
+    await sql(`DELETE FROM assignments WHERE id = 'asg-plan-other'`);
+    await sql(`DELETE FROM deployments WHERE id = 'dep-plan-other'`);
+    await sql(`UPDATE nodes SET lifecycle = 'Revoked' WHERE name LIKE 'spark-plan-%'`);
+  });
 });

@@ -8,6 +8,8 @@ import {
   deployListCommand,
   deployStopCommand,
   type DeployCreateOptions,
+  placementPlanCommand,
+  type PlacementPlanOptions,
 } from './commands/deployments';
 import {
   DEFAULT_GATEWAY_URL,
@@ -340,6 +342,10 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     )
     .option('--node <node>', 'place on this node (id or name); default: the scheduler chooses')
     .option('--replicas <n>', 'number of replicas (default 1)')
+    .option(
+      '--strategy <strategy>',
+      'spread (default): least memory claimed first; binpack: most claimed that still fits first',
+    )
     .option('--key <idempotency-key>', 'the same key returns the same deployment (default: by name)')
     .option('--wait', 'poll until the deployment is Ready; exit non-zero if it fails or times out')
     .option('--wait-timeout <seconds>', `how long --wait waits (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`)
@@ -355,6 +361,16 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
   leaf(deploy, 'stop <name>')
     .description('stop every replica and wait until the agents report them stopped')
     .action(run((ctx, name: string) => deployStopCommand(ctx, name)));
+
+  const placement = group(program, 'placement', 'the scheduler: where replicas would go and why');
+  leaf(placement, 'plan')
+    .description('dry run: where replicas of a version would go now and why, for every node; changes nothing')
+    .option('--model <name@version>', 'model version to place (required)')
+    .option('--replicas <n>', 'number of replicas (default 1)')
+    .option('--strategy <strategy>', 'spread (default) or binpack')
+    .option('--node <node>', 'only this node (id or name)')
+    .option('--deployment <name>', 'add to this deployment (its nodes already run a replica)')
+    .action(run((ctx, options: PlacementPlanOptions) => placementPlanCommand(ctx, options)));
 
   // -------------------------------------------------------------------------
   const alias = group(program, 'alias', 'versioned aliases: the names callers invoke');

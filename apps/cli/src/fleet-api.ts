@@ -37,6 +37,7 @@ export const FLEET_DOCUMENTS = {
   registerModelVersion: `mutation RegisterModelVersion($input: RegisterModelVersionInput!) { registerModelVersion(input: $input) { ${MODEL_VERSION_FIELDS} } }`,
   deployments: `query Deployments { deployments { ${DEPLOYMENT_FIELDS} } }`,
   deployment: `query Deployment($deployment: String!) { deployment(deployment: $deployment) { ${DEPLOYMENT_FIELDS} } }`,
+  placementPlan: `query PlacementPlan($input: PlacementPlanInput!) { placementPlan(input: $input) { strategy replicas chosen { node reason } rejected { node reasons } unplaced } }`,
   createDeployment: `mutation CreateDeployment($input: CreateDeploymentInput!) { createDeployment(input: $input) { ${DEPLOYMENT_OPERATION_FIELDS} } }`,
   stopDeployment: `mutation StopDeployment($deployment: String!) { stopDeployment(deployment: $deployment) { ${DEPLOYMENT_OPERATION_FIELDS} } }`,
 } as const;
@@ -189,6 +190,15 @@ export const DrainResultSchema = z.object({
   node: FleetNodeSchema,
 });
 export type DrainResult = z.infer<typeof DrainResultSchema>;
+
+export const PlacementPlanSchema = z.object({
+  strategy: z.string(),
+  replicas: z.number(),
+  chosen: z.array(z.object({ node: z.string(), reason: z.string() })),
+  rejected: z.array(z.object({ node: z.string(), reasons: z.array(z.string()) })),
+  unplaced: z.number(),
+});
+export type PlacementPlan = z.infer<typeof PlacementPlanSchema>;
 
 export const DeploymentOperationSchema = z.object({
   deploymentId: z.string(),

@@ -399,6 +399,36 @@ describe('fleet commands against a canned API', () => {
       expect(io.err()).to.match(/^error\[EVALUATION_NOT_PASSED\]: demo@v1: no evaluation has run/);
     });
 
+    it('sends --strategy binpack as the placement strategy, and refuses an unknown one before calling', async () => {
+      const { url, requests } = await serve(polling([]));
+      const io = captureIo();
+      expect(
+        await runCli(
+          ['--api-url', url, 'deploy', 'create', 'chat', '--model', 'demo@v1', '--strategy', 'BinPack'],
+          io,
+          '0.1.0',
+        ),
+      ).to.equal(0);
+      expect(sentOperations(requests)[0]?.variables).to.deep.equal({
+        input: {
+          name: 'chat',
+          model: 'demo@v1',
+          purpose: 'Serving',
+          placementStrategy: 'Binpack',
+          replicas: 1,
+        },
+      });
+      const bad = captureIo();
+      expect(
+        await runCli(
+          ['--api-url', url, 'deploy', 'create', 'chat', '--model', 'demo@v1', '--strategy', 'random'],
+          bad,
+          '0.1.0',
+        ),
+      ).to.equal(64);
+      expect(bad.err()).to.contain('--strategy must be spread or binpack');
+    });
+
     it('maps MODEL_NOT_FOUND to exit 1', async () => {
       const { url } = await serve({
         CreateDeployment: () => ({
@@ -436,6 +466,65 @@ describe('fleet commands against a canned API', () => {
       const stop = captureIo();
       expect(await runCli(['--api-url', url, 'deploy', 'stop', 'chat'], stop, '0.1.0')).to.equal(0);
       expect(stop.out()).to.contain('state           Stopped\n');
+    });
+  });
+
+  describe('placement', () => {
+    const PLAN = {
+      strategy: 'Binpack',
+      replicas: 2,
+      chosen: [
+        {
+          node: 'spark-02',
+          reason: 'eligible and its hardware fits one replica; Binpack rank 1 of 2 eligible',
+        },
+      ],
+      rejected: [
+        { node: 'spark-01', reasons: ['cordoned'] },
+        {
+          node: 'spark-03',
+          reasons: ['memory: 4.0 GiB free of 103.4 GiB with 4 replica(s) placed, the replica needs 24.0 GiB'],
+        },
+      ],
+      unplaced: 1,
+    };
+
+    it('plan prints every node with its verdict and reason, sends the options, and exits 1 when a replica stays unplaced', async () => {
+      const { url, requests } = await serve({ PlacementPlan: () => ({ data: { placementPlan: PLAN } }) });
+      const io = captureIo();
+      expect(
+        await runCli(
+          [
+            '--api-url',
+            url,
+            'placement',
+            'plan',
+            '--model',
+            'demo@v1',
+            '--replicas',
+            '2',
+            '--strategy',
+            'binpack',
+          ],
+          io,
+          '0.1.0',
+        ),
+      ).to.equal(1);
+      expect(sentOperations(requests)[0]?.variables).to.deep.equal({
+        input: { model: 'demo@v1', replicas: 2, placementStrategy: 'Binpack' },
+      });
+      expect(io.out()).to.match(
+        /^Binpack: 1 of 2 replica\(s\) placed, 1 unplaced \(dry run: nothing changed\)$/m,
+      );
+      expect(io.out()).to.match(
+        /^spark-02 +chosen +eligible and its hardware fits one replica; Binpack rank 1 of 2 eligible$/m,
+      );
+      expect(io.out()).to.match(/^spark-03 +passed over +memory: 4\.0 GiB free/m);
+      const json = captureIo();
+      expect(
+        await runCli(['--json', '--api-url', url, 'placement', 'plan', '--model', 'demo@v1'], json, '0.1.0'),
+      ).to.equal(1);
+      expect(JSON.parse(json.out())).to.deep.equal(PLAN);
     });
   });
 });

@@ -66,6 +66,16 @@ export const DeploymentSchema = z
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
 /**
+ * How the scheduler ranks the nodes that can take a replica: Spread puts it
+ * where the least memory is claimed (failure isolation, headroom), Binpack
+ * where the most is claimed that still fits (keeps whole nodes free for big
+ * models).
+ */
+export const PLACEMENT_STRATEGIES = ['Spread', 'Binpack'] as const;
+export const PlacementStrategySchema = z.enum(PLACEMENT_STRATEGIES);
+export type PlacementStrategy = z.infer<typeof PlacementStrategySchema>;
+
+/**
  * Why a deployment exists, which decides the deploy gate it passes
  * (libs/domain `decideDeployPolicy`):
  *

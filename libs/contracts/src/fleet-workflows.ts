@@ -6,7 +6,7 @@
  * `drain-node/<nodeId>/<key>`, `deployment/<deploymentId>`.
  */
 
-import type { DeploymentPurpose } from './deployment';
+import type { DeploymentPurpose, PlacementStrategy } from './deployment';
 
 /** Who asked, and the correlation id every receipt of the operation carries. */
 export interface OperationContext {
@@ -130,6 +130,8 @@ export interface CreateDeploymentRequest {
    */
   readonly purpose?: DeploymentPurpose;
   readonly rolloutId?: string | null;
+  /** How the scheduler ranks nodes for this deployment; absent in older histories: Spread. */
+  readonly placementStrategy?: PlacementStrategy;
 }
 
 export interface DeploymentWorkflowInput extends OperationContext {

@@ -3,6 +3,7 @@ import type {
   NodeInventory,
   NodeLabels,
   NodeLifecycleState,
+  PlacementStrategy,
   Taint,
 } from '@lunanexa/contracts';
 import { formatGiB, hardwareFit, nodeMemoryCapacity, replicaMemoryDemand } from './hardware-compatibility';
@@ -24,9 +25,6 @@ import { formatGiB, hardwareFit, nodeMemoryCapacity, replicaMemoryDemand } from 
  * least memory claimed after placing first; Binpack: most claimed first —
  * ties by name; one replica per node. Every node gets its explanation.
  */
-
-export const PLACEMENT_STRATEGIES = ['Spread', 'Binpack'] as const;
-export type PlacementStrategy = (typeof PLACEMENT_STRATEGIES)[number];
 
 export interface PlacementNode {
   readonly id: string;

@@ -13,6 +13,7 @@ import { DataPoliciesAndPayloadCaptures1767657600000 } from './migrations/176765
 import { DeploymentPlacement1767744000000 } from './migrations/1767744000000-deployment-placement';
 import { TenantsAndGatewayKeys1767830400000 } from './migrations/1767830400000-tenants-and-gateway-keys';
 import { GatewayCallersAndLoad1767916800000 } from './migrations/1767916800000-gateway-callers-and-load';
+import { DeploymentPlacementStrategy1768003200000 } from './migrations/1768003200000-deployment-placement-strategy';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   DeploymentPlacement1767744000000,
   TenantsAndGatewayKeys1767830400000,
   GatewayCallersAndLoad1767916800000,
+  DeploymentPlacementStrategy1768003200000,
 ];
 
 export interface DataSourceSettings {

@@ -2,6 +2,7 @@ import type {
   DeploymentPlacement,
   AssignmentIntent,
   DeploymentPurpose,
+  PlacementStrategy,
   DeploymentState,
   ModelVersionState,
   NodeInventory,
@@ -283,6 +284,7 @@ export interface DeploymentRow {
   /** Candidate: under evaluation, not behind an alias; Serving: started by a rollout for an alias. */
   readonly purpose: DeploymentPurpose;
   readonly rolloutId: string | null;
+  readonly placementStrategy: PlacementStrategy;
   /** The scheduler's last decision; null until first placed. */
   readonly placement: DeploymentPlacement | null;
   readonly createdBy: string;
@@ -292,7 +294,7 @@ export interface DeploymentRow {
 
 const DEPLOYMENT_COLUMNS = `id, name, model_version_id, model_ref, state, state_reason, generation,
   observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, purpose, rollout_id,
-  placement, created_by, created_at, updated_at`;
+  placement, placement_strategy, created_by, created_at, updated_at`;
 
 function deploymentFromRow(row: Raw): DeploymentRow {
   return {
@@ -310,6 +312,7 @@ function deploymentFromRow(row: Raw): DeploymentRow {
     workflowId: row['workflow_id'] as string,
     purpose: row['purpose'] as DeploymentPurpose,
     rolloutId: (row['rollout_id'] as string | null) ?? null,
+    placementStrategy: row['placement_strategy'] as PlacementStrategy,
     placement: (row['placement'] as DeploymentPlacement | null) ?? null,
     createdBy: row['created_by'] as string,
     createdAt: date(row['created_at']) ?? new Date(0),

@@ -1,4 +1,6 @@
-import type { Queryable } from './fleet';
+import type { CompatibleHardware, Runtime } from '@lunanexa/contracts';
+import { replicaMemoryDemand, type PlacementNode } from '@lunanexa/domain';
+import { listNodes, type NodeRow, type Queryable } from './fleet';
 
 /** One replica meant to run, with what its version and runtime declare (the scheduler sizes its memory claim). */
 export interface PlacedReplica {
@@ -17,4 +19,29 @@ export async function listPlacedReplicas(q: Queryable): Promise<PlacedReplica[]>
       WHERE a.intent = 'Run'`,
   );
   return rows.map((row) => ({ nodeId: row.node_id, requirements: row.requirements, runtime: row.runtime }));
+}
+
+/**
+ * Every node as the scheduler sees it: the node row plus the memory the
+ * replicas meant to run there claim (every deployment's) and how many.
+ * What placeDeployment decides on and what a dry-run plan shows.
+ */
+export async function loadPlacementNodes(
+  q: Queryable,
+): Promise<(NodeRow & Required<Pick<PlacementNode, 'placedMemoryBytes' | 'placedReplicas'>>)[]> {
+  const load = new Map<string, { bytes: number; replicas: number }>();
+  for (const replica of await listPlacedReplicas(q)) {
+    const entry = load.get(replica.nodeId) ?? { bytes: 0, replicas: 0 };
+    entry.bytes += replicaMemoryDemand(
+      replica.requirements as CompatibleHardware,
+      (replica.runtime as Runtime).supportedHardware,
+    );
+    entry.replicas += 1;
+    load.set(replica.nodeId, entry);
+  }
+  return (await listNodes(q)).map((node) => ({
+    ...node,
+    placedMemoryBytes: load.get(node.id)?.bytes ?? 0,
+    placedReplicas: load.get(node.id)?.replicas ?? 0,
+  }));
 }

@@ -5,6 +5,11 @@ import {
   DEPLOYMENT_SIGNALS,
   DeploymentPurposeSchema,
   ErrorCode,
+  PLACEMENT_STRATEGIES,
+  PlacementStrategySchema,
+  type CompatibleHardware,
+  type PlacementStrategy,
+  type Runtime,
   LunaNexaError,
   NameSchema,
   RuntimeSchema,
@@ -14,7 +19,7 @@ import {
   type DeploymentWorkflowInput,
   type DeploymentWorkflowResult,
 } from '@lunanexa/contracts';
-import { decideDeployPolicy } from '@lunanexa/domain';
+import { decideDeployPolicy, planPlacement } from '@lunanexa/domain';
 import {
   SYNTHETIC_LICENSE_NAME,
   ensureModel,
@@ -29,6 +34,7 @@ import {
   listDeployments,
   listNodes,
   loadDeployPolicyFacts,
+  loadPlacementNodes,
   type DeploymentRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
@@ -42,12 +48,20 @@ import type {
   Deployment,
   DeploymentOperation,
   ModelVersion,
+  PlacementPlanInput,
+  PlacementPlanView,
   RegisterModelVersionInput,
 } from './fleet.types';
 import { deploymentView, modelVersionView } from './views';
 
 function invalid(path: string, message: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
+}
+
+function parseStrategy(value: string): PlacementStrategy {
+  const parsed = PlacementStrategySchema.safeParse(value);
+  if (!parsed.success) throw invalid('placementStrategy', `must be ${PLACEMENT_STRATEGIES.join(' or ')}`);
+  return parsed.data;
 }
 
 /** The runtime record of the deterministic fake runtime: the registry's built-in `runtime-fake`. */
@@ -232,6 +246,57 @@ export class DeploymentsService {
    * so a version `startRollout` refuses is refused here with the same code.
    * A refusal is audited and starts nothing.
    */
+  /**
+   * The scheduler's decision for `input` on the fleet as it is now, without
+   * acting on it: the same loader and the same libs/domain planPlacement the
+   * deployment workflow uses. Reads only; nothing is written or audited.
+   */
+  async placementPlan(input: PlacementPlanInput): Promise<PlacementPlanView> {
+    if (!Number.isInteger(input.replicas) || input.replicas < 1 || input.replicas > 64) {
+      throw invalid('replicas', 'must be 1-64');
+    }
+    const strategy = parseStrategy(input.placementStrategy);
+    const version = await findModelVersion(this.db, input.model);
+    if (!version) {
+      throw new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `model version ${input.model} is not registered`);
+    }
+    let requestedNodeId: string | null = null;
+    if (input.node) {
+      const node = await findNode(this.db, input.node);
+      if (!node) throw new LunaNexaError(ErrorCode.NOT_FOUND, `node ${input.node} does not exist`);
+      requestedNodeId = node.id;
+    }
+    const runningOn = new Set<string>();
+    let nodeSelector = {};
+    if (input.deployment) {
+      const deployment = await findDeployment(this.db, input.deployment);
+      if (!deployment) {
+        throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${input.deployment} does not exist`);
+      }
+      nodeSelector = deployment.nodeSelector;
+      for (const row of await listAssignments(this.db, { deploymentId: deployment.id }))
+        if (row.intent === 'Run') runningOn.add(row.nodeId);
+    }
+    const plan = planPlacement(await loadPlacementNodes(this.db), {
+      missingReplicas: input.replicas,
+      nodeSelector,
+      requestedNodeId,
+      excludedNodeIds: new Set(),
+      runningOn,
+      requirements: version.requirements as CompatibleHardware,
+      runtimeSupported: (version.runtime as Runtime).supportedHardware,
+      now: new Date(),
+      strategy,
+    });
+    return {
+      strategy,
+      replicas: input.replicas,
+      chosen: plan.chosen.map(({ node, reason }) => ({ node, reason })),
+      rejected: plan.rejected.map(({ node, reasons }) => ({ node, reasons: [...reasons] })),
+      unplaced: plan.unplaced,
+    };
+  }
+
   async createDeployment(input: CreateDeploymentInput, caller: Caller): Promise<DeploymentOperation> {
     if (!NameSchema.safeParse(input.name).success) throw invalid('name', 'must be a lower-case DNS label');
     if (!Number.isInteger(input.replicas) || input.replicas < 1 || input.replicas > 64) {
@@ -240,6 +305,7 @@ export class DeploymentsService {
     const parsedPurpose = DeploymentPurposeSchema.safeParse(input.purpose);
     if (!parsedPurpose.success) throw invalid('purpose', `must be ${DEPLOYMENT_PURPOSES.join(' or ')}`);
     const purpose: DeploymentPurpose = parsedPurpose.data;
+    const placementStrategy = parseStrategy(input.placementStrategy);
     const key = validateIdempotencyKey(input.idempotencyKey ?? `name:${input.name}`);
     const refuse = async (error: LunaNexaError): Promise<never> => {
       await this.audit.refusal(
@@ -291,6 +357,7 @@ export class DeploymentsService {
         desiredReplicas: input.replicas,
         requestedNodeId,
         purpose,
+        placementStrategy,
       },
       leaseSeconds: this.config.LUNANEXA_ASSIGNMENT_LEASE_SECONDS,
       actor: caller.actor,

@@ -7,8 +7,8 @@ import {
   BootstrapToken,
   ControllerIdentity,
   CreateBootstrapTokenInput,
-  CreateDeploymentInput,
   CreatedBootstrapToken,
+  CreateDeploymentInput,
   Deployment,
   DeploymentOperation,
   DrainResult,
@@ -16,6 +16,8 @@ import {
   LabelInput,
   ModelVersion,
   NodeOperation,
+  PlacementPlanInput,
+  PlacementPlanView,
   RegisterModelVersionInput,
   TaintInput,
 } from './fleet.types';
@@ -184,6 +186,15 @@ export class FleetResolver {
   @Query(() => Deployment, { nullable: true })
   deployment(@Args('deployment') deployment: string): Promise<Deployment | null> {
     return this.deploymentsService.deployment(deployment);
+  }
+
+  @RequirePermission('read')
+  @Query(() => PlacementPlanView, {
+    description:
+      'Dry run of the scheduler: where replicas of a model version would go now and why every node was or was not chosen. Changes nothing.',
+  })
+  placementPlan(@Args('input') input: PlacementPlanInput): Promise<PlacementPlanView> {
+    return this.deploymentsService.placementPlan(input);
   }
 
   @RequirePermission('operate')

@@ -511,6 +511,9 @@ export class Deployment {
   })
   purpose!: string;
 
+  @Field({ description: 'How the scheduler ranks nodes for its replicas: Spread or Binpack.' })
+  placementStrategy!: string;
+
   @Field()
   state!: string;
 
@@ -586,10 +589,65 @@ export class CreateDeploymentInput {
 
   @Allow()
   @Field(() => String, {
+    defaultValue: 'Spread',
+    description:
+      'How the scheduler ranks eligible nodes: Spread (least memory claimed after placing first) or Binpack (most claimed that still fits first); ties by name.',
+  })
+  placementStrategy!: string;
+
+  @Allow()
+  @Field(() => String, {
     nullable: true,
     description: 'Repeating a request with the same key returns the same deployment.',
   })
   idempotencyKey?: string | null;
+}
+
+@InputType({ description: 'What to place, for a dry run of the scheduler.' })
+export class PlacementPlanInput {
+  @Allow()
+  @Field({ description: 'Model version ref, name@version.' })
+  model!: string;
+
+  @Allow()
+  @Field(() => Int, { defaultValue: 1 })
+  replicas!: number;
+
+  @Allow()
+  @Field(() => String, { defaultValue: 'Spread', description: 'Spread or Binpack.' })
+  placementStrategy!: string;
+
+  @Allow()
+  @Field(() => String, { nullable: true, description: 'Node id or name to place on.' })
+  node?: string | null;
+
+  @Allow()
+  @Field(() => String, {
+    nullable: true,
+    description: 'An existing deployment: the plan adds to it (its nodes already run a replica).',
+  })
+  deployment?: string | null;
+}
+
+@ObjectType({
+  description:
+    'What the scheduler would do now, and why, for every node. A dry run: nothing is placed, written or audited.',
+})
+export class PlacementPlanView {
+  @Field()
+  strategy!: string;
+
+  @Field(() => Int)
+  replicas!: number;
+
+  @Field(() => [PlacementChoice])
+  chosen!: PlacementChoice[];
+
+  @Field(() => [PlacementRejection])
+  rejected!: PlacementRejection[];
+
+  @Field(() => Int, { description: 'Replicas no eligible node was left for.' })
+  unplaced!: number;
 }
 
 @ObjectType()

@@ -183,6 +183,7 @@ export function deploymentView(
     name: row.name,
     modelRef: row.modelRef,
     purpose: row.purpose,
+    placementStrategy: row.placementStrategy,
     state: row.state,
     stateReason: row.stateReason,
     generation: row.generation,

@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEPLOYMENT_PURPOSES, ErrorCode, type DeploymentPurpose } from '@lunanexa/contracts';
+import {
+  DEPLOYMENT_PURPOSES,
+  ErrorCode,
+  PLACEMENT_STRATEGIES,
+  type DeploymentPurpose,
+  type PlacementStrategy,
+} from '@lunanexa/contracts';
 import { z } from 'zod';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
@@ -8,9 +14,11 @@ import {
   DeploymentOperationSchema,
   DeploymentSchema,
   FLEET_DOCUMENTS,
+  PlacementPlanSchema,
   dataOf,
   type Deployment,
   type DeploymentOperation,
+  type PlacementPlan,
 } from '../fleet-api';
 import { formatFields, formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS, renderAssignments } from './nodes';
@@ -67,11 +75,23 @@ export function renderDeployment(deployment: Deployment): string {
 export interface DeployCreateOptions {
   readonly model?: string;
   readonly purpose?: string;
+  readonly strategy?: string;
   readonly node?: string;
   readonly replicas?: string;
   readonly key?: string;
   readonly wait?: boolean;
   readonly waitTimeout?: string;
+}
+
+/** `--strategy spread|binpack` (any case) as the API's placement strategy. */
+export function parseStrategy(raw: string): PlacementStrategy {
+  const strategy = PLACEMENT_STRATEGIES.find((name) => name.toLowerCase() === raw.toLowerCase());
+  if (strategy === undefined) {
+    throw usageError(
+      `--strategy must be ${PLACEMENT_STRATEGIES.map((name) => name.toLowerCase()).join(' or ')}, not ${JSON.stringify(raw)}`,
+    );
+  }
+  return strategy;
 }
 
 /** `--purpose serving|candidate` (any case) as the API's purpose name. */
@@ -92,6 +112,7 @@ export function deployCreateInput(
   name: string;
   model: string;
   purpose: DeploymentPurpose;
+  placementStrategy?: PlacementStrategy;
   replicas: number;
   node?: string;
   idempotencyKey?: string;
@@ -101,6 +122,7 @@ export function deployCreateInput(
     name: parseName(name, 'deployment name'),
     model: parseModelVersionRef(options.model, '--model').ref,
     purpose: options.purpose === undefined ? 'Serving' : parsePurpose(options.purpose),
+    ...(options.strategy === undefined ? {} : { placementStrategy: parseStrategy(options.strategy) }),
     replicas: options.replicas === undefined ? 1 : parseWholeNumber(options.replicas, '--replicas', 1),
     ...(options.node === undefined ? {} : { node: options.node }),
     ...(options.key === undefined ? {} : { idempotencyKey: parseIdempotencyKey(options.key) }),
@@ -258,4 +280,49 @@ export async function deployStopCommand(ctx: CommandContext, name: string): Prom
     ]),
   );
   return ExitCode.OK;
+}
+
+export interface PlacementPlanOptions {
+  readonly model?: string;
+  readonly replicas?: string;
+  readonly strategy?: string;
+  readonly node?: string;
+  readonly deployment?: string;
+}
+
+export function renderPlacementPlan(plan: PlacementPlan): string {
+  const head = `${plan.strategy}: ${plan.chosen.length} of ${plan.replicas} replica(s) placed${plan.unplaced > 0 ? `, ${plan.unplaced} unplaced` : ''} (dry run: nothing changed)\n`;
+  return (
+    head +
+    formatTable(
+      ['NODE', 'VERDICT', 'WHY'],
+      [
+        ...plan.chosen.map((choice) => [choice.node, 'chosen', choice.reason]),
+        ...plan.rejected.map((rejection) => [rejection.node, 'passed over', rejection.reasons.join('; ')]),
+      ],
+    )
+  );
+}
+
+/** `placement plan`: what the scheduler would do now and why, for every node; changes nothing. */
+export async function placementPlanCommand(
+  ctx: CommandContext,
+  options: PlacementPlanOptions,
+): Promise<ExitCode> {
+  if (options.model === undefined) throw usageError('--model <name>@<version> is required');
+  const input = {
+    model: parseModelVersionRef(options.model, '--model').ref,
+    replicas: options.replicas === undefined ? 1 : parseWholeNumber(options.replicas, '--replicas', 1),
+    placementStrategy: options.strategy === undefined ? 'Spread' : parseStrategy(options.strategy),
+    ...(options.node === undefined ? {} : { node: options.node }),
+    ...(options.deployment === undefined ? {} : { deployment: options.deployment }),
+  };
+  const { data } = await ctx.api.graphql(
+    FLEET_DOCUMENTS.placementPlan,
+    { input },
+    dataOf('placementPlan', PlacementPlanSchema),
+  );
+  if (ctx.json) writeJson(ctx.io.stdout, data.placementPlan);
+  else ctx.io.stdout(renderPlacementPlan(data.placementPlan));
+  return data.placementPlan.unplaced > 0 ? ExitCode.FAILURE : ExitCode.OK;
 }

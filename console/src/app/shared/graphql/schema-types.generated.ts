@@ -417,6 +417,8 @@ export interface CreateDeploymentInput {
   readonly name: string;
   /** Node id or name to place on; otherwise the scheduler chooses. */
   readonly node?: string | null;
+  /** How the scheduler ranks eligible nodes: Spread (least memory claimed after placing first) or Binpack (most claimed that still fits first); ties by name. */
+  readonly placementStrategy?: string;
   /** Serving: to serve traffic; the version passes the same deploy gate as a rollout (license, runtime allowlist, hardware, evaluation passed, Approved, digest). Candidate: to evaluate a version before approval; the same gate without evaluation and approval (the version must be verified, not Deprecated or Retired). Asked for explicitly. */
   readonly purpose?: string;
   readonly replicas?: number;
@@ -572,6 +574,8 @@ export interface Deployment {
   readonly observedGeneration: number;
   /** Why the replicas run where they do, or why some run nowhere; null before the first placement. */
   readonly placement: DeploymentPlacement | null;
+  /** How the scheduler ranks nodes for its replicas: Spread or Binpack. */
+  readonly placementStrategy: string;
   /** Serving (passed the full deploy gate, as a rollout canary does) or Candidate (deployed to evaluate a version before approval; no alias routes to it). */
   readonly purpose: string;
   readonly readyReplicas: number;
@@ -1404,6 +1408,29 @@ export interface PlacementChoice {
   readonly reason: string;
 }
 
+/** What to place, for a dry run of the scheduler. */
+export interface PlacementPlanInput {
+  /** An existing deployment: the plan adds to it (its nodes already run a replica). */
+  readonly deployment?: string | null;
+  /** Model version ref, name@version. */
+  readonly model: string;
+  /** Node id or name to place on. */
+  readonly node?: string | null;
+  /** Spread or Binpack. */
+  readonly placementStrategy?: string;
+  readonly replicas?: number;
+}
+
+/** What the scheduler would do now, and why, for every node. A dry run: nothing is placed, written or audited. */
+export interface PlacementPlanView {
+  readonly chosen: readonly PlacementChoice[];
+  readonly rejected: readonly PlacementRejection[];
+  readonly replicas: number;
+  readonly strategy: string;
+  /** Replicas no eligible node was left for. */
+  readonly unplaced: number;
+}
+
 /** A node the scheduler passed over, with every reason it was not eligible. */
 export interface PlacementRejection {
   readonly node: string;
@@ -1467,6 +1494,8 @@ export interface Query {
   readonly operators: readonly Operator[];
   /** Kept payloads, newest first, as metadata only (never the text); of one tenant when given. */
   readonly payloadCaptures: readonly PayloadCapture[];
+  /** Dry run of the scheduler: where replicas of a model version would go now and why every node was or was not chosen. Changes nothing. */
+  readonly placementPlan: PlacementPlanView;
   /** The most recent ping system checks, newest first. */
   readonly recentPings: readonly PingRecord[];
   /** Inference requests the gateway served, newest first (metadata only, never payloads). */
@@ -1557,6 +1586,10 @@ export interface QueryNodeArgs {
 export interface QueryPayloadCapturesArgs {
   readonly limit?: number | null;
   readonly tenantId?: string | null;
+}
+
+export interface QueryPlacementPlanArgs {
+  readonly input: PlacementPlanInput;
 }
 
 export interface QueryRecentPingsArgs {

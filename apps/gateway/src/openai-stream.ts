@@ -41,19 +41,38 @@ function finishReasonOf(value: unknown): FinishReason | null | undefined {
   return undefined;
 }
 
+/** The members every OpenAI chunk and response carries, checked by hand; null when one is off. */
+function openAiObject(body: unknown, object: string): Record<string, unknown> | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const value = body as Record<string, unknown>;
+  const plain =
+    typeof value['id'] === 'string' &&
+    value['id'] !== '' &&
+    value['object'] === object &&
+    isCount(value['created']) &&
+    typeof value['model'] === 'string' &&
+    value['model'] !== '';
+  return plain ? value : null;
+}
+
+type Usage = { promptTokens: number; completionTokens: number; totalTokens: number };
+
+/** A usage member with consistent totals; undefined otherwise (the reference path refuses inconsistent totals). */
+function usageOf(raw: unknown): Usage | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const usage = raw as Record<string, unknown>;
+  const prompt = usage['prompt_tokens'];
+  const completion = usage['completion_tokens'];
+  const total = usage['total_tokens'];
+  if (!isCount(prompt) || !isCount(completion) || !isCount(total) || total !== prompt + completion)
+    return undefined;
+  return { promptTokens: prompt, completionTokens: completion, totalTokens: total };
+}
+
 /** The chunk's choices and usage, or undefined when it is not the plain shape (left to the reference path). */
 export function readUpstreamChunk(kind: WorkloadKind, body: unknown): RelayedChunk | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const chunk = body as Record<string, unknown>;
-  if (
-    typeof chunk['id'] !== 'string' ||
-    chunk['id'] === '' ||
-    chunk['object'] !== (kind === 'chat' ? 'chat.completion.chunk' : 'text_completion') ||
-    !isCount(chunk['created']) ||
-    typeof chunk['model'] !== 'string' ||
-    chunk['model'] === ''
-  )
-    return undefined;
+  const chunk = openAiObject(body, kind === 'chat' ? 'chat.completion.chunk' : 'text_completion');
+  if (chunk === null) return undefined;
   const rawChoices = chunk['choices'];
   if (!Array.isArray(rawChoices)) return undefined;
   const choices: RelayedChoice[] = [];
@@ -81,15 +100,8 @@ export function readUpstreamChunk(kind: WorkloadKind, body: unknown): RelayedChu
   }
   const rawUsage = chunk['usage'];
   if (rawUsage === undefined || rawUsage === null) return { choices, usage: null };
-  if (typeof rawUsage !== 'object') return undefined;
-  const usage = rawUsage as Record<string, unknown>;
-  const prompt = usage['prompt_tokens'];
-  const completion = usage['completion_tokens'];
-  const total = usage['total_tokens'];
-  if (!isCount(prompt) || !isCount(completion) || !isCount(total)) return undefined;
-  // Inconsistent totals are refused by the reference path.
-  if (total !== prompt + completion) return undefined;
-  return { choices, usage: { promptTokens: prompt, completionTokens: completion, totalTokens: total } };
+  const usage = usageOf(rawUsage);
+  return usage === undefined ? undefined : { choices, usage };
 }
 
 /** Writes one relayed stream's events; one per request, holding the parts every event shares. */
@@ -164,17 +176,8 @@ export interface RelayedCompletion {
  * malformed answer is refused exactly as before.
  */
 export function readUpstreamCompletion(kind: WorkloadKind, body: unknown): RelayedCompletion | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const response = body as Record<string, unknown>;
-  if (
-    typeof response['id'] !== 'string' ||
-    response['id'] === '' ||
-    response['object'] !== (kind === 'chat' ? 'chat.completion' : 'text_completion') ||
-    !isCount(response['created']) ||
-    typeof response['model'] !== 'string' ||
-    response['model'] === ''
-  )
-    return undefined;
+  const response = openAiObject(body, kind === 'chat' ? 'chat.completion' : 'text_completion');
+  if (response === null) return undefined;
   const rawChoices = response['choices'];
   if (!Array.isArray(rawChoices) || rawChoices.length === 0) return undefined;
   const choices: RelayedCompletion['choices'][number][] = [];
@@ -199,15 +202,8 @@ export function readUpstreamCompletion(kind: WorkloadKind, body: unknown): Relay
     }
     choices.push({ index: choice['index'], text, finishReason });
   }
-  const rawUsage = response['usage'];
-  if (typeof rawUsage !== 'object' || rawUsage === null) return undefined;
-  const usage = rawUsage as Record<string, unknown>;
-  const prompt = usage['prompt_tokens'];
-  const completion = usage['completion_tokens'];
-  const total = usage['total_tokens'];
-  if (!isCount(prompt) || !isCount(completion) || !isCount(total) || total !== prompt + completion)
-    return undefined;
-  return { choices, usage: { promptTokens: prompt, completionTokens: completion, totalTokens: total } };
+  const usage = usageOf(response['usage']);
+  return usage === undefined ? undefined : { choices, usage };
 }
 
 /**

@@ -35,8 +35,24 @@ export async function expectVisible(
   locator: ReturnType<Page['getByRole']>,
   timeout = VIEW_TIMEOUT_MS,
 ): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout });
+  try {
+    await locator.waitFor({ state: 'visible', timeout });
+  } catch (error) {
+    // A CI log is all there is of a failed run: say what the page showed instead.
+    const shown = await visibleText(page).catch(() => '(page text unavailable)');
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\n${page.url()} showed instead:\n${shown}`,
+    );
+  }
   expect(await locator.isVisible(), `${page.url()}: ${locator.toString()}`).to.equal(true);
+}
+
+/** The open dialog's text when there is one (that is where a form's errors are), else the page's; at most 2,000 characters. */
+async function visibleText(page: Page): Promise<string> {
+  const dialogs = page.getByRole('dialog');
+  const scope = (await dialogs.count()) > 0 ? dialogs.last() : page.locator('body');
+  const text = (await scope.innerText({ timeout: 2_000 })).replace(/\n{2,}/g, '\n');
+  return text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text;
 }
 
 /** Signs in through the form and waits for the Overview. */

@@ -405,6 +405,7 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, dialog.getByRole('heading', { name: 'Quotas of acme' }));
     await dialog.getByLabel('Requests per minute').fill('600');
     await dialog.getByLabel('Concurrent requests').fill('0');
+    expect(await dialog.getByLabel('Concurrent requests').inputValue()).to.equal('0');
     await dialog.getByRole('button', { name: 'Save quotas' }).click();
     // Out of bounds is refused in the form, before anything is sent.
     await expectVisible(page, dialog.getByText(/A whole number from 1 to 100,000/));

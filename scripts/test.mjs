@@ -85,7 +85,9 @@ async function mochaTier(name, files, env, timeoutMs) {
     'spec',
   ];
   if (values.grep) args.push('--grep', values.grep);
+  const began = Date.now();
   const { code, output } = await runCommand(process.execPath, [...args, ...files], env);
+  const seconds = Math.round((Date.now() - began) / 1000);
   const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(output)?.[1] ?? 0);
   const passed = count('passing');
   let failed = count('failing');
@@ -98,7 +100,10 @@ async function mochaTier(name, files, env, timeoutMs) {
   totals.passed += passed;
   totals.failed += failed;
   totals.pending += pending;
-  summary.push(`${name}: ${passed} passed, ${failed} failed${pending ? `, ${pending} pending` : ''}`);
+  // The seconds per file show where the suite's time goes (CI allows it well under 20 minutes).
+  summary.push(
+    `${name}: ${passed} passed, ${failed} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`,
+  );
 }
 
 async function lintTier(env) {

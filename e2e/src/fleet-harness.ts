@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createScratchDatabase, runMigrations, type ScratchDatabase } from '@lunanexa/persistence';
 import { Client } from 'pg';
+import { recordWorkflowHistories, recordingHistories } from './record-histories';
 import { REPO_ROOT, freePort, processesUsing } from './stack-process';
 import { startTestTemporal } from './temporal-test-env';
 
@@ -169,6 +170,8 @@ export class FleetHarness {
   private gatewayPort = 0;
 
   private constructor(
+    /** The fleet's name: its scratch database's, its data directory's and its recorded histories'. */
+    readonly name: string,
     readonly dataDir: string,
     readonly temporal: TestWorkflowEnvironment,
     readonly db: ScratchDatabase,
@@ -192,7 +195,7 @@ export class FleetHarness {
       createScratchDatabase(name),
     ]);
     await runMigrations(db.url);
-    const harness = new FleetHarness(dataDir, temporal, db, {
+    const harness = new FleetHarness(name, dataDir, temporal, db, {
       leaseSeconds: options.leaseSeconds ?? 60,
       serveConsole: options.serveConsole ?? false,
       extraEnv: options.extraEnv ?? {},
@@ -275,6 +278,11 @@ export class FleetHarness {
   async startApi(): Promise<void> {
     this.api = startProcess('api', 'apps/api/dist/src/main.js', [], this.serviceEnv(), this.logDir);
     await this.ready(this.api, `${this.apiUrl}/ready`);
+  }
+
+  /** The worker's own small server (/health, /ready, /metrics). */
+  get workerUrl(): string {
+    return `http://127.0.0.1:${this.workerPort}`;
   }
 
   async startWorker(): Promise<void> {
@@ -435,6 +443,7 @@ export class FleetHarness {
     await this.gateway?.kill('SIGTERM');
     await this.api?.kill('SIGTERM');
     await this.worker?.kill('SIGTERM');
+    if (recordingHistories()) await recordWorkflowHistories(this.temporal.client, this.name);
     await this.temporal.teardown();
     await this.db.drop();
     if (!process.env['LUNANEXA_KEEP_TEST_DATA']) rmSync(this.dataDir, { recursive: true, force: true });

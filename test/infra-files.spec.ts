@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
+import { metricNames } from '@lunanexa/e2e/dist/src/monitoring';
 
 /**
  * Static checks of the deployment material in infra/: everything parses, the
@@ -13,7 +14,11 @@ import { parseDocument } from 'yaml';
 const repoRoot = path.resolve(__dirname, '../..');
 const infra = path.join(repoRoot, 'infra');
 
-/** The metric names services export for dashboards and alerts (see infra/README.md). */
+/**
+ * The metric names dashboards and alerts may use (see infra/README.md). This
+ * file checks the material against the list; e2e/test/monitoring.e2e.ts checks
+ * the expressions against what the running processes really export.
+ */
 const LUNANEXA_METRICS = [
   'lunanexa_http_requests_total',
   'lunanexa_http_request_duration_seconds_bucket',
@@ -52,43 +57,6 @@ const asList = (value: unknown): unknown[] => {
   expect(value, 'expected a list').to.be.an('array');
   return value as unknown[];
 };
-
-const PROMQL_KEYWORDS = new Set([
-  'and',
-  'or',
-  'unless',
-  'bool',
-  'offset',
-  'by',
-  'without',
-  'on',
-  'ignoring',
-  'group_left',
-  'group_right',
-  'inf',
-  'nan',
-]);
-
-/**
- * The metric names a PromQL expression selects: identifiers that are not
- * functions, keywords, label names (inside {} or by/without/on/ignoring lists),
- * strings, range durations or Grafana variables.
- */
-function metricNames(expr: string): string[] {
-  const stripped = expr
-    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""')
-    .replace(/\{[^}]*\}/g, '')
-    .replace(/\[[^\]]*\]/g, '')
-    .replace(/\$\{?\w+\}?/g, '')
-    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '');
-  const names = new Set<string>();
-  for (const match of stripped.matchAll(/(?<![\w.])[a-zA-Z_:][a-zA-Z0-9_:]*/g)) {
-    const rest = stripped.slice((match.index ?? 0) + match[0].length);
-    if (/^\s*\(/.test(rest) || PROMQL_KEYWORDS.has(match[0].toLowerCase())) continue;
-    names.add(match[0]);
-  }
-  return [...names];
-}
 
 /** systemd unit file → section → key → values (keys may repeat). */
 function readUnit(file: string): Map<string, Map<string, string[]>> {

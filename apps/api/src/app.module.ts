@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
+import { NodeConditionMetric } from './metrics/node-condition.metric';
 import { RequestsModule } from './requests/requests.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
@@ -107,7 +108,7 @@ export class AppModule {
         AuditModule,
       ],
       controllers: [MetricsController],
-      providers: [{ provide: SERVICE_METRICS, useValue: metrics }],
+      providers: [{ provide: SERVICE_METRICS, useValue: metrics }, NodeConditionMetric],
     };
   }
 }

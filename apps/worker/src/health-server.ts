@@ -1,19 +1,14 @@
 import { createServer, type Server } from 'node:http';
-import {
-  createServiceMetrics,
-  resolveRequestIds,
-  responseIdHeaders,
-  type BuildInfo,
-} from '@lunanexa/observability';
+import { resolveRequestIds, responseIdHeaders, type BuildInfo } from '@lunanexa/observability';
 import { ErrorCode, LunaNexaError, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
 import type { Worker } from '@temporalio/worker';
+import type { WorkerMetrics } from './metrics';
 
 /**
  * The worker has no API of its own; this small server lets the launcher,
  * systemd and Prometheus see whether it is polling.
  */
-export function createWorkerHealthServer(worker: Worker, build: BuildInfo): Server {
-  const metrics = createServiceMetrics('worker', build);
+export function createWorkerHealthServer(worker: Worker, build: BuildInfo, metrics: WorkerMetrics): Server {
   return createServer((req, res) => {
     const ids = resolveRequestIds(req.headers);
     for (const [k, v] of Object.entries(responseIdHeaders(ids))) res.setHeader(k, v);

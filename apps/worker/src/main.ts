@@ -1,6 +1,7 @@
 import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { loadWorkerConfig } from './config';
 import { createWorkerHealthServer } from './health-server';
+import { createWorkerMetrics } from './metrics';
 import { startWorker } from './worker';
 import { keepStandingLoopRunning, nodeLeaseWatchLoop, retentionExpiryLoop } from './standing-loops';
 
@@ -12,8 +13,9 @@ runMain('lunanexa-worker', async () => {
     level: config.LUNANEXA_LOG_LEVEL,
     version: build.version,
   });
-  const running = await startWorker(config, logger);
-  const health = createWorkerHealthServer(running.worker, build);
+  const metrics = createWorkerMetrics(build);
+  const running = await startWorker(config, logger, metrics);
+  const health = createWorkerHealthServer(running.worker, build, metrics);
   const temporal = {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,

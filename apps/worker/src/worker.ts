@@ -3,7 +3,10 @@ import { createActivities, SouthboundClient } from '@lunanexa/activities';
 import { ed25519KeyId } from '@lunanexa/agent-protocol';
 import { createDataSource, loadOrCreateControllerKey } from '@lunanexa/persistence';
 import type { Logger } from '@lunanexa/observability';
+import type { WorkflowMetricSinks } from '@lunanexa/workflows/dist/src/failure-metrics';
+import type { InjectedSinks } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
+import type { WorkerMetrics } from './metrics';
 import { workerArtifactStoreConfig, workerControllerKeyFile, type WorkerConfig } from './config';
 
 export interface RunningWorker {
@@ -40,7 +43,11 @@ function installRuntime(logger: Logger): void {
  * Connects to PostgreSQL and Temporal and starts polling the control task
  * queue. Workflow code is bundled from `@lunanexa/workflows` at start.
  */
-export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
+export async function startWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  metrics: WorkerMetrics,
+): Promise<RunningWorker> {
   installRuntime(logger);
   // The API creates the key on first start; the worker may start first, and the loader is race-safe.
   const key = loadOrCreateControllerKey(workerControllerKeyFile(config));
@@ -54,6 +61,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.LUNANEXA_TASK_QUEUE,
     workflowsPath: require.resolve('@lunanexa/workflows'),
+    interceptors: { workflowModules: [require.resolve('@lunanexa/workflows/dist/src/failure-metrics')] },
+    sinks: workflowMetricSinks(metrics),
     activities: createActivities({
       db,
       controller,
@@ -74,6 +83,18 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     async shutdown() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
+    },
+  };
+}
+
+/** Not called while a run is replayed, so a worker restart does not count a run's failure again. */
+function workflowMetricSinks(metrics: WorkerMetrics): InjectedSinks<WorkflowMetricSinks> {
+  return {
+    metrics: {
+      workflowFailed: {
+        fn: (_info, workflow) => metrics.workflowFailures.inc({ workflow }),
+        callDuringReplay: false,
+      },
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { NodeCondition, NodeInventory, NodeReadiness } from '@lunanexa/contracts';
+import type { NodeCondition, NodeInventory, NodeLifecycleState, NodeReadiness } from '@lunanexa/contracts';
 
 /**
  * Lease-derived readiness (DESIGN.md: the controller derives Ready / NotReady
@@ -79,4 +79,32 @@ export function deriveNodeReadiness(input: ReadinessInput): ReadinessView {
       lastTransitionAt: leaseRenewedAt.toISOString(),
     },
   };
+}
+
+/**
+ * The lifecycles whose nodes are expected to heartbeat: enrolled and not
+ * refused or revoked. A Pending node has never been let in, so its silence is
+ * no outage.
+ */
+export const HEARTBEATING_LIFECYCLES: readonly NodeLifecycleState[] = [
+  'Approved',
+  'Active',
+  'Draining',
+  'Drained',
+];
+
+/**
+ * Nodes per readiness, every readiness present (0 when none), for the
+ * `lunanexa_node_condition` gauge the node alerts and the fleet dashboard read.
+ */
+export function countNodeReadiness(
+  nodes: readonly (Omit<ReadinessInput, 'now'> & { readonly lifecycle: NodeLifecycleState })[],
+  now: Date,
+): Record<NodeReadiness, number> {
+  const counts: Record<NodeReadiness, number> = { Ready: 0, NotReady: 0, Unreachable: 0 };
+  for (const node of nodes) {
+    if (!HEARTBEATING_LIFECYCLES.includes(node.lifecycle)) continue;
+    counts[deriveNodeReadiness({ ...node, now }).readiness] += 1;
+  }
+  return counts;
 }

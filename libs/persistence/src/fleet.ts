@@ -121,6 +121,28 @@ export async function findNode(
   return rows[0] ? nodeFromRow(rows[0]) : null;
 }
 
+/** What readiness is derived from, for every node: no observed state or credentials (read on every metrics scrape). */
+export interface NodeReadinessRow {
+  readonly id: string;
+  readonly lifecycle: NodeLifecycleState;
+  readonly inventory: NodeInventory;
+  readonly leaseRenewedAt: Date | null;
+  readonly leaseExpiresAt: Date | null;
+}
+
+export async function listNodeReadinessInputs(q: Queryable): Promise<NodeReadinessRow[]> {
+  const rows = await q.query<Raw[]>(
+    'SELECT id, lifecycle, inventory, lease_renewed_at, lease_expires_at FROM nodes ORDER BY id',
+  );
+  return rows.map((row) => ({
+    id: row['id'] as string,
+    lifecycle: row['lifecycle'] as NodeLifecycleState,
+    inventory: row['inventory'] as NodeInventory,
+    leaseRenewedAt: date(row['lease_renewed_at']),
+    leaseExpiresAt: date(row['lease_expires_at']),
+  }));
+}
+
 export async function listNodes(q: Queryable): Promise<NodeRow[]> {
   const rows = await q.query<Raw[]>(`SELECT ${NODE_COLUMNS} FROM nodes ORDER BY name`);
   return rows.map(nodeFromRow);

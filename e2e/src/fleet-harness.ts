@@ -13,7 +13,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createScratchDatabase, runMigrations, type ScratchDatabase } from '@lunanexa/persistence';
+import {
+  connectAsTestAppRole,
+  createScratchDatabase,
+  runMigrations,
+  type ScratchDatabase,
+} from '@lunanexa/persistence';
 import { Client } from 'pg';
 import { recordWorkflowHistories, recordingHistories } from './record-histories';
 import { REPO_ROOT, freePort, processesUsing } from './stack-process';
@@ -149,6 +154,12 @@ export interface FleetHarnessOptions {
    * artifact store variables (LUNANEXA_S3_*), say, which each of them reads.
    */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * Run the api, worker and gateway as the application role (what
+   * `lunanexa_app` is in production: rows, no schema, audit append-only)
+   * instead of the database owner. Migrations still run as the owner.
+   */
+  readonly asAppRole?: boolean;
 }
 
 export class FleetHarness {
@@ -179,6 +190,8 @@ export class FleetHarness {
       readonly leaseSeconds: number;
       readonly serveConsole: boolean;
       readonly extraEnv: Readonly<Record<string, string>>;
+      /** What the services' DATABASE_URL is: the owner's, or the application role's. */
+      readonly serviceDatabaseUrl: string;
     },
   ) {
     this.logDir = join(dataDir, 'logs');
@@ -199,6 +212,7 @@ export class FleetHarness {
       leaseSeconds: options.leaseSeconds ?? 60,
       serveConsole: options.serveConsole ?? false,
       extraEnv: options.extraEnv ?? {},
+      serviceDatabaseUrl: options.asAppRole ? await connectAsTestAppRole(db) : db.url,
     });
     [harness.apiPort, harness.workerPort, harness.gatewayPort] = [
       await freePort(),
@@ -239,7 +253,7 @@ export class FleetHarness {
     return {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
-      DATABASE_URL: this.db.url,
+      DATABASE_URL: this.options.serviceDatabaseUrl,
       TEMPORAL_ADDRESS: this.temporal.address,
       TEMPORAL_NAMESPACE: this.temporal.namespace ?? 'default',
       LUNANEXA_TASK_QUEUE: this.taskQueue,

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { TEST_APP_ROLE } from '@lunanexa/persistence';
 import {
   FleetHarness,
   deploymentAssignments,
@@ -30,6 +31,8 @@ describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipte
   before(async () => {
     h = await FleetHarness.start('node-recovery', {
       leaseSeconds: 60,
+      // Recovery touches every part of the data model, so it is where least privilege is proven.
+      asAppRole: true,
       extraEnv: nodeLossEnv(LEASE_SECONDS, GRACE_SECONDS),
     });
     for (const name of ['node-a', 'node-b', 'node-c']) await h.startReadyAgent(name);
@@ -37,6 +40,19 @@ describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipte
 
   after(async () => {
     await h?.stop();
+  });
+
+  it('the api, worker and gateway connect as the application role, not the owner', async () => {
+    const sessions = await h.sql<{ application_name: string; usename: string }>(
+      `SELECT DISTINCT application_name, usename FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name LIKE 'lunanexa-%' ORDER BY application_name`,
+    );
+    expect(new Set(sessions.map((s) => s.application_name))).to.include.members([
+      'lunanexa-api',
+      'lunanexa-worker',
+      'lunanexa-gateway-credentials',
+    ]);
+    expect(sessions.filter((s) => s.usename !== TEST_APP_ROLE)).to.deep.equal([]);
   });
 
   it('kills a node under load: Lost, replaced on the third node, routed, receipted, no client error', async () => {
@@ -145,5 +161,24 @@ describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipte
         .map((r) => r.node)
         .sort(),
     ).to.deep.equal(['node-c', 'node-d']);
+  });
+
+  it('as the application role, nothing the services write was refused: every call recorded, the audit chain whole', async () => {
+    const recorded = await waitUntil(
+      'the gateway’s request records',
+      async () => {
+        const [row] = await h.sql<{ n: string }>(
+          `SELECT count(*) AS n FROM request_records WHERE requested_model = 'recover@v1'`,
+        );
+        return Number(row?.n ?? 0) >= loss.requests ? Number(row?.n) : null;
+      },
+      30_000,
+    );
+    expect(recorded).to.be.at.least(loss.requests);
+    const audit = await h.graphql<{ auditChainStatus: { valid: boolean; checked: number } }>(
+      '{ auditChainStatus { valid checked } }',
+    );
+    expect(audit.auditChainStatus.valid).to.equal(true);
+    expect(audit.auditChainStatus.checked).to.be.greaterThan(10);
   });
 });

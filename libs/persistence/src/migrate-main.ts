@@ -1,8 +1,12 @@
+import { Client } from 'pg';
+import { grantAppRole, queryableClient } from './app-role';
 import { runMigrations } from './data-source';
 
 /**
  * `node libs/persistence/dist/src/migrate-main.js` — applies pending
  * migrations to DATABASE_URL. The start command runs it before any service.
+ * With LUNANEXA_APP_ROLE (e.g. `lunanexa_app`), it then grants that role
+ * exactly the application's rights on every table (libs/persistence app-role).
  */
 async function main(): Promise<void> {
   const url = process.env['DATABASE_URL'];
@@ -16,6 +20,20 @@ async function main(): Promise<void> {
   process.stdout.write(
     applied.length ? `migrations applied: ${applied.join(', ')}\n` : 'migrations: up to date\n',
   );
+  const role = process.env['LUNANEXA_APP_ROLE'];
+  if (role) {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const grants = await grantAppRole(queryableClient(client), role);
+      const tables = Object.keys(grants.tables).length;
+      process.stdout.write(
+        `grants: ${role} may read and change rows of ${tables} tables, only append to audit_events, only read schema_migrations, and change no schema\n`,
+      );
+    } finally {
+      await client.end();
+    }
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { grantAppRole, queryableClient } from './app-role';
 
 /**
  * Scratch databases for integration tests: one per test file, created on the
@@ -55,4 +56,39 @@ export async function createScratchDatabase(
       }
     },
   };
+}
+
+/** The role tests connect services as, like `lunanexa_app` in production (one per server: roles are cluster-wide). */
+export const TEST_APP_ROLE = 'lunanexa_app_test';
+const TEST_APP_ROLE_PASSWORD = 'lunanexa-app-test';
+
+/**
+ * Creates the test application role on the test server if it is missing
+ * (safe when test files race) and grants it the application's rights on
+ * `database` (already migrated); returns the URL services connect with.
+ */
+export async function connectAsTestAppRole(
+  database: ScratchDatabase,
+  adminUrl: string = testAdminUrl(),
+): Promise<string> {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DO $$ BEGIN
+      CREATE ROLE ${TEST_APP_ROLE} LOGIN PASSWORD '${TEST_APP_ROLE_PASSWORD}';
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`);
+  } finally {
+    await admin.end();
+  }
+  const owner = new Client({ connectionString: database.url });
+  await owner.connect();
+  try {
+    await grantAppRole(queryableClient(owner), TEST_APP_ROLE);
+  } finally {
+    await owner.end();
+  }
+  const url = new URL(database.url);
+  url.username = TEST_APP_ROLE;
+  url.password = TEST_APP_ROLE_PASSWORD;
+  return url.toString();
 }

@@ -10,6 +10,7 @@ import {
   TRACEPARENT_HEADER,
   type OpenAiModelList,
   captureDecision,
+  gatewayOpenApiDocument,
   unixSeconds,
 } from '@lunanexa/contracts';
 import type { Counter, Histogram } from 'prom-client';
@@ -129,6 +130,8 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   const now = (): number => clock().getTime();
   const admission = new AdmissionController(deps.admission, now);
   const metrics = deps.metrics ?? createGatewayMetrics(GATEWAY_SERVICE, deps.build);
+  // Built once: the SDK generator and clients read it, and it only changes with a release.
+  const openApiDocument = Buffer.from(JSON.stringify(gatewayOpenApiDocument(deps.build.version)));
   metrics.observeAdmission(admission);
   const upstream = new UpstreamClient();
   const authenticator = new CallerAuthenticator(deps.credentials, now);
@@ -288,6 +291,22 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
               'content-length': String(Buffer.byteLength(text)),
             });
             res.end(text);
+          },
+        },
+      },
+    ],
+    [
+      '/openapi.json',
+      {
+        openAi: false,
+        methods: {
+          GET: ({ res }) => {
+            res.writeHead(200, {
+              'content-type': 'application/json',
+              'content-length': String(openApiDocument.length),
+              'cache-control': 'no-cache',
+            });
+            res.end(openApiDocument);
           },
         },
       },

@@ -1,8 +1,13 @@
 import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
-import { loadWorkerConfig } from './config';
+import { loadWorkerConfig, workerHealingRules } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { startWorker } from './worker';
-import { keepStandingLoopRunning, nodeLeaseWatchLoop, retentionExpiryLoop } from './standing-loops';
+import {
+  healingLoop,
+  keepStandingLoopRunning,
+  nodeLeaseWatchLoop,
+  retentionExpiryLoop,
+} from './standing-loops';
 
 runMain('lunanexa-worker', async () => {
   const config = loadWorkerConfig();
@@ -29,6 +34,7 @@ runMain('lunanexa-worker', async () => {
       replacementTimeoutSeconds: config.LUNANEXA_NODE_REPLACEMENT_TIMEOUT_SECONDS,
     }),
   );
+  keepStandingLoopRunning(temporal, healingLoop(config.LUNANEXA_HEAL_INTERVAL_SECONDS, workerHealingRules()));
   await new Promise<void>((resolve) =>
     health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve),
   );

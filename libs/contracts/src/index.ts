@@ -26,3 +26,4 @@ export * from './fixtures';
 export * from './roles';
 export * from './roles-schemas';
 export * from './enrollment';
+export * from './healing';

@@ -1,4 +1,9 @@
-import type { NodeLifecycleState } from '@lunanexa/contracts';
+import type {
+  HealingActionRecord,
+  HealingRuleSettings,
+  HealingSkipRecord,
+  NodeLifecycleState,
+} from '@lunanexa/contracts';
 
 /**
  * Healing rules: which corrective actions one pass of the Healing workflow
@@ -24,25 +29,6 @@ import type { NodeLifecycleState } from '@lunanexa/contracts';
  * `cooldownSeconds` is left alone; one action per replica and per node (a
  * cordoned node's replicas are not also restarted in the same pass).
  */
-
-export const HEALING_RULES = [
-  'cordon-crashing-node',
-  'replace-unhealthy-replica',
-  'restart-crash-looping-replica',
-] as const;
-export type HealingRule = (typeof HEALING_RULES)[number];
-
-export type HealingActionKind = 'CordonNode' | 'ReplaceReplica' | 'RestartReplica';
-
-export interface HealingRuleSettings {
-  readonly crashLoopRestarts: number;
-  readonly healthFailureThreshold: number;
-  readonly nodeCrashThreshold: number;
-  readonly nodeCrashWindowSeconds: number;
-  readonly nodeCrashMinReplicas: number;
-  readonly maxActionsPerPass: number;
-  readonly cooldownSeconds: number;
-}
 
 /** Documented in docs/OPERATIONS.md (LUNANEXA_HEAL_* variables). */
 export const DEFAULT_HEALING_RULES: HealingRuleSettings = {
@@ -113,23 +99,8 @@ export interface HealingView {
   readonly replicas: readonly HealingReplicaView[];
 }
 
-export interface HealingAction {
-  readonly rule: HealingRule;
-  readonly kind: HealingActionKind;
-  /** Node id for CordonNode, assignment id otherwise. */
-  readonly target: string;
-  readonly nodeId: string;
-  readonly deploymentId: string | null;
-  readonly reason: string;
-  readonly evidence: Readonly<Record<string, unknown>>;
-}
-
-/** A candidate some rule matched but a bound held back, with the bound that did. */
-export interface HealingSkip {
-  readonly rule: HealingRule;
-  readonly target: string;
-  readonly reason: string;
-}
+export type HealingAction = HealingActionRecord;
+export type HealingSkip = HealingSkipRecord;
 
 export interface HealingPlan {
   readonly actions: HealingAction[];
@@ -299,4 +270,39 @@ export function planHealing(view: HealingView, now: Date, settings: HealingRuleS
 /** The workflow id of one healing pass: a repeated request with the same key returns the same run. */
 export function healingWorkflowId(idempotencyKey: string): string {
   return `healing/${idempotencyKey}`;
+}
+
+/** The environment variables that set each rule (worker and API read the same ones; docs/OPERATIONS.md). */
+export const HEALING_RULE_VARIABLES: Readonly<Record<keyof HealingRuleSettings, string>> = {
+  crashLoopRestarts: 'LUNANEXA_HEAL_CRASH_LOOP_RESTARTS',
+  healthFailureThreshold: 'LUNANEXA_HEAL_HEALTH_FAILURES',
+  nodeCrashThreshold: 'LUNANEXA_HEAL_NODE_CRASHES',
+  nodeCrashWindowSeconds: 'LUNANEXA_HEAL_NODE_CRASH_WINDOW_SECONDS',
+  nodeCrashMinReplicas: 'LUNANEXA_HEAL_NODE_CRASH_MIN_REPLICAS',
+  maxActionsPerPass: 'LUNANEXA_HEAL_MAX_ACTIONS_PER_PASS',
+  cooldownSeconds: 'LUNANEXA_HEAL_COOLDOWN_SECONDS',
+};
+
+/**
+ * The rules' settings from an environment: the defaults, overridden by the
+ * LUNANEXA_HEAL_* variables that are set; every bad value named with its
+ * variable (the caller fails at boot).
+ */
+export function healingRulesFromEnv(env: Readonly<Record<string, string | undefined>>): {
+  settings: HealingRuleSettings;
+  problems: { variable: string; message: string }[];
+} {
+  const settings: Record<string, number> = { ...DEFAULT_HEALING_RULES };
+  const problems: { variable: string; message: string }[] = [];
+  for (const [name, variable] of Object.entries(HEALING_RULE_VARIABLES)) {
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') continue;
+    settings[name] = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  }
+  const parsed = settings as unknown as HealingRuleSettings;
+  for (const violation of healingRuleViolations(parsed)) {
+    const name = violation.split(' ')[0] as keyof HealingRuleSettings;
+    problems.push({ variable: HEALING_RULE_VARIABLES[name], message: violation });
+  }
+  return { settings: parsed, problems };
 }

@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import {
   DEFAULT_HEALING_RULES,
   healingRuleViolations,
+  healingRulesFromEnv,
   planHealing,
   type HealingNodeView,
   type HealingReplicaView,
-  type HealingRuleSettings,
 } from '../src';
+import type { HealingRuleSettings } from '@lunanexa/contracts';
 
 const NOW = new Date('2026-12-05T12:00:00.000Z');
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -201,6 +202,28 @@ describe('healing rules', () => {
     expect(healingRuleViolations({ ...RULES, crashLoopRestarts: 0, maxActionsPerPass: 1.5 })).to.deep.equal([
       'crashLoopRestarts must be a whole number from 1 to 1000, got 0',
       'maxActionsPerPass must be a whole number from 0 to 100, got 1.5',
+    ]);
+  });
+});
+
+describe('healing rule settings from the environment', () => {
+  it('defaults, overrides, and names each bad variable', () => {
+    expect(healingRulesFromEnv({}).settings).to.deep.equal(DEFAULT_HEALING_RULES);
+    expect(
+      healingRulesFromEnv({ LUNANEXA_HEAL_CRASH_LOOP_RESTARTS: '2' }).settings.crashLoopRestarts,
+    ).to.equal(2);
+    expect(
+      healingRulesFromEnv({ LUNANEXA_HEAL_MAX_ACTIONS_PER_PASS: 'lots', LUNANEXA_HEAL_NODE_CRASHES: '0' })
+        .problems,
+    ).to.deep.equal([
+      {
+        variable: 'LUNANEXA_HEAL_NODE_CRASHES',
+        message: 'nodeCrashThreshold must be a whole number from 1 to 10000, got 0',
+      },
+      {
+        variable: 'LUNANEXA_HEAL_MAX_ACTIONS_PER_PASS',
+        message: 'maxActionsPerPass must be a whole number from 0 to 100, got NaN',
+      },
     ]);
   });
 });

@@ -16,3 +16,4 @@ export * from './deploy-policy';
 export * from './tenancy';
 export * from './node-recovery';
 export * from './placement-load';
+export * from './healing';

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { HEALING_LOOP_WORKFLOW_ID } from '@lunanexa/contracts';
 import { FleetHarness, GraphQLFailure, deploymentAssignments, fakeRuntimeProcesses, waitUntil } from '../src';
 
 /**
@@ -55,6 +56,21 @@ describe('Healing: a crash-looping replica is restarted and receipted, the dry r
       audit: await h.sql(`SELECT count(*)::integer AS n FROM audit_events`),
     };
   }
+
+  it('the worker keeps the standing healing loop running under its fixed id', async () => {
+    const description = await waitUntil(
+      'the healing loop started',
+      () =>
+        h.temporal.client.workflow
+          .getHandle(HEALING_LOOP_WORKFLOW_ID)
+          .describe()
+          .catch(() => null),
+      60_000,
+      200,
+    );
+    expect(description.status.name).to.equal('RUNNING');
+    expect(description.type).to.equal('healingLoopWorkflow');
+  });
 
   it('restarts the crash-looping replica after a dry run that lists it and changes nothing', async () => {
     const ref = 'heal@v1';

@@ -154,7 +154,6 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       });
       needsPush = true;
     }
-    if (stop !== null) break;
     const placement = await steps.placeDeployment({
       ...base,
       excludeNodeIds: [...evacuated],

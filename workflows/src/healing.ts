@@ -87,6 +87,7 @@ export async function healingLoopWorkflow(
   let actions = 0;
   for (;;) {
     const total = (input.passesSoFar ?? 0) + passes;
+    // A failed pass (PostgreSQL away past the activity retries) is not the loop's end: the next interval tries again.
     const result = await executeChild(healingWorkflow, {
       workflowId: `healingPass/${workflowInfo().runId}/${passes}`,
       args: [
@@ -97,8 +98,8 @@ export async function healingLoopWorkflow(
           requestId: `${input.requestId}-${total}`,
         },
       ],
-    });
-    actions += result.actions.length;
+    }).catch(() => null);
+    actions += result?.actions.length ?? 0;
     passes += 1;
     if (input.maxPasses !== undefined && total + 1 >= input.maxPasses) return { passes: total + 1, actions };
     await sleep(input.intervalSeconds * 1000);

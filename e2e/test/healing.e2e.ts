@@ -10,7 +10,9 @@ import { FleetHarness, GraphQLFailure, deploymentAssignments, fakeRuntimeProcess
  * pass restarts it (Stop, then Run at the next generation) with a
  * healing.action receipt naming the rule, the evidence and the workflow;
  * the same crashes, seen as the node's, get the node cordoned (with two
- * nodes, it is not the last schedulable one); a bad rule is refused typed.
+ * nodes, it is not the last schedulable one); a bad rule is refused typed;
+ * a replica whose runtime is frozen (SIGSTOP: its agent reports it Unhealthy
+ * heartbeat after heartbeat) is re-placed on the other node by evacuation.
  */
 
 const PLAN_FIELDS = `actions { rule kind target nodeId deploymentId reason evidenceJson outcome receiptHash }
@@ -214,5 +216,60 @@ describe('Healing: a crash-looping replica is restarted and receipted, the dry r
     expect(
       await h.sql(`SELECT count(*)::integer AS n FROM audit_events WHERE action = 'healing.action'`),
     ).to.deep.equal([{ n: 2 }]);
+  });
+
+  it('re-places a replica its agent keeps reporting Unhealthy (runtime frozen) on the other node', async () => {
+    const ref = 'heal@v1';
+    const rules =
+      '{ healthFailureThreshold: 2, crashLoopRestarts: 100, nodeCrashThreshold: 100, cooldownSeconds: 0 }';
+    const [frozen] = (await deploymentAssignments(h, 'heal')).filter((r) => r.intent === 'Run');
+    if (frozen === undefined) throw new Error('no replica running');
+    const [pid] = fakeRuntimeProcesses(ref);
+    if (pid === undefined) throw new Error('no runtime to freeze');
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await waitUntil(
+        'two Unhealthy reports in a row',
+        async () =>
+          ((
+            await h.sql<{ health_failures: number }>(
+              `SELECT health_failures FROM assignments WHERE id = $1`,
+              [frozen.id],
+            )
+          )[0]?.health_failures ?? 0) >= 2 || null,
+        90_000,
+        200,
+      );
+      const run = await h.graphql<HealAnswer>(
+        `mutation { heal(input: { dryRun: false, rules: ${rules} }) { workflowId plan { dryRun ${PLAN_FIELDS} } } }`,
+      );
+      expect(run.heal.plan.actions.map((a) => [a.rule, a.kind, a.target, a.outcome])).to.deep.equal([
+        ['replace-unhealthy-replica', 'ReplaceReplica', frozen.id, 'applied'],
+      ]);
+      const moved = await waitUntil(
+        'a replacement Ready on the other node and the frozen replica told to stop',
+        async () => {
+          const rows = await deploymentAssignments(h, 'heal');
+          const replacement = rows.find(
+            (r) =>
+              r.node !== frozen.node &&
+              r.intent === 'Run' &&
+              r.observed_state === 'Ready' &&
+              r.observed_generation === r.generation,
+          );
+          const old = rows.find((r) => r.id === frozen.id);
+          return replacement !== undefined && old?.intent === 'Stop' ? replacement : null;
+        },
+        120_000,
+        200,
+      );
+      expect(moved.node).to.not.equal(frozen.node);
+    } finally {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already stopped by its agent
+      }
+    }
   });
 });

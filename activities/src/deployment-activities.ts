@@ -12,6 +12,7 @@ import {
 } from '@lunanexa/contracts';
 import { describeRejections, planPlacement } from '@lunanexa/domain';
 import {
+  findAssignment,
   findDeployment,
   findModelVersion,
   findNode,
@@ -438,6 +439,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
       input: DeploymentStepInput & {
         readonly nodeIds: readonly string[] | null;
         readonly leaseSeconds: number;
+        /** Names the receipt's step when one run stops the same node more than once (healing restarts). */
+        readonly step?: string;
       },
     ): Promise<{ generation: number; stopped: number; receipt: Receipt }> {
       return typed(() =>
@@ -453,7 +456,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             (row) => row.intent === 'Run' && (input.nodeIds === null || input.nodeIds.includes(row.nodeId)),
           );
           const step =
-            input.nodeIds === null ? 'stop-all' : `evacuate-${[...input.nodeIds].sort().join(',')}`;
+            input.step ??
+            (input.nodeIds === null ? 'stop-all' : `evacuate-${[...input.nodeIds].sort().join(',')}`);
           let generation = deployment.generation;
           if (targets.length > 0) {
             generation = deployment.generation + 1;
@@ -491,6 +495,83 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             occurredAt: now,
           });
           return { generation, stopped: targets.length, receipt };
+        }),
+      );
+    },
+
+    /** Where a replica stands: its intent and generation, and what its agent last reported. */
+    async replicaObservation(input: { readonly assignmentId: string }): Promise<{
+      intent: string;
+      generation: number;
+      observedGeneration: number | null;
+      observedState: string | null;
+    } | null> {
+      return typed(async () => {
+        const row = await findAssignment(db, input.assignmentId);
+        if (!row) return null;
+        return {
+          intent: row.intent,
+          generation: row.generation,
+          observedGeneration: row.observedGeneration,
+          observedState: row.observedState,
+        };
+      });
+    },
+
+    /**
+     * The second half of a healing restart: the replica stopped at one
+     * generation runs again on the same node at the next (a fresh process;
+     * the agent fences the stale one by generation). Idempotent: a replica
+     * already meant to run is left as it is.
+     */
+    async runReplicaAgain(
+      input: DeploymentStepInput & { readonly assignmentId: string; readonly leaseSeconds: number },
+    ): Promise<{ generation: number; receipt: Receipt | null }> {
+      return typed(() =>
+        db.transaction(async (manager) => {
+          const workflowId = currentWorkflowId();
+          const deployment = await lockedDeployment(manager, input.deploymentId);
+          const row = await findAssignment(manager, input.assignmentId, { forUpdate: true });
+          if (!row || row.deploymentId !== deployment.id)
+            throw new LunaNexaError(
+              ErrorCode.NOT_FOUND,
+              `assignment ${input.assignmentId} is not in ${deployment.name}`,
+            );
+          if (row.intent === 'Run') return { generation: row.generation, receipt: null };
+          const version = await findModelVersion(manager, deployment.modelVersionId);
+          if (!version)
+            throw new LunaNexaError(ErrorCode.NOT_FOUND, `model version of ${deployment.name} is gone`);
+          const node = await findNode(manager, row.nodeId);
+          if (!node) throw new LunaNexaError(ErrorCode.NOT_FOUND, `node ${row.nodeId} is gone`);
+          const now = clock.now();
+          const generation = deployment.generation + 1;
+          await manager.query(`UPDATE deployments SET generation = $2, updated_at = $3 WHERE id = $1`, [
+            deployment.id,
+            generation,
+            now,
+          ]);
+          const lease = new Date(now.getTime() + input.leaseSeconds * 1000);
+          const spec = buildAssignment(row.id, deployment, version, node, 'Run', generation, lease);
+          await manager.query(
+            `UPDATE assignments SET intent = 'Run', generation = $2, spec = $3::jsonb, lease_expires_at = $4,
+                    updated_at = $5 WHERE id = $1`,
+            [row.id, generation, JSON.stringify(spec), lease, now],
+          );
+          const receipt = await receiptOnce(manager, workflowId, {
+            actor: input.actor,
+            action: 'deployment.replica.restart',
+            step: `restart-${row.id}-g${generation}`,
+            evidence: {
+              deploymentId: deployment.id,
+              name: deployment.name,
+              assignmentId: row.id,
+              nodeId: node.id,
+              generation,
+            },
+            correlationId: input.correlationId,
+            occurredAt: now,
+          });
+          return { generation, receipt };
         }),
       );
     },

@@ -8,6 +8,7 @@ import { createRolloutActivities } from './rollout-activities';
 import { createEvaluationActivities } from './evaluation-activities';
 import { createRetentionActivities } from './retention-activities';
 import { createNodeRecoveryActivities } from './node-recovery-activities';
+import { createHealingActivities } from './healing-activities';
 import {
   createArtifactActivities,
   EMPTY_ARTIFACT_STORE_CONFIG,
@@ -58,6 +59,7 @@ export function createActivities(ports: ActivityPorts) {
     ...createEvaluationActivities({ db: ports.db, clock }),
     ...createRetentionActivities({ db: ports.db, clock }),
     ...createNodeRecoveryActivities({ db: ports.db, clock }),
+    ...createHealingActivities({ db: ports.db, clock }),
     ...createArtifactActivities({
       db: ports.db,
       clock,

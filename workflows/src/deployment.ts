@@ -14,6 +14,7 @@ import {
   type DeploymentWorkflowResult,
   type DeploymentWorkflowStatus,
   type EvacuateNodeSignal,
+  type RestartReplicaSignal,
   type StopDeploymentSignal,
 } from '@lunanexa/contracts';
 import type { Activities } from '@lunanexa/activities';
@@ -27,6 +28,7 @@ const steps = proxyActivities<Activities>({
 
 export const stopDeploymentSignal = defineSignal<[StopDeploymentSignal]>(DEPLOYMENT_SIGNALS.stop);
 export const evacuateNodeSignal = defineSignal<[EvacuateNodeSignal]>(DEPLOYMENT_SIGNALS.evacuateNode);
+export const restartReplicaSignal = defineSignal<[RestartReplicaSignal]>(DEPLOYMENT_SIGNALS.restartReplica);
 export const deploymentStatusQuery = defineQuery<DeploymentWorkflowStatus>(DEPLOYMENT_QUERIES.status);
 
 /** Poll period while converging (agents report every few seconds). */
@@ -35,6 +37,8 @@ const CONVERGE_POLL_MS = 1_000;
 const REPLACE_WAIT_MS = 120_000;
 /** Histories recorded before evacuations placed the replacement first replay the old order. */
 const REPLACE_BEFORE_STOP = 'evacuate-replace-before-stop';
+/** How long a healing restart waits for the agent to report the replica stopped before running it again. */
+const RESTART_STOP_WAIT_MS = 30_000;
 /** Iterations before continue-as-new, so history stays small for a deployment that runs for months. */
 const ITERATIONS_PER_RUN = 500;
 /** How long a stop waits for agents to confirm before finishing anyway (unreachable nodes fence themselves by lease). */
@@ -68,6 +72,10 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
   });
   setHandler(evacuateNodeSignal, (signal) => {
     evacuations.push(signal);
+  });
+  const restarts: RestartReplicaSignal[] = [];
+  setHandler(restartReplicaSignal, (signal) => {
+    restarts.push(signal);
   });
   setHandler(deploymentStatusQuery, () => status);
 
@@ -111,6 +119,41 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       });
       needsPush = true;
     }
+    while (restarts.length > 0) {
+      // Healing restart: Stop at a new generation, wait (bounded) for the agent to stop it, Run at the next.
+      const restart = restarts.shift() as RestartReplicaSignal;
+      if (evacuated.has(restart.nodeId)) continue;
+      const stopped = await steps.stopReplicas({
+        deploymentId,
+        actor: restart.actor,
+        correlationId: restart.correlationId,
+        nodeIds: [restart.nodeId],
+        leaseSeconds: input.leaseSeconds,
+        step: `restart-${restart.assignmentId}-${iteration}.${i}`,
+      });
+      if (stopped.stopped === 0) continue;
+      await steps.pushDeploymentAssignments({ deploymentId, leaseSeconds: input.leaseSeconds });
+      const until = Date.now() + RESTART_STOP_WAIT_MS;
+      for (;;) {
+        const seen = await steps.replicaObservation({ assignmentId: restart.assignmentId });
+        const done =
+          seen === null ||
+          (seen.observedGeneration !== null &&
+            seen.observedGeneration >= stopped.generation &&
+            (seen.observedState === 'Stopped' || seen.observedState === 'Failed'));
+        if (done || stop !== null || Date.now() >= until) break;
+        await condition(() => stop !== null, CONVERGE_POLL_MS);
+      }
+      if (stop !== null) break;
+      await steps.runReplicaAgain({
+        ...base,
+        actor: restart.actor,
+        correlationId: restart.correlationId,
+        assignmentId: restart.assignmentId,
+        leaseSeconds: input.leaseSeconds,
+      });
+      needsPush = true;
+    }
     const placement = await steps.placeDeployment({
       ...base,
       excludeNodeIds: [...evacuated],
@@ -137,7 +180,7 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
     const converged = observed.state === 'Ready' && placement.missing === 0 && !needsPush;
     // Converged: sleep until the next lease renewal or a signal; otherwise poll the agents' reports.
     await condition(
-      () => stop !== null || evacuations.length > 0,
+      () => stop !== null || evacuations.length > 0 || restarts.length > 0,
       converged ? renewEveryMs : placement.missing > 0 ? 5 * CONVERGE_POLL_MS : CONVERGE_POLL_MS,
     );
   }

@@ -8,3 +8,4 @@ export { verifyModelVersionWorkflow } from './verify-model-version';
 export { evaluateWorkflow } from './evaluate';
 export { retentionExpiryWorkflow } from './retention-expiry';
 export { nodeLeaseWatchWorkflow, nodeRecoveryWorkflow } from './node-recovery';
+export { healingWorkflow, healingLoopWorkflow } from './healing';

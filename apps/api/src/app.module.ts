@@ -9,6 +9,7 @@ import { formatGraphQLError } from './common/errors';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
 import type { ApiConfig } from './config';
 import { FleetModule } from './fleet/fleet.module';
+import { HealingModule } from './healing/healing.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -104,6 +105,7 @@ export class AppModule {
         RegistryModule,
         EvaluationModule,
         FleetModule,
+        HealingModule,
         LiveModule,
         AuditModule,
       ],

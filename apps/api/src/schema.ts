@@ -5,6 +5,7 @@ import { AuditResolver } from './audit/audit.resolver';
 import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
 import { FleetResolver } from './fleet/fleet.resolver';
+import { HealingResolver } from './healing/healing.resolver';
 import { LiveResolver } from './live/live.resolver';
 import { RequestsResolver } from './requests/requests.resolver';
 import { RolloutsResolver } from './rollouts/rollouts.resolver';
@@ -26,6 +27,7 @@ export const GRAPHQL_RESOLVERS = [
   SystemResolver,
   AuthResolver,
   FleetResolver,
+  HealingResolver,
   LiveResolver,
   AuditResolver,
   RequestsResolver,

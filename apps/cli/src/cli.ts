@@ -27,6 +27,7 @@ import {
   dataPolicySetCommand,
   type DataPolicySetOptions,
 } from './commands/data-policy';
+import { healCommand, type HealOptions } from './commands/healing';
 import { modelRegisterCommand, type ModelRegisterOptions } from './commands/models';
 import { registerRegistryCommands } from './commands/registry';
 import {
@@ -371,6 +372,15 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .option('--node <node>', 'only this node (id or name)')
     .option('--deployment <name>', 'add to this deployment (its nodes already run a replica)')
     .action(run((ctx, options: PlacementPlanOptions) => placementPlanCommand(ctx, options)));
+
+  leaf(program, 'heal')
+    .description(
+      'run one pass of the healing rules (restart crash-looping replicas, re-place unhealthy ones, cordon crashing nodes); every action is receipted',
+    )
+    .option('--dry-run', 'list what the rules would do now and why; change nothing')
+    .option('--max-actions <n>', 'at most this many actions in this pass (default: the configured bound)')
+    .option('--key <idempotency-key>', 'idempotency key; the same key returns the same pass')
+    .action(run((ctx, options: HealOptions) => healCommand(ctx, options)));
 
   // -------------------------------------------------------------------------
   const alias = group(program, 'alias', 'versioned aliases: the names callers invoke');

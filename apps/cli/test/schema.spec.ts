@@ -7,6 +7,7 @@ import { HEALTH_QUERY } from '../src/commands/status';
 import { FLEET_DOCUMENTS } from '../src/fleet-api';
 import { ROLLOUT_DOCUMENTS } from '../src/commands/rollouts';
 import { REGISTRY_DOCUMENTS } from '../src/commands/registry';
+import { HEALING_DOCUMENTS } from '../src/commands/healing';
 
 /** The API commits its generated schema; the CLI's operations must stay valid against it. */
 const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
@@ -24,6 +25,9 @@ describe('CLI GraphQL operations', () => {
     ),
     ...Object.entries(REGISTRY_DOCUMENTS).map(
       ([field, document]) => [`registry ${field} operation`, document] as const,
+    ),
+    ...Object.entries(HEALING_DOCUMENTS).map(
+      ([field, document]) => [`healing ${field} operation`, document] as const,
     ),
   ]) {
     it(`${name} validates against apps/api/schema.gql`, () => {

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { CONTROL_TASK_QUEUE, DEFAULT_TEMPORAL_NAMESPACE } from '@lunanexa/contracts';
+import {
+  CONTROL_TASK_QUEUE,
+  DEFAULT_TEMPORAL_NAMESPACE,
+  type HealingRuleSettings,
+} from '@lunanexa/contracts';
+import { healingRulesFromEnv } from '@lunanexa/domain';
 import {
   artifactStoreConfigFromEnv,
   ArtifactStoreConfigError,
@@ -48,6 +53,13 @@ export const WorkerConfigSchema = z.object({
     .min(5, 'must be at least 5 seconds')
     .max(3_600, 'must be at most 3600 seconds (one hour)')
     .default(300),
+  /** Seconds between healing passes (the rules read LUNANEXA_HEAL_*, see docs/OPERATIONS.md). */
+  LUNANEXA_HEAL_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .max(3_600, 'must be at most 3600 seconds (one hour)')
+    .default(30),
   /** Artifact stores for digest verification (docs/OPERATIONS.md); checked together by workerArtifactStoreConfig. */
   LUNANEXA_S3_ENDPOINT: z.string().optional(),
   LUNANEXA_S3_REGION: z.string().optional(),
@@ -70,7 +82,17 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
   const config = loadConfig('lunanexa-worker', WorkerConfigSchema, env);
   // Fail at boot, not at the first verification.
   workerArtifactStoreConfig(config);
+  workerHealingRules(env);
   return config;
+}
+
+/** The healing rules' settings (LUNANEXA_HEAL_*); a bad value fails the worker at boot. */
+export function workerHealingRules(
+  env: Record<string, string | undefined> = process.env,
+): HealingRuleSettings {
+  const { settings, problems } = healingRulesFromEnv(env);
+  if (problems.length > 0) throw new ConfigError('lunanexa-worker', problems);
+  return settings;
 }
 
 /** The artifact stores the verification activity reads, from the LUNANEXA_S3_* / OCI_* / ARTIFACT_* variables. */

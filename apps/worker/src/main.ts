@@ -1,9 +1,14 @@
 import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
-import { loadWorkerConfig } from './config';
+import { loadWorkerConfig, workerHealingRules } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { createWorkerMetrics } from './metrics';
 import { startWorker } from './worker';
-import { keepStandingLoopRunning, nodeLeaseWatchLoop, retentionExpiryLoop } from './standing-loops';
+import {
+  healingLoop,
+  keepStandingLoopRunning,
+  nodeLeaseWatchLoop,
+  retentionExpiryLoop,
+} from './standing-loops';
 
 runMain('lunanexa-worker', async () => {
   const config = loadWorkerConfig();
@@ -31,6 +36,7 @@ runMain('lunanexa-worker', async () => {
       replacementTimeoutSeconds: config.LUNANEXA_NODE_REPLACEMENT_TIMEOUT_SECONDS,
     }),
   );
+  keepStandingLoopRunning(temporal, healingLoop(config.LUNANEXA_HEAL_INTERVAL_SECONDS, workerHealingRules()));
   await new Promise<void>((resolve) =>
     health.listen(config.LUNANEXA_WORKER_PORT, config.LUNANEXA_WORKER_HOST, resolve),
   );

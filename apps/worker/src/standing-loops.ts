@@ -1,9 +1,12 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import {
+  HEALING_LOOP_WORKFLOW_ID,
   NODE_LEASE_WATCH_WORKFLOW_ID,
   RETENTION_EXPIRY_BATCH_SIZE,
   RETENTION_EXPIRY_WORKFLOW_ID,
   WORKFLOW_TYPES,
+  type HealingLoopWorkflowInput,
+  type HealingRuleSettings,
   type NodeLeaseWatchWorkflowInput,
   type RetentionExpiryWorkflowInput,
 } from '@lunanexa/contracts';
@@ -59,6 +62,23 @@ export function nodeLeaseWatchLoop(settings: {
     name: 'node lease watch',
     workflowType: WORKFLOW_TYPES.nodeLeaseWatch,
     workflowId: NODE_LEASE_WATCH_WORKFLOW_ID,
+    input,
+  };
+}
+
+/** The healing loop: one Healing pass per interval with the rules' settings it was started with. */
+export function healingLoop(intervalSeconds: number, settings: HealingRuleSettings): StandingLoop {
+  const input: HealingLoopWorkflowInput = {
+    intervalSeconds,
+    settings,
+    actor: 'system:healing',
+    correlationId: 'healing-loop',
+    requestId: 'healing-loop',
+  };
+  return {
+    name: 'healing',
+    workflowType: WORKFLOW_TYPES.healingLoop,
+    workflowId: HEALING_LOOP_WORKFLOW_ID,
     input,
   };
 }

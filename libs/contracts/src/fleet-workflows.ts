@@ -154,7 +154,11 @@ export interface EvacuateNodeSignal {
   readonly correlationId: string;
 }
 
-export const DEPLOYMENT_SIGNALS = { stop: 'stopDeployment', evacuateNode: 'evacuateNode' } as const;
+export const DEPLOYMENT_SIGNALS = {
+  stop: 'stopDeployment',
+  evacuateNode: 'evacuateNode',
+  restartReplica: 'restartReplica',
+} as const;
 export const DEPLOYMENT_QUERIES = { status: 'deploymentStatus' } as const;
 
 export interface DeploymentWorkflowStatus {

@@ -27,3 +27,4 @@ export * from './roles';
 export * from './roles-schemas';
 export * from './enrollment';
 export * from './gateway-openapi';
+export * from './healing';

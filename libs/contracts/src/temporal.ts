@@ -28,6 +28,8 @@ export const WORKFLOW_TYPES = {
   evaluate: 'evaluateWorkflow',
   nodeLeaseWatch: 'nodeLeaseWatchWorkflow',
   nodeRecovery: 'nodeRecoveryWorkflow',
+  healing: 'healingWorkflow',
+  healingLoop: 'healingLoopWorkflow',
 } as const;
 
 /** Workflow ids derive from the operation and its idempotency key. */

@@ -12,3 +12,4 @@ export * from './placement';
 export * from './quota';
 export * from './admission';
 export * from './node-recovery';
+export * from './healing';

@@ -14,6 +14,7 @@ import { DeploymentPlacement1767744000000 } from './migrations/1767744000000-dep
 import { TenantsAndGatewayKeys1767830400000 } from './migrations/1767830400000-tenants-and-gateway-keys';
 import { GatewayCallersAndLoad1767916800000 } from './migrations/1767916800000-gateway-callers-and-load';
 import { DeploymentPlacementStrategy1768003200000 } from './migrations/1768003200000-deployment-placement-strategy';
+import { ReplicaHealth1768096800000 } from './migrations/1768096800000-replica-health';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   TenantsAndGatewayKeys1767830400000,
   GatewayCallersAndLoad1767916800000,
   DeploymentPlacementStrategy1768003200000,
+  ReplicaHealth1768096800000,
 ];
 
 export interface DataSourceSettings {

@@ -17,3 +17,4 @@ export * from './tenancy';
 export * from './node-recovery';
 export * from './placement-load';
 export * from './app-role';
+export * from './healing';

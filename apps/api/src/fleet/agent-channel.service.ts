@@ -26,7 +26,13 @@ import {
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
 import type { Logger, RequestIds } from '@lunanexa/observability';
-import { findBootstrapTokenByHash, findNode, notifyNodeChanged, type NodeRow } from '@lunanexa/persistence';
+import {
+  findBootstrapTokenByHash,
+  findNode,
+  notifyNodeChanged,
+  recordReplicaHealth,
+  type NodeRow,
+} from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
@@ -501,6 +507,7 @@ export class AgentChannelService {
           now,
         ],
       );
+      await recordReplicaHealth(manager, locked.id, observed, now);
     }
     for (const refusal of refusals) {
       await this.audit.appendIn(

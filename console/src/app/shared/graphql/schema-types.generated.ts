@@ -852,6 +852,83 @@ export interface Gpu {
 /** How a case is judged: exact (whole answer equals), contains (substring), regex (pattern matches), json-schema (answer is JSON valid against a schema). */
 export type GraderKind = 'CONTAINS' | 'EXACT' | 'JSON_SCHEMA' | 'REGEX';
 
+export interface HealInput {
+  /** List what the rules would do now and change nothing. */
+  readonly dryRun: boolean;
+  /** Repeating a key returns the same healing pass. */
+  readonly idempotencyKey?: string | null;
+  readonly rules?: HealingRulesInput | null;
+}
+
+/** One action of a healing pass: the rule, its target, why, and the evidence. */
+export interface HealingActionView {
+  readonly deploymentId: string | null;
+  /** The figures the rule decided on, as canonical JSON. */
+  readonly evidenceJson: string;
+  /** CordonNode, ReplaceReplica or RestartReplica. */
+  readonly kind: string;
+  readonly nodeId: string;
+  /** What happened when applied (`applied`, or why not); null in a dry run. */
+  readonly outcome: string | null;
+  readonly reason: string;
+  /** The healing.action receipt; null in a dry run. */
+  readonly receiptHash: string | null;
+  /** cordon-crashing-node, replace-unhealthy-replica or restart-crash-looping-replica. */
+  readonly rule: string;
+  /** The node id (CordonNode) or the assignment id. */
+  readonly target: string;
+}
+
+/** What one healing pass did, or in a dry run would do. */
+export interface HealingPlanView {
+  readonly actions: readonly HealingActionView[];
+  readonly dryRun: boolean;
+  readonly rules: HealingRulesView;
+  readonly skipped: readonly HealingSkipView[];
+}
+
+/** Overrides of the healing rules for this request; unset fields keep the configured values (LUNANEXA_HEAL_*). */
+export interface HealingRulesInput {
+  /** A target healing acted on is left alone this long. */
+  readonly cooldownSeconds?: number | null;
+  /** Restarts since the last healing restart that make a crash loop. */
+  readonly crashLoopRestarts?: number | null;
+  /** Consecutive Unhealthy reports before a replica is re-placed. */
+  readonly healthFailureThreshold?: number | null;
+  readonly maxActionsPerPass?: number | null;
+  /** Distinct replicas the node crashes must come from. */
+  readonly nodeCrashMinReplicas?: number | null;
+  /** Runtime crashes on one node within the window that cordon it. */
+  readonly nodeCrashThreshold?: number | null;
+  readonly nodeCrashWindowSeconds?: number | null;
+}
+
+/** The rule settings a healing pass used. */
+export interface HealingRulesView {
+  readonly cooldownSeconds: number;
+  readonly crashLoopRestarts: number;
+  readonly healthFailureThreshold: number;
+  readonly maxActionsPerPass: number;
+  readonly nodeCrashMinReplicas: number;
+  readonly nodeCrashThreshold: number;
+  readonly nodeCrashWindowSeconds: number;
+}
+
+/** A healing pass: its plan (dry run) or its applied actions, and its workflow. */
+export interface HealingRun {
+  readonly correlationId: string;
+  readonly plan: HealingPlanView;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** A candidate a rule matched that a bound held back, and the bound. */
+export interface HealingSkipView {
+  readonly reason: string;
+  readonly rule: string;
+  readonly target: string;
+}
+
 /** API health: version, build commit and dependency checks. */
 export interface Health {
   readonly checks: readonly DependencyCheck[];
@@ -1065,6 +1142,8 @@ export interface Mutation {
   readonly disableOperator: Operator;
   /** DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained. */
   readonly drainNode: DrainResult;
+  /** Runs one healing pass (the Healing workflow: bounded actions, each with a healing.action receipt); with dryRun, only lists them and changes nothing. */
+  readonly heal: HealingRun;
   /** Exchanges username and password for a 15-minute session token. Unknown user, wrong password and disabled account all answer UNAUTHENTICATED. */
   readonly login: LoginResult;
   /** Ends every session of the caller's account (session tokens only; API tokens are revoked). */
@@ -1198,6 +1277,10 @@ export interface MutationDrainNodeArgs {
   readonly idempotencyKey?: string | null;
   readonly node: string;
   readonly timeoutSeconds?: number;
+}
+
+export interface MutationHealArgs {
+  readonly input: HealInput;
 }
 
 export interface MutationLoginArgs {
@@ -1471,6 +1554,8 @@ export interface Query {
   readonly evaluationSuites: readonly EvaluationSuite[];
   /** A tenant's gateway keys, newest first, without secrets; revoked ones only with includeRevoked (NOT_FOUND for an unknown tenant). */
   readonly gatewayKeys: readonly GatewayKey[];
+  /** Dry run of the healing rules: the actions a pass would take now (rule, target, reason, evidence) and the candidates a bound held back. Changes nothing. */
+  readonly healingPlan: HealingPlanView;
   /** Version, commit and dependency checks. Readable by anyone. */
   readonly health: Health;
   readonly license: License | null;
@@ -1561,6 +1646,10 @@ export interface QueryEvaluationRunsArgs {
 export interface QueryGatewayKeysArgs {
   readonly includeRevoked?: boolean | null;
   readonly tenantId: string;
+}
+
+export interface QueryHealingPlanArgs {
+  readonly rules?: HealingRulesInput | null;
 }
 
 export interface QueryLicenseArgs {

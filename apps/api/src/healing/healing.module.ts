@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { WorkflowRunner } from '../infrastructure/workflow-runner';
+import { HealingResolver } from './healing.resolver';
+import { HealingService } from './healing.service';
+
+/** Healing rules: dry run and on-demand healing passes (the standing loop runs in the worker). */
+@Module({
+  providers: [WorkflowRunner, HealingService, HealingResolver],
+})
+export class HealingModule {}

@@ -6,3 +6,4 @@ export * from './fleet-harness';
 export * from './browser';
 export * from './console-page';
 export * from './node-loss';
+export * from './agent-simulator';

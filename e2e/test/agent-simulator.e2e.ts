@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { AgentSimulator, FleetHarness, deploymentAssignments, waitUntil } from '../src';
+import { AgentSimulator, FleetHarness, deploymentAssignments, nodeLossEnv, waitUntil } from '../src';
 
 /**
  * The agent simulator `npm run bench:scale` runs at 1,000 agents, kept honest
@@ -11,6 +11,9 @@ import { AgentSimulator, FleetHarness, deploymentAssignments, waitUntil } from '
  * (auto-approved), its heartbeats get signed acks it verifies, and the
  * controller pushes assignments over each one's SSH server and gets signed
  * assignment.acks, so a deployment placed on simulated nodes becomes Ready.
+ * Then two of its three nodes die at once: both NodeRecoveries hand their
+ * evacuations to the deployment, which re-places the two replicas together
+ * (one evacuation at a time would wait out REPLACE_WAIT_MS, 120 s, first).
  */
 
 const AGENTS = 20;
@@ -22,7 +25,7 @@ describe('Agent simulator: 20 simulated agents enroll, heartbeat with verified a
   let dataDir: string;
 
   before(async () => {
-    h = await FleetHarness.start('agent-simulator');
+    h = await FleetHarness.start('agent-simulator', { extraEnv: nodeLossEnv(5, 2) });
     dataDir = mkdtempSync(join(tmpdir(), 'lunanexa-agent-sim-'));
     sim = new AgentSimulator({
       controllerUrl: h.apiUrl,
@@ -98,5 +101,41 @@ describe('Agent simulator: 20 simulated agents enroll, heartbeat with verified a
       const agent = sim.agents.get(row.node);
       expect(agent?.store?.get(row.id)?.assignment.generation).to.equal(row.generation);
     }
+  });
+
+  it('two of the replicas’ nodes die at once: both replicas are re-placed together and Ready elsewhere', async () => {
+    const before = (await deploymentAssignments(h, 'simdeploy')).filter((r) => r.intent === 'Run');
+    const victims = before.slice(0, 2).map((r) => r.node);
+    const killedAt = Date.now();
+    await sim.kill(victims);
+    const ready = await waitUntil(
+      'three replicas Ready off the two lost nodes',
+      async () => {
+        const rows = (await deploymentAssignments(h, 'simdeploy')).filter(
+          (r) =>
+            r.intent === 'Run' &&
+            !victims.includes(r.node) &&
+            r.observed_state === 'Ready' &&
+            r.observed_generation === r.generation,
+        );
+        return rows.length === 3 ? rows : null;
+      },
+      90_000,
+      250,
+    );
+    // Lease 5 s + grace 2 s + watch, then placement and the next heartbeats: far below one REPLACE_WAIT_MS.
+    expect(Date.now() - killedAt).to.be.below(60_000);
+    expect(ready.filter((r) => !before.some((b) => b.id === r.id))).to.have.length(2);
+    const receipts = await waitUntil(
+      'both recovery receipts',
+      async () => {
+        const rows = await h.sql<{ evidence: { replaced: boolean } }>(
+          `SELECT evidence FROM audit_events WHERE action = 'node.recovery.complete'`,
+        );
+        return rows.length === 2 ? rows : null;
+      },
+      60_000,
+    );
+    expect(receipts.map((r) => r.evidence.replaced)).to.deep.equal([true, true]);
   });
 });

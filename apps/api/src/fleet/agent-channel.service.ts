@@ -26,12 +26,19 @@ import {
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
 import type { Logger, RequestIds } from '@lunanexa/observability';
-import { findBootstrapTokenByHash, findNode, notifyNodeChanged, type NodeRow } from '@lunanexa/persistence';
+import {
+  findBootstrapTokenByHash,
+  findNode,
+  notifyNodeChanged,
+  recordAssignmentObservations,
+  type NodeRow,
+} from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
 import type { ControllerKey } from '../auth/controller-key';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
+import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 
 /** How long a Pending node waits for an operator before EnrollNode rejects it. */
@@ -71,7 +78,8 @@ export class AgentChannelService {
   private readonly enrollWorkflowsKnown = new Set<string>();
 
   constructor(
-    private readonly db: DataSource,
+    /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
+    @Inject(HEARTBEAT_DB) private readonly db: DataSource,
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
     @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
@@ -485,23 +493,7 @@ export class AgentChannelService {
         sshPort,
       ],
     );
-    for (const observed of heartbeat.observedAssignments) {
-      await manager.query(
-        `UPDATE assignments SET observed_state = $3, observed_generation = $4, endpoint_port = $5, in_flight = $6,
-                observed_message = $7, observed_at = $8
-          WHERE id = $1 AND node_id = $2`,
-        [
-          observed.assignmentId,
-          locked.id,
-          observed.state,
-          observed.generation,
-          observed.endpointPort,
-          observed.inFlightRequests ?? null,
-          observed.message,
-          now,
-        ],
-      );
-    }
+    await recordAssignmentObservations(manager, locked.id, heartbeat.observedAssignments, now);
     for (const refusal of refusals) {
       await this.audit.appendIn(
         manager,

@@ -52,9 +52,11 @@ export const ApiConfigSchema = z.object({
   /**
    * PostgreSQL connections that only heartbeat ingest uses, so lease renewals
    * never wait behind audited writes queued on the audit chain's lock (1,000
-   * agents enrolling at once starved them in one shared pool: bench:scale).
+   * agents enrolling at once starved them in one shared pool), and enough of
+   * them for ~200 heartbeats/s when each transaction's round trips are slow
+   * (6 saturated at 1,000 agents on a loaded 2-core machine: bench:scale).
    */
-  LUNANEXA_HEARTBEAT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(6),
+  LUNANEXA_HEARTBEAT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -503,7 +503,20 @@ export class AgentChannelService {
       );
     }
     await notifyNodeChanged(manager, locked.id);
-    const node = await findNode(manager, locked.id);
-    return { node: node ?? locked, refusalsRecorded: refusals.length, leaseExpiresAt };
+    // What the ack reads, as just written: no second read (the row lock is held; only this transaction changed it).
+    const node: NodeRow = {
+      ...locked,
+      lastHeartbeatSequence: heartbeat.sequence,
+      leaseRenewedAt: now,
+      leaseExpiresAt,
+      keyId,
+      publicKey,
+      nextKeyId,
+      nextPublicKey,
+      rotationRequestedAt,
+      address,
+      sshPort,
+    };
+    return { node, refusalsRecorded: refusals.length, leaseExpiresAt };
   }
 }

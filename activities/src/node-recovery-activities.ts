@@ -90,13 +90,22 @@ export function createNodeRecoveryActivities({ db, clock }: NodeRecoveryActivity
       );
     },
 
-    /** How far each affected deployment is from whole again without the lost node. */
+    /**
+     * How far each affected deployment is from whole again without the lost
+     * node — or without every node in `nodeIds` when a deployment evacuates
+     * several at once (nodes lost together).
+     */
     async nodeRecoveryProgress(input: {
       readonly nodeId: string;
+      readonly nodeIds?: readonly string[];
       readonly deployments: readonly string[];
     }): Promise<{ complete: boolean; progress: DeploymentRecoveryProgress[] }> {
       return typed(async () => {
-        const progress = await deploymentRecoveryProgress(db, input.deployments, input.nodeId);
+        const progress = await deploymentRecoveryProgress(
+          db,
+          input.deployments,
+          input.nodeIds ?? [input.nodeId],
+        );
         return { complete: recoveryComplete(progress), progress };
       });
     },

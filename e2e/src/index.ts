@@ -7,3 +7,4 @@ export * from './browser';
 export * from './console-page';
 export * from './node-loss';
 export * from './monitoring';
+export * from './agent-simulator';

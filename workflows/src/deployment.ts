@@ -39,6 +39,8 @@ const REPLACE_WAIT_MS = 120_000;
 const REPLACE_BEFORE_STOP = 'evacuate-replace-before-stop';
 /** How long a healing restart waits for the agent to report the replica stopped before running it again. */
 const RESTART_STOP_WAIT_MS = 30_000;
+/** Histories recorded before evacuations arriving together were handled as one replay one at a time. */
+const EVACUATE_TOGETHER = 'evacuate-together';
 /** Iterations before continue-as-new, so history stays small for a deployment that runs for months. */
 const ITERATIONS_PER_RUN = 500;
 /** How long a stop waits for agents to confirm before finishing anyway (unreachable nodes fence themselves by lease). */
@@ -79,6 +81,65 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
   });
   setHandler(deploymentStatusQuery, () => status);
 
+  /**
+   * Every pending evacuation at once (nodes lost together, drains started
+   * together): replacements for all of them are placed off all of them,
+   * pushed, and waited for (bounded) as one, then each node's replica is
+   * stopped. An evacuation signalled while waiting joins the wait. Taking
+   * them one at a time would wait for a deployment that cannot be whole
+   * until the next node's replacement is placed (REPLACE_WAIT_MS per node).
+   */
+  const evacuateTogether = async (): Promise<void> => {
+    const batch: EvacuateNodeSignal[] = [];
+    const take = (): void => {
+      for (let next = evacuations.shift(); next !== undefined; next = evacuations.shift()) {
+        batch.push(next);
+        evacuated.add(next.nodeId);
+      }
+    };
+    take();
+    const until = Date.now() + REPLACE_WAIT_MS;
+    let placeAgain = true;
+    let created = 0;
+    for (;;) {
+      if (placeAgain) {
+        placeAgain = false;
+        // Replacement first (a drain keeps serving until it is Ready; a lost node's replica serves nothing meanwhile).
+        const replacement = await steps.placeDeployment({
+          ...base,
+          excludeNodeIds: [...evacuated],
+          leaseSeconds: input.leaseSeconds,
+        });
+        created += replacement.created;
+        if (replacement.created > 0)
+          await steps.pushDeploymentAssignments({ deploymentId, leaseSeconds: input.leaseSeconds });
+        // Nowhere to put a replacement: stop the replicas without waiting, as a single evacuation does.
+        if (created === 0) break;
+      }
+      const nodeIds = batch.map((evacuation) => evacuation.nodeId);
+      const progress = await steps.nodeRecoveryProgress({
+        nodeId: nodeIds[0] ?? '',
+        nodeIds,
+        deployments: [deploymentId],
+      });
+      if (progress.complete || stop !== null || Date.now() >= until) break;
+      await condition(() => stop !== null || evacuations.length > 0, CONVERGE_POLL_MS);
+      if (evacuations.length > 0) {
+        take();
+        placeAgain = true;
+      }
+    }
+    for (const evacuation of batch) {
+      await steps.stopReplicas({
+        deploymentId,
+        actor: evacuation.actor,
+        correlationId: evacuation.correlationId,
+        nodeIds: [evacuation.nodeId],
+        leaseSeconds: input.leaseSeconds,
+      });
+    }
+  };
+
   const iteration = input.iteration ?? 0;
   if (iteration === 0) await steps.createDeploymentRecord({ ...base, request: input.request });
   const renewEveryMs = Math.max(5_000, Math.floor((input.leaseSeconds * 1000) / 3));
@@ -88,6 +149,11 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
   for (let i = 0; i < ITERATIONS_PER_RUN; i++) {
     if (stop !== null) break;
     while (evacuations.length > 0) {
+      if (patched(EVACUATE_TOGETHER)) {
+        await evacuateTogether();
+        needsPush = true;
+        continue;
+      }
       const evacuation = evacuations.shift() as EvacuateNodeSignal;
       evacuated.add(evacuation.nodeId);
       if (patched(REPLACE_BEFORE_STOP)) {

@@ -47,6 +47,16 @@ export const ApiConfigSchema = z.object({
    * Unreachable and, after the worker's LUNANEXA_NODE_LOST_GRACE_SECONDS, lost (NodeRecovery).
    */
   LUNANEXA_NODE_LEASE_SECONDS: z.coerce.number().int().min(5).max(3_600).default(DEFAULT_NODE_LEASE_SECONDS),
+  /** PostgreSQL connections for GraphQL, enrollment and everything else but heartbeats. */
+  LUNANEXA_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * PostgreSQL connections that only heartbeat ingest uses, so lease renewals
+   * never wait behind audited writes queued on the audit chain's lock (1,000
+   * agents enrolling at once starved them in one shared pool), and enough of
+   * them for ~200 heartbeats/s when each transaction's round trips are slow
+   * (6 saturated at 1,000 agents on a loaded 2-core machine: bench:scale).
+   */
+  LUNANEXA_HEARTBEAT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -143,6 +143,48 @@ export async function listNodeReadinessInputs(q: Queryable): Promise<NodeReadine
   }));
 }
 
+/** What one heartbeat says about one of the node's assignments (libs/contracts ObservedAssignment). */
+export interface AssignmentObservation {
+  readonly assignmentId: string;
+  readonly state: string;
+  readonly generation: number;
+  readonly endpointPort: number | null;
+  readonly inFlightRequests?: number | null | undefined;
+  readonly message: string | null;
+}
+
+/**
+ * Folds one heartbeat's observed assignments into their rows in one
+ * statement, however many the node holds (heartbeat ingest holds a pooled
+ * connection for its whole transaction: a round trip per assignment added
+ * up at fleet scale). Rows of other nodes are never touched.
+ */
+export async function recordAssignmentObservations(
+  q: Queryable,
+  nodeId: string,
+  observed: readonly AssignmentObservation[],
+  at: Date,
+): Promise<void> {
+  if (observed.length === 0) return;
+  const rows = observed.map((o) => ({
+    id: o.assignmentId,
+    state: o.state,
+    generation: o.generation,
+    endpoint_port: o.endpointPort,
+    in_flight: o.inFlightRequests ?? null,
+    message: o.message,
+  }));
+  await q.query(
+    `UPDATE assignments a
+        SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
+            in_flight = o.in_flight, observed_message = o.message, observed_at = $3
+       FROM jsonb_to_recordset($2::jsonb)
+            AS o(id text, state text, generation integer, endpoint_port integer, in_flight integer, message text)
+      WHERE a.id = o.id AND a.node_id = $1`,
+    [nodeId, JSON.stringify(rows), at],
+  );
+}
+
 export async function listNodes(q: Queryable): Promise<NodeRow[]> {
   const rows = await q.query<Raw[]>(`SELECT ${NODE_COLUMNS} FROM nodes ORDER BY name`);
   return rows.map(nodeFromRow);

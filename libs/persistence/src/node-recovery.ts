@@ -82,25 +82,26 @@ export interface DeploymentRecoveryRow {
 
 /**
  * For each deployment: its desired replicas and the replicas Ready at their
- * generation on nodes other than `lostNodeId` — the "routable Ready
- * replica" condition minus the route table's own lease checks, which the
- * gateway applies on its side.
+ * generation on nodes other than the lost ones (one node, or every node a
+ * deployment evacuates at once) — the "routable Ready replica" condition
+ * minus the route table's own lease checks, which the gateway applies on its
+ * side.
  */
 export async function deploymentRecoveryProgress(
   q: Queryable,
   deploymentIds: readonly string[],
-  lostNodeId: string,
+  lostNodeIds: string | readonly string[],
 ): Promise<DeploymentRecoveryRow[]> {
   const rows = await q.query<{ id: string; desired_replicas: number; state: string; ready: string }[]>(
     `SELECT d.id, d.desired_replicas, d.state,
             count(a.id) FILTER (
-              WHERE a.node_id <> $2 AND a.intent = 'Run' AND a.observed_state = 'Ready'
+              WHERE a.node_id <> ALL($2::text[]) AND a.intent = 'Run' AND a.observed_state = 'Ready'
                 AND a.observed_generation = a.generation) AS ready
        FROM deployments d LEFT JOIN assignments a ON a.deployment_id = d.id
       WHERE d.id = ANY($1::text[])
       GROUP BY d.id
       ORDER BY d.id`,
-    [deploymentIds, lostNodeId],
+    [deploymentIds, typeof lostNodeIds === 'string' ? [lostNodeIds] : lostNodeIds],
   );
   return rows.map((row) => ({
     deploymentId: row.id,

@@ -30,6 +30,7 @@ import {
   findBootstrapTokenByHash,
   findNode,
   notifyNodeChanged,
+  recordAssignmentObservations,
   recordReplicaHealth,
   type NodeRow,
 } from '@lunanexa/persistence';
@@ -38,6 +39,7 @@ import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
 import type { ControllerKey } from '../auth/controller-key';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
+import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 
 /** How long a Pending node waits for an operator before EnrollNode rejects it. */
@@ -77,7 +79,8 @@ export class AgentChannelService {
   private readonly enrollWorkflowsKnown = new Set<string>();
 
   constructor(
-    private readonly db: DataSource,
+    /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
+    @Inject(HEARTBEAT_DB) private readonly db: DataSource,
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
     @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
@@ -491,22 +494,8 @@ export class AgentChannelService {
         sshPort,
       ],
     );
+    await recordAssignmentObservations(manager, locked.id, heartbeat.observedAssignments, now);
     for (const observed of heartbeat.observedAssignments) {
-      await manager.query(
-        `UPDATE assignments SET observed_state = $3, observed_generation = $4, endpoint_port = $5, in_flight = $6,
-                observed_message = $7, observed_at = $8
-          WHERE id = $1 AND node_id = $2`,
-        [
-          observed.assignmentId,
-          locked.id,
-          observed.state,
-          observed.generation,
-          observed.endpointPort,
-          observed.inFlightRequests ?? null,
-          observed.message,
-          now,
-        ],
-      );
       await recordReplicaHealth(manager, locked.id, observed, now);
     }
     for (const refusal of refusals) {
@@ -518,7 +507,20 @@ export class AgentChannelService {
       );
     }
     await notifyNodeChanged(manager, locked.id);
-    const node = await findNode(manager, locked.id);
-    return { node: node ?? locked, refusalsRecorded: refusals.length, leaseExpiresAt };
+    // What the ack reads, as just written: no second read (the row lock is held; only this transaction changed it).
+    const node: NodeRow = {
+      ...locked,
+      lastHeartbeatSequence: heartbeat.sequence,
+      leaseRenewedAt: now,
+      leaseExpiresAt,
+      keyId,
+      publicKey,
+      nextKeyId,
+      nextPublicKey,
+      rotationRequestedAt,
+      address,
+      sshPort,
+    };
+    return { node, refusalsRecorded: refusals.length, leaseExpiresAt };
   }
 }

@@ -14,11 +14,14 @@ import { API_CONFIG, API_LOGGER, BUILD_INFO, type ApiConfig } from '../config';
 import { DrainableRetries } from './drainable-retries';
 
 export const TEMPORAL_CLIENT = Symbol('TEMPORAL_CLIENT');
+/** A DataSource of its own for heartbeat ingest (LUNANEXA_HEARTBEAT_DB_POOL_SIZE connections). */
+export const HEARTBEAT_DB = Symbol('HEARTBEAT_DB');
 
 @Injectable()
 class InfrastructureLifecycle implements OnApplicationShutdown {
   constructor(
     private readonly db: DataSource,
+    @Inject(HEARTBEAT_DB) private readonly heartbeatDb: DataSource,
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
     private readonly retries: DrainableRetries,
   ) {}
@@ -26,6 +29,7 @@ class InfrastructureLifecycle implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.retries.drain();
     await this.temporal.connection.close();
+    if (this.heartbeatDb.isInitialized) await this.heartbeatDb.destroy();
     if (this.db.isInitialized) await this.db.destroy();
   }
 }
@@ -48,7 +52,23 @@ export class InfrastructureModule {
         {
           provide: DataSource,
           useFactory: async () => {
-            const ds = createDataSource({ url: config.DATABASE_URL, applicationName: 'lunanexa-api' });
+            const ds = createDataSource({
+              url: config.DATABASE_URL,
+              applicationName: 'lunanexa-api',
+              poolSize: config.LUNANEXA_DB_POOL_SIZE,
+            });
+            await ds.initialize();
+            return ds;
+          },
+        },
+        {
+          provide: HEARTBEAT_DB,
+          useFactory: async () => {
+            const ds = createDataSource({
+              url: config.DATABASE_URL,
+              applicationName: 'lunanexa-api-heartbeats',
+              poolSize: config.LUNANEXA_HEARTBEAT_DB_POOL_SIZE,
+            });
             await ds.initialize();
             return ds;
           },
@@ -69,7 +89,7 @@ export class InfrastructureModule {
         },
         InfrastructureLifecycle,
       ],
-      exports: [API_CONFIG, API_LOGGER, BUILD_INFO, DataSource, TEMPORAL_CLIENT],
+      exports: [API_CONFIG, API_LOGGER, BUILD_INFO, DataSource, HEARTBEAT_DB, TEMPORAL_CLIENT],
     };
   }
 }

@@ -1,8 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AGENT_HTTP_PATHS } from '@lunanexa/agent-protocol';
 import { UNMATCHED_ROUTE, type ServiceMetrics } from '@lunanexa/observability';
 
-/** Route labels are this fixed set, so a scan of random paths cannot explode cardinality. */
-const KNOWN_ROUTES = new Set(['/graphql', '/health', '/ready', '/metrics', '/version']);
+/**
+ * Route labels are this fixed set, so a scan of random paths cannot explode
+ * cardinality. The agent endpoints are in it so heartbeat ingest time is a
+ * series of its own (what `bench:scale` reads, and what to alert on at fleet scale).
+ */
+const KNOWN_ROUTES = new Set([
+  '/graphql',
+  '/health',
+  '/ready',
+  '/metrics',
+  '/version',
+  AGENT_HTTP_PATHS.enroll,
+  AGENT_HTTP_PATHS.heartbeat,
+]);
 
 export function routeLabel(url: string | undefined, consoleServed: boolean): string {
   const path = (url ?? '/').split('?')[0] ?? '/';

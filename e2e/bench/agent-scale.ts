@@ -1,0 +1,350 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import {
+  AgentSimulator,
+  FleetHarness,
+  REPO_ROOT,
+  SIMULATED_ENDPOINT_PORT,
+  nodeLossEnv,
+  percentile,
+  waitUntil,
+  type HeartbeatStats,
+} from '../src';
+
+/**
+ * `npm run bench:scale`: issue 12's fleet-scale figures on the real api,
+ * worker, gateway, Temporal and PostgreSQL, with 1,000 simulated agents in
+ * this process (e2e/src/agent-simulator.ts: the agent's own enrollment,
+ * heartbeat and SSH code; simulated inventory and runtime).
+ *
+ * 1. Enrollment: every agent gets its own single-use auto-approving token and
+ *    enrolls; timed until all are Active with a live lease.
+ * 2. Heartbeat ingest: a steady window of signed heartbeats (interval ±
+ *    jitter); agent-side round trip p50/p95/p99/max and dropped (no verified
+ *    ack: non-2xx, timeout or unreachable, untrusted answer).
+ * 3. Node loss at scale: deployments (Binpack) put ~100 replicas on ~10
+ *    nodes; those nodes die at once (heartbeats and SSH stop); timed until
+ *    each is detected (its NodeRecovery's `node.recovery.start` receipt) and
+ *    until every replica is Ready again on other nodes.
+ *
+ * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
+ * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
+ * --replicas R (10 per deployment) --enroll-concurrency C (16).
+ * Writes bench/results/agent-scale.json.
+ */
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at === -1 ? NaN : Number(process.argv[at + 1]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+const AGENTS = option('agents', 1000);
+const STEADY_SECONDS = option('steady-seconds', 120);
+const INTERVAL_SECONDS = option('interval-seconds', 5);
+const JITTER_SECONDS = INTERVAL_SECONDS / 5;
+const LEASE_SECONDS = option('lease-seconds', 15);
+const GRACE_SECONDS = option('grace-seconds', 5);
+const WATCH_INTERVAL_SECONDS = 1;
+const DEPLOYMENTS = option('deployments', 10);
+const REPLICAS = option('replicas', 10);
+const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
+
+/** As bench:recovery: the pinned Temporal CLI and an admin PostgreSQL connection. */
+function prepareEnvironment(): void {
+  const cli = join(REPO_ROOT, '.tools', 'bin', 'temporal');
+  if (!process.env['LUNANEXA_TEMPORAL_CLI'] && existsSync(cli)) process.env['LUNANEXA_TEMPORAL_CLI'] = cli;
+  if (!process.env['LUNANEXA_TEMPORAL_CLI']) {
+    throw new Error(
+      'no Temporal CLI: run `npm test` once (it builds .tools/bin/temporal) or set LUNANEXA_TEMPORAL_CLI',
+    );
+  }
+  const admin =
+    process.env['LUNANEXA_TEST_PG_ADMIN_URL'] ||
+    process.env['LUNANEXA_BENCH_PG_ADMIN_URL'] ||
+    process.env['DATABASE_URL'];
+  if (!admin) {
+    throw new Error(
+      'no PostgreSQL: set LUNANEXA_BENCH_PG_ADMIN_URL (or DATABASE_URL) to an admin connection, e.g. postgres://postgres@127.0.0.1:5432/postgres',
+    );
+  }
+  process.env['LUNANEXA_TEST_PG_ADMIN_URL'] = admin;
+}
+
+const log = (message: string): void => console.log(`[bench:scale] ${new Date().toISOString()} ${message}`);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Load averages sampled every 5 s while `run` runs. */
+async function withLoad<T>(run: () => Promise<T>): Promise<{ value: T; loadAverage1m: number[] }> {
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(loadavg()[0] ?? NaN), 5000);
+  try {
+    return { value: await run(), loadAverage1m: samples };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Cumulative bucket counts of the api's heartbeat request duration histogram (`le` in seconds → count). */
+async function heartbeatBuckets(apiUrl: string): Promise<Map<number, number>> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  const buckets = new Map<number, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('lunanexa_http_request_duration_seconds_bucket{')) continue;
+    if (!line.includes('route="/agent/v1/heartbeat"')) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (le !== undefined) buckets.set(le === '+Inf' ? Infinity : Number(le), value);
+  }
+  return buckets;
+}
+
+/**
+ * Server-side heartbeat handling time over a window, from the api's own
+ * histogram (`lunanexa_http_request_duration_seconds{route="/agent/v1/heartbeat"}`):
+ * each percentile as the upper bound of the bucket it falls in.
+ */
+function serverPercentiles(
+  before: Map<number, number>,
+  after: Map<number, number>,
+): { requests: number; p50UpToMs: number; p95UpToMs: number; p99UpToMs: number } {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const counts = bounds.map((le) => (after.get(le) ?? 0) - (before.get(le) ?? 0));
+  const total = counts.at(-1) ?? 0;
+  const upTo = (p: number): number => {
+    const index = counts.findIndex((c) => c >= (p / 100) * total);
+    const le = bounds[index] ?? Infinity;
+    return le === Infinity ? Infinity : le * 1000;
+  };
+  return { requests: total, p50UpToMs: upTo(50), p95UpToMs: upTo(95), p99UpToMs: upTo(99) };
+}
+
+async function count(h: FleetHarness, sql: string, params: unknown[] = []): Promise<number> {
+  const [row] = await h.sql<{ n: string }>(sql, params);
+  return Number(row?.n ?? 0);
+}
+
+async function main(): Promise<void> {
+  prepareEnvironment();
+  const h = await FleetHarness.start('agent-scale', {
+    leaseSeconds: 600,
+    extraEnv: {
+      ...nodeLossEnv(LEASE_SECONDS, GRACE_SECONDS),
+      LUNANEXA_NODE_WATCH_INTERVAL_SECONDS: String(WATCH_INTERVAL_SECONDS),
+    },
+  });
+  // Agent state (keys, sequence, assignments; fsync'd per heartbeat) on tmpfs where there is one: the disk is not what is measured.
+  const stateRoot = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+  const dataDir = mkdtempSync(join(stateRoot, 'lunanexa-agent-scale-'));
+  const sim = new AgentSimulator({
+    controllerUrl: h.apiUrl,
+    controllerKeyFingerprint: await h.controllerFingerprint(),
+    dataDir,
+    heartbeatIntervalMs: INTERVAL_SECONDS * 1000,
+    jitterMs: JITTER_SECONDS * 1000,
+    requestTimeoutMs: 10_000,
+  });
+  try {
+    // 1. Enrollment.
+    const names = Array.from({ length: AGENTS }, (_, i) => `sim-${String(i).padStart(4, '0')}`);
+    const enrollStarted = Date.now();
+    const enrolling = await withLoad(async () => {
+      const progress = setInterval(() => log(`enrolled ${sim.agents.size}/${AGENTS}`), 10_000);
+      try {
+        await sim.enrollAll(names, (name) => h.createBootstrapToken(name, true), ENROLL_CONCURRENCY);
+      } finally {
+        clearInterval(progress);
+      }
+      const enrolledMs = Date.now() - enrollStarted;
+      await waitUntil(
+        `${AGENTS} nodes Active with a live lease`,
+        async () =>
+          (await count(
+            h,
+            `SELECT count(*) AS n FROM nodes WHERE lifecycle = 'Active' AND lease_expires_at > now()`,
+          )) === AGENTS,
+        600_000,
+        1000,
+      );
+      return { enrolledMs, activeMs: Date.now() - enrollStarted };
+    });
+    log(`enrollment: ${JSON.stringify(enrolling.value)}`);
+
+    // 2. Steady heartbeat ingest.
+    sim.resetStats();
+    const serverBefore = await heartbeatBuckets(h.apiUrl);
+    const steady = await withLoad(async () => {
+      await sleep(STEADY_SECONDS * 1000);
+      return sim.stats();
+    });
+    const serverSide = serverPercentiles(serverBefore, await heartbeatBuckets(h.apiUrl));
+    log(`api-side heartbeat handling: ${JSON.stringify(serverSide)}`);
+    log(`steady heartbeats: ${JSON.stringify(steady.value)}`);
+
+    // 3. ~100 replicas on ~10 nodes, those nodes lost at once.
+    await h.graphql(
+      `mutation($input: RegisterModelVersionInput!) { registerModelVersion(input: $input) { ref } }`,
+      { input: { model: 'scale', version: 'v1' } },
+    );
+    const placeStarted = Date.now();
+    for (let d = 0; d < DEPLOYMENTS; d++) {
+      await h.graphql(
+        `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
+        {
+          input: {
+            name: `scale-${d}`,
+            model: 'scale@v1',
+            replicas: REPLICAS,
+            purpose: 'Candidate',
+            placementStrategy: 'Binpack',
+          },
+        },
+      );
+    }
+    const total = DEPLOYMENTS * REPLICAS;
+    const readySql = `SELECT count(*) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
+        WHERE d.name LIKE 'scale-%' AND a.intent = 'Run' AND a.observed_state = 'Ready'
+          AND a.observed_generation = a.generation AND NOT (a.node_id = ANY($1::text[]))`;
+    await waitUntil(
+      `${total} replicas Ready`,
+      async () => (await count(h, readySql, [[]])) === total,
+      600_000,
+      500,
+    );
+    const placedMs = Date.now() - placeStarted;
+    const victims = await h.sql<{ id: string; name: string; replicas: string }>(
+      `SELECT n.id, n.name, count(*) AS replicas FROM assignments a JOIN deployments d ON d.id = a.deployment_id
+         JOIN nodes n ON n.id = a.node_id
+        WHERE d.name LIKE 'scale-%' AND a.intent = 'Run' GROUP BY n.id, n.name ORDER BY n.name`,
+    );
+    log(`${total} replicas Ready in ${placedMs} ms on ${victims.length} nodes; killing them`);
+    const victimIds = victims.map((v) => v.id);
+
+    sim.resetStats();
+    const killedAt = Date.now();
+    const loss = await withLoad(async () => {
+      await sim.kill(victims.map((v) => v.name));
+      const detectedAt = new Map<string, number>();
+      const detection = (async () => {
+        while (detectedAt.size < victimIds.length && Date.now() - killedAt < 600_000) {
+          const rows = await h.sql<{ node_id: string }>(
+            `SELECT DISTINCT evidence->>'nodeId' AS node_id FROM audit_events
+              WHERE action = 'node.recovery.start' AND evidence->>'nodeId' = ANY($1::text[])`,
+            [victimIds],
+          );
+          for (const row of rows) if (!detectedAt.has(row.node_id)) detectedAt.set(row.node_id, Date.now());
+          await sleep(200);
+        }
+      })();
+      await waitUntil(
+        `${total} replicas Ready again off the lost nodes`,
+        async () => (await count(h, readySql, [victimIds])) === total,
+        600_000,
+        250,
+      );
+      const readyMs = Date.now() - killedAt;
+      await detection;
+      const detect = [...detectedAt.values()].map((at) => at - killedAt).sort((a, b) => a - b);
+      const receipts = await waitUntil(
+        'a node.recovery.complete receipt per lost node',
+        async () => {
+          const rows = await h.sql<{
+            evidence: { nodeId: string; replaced: boolean; secondsToReplaced: number };
+          }>(
+            `SELECT evidence FROM audit_events WHERE action = 'node.recovery.complete' AND evidence->>'nodeId' = ANY($1::text[])`,
+            [victimIds],
+          );
+          return rows.length >= victimIds.length ? rows : null;
+        },
+        120_000,
+        500,
+      );
+      const replacementNodes = await count(
+        h,
+        `SELECT count(DISTINCT a.node_id) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
+          WHERE d.name LIKE 'scale-%' AND a.intent = 'Run' AND NOT (a.node_id = ANY($1::text[]))`,
+        [victimIds],
+      );
+      return {
+        nodesLost: victims.length,
+        replicasLost: victims.reduce((sum, v) => sum + Number(v.replicas), 0),
+        detectedMs: {
+          first: detect[0],
+          p50: percentile(detect, 50),
+          all: detect.at(-1),
+          detected: detect.length,
+        },
+        allReplacementsReadyMs: readyMs,
+        replacementNodes,
+        receipts: {
+          complete: receipts.length,
+          replaced: receipts.filter((r) => r.evidence.replaced).length,
+          secondsToReplacedMax: Math.max(...receipts.map((r) => r.evidence.secondsToReplaced)),
+        },
+        heartbeatsDuringRecovery: sim.stats(),
+      };
+    });
+    log(`node loss: ${JSON.stringify(loss.value)}`);
+
+    const out = {
+      benchmark: 'agent-scale',
+      generatedAt: new Date().toISOString(),
+      command: 'npm run bench:scale',
+      settings: {
+        agents: AGENTS,
+        fleet: `simulated agents in one process (e2e/src/agent-simulator.ts): each its own Ed25519 node key and SSH host key, enrolled through the API with its own single-use auto-approving bootstrap token, signed heartbeats whose signed acks it verifies, a real ssh2 server answering assignment.put with signed assignment.acks; inventory simulated (DGX Spark; every tenth node 8x H100); runtime simulated: no process is started, an accepted Run assignment reports Ready (nominal endpoint port ${SIMULATED_ENDPOINT_PORT}, nothing serves) in the next heartbeat`,
+        heartbeatIntervalSeconds: INTERVAL_SECONDS,
+        heartbeatJitterSeconds: JITTER_SECONDS,
+        heartbeatTimeoutSeconds: 10,
+        nodeLeaseSeconds: LEASE_SECONDS,
+        lostGraceSeconds: GRACE_SECONDS,
+        watchIntervalSeconds: WATCH_INTERVAL_SECONDS,
+        enrollConcurrency: ENROLL_CONCURRENCY,
+        steadySeconds: STEADY_SECONDS,
+        deployments: `${DEPLOYMENTS} x ${REPLICAS} replicas, Binpack (so they share ~${REPLICAS} nodes)`,
+        stack:
+          'real api, worker, gateway processes; Temporal dev server (pinned CLI); local PostgreSQL; all on this machine with the simulator',
+        latency:
+          'agent-side round trip of one heartbeat: sign, POST /agent/v1/heartbeat, controller ingest, verify the signed ack (performance.now around HeartbeatLoop.beat)',
+        dropped: 'a heartbeat without a verified ack: non-2xx, timeout/unreachable, or an untrusted answer',
+        detection:
+          'kill (heartbeats and SSH stop) → the node’s NodeRecovery wrote node.recovery.start (replicas marked Lost); expected ≈ remaining lease (up to the lease) + grace + one watch pass',
+      },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? null,
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        freeMemoryGiBEnd: Math.round(freemem() / 2 ** 30),
+        loadAverageEnd: loadavg(),
+        note: 'shared with another engineer’s work; the simulator, api, worker, gateway, Temporal and PostgreSQL all run here',
+      },
+      enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },
+      heartbeats: {
+        ...steady.value,
+        apiSide: {
+          ...serverSide,
+          note: 'the api’s own request duration histogram for POST /agent/v1/heartbeat over the same window; each figure is the upper bound of its bucket',
+        },
+        loadAverage1m: steady.loadAverage1m,
+      } as HeartbeatStats & { loadAverage1m: number[] },
+      nodeLoss: { ...loss.value, placedMs, loadAverage1m: loss.loadAverage1m },
+    };
+    const dir = join(REPO_ROOT, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'agent-scale.json'), `${JSON.stringify(out, null, 2)}\n`);
+    log('wrote bench/results/agent-scale.json');
+  } finally {
+    await sim.stop();
+    await h.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -404,8 +404,18 @@ describe('operator console flows on the real stack', function () {
     dialog = page.getByRole('dialog');
     await expectVisible(page, dialog.getByRole('heading', { name: 'Quotas of acme' }));
     await dialog.getByLabel('Requests per minute').fill('600');
-    await dialog.getByLabel('Concurrent requests').fill('0');
-    expect(await dialog.getByLabel('Concurrent requests').inputValue()).to.equal('0');
+    // Seen twice on a loaded machine: the value filled right after the dialog opened was gone a moment later
+    // (cause not found yet; docs/OPERATIONS.md "Known issues"). Fill until it holds, so the check below is
+    // about the bound, and fail if it never holds.
+    await waitUntil(
+      'the quota field to keep the value 0',
+      async () => {
+        await dialog.getByLabel('Concurrent requests').fill('0');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return (await dialog.getByLabel('Concurrent requests').inputValue()) === '0';
+      },
+      10_000,
+    );
     await dialog.getByRole('button', { name: 'Save quotas' }).click();
     // Out of bounds is refused in the form, before anything is sent.
     await expectVisible(page, dialog.getByText(/A whole number from 1 to 100,000/));

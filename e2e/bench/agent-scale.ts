@@ -8,6 +8,7 @@ import {
   SIMULATED_ENDPOINT_PORT,
   nodeLossEnv,
   percentile,
+  prepareBenchEnvironment,
   waitUntil,
   type HeartbeatStats,
 } from '../src';
@@ -50,27 +51,6 @@ const WATCH_INTERVAL_SECONDS = 1;
 const DEPLOYMENTS = option('deployments', 10);
 const REPLICAS = option('replicas', 10);
 const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
-
-/** As bench:recovery: the pinned Temporal CLI and an admin PostgreSQL connection. */
-function prepareEnvironment(): void {
-  const cli = join(REPO_ROOT, '.tools', 'bin', 'temporal');
-  if (!process.env['LUNANEXA_TEMPORAL_CLI'] && existsSync(cli)) process.env['LUNANEXA_TEMPORAL_CLI'] = cli;
-  if (!process.env['LUNANEXA_TEMPORAL_CLI']) {
-    throw new Error(
-      'no Temporal CLI: run `npm test` once (it builds .tools/bin/temporal) or set LUNANEXA_TEMPORAL_CLI',
-    );
-  }
-  const admin =
-    process.env['LUNANEXA_TEST_PG_ADMIN_URL'] ||
-    process.env['LUNANEXA_BENCH_PG_ADMIN_URL'] ||
-    process.env['DATABASE_URL'];
-  if (!admin) {
-    throw new Error(
-      'no PostgreSQL: set LUNANEXA_BENCH_PG_ADMIN_URL (or DATABASE_URL) to an admin connection, e.g. postgres://postgres@127.0.0.1:5432/postgres',
-    );
-  }
-  process.env['LUNANEXA_TEST_PG_ADMIN_URL'] = admin;
-}
 
 const log = (message: string): void => console.log(`[bench:scale] ${new Date().toISOString()} ${message}`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -126,7 +106,7 @@ async function count(h: FleetHarness, sql: string, params: unknown[] = []): Prom
 }
 
 async function main(): Promise<void> {
-  prepareEnvironment();
+  prepareBenchEnvironment();
   const h = await FleetHarness.start('agent-scale', {
     leaseSeconds: 600,
     extraEnv: {

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { FleetHarness, REPO_ROOT, nodeLossEnv, runNodeLoss } from '../src';
+import { FleetHarness, REPO_ROOT, nodeLossEnv, prepareBenchEnvironment, runNodeLoss } from '../src';
 
 /**
  * `npm run bench:recovery`: the NodeRecovery figure of issue 12 — node killed
@@ -20,35 +20,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-/**
- * Temporal and PostgreSQL as `npm test` uses them: the pinned CLI it built
- * (.tools/bin/temporal) unless LUNANEXA_TEMPORAL_CLI names one, and the
- * server of LUNANEXA_TEST_PG_ADMIN_URL, else LUNANEXA_BENCH_PG_ADMIN_URL,
- * else DATABASE_URL (an admin connection: each trial creates and drops a
- * scratch database).
- */
-function prepareEnvironment(): void {
-  const cli = join(REPO_ROOT, '.tools', 'bin', 'temporal');
-  if (!process.env['LUNANEXA_TEMPORAL_CLI'] && existsSync(cli)) process.env['LUNANEXA_TEMPORAL_CLI'] = cli;
-  if (!process.env['LUNANEXA_TEMPORAL_CLI']) {
-    throw new Error(
-      'no Temporal CLI: run `npm test` once (it builds .tools/bin/temporal) or set LUNANEXA_TEMPORAL_CLI',
-    );
-  }
-  const admin =
-    process.env['LUNANEXA_TEST_PG_ADMIN_URL'] ||
-    process.env['LUNANEXA_BENCH_PG_ADMIN_URL'] ||
-    process.env['DATABASE_URL'];
-  if (!admin) {
-    throw new Error(
-      'no PostgreSQL: set LUNANEXA_BENCH_PG_ADMIN_URL (or DATABASE_URL) to an admin connection, e.g. postgres://postgres@127.0.0.1:5432/postgres',
-    );
-  }
-  process.env['LUNANEXA_TEST_PG_ADMIN_URL'] = admin;
-}
-
 async function main(): Promise<void> {
-  prepareEnvironment();
+  prepareBenchEnvironment();
   const trials = Number(process.argv[process.argv.indexOf('--trials') + 1] ?? 3) || 3;
   const results = [];
   for (let trial = 1; trial <= trials; trial++) {

@@ -8,3 +8,4 @@ export * from './console-page';
 export * from './node-loss';
 export * from './monitoring';
 export * from './agent-simulator';
+export * from './bench-environment';

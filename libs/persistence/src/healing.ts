@@ -1,6 +1,7 @@
 import type { NodeLifecycleState } from '@lunanexa/contracts';
 import type { Queryable } from './fleet';
 import { returnedRows } from './returning';
+import type { HealingNodeView, HealingReplicaView } from '@lunanexa/domain';
 
 /**
  * What the healing rules read and write: the replica health counters kept
@@ -53,29 +54,9 @@ export async function recordReplicaHealth(
   );
 }
 
-export interface HealingNodeRow {
-  readonly nodeId: string;
-  readonly nodeName: string;
-  readonly lifecycle: NodeLifecycleState;
-  readonly cordoned: boolean;
-  readonly leaseExpiresAt: Date | null;
-  readonly recentCrashes: Record<string, number>;
-  readonly lastHealedAt: Date | null;
-}
-
-export interface HealingReplicaRow {
-  readonly assignmentId: string;
-  readonly deploymentId: string;
-  readonly deploymentName: string;
-  readonly nodeId: string;
-  readonly generation: number;
-  readonly observedGeneration: number | null;
-  readonly observedState: string | null;
-  readonly restarts: number;
-  readonly restartsBaseline: number;
-  readonly healthFailures: number;
-  readonly lastHealedAt: Date | null;
-}
+/** Nodes and replicas as the healing decision (libs/domain planHealing) reads them. */
+export type HealingNodeRow = HealingNodeView;
+export type HealingReplicaRow = HealingReplicaView;
 
 /** Every node with its crashes since `crashesSince`, and every replica meant to run of a live deployment. */
 export async function loadHealingView(

@@ -14,6 +14,17 @@ import { API_CONFIG, API_LOGGER, BUILD_INFO, type ApiConfig } from '../config';
 import { DrainableRetries } from './drainable-retries';
 
 export const TEMPORAL_CLIENT = Symbol('TEMPORAL_CLIENT');
+
+/** One pool of the api's PostgreSQL connections, named so pg_stat_activity tells them apart. */
+async function connectedDataSource(
+  config: ApiConfig,
+  applicationName: string,
+  poolSize: number,
+): Promise<DataSource> {
+  const ds = createDataSource({ url: config.DATABASE_URL, applicationName, poolSize });
+  await ds.initialize();
+  return ds;
+}
 /** A DataSource of its own for heartbeat ingest (LUNANEXA_HEARTBEAT_DB_POOL_SIZE connections). */
 export const HEARTBEAT_DB = Symbol('HEARTBEAT_DB');
 
@@ -51,27 +62,12 @@ export class InfrastructureModule {
         { provide: BUILD_INFO, useValue: build },
         {
           provide: DataSource,
-          useFactory: async () => {
-            const ds = createDataSource({
-              url: config.DATABASE_URL,
-              applicationName: 'lunanexa-api',
-              poolSize: config.LUNANEXA_DB_POOL_SIZE,
-            });
-            await ds.initialize();
-            return ds;
-          },
+          useFactory: () => connectedDataSource(config, 'lunanexa-api', config.LUNANEXA_DB_POOL_SIZE),
         },
         {
           provide: HEARTBEAT_DB,
-          useFactory: async () => {
-            const ds = createDataSource({
-              url: config.DATABASE_URL,
-              applicationName: 'lunanexa-api-heartbeats',
-              poolSize: config.LUNANEXA_HEARTBEAT_DB_POOL_SIZE,
-            });
-            await ds.initialize();
-            return ds;
-          },
+          useFactory: () =>
+            connectedDataSource(config, 'lunanexa-api-heartbeats', config.LUNANEXA_HEARTBEAT_DB_POOL_SIZE),
         },
         { provide: DrainableRetries, useValue: new DrainableRetries() },
         {

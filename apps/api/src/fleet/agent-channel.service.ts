@@ -495,9 +495,7 @@ export class AgentChannelService {
       ],
     );
     await recordAssignmentObservations(manager, locked.id, heartbeat.observedAssignments, now);
-    for (const observed of heartbeat.observedAssignments) {
-      await recordReplicaHealth(manager, locked.id, observed, now);
-    }
+    await recordReplicaHealth(manager, locked.id, heartbeat.observedAssignments, now);
     for (const refusal of refusals) {
       await this.audit.appendIn(
         manager,

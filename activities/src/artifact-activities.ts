@@ -12,7 +12,7 @@ import { canTransition, modelVersionLifecycle, transition } from '@lunanexa/doma
 import { findModelVersion, type ArtifactVerification, type ModelVersionRow } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import type { Clock } from './clock';
-import { currentWorkflowId, receiptOnce } from './fleet-support';
+import { currentWorkflowId, receiptedTransaction, receiptOnce } from './fleet-support';
 
 export {
   artifactStoreConfigFromEnv,
@@ -139,7 +139,7 @@ export function createArtifactActivities({
         verifiedAt: now.toISOString(),
         ...(result.ok ? {} : { code: result.code, message: result.message }),
       };
-      return db.transaction(async (manager) => {
+      return receiptedTransaction(db, async (manager) => {
         const rows = await manager.query<{ state: ModelVersionState }[]>(
           `SELECT state FROM model_versions WHERE id = $1 FOR UPDATE`,
           [version.id],

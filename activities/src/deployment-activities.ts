@@ -28,6 +28,7 @@ import type { Clock } from './clock';
 import {
   asActivityFailure,
   currentWorkflowId,
+  receiptedTransaction,
   receiptOnce,
   southboundTarget,
   typed,
@@ -168,7 +169,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
       input: DeploymentStepInput & { readonly request: CreateDeploymentRequest },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const now = clock.now();
           const { request } = input;
@@ -233,7 +234,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
       },
     ): Promise<{ placed: string[]; created: number; missing: number; reason: string | null }> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const deployment = await lockedDeployment(manager, input.deploymentId);
           const version = await findModelVersion(manager, deployment.modelVersionId);
@@ -352,7 +353,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
     /** Folds the agents' reports into the deployment's state; a receipt on reaching Ready or Stopped. */
     async observeDeployment(input: DeploymentStepInput): Promise<DeploymentObservation> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const deployment = await lockedDeployment(manager, input.deploymentId);
           const rows = await listAssignments(manager, { deploymentId: deployment.id });
@@ -444,7 +445,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
       },
     ): Promise<{ generation: number; stopped: number; receipt: Receipt }> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const deployment = await lockedDeployment(manager, input.deploymentId);
           const version = await findModelVersion(manager, deployment.modelVersionId);
@@ -528,7 +529,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
       input: DeploymentStepInput & { readonly assignmentId: string; readonly leaseSeconds: number },
     ): Promise<{ generation: number; receipt: Receipt | null }> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const deployment = await lockedDeployment(manager, input.deploymentId);
           const row = await findAssignment(manager, input.assignmentId, { forUpdate: true });
@@ -581,7 +582,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
       input: DeploymentStepInput & { readonly state: 'Stopped' | 'Failed' },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const deployment = await lockedDeployment(manager, input.deploymentId);
           const now = clock.now();

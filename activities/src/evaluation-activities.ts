@@ -41,7 +41,7 @@ import {
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from './clock';
 import { chatOnce, chatStreamSample, jsonSchemaCheck, mapBounded } from './evaluation-client';
-import { currentWorkflowId, receiptOnce, typed } from './fleet-support';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
 import type { Receipt } from './node-activities';
 
 export interface EvaluationActivityPorts {
@@ -116,8 +116,8 @@ export function createEvaluationActivities({ db, clock }: EvaluationActivityPort
       metrics: BenchmarkMetrics | null;
     },
   ): Promise<Receipt & { state: 'Passed' | 'Failed' | 'Errored'; passed: boolean; reasons: string[] }> {
-    return typed(() =>
-      db.transaction(async (manager) => {
+    return typed(async () => {
+      const done = await receiptedTransaction(db, async (manager) => {
         const workflowId = currentWorkflowId();
         const now = clock.now();
         const run = await runOrFail(manager, input.runId, true);
@@ -188,9 +188,10 @@ export function createEvaluationActivities({ db, clock }: EvaluationActivityPort
           correlationId: input.correlationId,
           occurredAt: now,
         });
-        return { ...receipt, state, passed, reasons };
-      }),
-    );
+        return { receipt, state, passed, reasons };
+      });
+      return { ...done.receipt, state: done.state, passed: done.passed, reasons: done.reasons };
+    });
   }
 
   return {
@@ -204,7 +205,7 @@ export function createEvaluationActivities({ db, clock }: EvaluationActivityPort
      */
     async beginEvaluation(input: EvaluateWorkflowInput): Promise<BeginEvaluationResult> {
       return typed(async () => {
-        const refusal = await db.transaction(async (manager) => {
+        const refusal = await receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const now = clock.now();
           const existing = await findEvaluationRun(manager, input.runId);
@@ -221,11 +222,7 @@ export function createEvaluationActivities({ db, clock }: EvaluationActivityPort
               correlationId: input.correlationId,
               occurredAt: now,
             });
-            return {
-              refused: false as const,
-              hasProfile: existing.profileId !== null,
-              receiptHash: receipt.hash,
-            };
+            return { refused: false as const, hasProfile: existing.profileId !== null, receipt };
           }
           const refuse = (code: ErrorCode, reason: string) => ({ refused: true as const, code, reason });
           // Lock first, then read: two evaluations of one version must not both see it Verified.
@@ -294,11 +291,17 @@ export function createEvaluationActivities({ db, clock }: EvaluationActivityPort
             correlationId: input.correlationId,
             occurredAt: now,
           });
-          return { refused: false as const, hasProfile: profile !== null, receiptHash: receipt.hash };
+          return { refused: false as const, hasProfile: profile !== null, receipt };
         });
-        if (!refusal.refused) return refusal;
+        if (!refusal.refused) {
+          return {
+            refused: false as const,
+            hasProfile: refusal.hasProfile,
+            receiptHash: refusal.receipt.hash,
+          };
+        }
         // The refusal's receipt is written on its own: nothing else happened.
-        const receipt = await db.transaction((manager) =>
+        const receipt = await receiptedTransaction(db, (manager) =>
           receiptOnce(manager, currentWorkflowId(), {
             actor: input.actor,
             action: 'evaluation.refuse',

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { appendAuditEvent } from '@lunanexa/persistence';
-import type { EntityManager } from 'typeorm';
+import { appendAuditEvent, chainedAuditEvents } from '@lunanexa/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /** The workflow an activity runs for; every receipt names it. */
 export function currentWorkflowId(): string {
@@ -49,6 +49,17 @@ export interface ReceiptDraft {
 }
 
 /**
+ * A receipt written in a transaction that has not committed: the audit chain
+ * places it at commit (libs/persistence appendAuditEvent), so its seq and hash
+ * exist only after. `receiptedTransaction` swaps it for them.
+ */
+export class ReceiptRef {
+  /** Nominal: an object that merely has an eventId (a spread of a ReceiptRef) is not one. */
+  readonly pendingUntilCommit = true as const;
+  constructor(readonly eventId: string) {}
+}
+
+/**
  * Appends a receipt once per (workflow, action, step). An activity whose
  * transaction committed but whose completion was lost runs again; it must
  * find its receipt instead of chaining a second one.
@@ -57,15 +68,15 @@ export async function receiptOnce(
   manager: EntityManager,
   workflowId: string,
   draft: ReceiptDraft,
-): Promise<{ seq: number; hash: string }> {
-  const existing = await manager.query<{ seq: string; hash: string }[]>(
-    `SELECT seq, hash FROM audit_events
+): Promise<ReceiptRef> {
+  const existing = await manager.query<{ id: string }[]>(
+    `SELECT id FROM audit_events
       WHERE workflow_id = $1 AND action = $2 AND evidence->>'step' = $3
       ORDER BY seq LIMIT 1`,
     [workflowId, draft.action, draft.step],
   );
   const first = existing[0];
-  if (first) return { seq: Number(first.seq), hash: first.hash };
+  if (first) return new ReceiptRef(first.id);
   const event = await appendAuditEvent(manager, {
     id: randomUUID(),
     occurredAt: draft.occurredAt.toISOString(),
@@ -77,7 +88,62 @@ export async function receiptOnce(
     correlationId: draft.correlationId,
     workflowId,
   });
-  return { seq: event.seq, hash: event.hash };
+  return new ReceiptRef(event.id);
+}
+
+/** A receipt's place in the audit chain, as workflows and operators see it. */
+export interface ChainedReceipt {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** `T` with every ReceiptRef (the value itself, or one of its properties) replaced by its chained receipt. */
+export type Receipted<T> = T extends ReceiptRef
+  ? ChainedReceipt
+  : T extends object
+    ? { [K in keyof T]: T[K] extends ReceiptRef ? ChainedReceipt : T[K] }
+    : T;
+
+/** `{ receipt, ...rest }` → `{ seq, hash, ...rest }`: the result of an activity that is its receipt plus more. */
+export function spreadReceipt<T extends { receipt: ChainedReceipt }>({
+  receipt,
+  ...rest
+}: T): ChainedReceipt & Omit<T, 'receipt'> {
+  return { ...receipt, ...rest };
+}
+
+/**
+ * Runs `work` in one transaction, then replaces the receipts it returned
+ * (the value, or its direct properties) by their seq and hash in the chain,
+ * which they got at commit.
+ */
+export async function receiptedTransaction<T>(
+  db: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<Receipted<T>> {
+  const value = await db.transaction(work);
+  const refs: ReceiptRef[] = [];
+  if (value instanceof ReceiptRef) refs.push(value);
+  else if (value !== null && typeof value === 'object') {
+    for (const property of Object.values(value)) if (property instanceof ReceiptRef) refs.push(property);
+  }
+  if (refs.length === 0) return value as Receipted<T>;
+  const chained = await chainedAuditEvents(
+    db,
+    refs.map((ref) => ref.eventId),
+  );
+  const resolve = (ref: ReceiptRef): ChainedReceipt => {
+    const found = chained.get(ref.eventId);
+    if (!found) throw new Error(`receipt ${ref.eventId} is not in the audit chain after commit`);
+    return found;
+  };
+  if (value instanceof ReceiptRef) return resolve(value) as Receipted<T>;
+  return Object.fromEntries(
+    Object.entries(value as object).map(([key, property]) => [
+      key,
+      property instanceof ReceiptRef ? resolve(property) : property,
+    ]),
+  ) as Receipted<T>;
 }
 
 /** How the controller reaches a node over SSH (structurally the southbound client's node). */

@@ -14,7 +14,7 @@ import {
 } from '@lunanexa/contracts';
 import type { DataSource } from 'typeorm';
 import type { Clock } from './clock';
-import { currentWorkflowId, receiptOnce, typed } from './fleet-support';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
 import type { Receipt } from './node-activities';
 
 export interface HealingActivityPorts {
@@ -66,7 +66,7 @@ export function createHealingActivities({ db, clock }: HealingActivityPorts) {
       readonly correlationId: string;
     }): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const now = clock.now();
           const { action } = input;

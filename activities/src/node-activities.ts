@@ -12,6 +12,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from './clock';
 import {
   currentWorkflowId,
+  receiptedTransaction,
   receiptOnce,
   southboundTarget,
   typed,
@@ -69,7 +70,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
     /** Pending → Approved; a node already past Pending (a retry) is left alone. */
     async approveNode(input: NodeStepInput & { readonly auto: boolean }): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           const now = clock.now();
@@ -91,7 +92,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
 
     async rejectNode(input: NodeStepInput & { readonly reason: string }): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           const now = clock.now();
@@ -117,7 +118,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
       input: NodeStepInput,
     ): Promise<{ serial: number; keyId: string; receipt: Receipt }> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           if (!['Approved', 'Active', 'Draining', 'Drained'].includes(node.lifecycle)) {
@@ -177,7 +178,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
     /** Approved (or Drained) → Active, with the receipt that closes enrollment. */
     async activateNode(input: NodeStepInput & { readonly step: string }): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           const now = clock.now();
@@ -203,7 +204,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
     /** Asks the agent (through its next heartbeat acks) for a new key; returns the key being replaced. */
     async requestKeyRotation(input: NodeStepInput): Promise<{ keyId: string; receipt: Receipt }> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           if (!['Active', 'Draining', 'Drained'].includes(node.lifecycle)) {
@@ -254,7 +255,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
       },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) =>
+        receiptedTransaction(db, async (manager) =>
           receiptOnce(manager, currentWorkflowId(), {
             actor: input.actor,
             action: input.action,
@@ -270,7 +271,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
     /** Cordons and moves Active → Draining; the gateway stops routing to the node at its next refresh. */
     async beginDrain(input: NodeStepInput): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           const now = clock.now();
@@ -328,7 +329,7 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
       input: NodeStepInput & { readonly evidence: Record<string, unknown> },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
           const now = clock.now();

@@ -8,7 +8,7 @@ import {
 } from '@lunanexa/domain';
 import type { DataSource } from 'typeorm';
 import type { Clock } from './clock';
-import { currentWorkflowId, receiptOnce, typed } from './fleet-support';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
 import type { Receipt } from './node-activities';
 
 export interface NodeRecoveryActivityPorts {
@@ -60,7 +60,7 @@ export function createNodeRecoveryActivities({ db, clock }: NodeRecoveryActivity
       readonly correlationId: string;
     }): Promise<{ lostAssignments: string[]; deployments: string[]; receipt: Receipt }> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const now = clock.now();
           const lost = await markNodeReplicasLost(
             manager,
@@ -118,7 +118,7 @@ export function createNodeRecoveryActivities({ db, clock }: NodeRecoveryActivity
       readonly evidence: Record<string, unknown>;
     }): Promise<Receipt> {
       return typed(() =>
-        db.transaction((manager) =>
+        receiptedTransaction(db, (manager) =>
           receiptOnce(manager, currentWorkflowId(), {
             actor: input.actor,
             action: 'node.recovery.complete',

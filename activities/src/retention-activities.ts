@@ -3,7 +3,7 @@ import type { PayloadDeletionBatch } from '@lunanexa/contracts';
 import { deletePayloadCaptureBatch } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import type { Clock } from './clock';
-import { currentWorkflowId, receiptOnce, typed } from './fleet-support';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
 
 export interface RetentionActivityPorts {
   readonly db: DataSource;
@@ -42,8 +42,8 @@ export function createRetentionActivities({ db, clock }: RetentionActivityPorts)
       const workflowId = currentWorkflowId();
       const runId = Context.current().info.workflowExecution?.runId ?? 'unknown-run';
       const step = `${runId}/pass-${input.pass}/batch-${input.batch}`;
-      return typed(() =>
-        db.transaction(async (manager) => {
+      return typed(async () => {
+        const batch = await receiptedTransaction(db, async (manager) => {
           await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${workflowId}/${step}`]);
           const existing = await manager.query<{ hash: string; count: string | null }[]>(
             `SELECT hash, evidence->>'count' AS count FROM audit_events
@@ -51,7 +51,7 @@ export function createRetentionActivities({ db, clock }: RetentionActivityPorts)
             [workflowId, PAYLOAD_DELETE_ACTION, step],
           );
           const done = existing[0];
-          if (done) return { deleted: Number(done.count ?? 0), receiptHash: done.hash };
+          if (done) return { deleted: Number(done.count ?? 0), receiptHash: done.hash, receipt: null };
           const deleted = await deletePayloadCaptureBatch(manager, {
             mode: input.mode,
             limit: input.batchSize,
@@ -60,7 +60,7 @@ export function createRetentionActivities({ db, clock }: RetentionActivityPorts)
           // An empty expiry pass changed nothing and is not worth a chain entry every interval;
           // a purge always answers its operator with a receipt, even when there was nothing to delete.
           if (deleted.count === 0 && !(input.mode === 'purge' && input.batch === 0))
-            return { deleted: 0, receiptHash: null };
+            return { deleted: 0, receiptHash: null, receipt: null };
           const receipt = await receiptOnce(manager, workflowId, {
             actor: input.actor,
             action: PAYLOAD_DELETE_ACTION,
@@ -76,9 +76,10 @@ export function createRetentionActivities({ db, clock }: RetentionActivityPorts)
               captureIdSha256: deleted.idSha256,
             },
           });
-          return { deleted: deleted.count, receiptHash: receipt.hash };
-        }),
-      );
+          return { deleted: deleted.count, receiptHash: null, receipt };
+        });
+        return { deleted: batch.deleted, receiptHash: batch.receipt?.hash ?? batch.receiptHash };
+      });
     },
   };
 }

@@ -18,7 +18,7 @@ import {
 } from '@lunanexa/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from './clock';
-import { currentWorkflowId, receiptOnce, typed } from './fleet-support';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, spreadReceipt, typed } from './fleet-support';
 import type { Receipt } from './node-activities';
 
 export interface RolloutActivityPorts {
@@ -103,65 +103,66 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
         readonly plan: RolloutPlan;
       },
     ): Promise<Receipt & { baseRevision: number }> {
-      return typed(() =>
-        db.transaction(async (manager) => {
-          const workflowId = currentWorkflowId();
-          const now = clock.now();
-          const alias = await findAlias(manager, input.aliasId, { forUpdate: true });
-          if (!alias) throw new LunaNexaError(ErrorCode.NOT_FOUND, `alias ${input.aliasId} does not exist`);
-          const version = await findModelVersion(manager, input.modelVersionId);
-          if (!version)
-            throw new LunaNexaError(
-              ErrorCode.MODEL_NOT_FOUND,
-              `model version ${input.modelVersionId} is gone`,
-            );
-          let rollout = await findRollout(manager, input.rolloutId);
-          if (!rollout) {
-            if (alias.activeRolloutId !== null) {
+      return typed(async () =>
+        spreadReceipt(
+          await receiptedTransaction(db, async (manager) => {
+            const workflowId = currentWorkflowId();
+            const now = clock.now();
+            const alias = await findAlias(manager, input.aliasId, { forUpdate: true });
+            if (!alias) throw new LunaNexaError(ErrorCode.NOT_FOUND, `alias ${input.aliasId} does not exist`);
+            const version = await findModelVersion(manager, input.modelVersionId);
+            if (!version)
               throw new LunaNexaError(
-                ErrorCode.CONFLICT,
-                `alias ${alias.name} already has rollout ${alias.activeRolloutId} in progress`,
+                ErrorCode.MODEL_NOT_FOUND,
+                `model version ${input.modelVersionId} is gone`,
               );
-            }
-            await manager.query(
-              `INSERT INTO rollouts (id, alias_id, model_version_id, model_ref, base_revision, plan, state, workflow_id,
+            let rollout = await findRollout(manager, input.rolloutId);
+            if (!rollout) {
+              if (alias.activeRolloutId !== null) {
+                throw new LunaNexaError(
+                  ErrorCode.CONFLICT,
+                  `alias ${alias.name} already has rollout ${alias.activeRolloutId} in progress`,
+                );
+              }
+              await manager.query(
+                `INSERT INTO rollouts (id, alias_id, model_version_id, model_ref, base_revision, plan, state, workflow_id,
                  created_by, created_at, updated_at)
                VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'Verifying', $7, $8, $9, $9)`,
-              [
-                input.rolloutId,
-                alias.id,
-                version.id,
-                version.ref,
-                alias.currentRevision,
-                JSON.stringify(input.plan),
-                workflowId,
-                input.actor,
-                now,
-              ],
-            );
-            await manager.query(`UPDATE aliases SET active_rollout_id = $2, updated_at = $3 WHERE id = $1`, [
-              alias.id,
-              input.rolloutId,
-              now,
-            ]);
-            rollout = await lockedRollout(manager, input.rolloutId);
-          }
-          const receipt = await receiptOnce(manager, workflowId, {
-            actor: input.actor,
-            action: 'rollout.start',
-            step: 'start',
-            evidence: {
-              rolloutId: rollout.id,
-              alias: alias.name,
-              modelRef: rollout.modelRef,
-              baseRevision: rollout.baseRevision,
-              plan: rollout.plan,
-            },
-            correlationId: input.correlationId,
-            occurredAt: now,
-          });
-          return { ...receipt, baseRevision: rollout.baseRevision };
-        }),
+                [
+                  input.rolloutId,
+                  alias.id,
+                  version.id,
+                  version.ref,
+                  alias.currentRevision,
+                  JSON.stringify(input.plan),
+                  workflowId,
+                  input.actor,
+                  now,
+                ],
+              );
+              await manager.query(
+                `UPDATE aliases SET active_rollout_id = $2, updated_at = $3 WHERE id = $1`,
+                [alias.id, input.rolloutId, now],
+              );
+              rollout = await lockedRollout(manager, input.rolloutId);
+            }
+            const receipt = await receiptOnce(manager, workflowId, {
+              actor: input.actor,
+              action: 'rollout.start',
+              step: 'start',
+              evidence: {
+                rolloutId: rollout.id,
+                alias: alias.name,
+                modelRef: rollout.modelRef,
+                baseRevision: rollout.baseRevision,
+                plan: rollout.plan,
+              },
+              correlationId: input.correlationId,
+              occurredAt: now,
+            });
+            return { receipt, baseRevision: rollout.baseRevision };
+          }),
+        ),
       );
     },
 
@@ -193,7 +194,7 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
       input: RolloutStepInput & { readonly code: string; readonly reason: string },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const rollout = await lockedRollout(manager, input.rolloutId);
           if (rollout.state === 'Verifying') {
@@ -226,7 +227,7 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
       input: RolloutStepInput & { readonly canaryDeploymentId: string; readonly digest: string | null },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const rollout = await lockedRollout(manager, input.rolloutId);
           if (rollout.state === 'Verifying') {
@@ -258,41 +259,43 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
     async setCanaryWeight(
       input: RolloutStepInput & { readonly step: number },
     ): Promise<Receipt & { weight: number }> {
-      return typed(() =>
-        db.transaction(async (manager) => {
-          const workflowId = currentWorkflowId();
-          const rollout = await lockedRollout(manager, input.rolloutId);
-          const weight = rollout.plan.steps[input.step];
-          if (weight === undefined || rollout.canaryDeploymentId === null) {
-            throw new LunaNexaError(
-              ErrorCode.INVALID_TRANSITION,
-              `rollout ${rollout.id} has no step ${input.step}`,
-            );
-          }
-          const now = clock.now();
-          // Re-running the activity for the same step must not restart its sample.
-          if (rollout.currentStep !== input.step && !FINISHED.includes(rollout.state)) {
-            await manager.query(
-              `UPDATE rollouts SET state = CASE WHEN state = 'Paused' THEN state ELSE 'Canary' END, current_step = $2,
+      return typed(async () =>
+        spreadReceipt(
+          await receiptedTransaction(db, async (manager) => {
+            const workflowId = currentWorkflowId();
+            const rollout = await lockedRollout(manager, input.rolloutId);
+            const weight = rollout.plan.steps[input.step];
+            if (weight === undefined || rollout.canaryDeploymentId === null) {
+              throw new LunaNexaError(
+                ErrorCode.INVALID_TRANSITION,
+                `rollout ${rollout.id} has no step ${input.step}`,
+              );
+            }
+            const now = clock.now();
+            // Re-running the activity for the same step must not restart its sample.
+            if (rollout.currentStep !== input.step && !FINISHED.includes(rollout.state)) {
+              await manager.query(
+                `UPDATE rollouts SET state = CASE WHEN state = 'Paused' THEN state ELSE 'Canary' END, current_step = $2,
                       step_started_at = $3, updated_at = $3 WHERE id = $1`,
-              [rollout.id, input.step, now],
-            );
-            await manager.query(
-              `UPDATE aliases SET canary_deployment_id = $2, canary_weight = $3, updated_at = $4
+                [rollout.id, input.step, now],
+              );
+              await manager.query(
+                `UPDATE aliases SET canary_deployment_id = $2, canary_weight = $3, updated_at = $4
                 WHERE id = $1 AND active_rollout_id = $5`,
-              [rollout.aliasId, rollout.canaryDeploymentId, weight, now, rollout.id],
-            );
-          }
-          const receipt = await receiptOnce(manager, workflowId, {
-            actor: input.actor,
-            action: 'rollout.step',
-            step: `step-${input.step}`,
-            evidence: { rolloutId: rollout.id, stepIndex: input.step, weight, modelRef: rollout.modelRef },
-            correlationId: input.correlationId,
-            occurredAt: now,
-          });
-          return { ...receipt, weight };
-        }),
+                [rollout.aliasId, rollout.canaryDeploymentId, weight, now, rollout.id],
+              );
+            }
+            const receipt = await receiptOnce(manager, workflowId, {
+              actor: input.actor,
+              action: 'rollout.step',
+              step: `step-${input.step}`,
+              evidence: { rolloutId: rollout.id, stepIndex: input.step, weight, modelRef: rollout.modelRef },
+              correlationId: input.correlationId,
+              occurredAt: now,
+            });
+            return { receipt, weight };
+          }),
+        ),
       );
     },
 
@@ -305,7 +308,7 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
       input: RolloutStepInput & { readonly step: number; readonly window: number; readonly final: boolean },
     ): Promise<StepAnalysis> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const rollout = await lockedRollout(manager, input.rolloutId);
           const weight = rollout.plan.steps[input.step] ?? 0;
@@ -401,7 +404,7 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
       input: RolloutStepInput & { readonly paused: boolean; readonly sequence: number },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const rollout = await lockedRollout(manager, input.rolloutId);
           if (!FINISHED.includes(rollout.state)) {
@@ -432,71 +435,74 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
     async promoteRollout(
       input: RolloutStepInput & { readonly trigger: 'analysis' | 'operator' },
     ): Promise<Receipt & { revision: number; previousDeploymentId: string | null }> {
-      return typed(() =>
-        db.transaction(async (manager) => {
-          const workflowId = currentWorkflowId();
-          const rollout = await lockedRollout(manager, input.rolloutId);
-          const alias = await findAlias(manager, rollout.aliasId, { forUpdate: true });
-          if (!alias) throw new LunaNexaError(ErrorCode.NOT_FOUND, `alias of rollout ${rollout.id} is gone`);
-          if (rollout.canaryDeploymentId === null) {
-            throw new LunaNexaError(
-              ErrorCode.INVALID_TRANSITION,
-              `rollout ${rollout.id} has no canary to promote`,
-            );
-          }
-          const base =
-            rollout.baseRevision > 0
-              ? await findAliasRevision(manager, alias.id, rollout.baseRevision)
-              : null;
-          const now = clock.now();
-          let revision = alias.currentRevision;
-          if (rollout.state !== 'Promoted') {
-            if (FINISHED.includes(rollout.state)) {
+      return typed(async () =>
+        spreadReceipt(
+          await receiptedTransaction(db, async (manager) => {
+            const workflowId = currentWorkflowId();
+            const rollout = await lockedRollout(manager, input.rolloutId);
+            const alias = await findAlias(manager, rollout.aliasId, { forUpdate: true });
+            if (!alias)
+              throw new LunaNexaError(ErrorCode.NOT_FOUND, `alias of rollout ${rollout.id} is gone`);
+            if (rollout.canaryDeploymentId === null) {
               throw new LunaNexaError(
                 ErrorCode.INVALID_TRANSITION,
-                `rollout ${rollout.id} is ${rollout.state}`,
+                `rollout ${rollout.id} has no canary to promote`,
               );
             }
-            revision = alias.currentRevision + 1;
-            await manager.query(
-              `INSERT INTO alias_revisions (alias_id, revision, model_version_id, model_ref, deployment_id, reason,
+            const base =
+              rollout.baseRevision > 0
+                ? await findAliasRevision(manager, alias.id, rollout.baseRevision)
+                : null;
+            const now = clock.now();
+            let revision = alias.currentRevision;
+            if (rollout.state !== 'Promoted') {
+              if (FINISHED.includes(rollout.state)) {
+                throw new LunaNexaError(
+                  ErrorCode.INVALID_TRANSITION,
+                  `rollout ${rollout.id} is ${rollout.state}`,
+                );
+              }
+              revision = alias.currentRevision + 1;
+              await manager.query(
+                `INSERT INTO alias_revisions (alias_id, revision, model_version_id, model_ref, deployment_id, reason,
                  restored_from, rollout_id, created_by, created_at)
                VALUES ($1, $2, $3, $4, $5, 'promote', NULL, $6, $7, $8)`,
-              [
+                [
+                  alias.id,
+                  revision,
+                  rollout.modelVersionId,
+                  rollout.modelRef,
+                  rollout.canaryDeploymentId,
+                  rollout.id,
+                  input.actor,
+                  now,
+                ],
+              );
+              await manager.query(`UPDATE aliases SET current_revision = $2, updated_at = $3 WHERE id = $1`, [
                 alias.id,
                 revision,
-                rollout.modelVersionId,
-                rollout.modelRef,
-                rollout.canaryDeploymentId,
-                rollout.id,
-                input.actor,
                 now,
-              ],
-            );
-            await manager.query(`UPDATE aliases SET current_revision = $2, updated_at = $3 WHERE id = $1`, [
-              alias.id,
-              revision,
-              now,
-            ]);
-            await setState(manager, rollout, 'Promoted', `promoted by ${input.trigger}`);
-          }
-          const receipt = await receiptOnce(manager, workflowId, {
-            actor: input.actor,
-            action: 'rollout.promote',
-            step: 'promote',
-            evidence: {
-              rolloutId: rollout.id,
-              alias: alias.name,
-              modelRef: rollout.modelRef,
-              revision,
-              previousRevision: rollout.baseRevision,
-              trigger: input.trigger,
-            },
-            correlationId: input.correlationId,
-            occurredAt: now,
-          });
-          return { ...receipt, revision, previousDeploymentId: base?.deploymentId ?? null };
-        }),
+              ]);
+              await setState(manager, rollout, 'Promoted', `promoted by ${input.trigger}`);
+            }
+            const receipt = await receiptOnce(manager, workflowId, {
+              actor: input.actor,
+              action: 'rollout.promote',
+              step: 'promote',
+              evidence: {
+                rolloutId: rollout.id,
+                alias: alias.name,
+                modelRef: rollout.modelRef,
+                revision,
+                previousRevision: rollout.baseRevision,
+                trigger: input.trigger,
+              },
+              correlationId: input.correlationId,
+              occurredAt: now,
+            });
+            return { receipt, revision, previousDeploymentId: base?.deploymentId ?? null };
+          }),
+        ),
       );
     },
 
@@ -513,82 +519,85 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
         readonly reason: string;
       },
     ): Promise<Receipt & { revision: number; stopDeploymentId: string | null }> {
-      return typed(() =>
-        db.transaction(async (manager) => {
-          const workflowId = currentWorkflowId();
-          const rollout = await lockedRollout(manager, input.rolloutId);
-          const alias = await findAlias(manager, rollout.aliasId, { forUpdate: true });
-          if (!alias) throw new LunaNexaError(ErrorCode.NOT_FOUND, `alias of rollout ${rollout.id} is gone`);
-          const now = clock.now();
-          let revision = alias.currentRevision;
-          if (rollout.state === 'Promoted' && rollout.baseRevision > 0) {
-            const base = await findAliasRevision(manager, alias.id, rollout.baseRevision);
-            if (!base)
-              throw new LunaNexaError(
-                ErrorCode.INTERNAL,
-                `alias revision ${rollout.baseRevision} is missing`,
-              );
-            const current = await findAliasRevision(manager, alias.id, alias.currentRevision);
-            // Only the rollout whose revision is still current may undo it; a later rollout owns the alias now.
-            if (current?.rolloutId !== rollout.id) {
-              throw new LunaNexaError(
-                ErrorCode.INVALID_TRANSITION,
-                `alias ${alias.name} moved on to revision ${alias.currentRevision}; roll that back instead`,
-              );
-            }
-            revision = alias.currentRevision + 1;
-            await manager.query(
-              `INSERT INTO alias_revisions (alias_id, revision, model_version_id, model_ref, deployment_id, reason,
+      return typed(async () =>
+        spreadReceipt(
+          await receiptedTransaction(db, async (manager) => {
+            const workflowId = currentWorkflowId();
+            const rollout = await lockedRollout(manager, input.rolloutId);
+            const alias = await findAlias(manager, rollout.aliasId, { forUpdate: true });
+            if (!alias)
+              throw new LunaNexaError(ErrorCode.NOT_FOUND, `alias of rollout ${rollout.id} is gone`);
+            const now = clock.now();
+            let revision = alias.currentRevision;
+            if (rollout.state === 'Promoted' && rollout.baseRevision > 0) {
+              const base = await findAliasRevision(manager, alias.id, rollout.baseRevision);
+              if (!base)
+                throw new LunaNexaError(
+                  ErrorCode.INTERNAL,
+                  `alias revision ${rollout.baseRevision} is missing`,
+                );
+              const current = await findAliasRevision(manager, alias.id, alias.currentRevision);
+              // Only the rollout whose revision is still current may undo it; a later rollout owns the alias now.
+              if (current?.rolloutId !== rollout.id) {
+                throw new LunaNexaError(
+                  ErrorCode.INVALID_TRANSITION,
+                  `alias ${alias.name} moved on to revision ${alias.currentRevision}; roll that back instead`,
+                );
+              }
+              revision = alias.currentRevision + 1;
+              await manager.query(
+                `INSERT INTO alias_revisions (alias_id, revision, model_version_id, model_ref, deployment_id, reason,
                  restored_from, rollout_id, created_by, created_at)
                VALUES ($1, $2, $3, $4, $5, 'rollback', $6, $7, $8, $9)`,
-              [
+                [
+                  alias.id,
+                  revision,
+                  base.modelVersionId,
+                  base.modelRef,
+                  base.deploymentId,
+                  base.revision,
+                  rollout.id,
+                  input.actor,
+                  now,
+                ],
+              );
+              await manager.query(`UPDATE aliases SET current_revision = $2, updated_at = $3 WHERE id = $1`, [
                 alias.id,
                 revision,
-                base.modelVersionId,
-                base.modelRef,
-                base.deploymentId,
-                base.revision,
-                rollout.id,
-                input.actor,
                 now,
-              ],
-            );
-            await manager.query(`UPDATE aliases SET current_revision = $2, updated_at = $3 WHERE id = $1`, [
-              alias.id,
-              revision,
-              now,
-            ]);
-            await manager.query(
-              `UPDATE rollouts SET state = $2, state_reason = $3, updated_at = $4, finished_at = $4 WHERE id = $1`,
-              [rollout.id, input.outcome, input.reason, now],
-            );
-          } else if (!FINISHED.includes(rollout.state)) {
-            await setState(manager, rollout, input.outcome, input.reason);
-          }
-          const action =
-            input.outcome === 'Aborted'
-              ? 'rollout.abort'
-              : input.outcome === 'Failed'
-                ? 'rollout.fail'
-                : 'rollout.rollback';
-          const receipt = await receiptOnce(manager, workflowId, {
-            actor: input.actor,
-            action,
-            step: 'end',
-            result: input.outcome === 'Failed' ? 'failed' : 'succeeded',
-            evidence: {
-              rolloutId: rollout.id,
-              alias: alias.name,
-              modelRef: rollout.modelRef,
-              trigger: input.trigger,
-              restoredRevision: rollout.baseRevision,
-              revision,
-            },
-            correlationId: input.correlationId,
-            occurredAt: now,
-          });
-          return { ...receipt, revision, stopDeploymentId: rollout.canaryDeploymentId };
-        }),
+              ]);
+              await manager.query(
+                `UPDATE rollouts SET state = $2, state_reason = $3, updated_at = $4, finished_at = $4 WHERE id = $1`,
+                [rollout.id, input.outcome, input.reason, now],
+              );
+            } else if (!FINISHED.includes(rollout.state)) {
+              await setState(manager, rollout, input.outcome, input.reason);
+            }
+            const action =
+              input.outcome === 'Aborted'
+                ? 'rollout.abort'
+                : input.outcome === 'Failed'
+                  ? 'rollout.fail'
+                  : 'rollout.rollback';
+            const receipt = await receiptOnce(manager, workflowId, {
+              actor: input.actor,
+              action,
+              step: 'end',
+              result: input.outcome === 'Failed' ? 'failed' : 'succeeded',
+              evidence: {
+                rolloutId: rollout.id,
+                alias: alias.name,
+                modelRef: rollout.modelRef,
+                trigger: input.trigger,
+                restoredRevision: rollout.baseRevision,
+                revision,
+              },
+              correlationId: input.correlationId,
+              occurredAt: now,
+            });
+            return { receipt, revision, stopDeploymentId: rollout.canaryDeploymentId };
+          }),
+        ),
       );
     },
 
@@ -597,7 +606,7 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
       input: RolloutStepInput & { readonly stoppedDeploymentId: string | null },
     ): Promise<Receipt> {
       return typed(() =>
-        db.transaction(async (manager) => {
+        receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const rollout = await lockedRollout(manager, input.rolloutId);
           return receiptOnce(manager, workflowId, {

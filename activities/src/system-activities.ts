@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode, type PingWorkflowInput, type PingWorkflowResult } from '@lunanexa/contracts';
-import { appendAuditEvent, PingRecordEntity } from '@lunanexa/persistence';
+import { appendAuditEvent, chainedAuditEvent, PingRecordEntity } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import type { Clock } from './clock';
 
@@ -20,7 +20,7 @@ export function createSystemActivities({ db, clock }: SystemActivityPorts) {
     async recordPing(input: PingWorkflowInput): Promise<PingWorkflowResult> {
       const workflowId = Context.current().info.workflowExecution?.workflowId;
       if (!workflowId) throw new Error('recordPing runs only as a workflow activity');
-      return db.transaction(async (manager) => {
+      const recorded = await db.transaction(async (manager) => {
         const pings = manager.getRepository(PingRecordEntity);
         const existing = await pings.findOne({ where: { workflowId } });
         if (existing) {
@@ -72,9 +72,11 @@ export function createSystemActivities({ db, clock }: SystemActivityPorts) {
           workflowId,
           message: input.message,
           recordedAt: now.toISOString(),
-          receipt: { seq: event.seq, hash: event.hash },
+          receipt: event,
         };
       });
+      const { receipt, ...ping } = recorded;
+      return { ...ping, receipt: 'id' in receipt ? await chainedAuditEvent(db, receipt) : receipt };
     },
   };
 }

@@ -49,10 +49,8 @@ export function stableStringify(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
 }
 
-export function computeEventHash(seq: number, prevHash: string, draft: AuditEventDraft): string {
-  const material = stableStringify({
-    seq,
-    prevHash,
+function hashedFields(draft: AuditEventDraft): Record<string, unknown> {
+  return {
     id: draft.id,
     occurredAt: draft.occurredAt,
     actor: draft.actor,
@@ -62,8 +60,50 @@ export function computeEventHash(seq: number, prevHash: string, draft: AuditEven
     result: draft.result,
     correlationId: draft.correlationId,
     workflowId: draft.workflowId,
-  });
+  };
+}
+
+export function computeEventHash(seq: number, prevHash: string, draft: AuditEventDraft): string {
+  const material = stableStringify({ seq, prevHash, ...hashedFields(draft) });
   return createHash('sha256').update(material).digest('hex');
+}
+
+/**
+ * The hashed material of an event with its two chain positions left open:
+ * `head + JSON.stringify(prevHash) + middle + String(seq) + tail` is exactly
+ * what computeEventHash hashes. It lets PostgreSQL link an event into the
+ * chain at commit (the trigger of audit_pending) without JSON of its own,
+ * whose key order and spacing would differ from stableStringify's.
+ */
+export interface ChainMaterialParts {
+  readonly head: string;
+  readonly middle: string;
+  readonly tail: string;
+}
+
+export function chainMaterialParts(draft: AuditEventDraft): ChainMaterialParts {
+  const entries = Object.entries({ ...hashedFields(draft), prevHash: null, seq: null })
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => {
+      const prefix = `${JSON.stringify(key)}:`;
+      return key === 'prevHash' || key === 'seq'
+        ? { key, text: prefix }
+        : { key, text: prefix + stableStringify(value) };
+    });
+  const prev = entries.findIndex((e) => e.key === 'prevHash');
+  const seq = entries.findIndex((e) => e.key === 'seq');
+  if (prev < 0 || seq <= prev) throw new Error('prevHash must sort before seq');
+  const join = (from: number, to: number) =>
+    entries
+      .slice(from, to)
+      .map((e) => e.text)
+      .join(',');
+  const head = `{${join(0, prev + 1)}`;
+  const middle = `,${join(prev + 1, seq + 1)}`;
+  const afterSeq = join(seq + 1, entries.length);
+  const tail = `${afterSeq ? `,${afterSeq}` : ''}}`;
+  return { head, middle, tail };
 }
 
 export function chainEvent(

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import {
   chainEvent,
+  chainMaterialParts,
   computeEventHash,
   GENESIS_HASH,
   stableStringify,
@@ -75,5 +77,23 @@ describe('audit hash chain', () => {
   it('refuses values that JSON cannot represent faithfully', () => {
     expect(() => stableStringify({ a: Number.NaN })).to.throw(TypeError);
     expect(() => stableStringify([undefined])).to.throw(TypeError);
+  });
+
+  it('the material parts PostgreSQL completes at commit hash to exactly computeEventHash', () => {
+    const drafts: AuditEventDraft[] = [
+      draft(1),
+      draft(2, { nested: { z: [1, 'two', null], a: true }, ключ: 'значение ✓', quote: '"\\' }),
+      { ...draft(3), workflowId: null },
+      draft(4, {}),
+    ];
+    for (const [index, d] of drafts.entries()) {
+      const seq = 41 + index * 1000;
+      const prevHash = index === 0 ? GENESIS_HASH : 'ab'.repeat(32);
+      const parts = chainMaterialParts(d);
+      const material = `${parts.head}${JSON.stringify(prevHash)}${parts.middle}${String(seq)}${parts.tail}`;
+      expect(createHash('sha256').update(material).digest('hex')).to.equal(
+        computeEventHash(seq, prevHash, d),
+      );
+    }
   });
 });

@@ -10,7 +10,10 @@ import type { Queryable } from './fleet';
  * table a migration adds is covered in the same release.
  */
 export const APP_ROLE_TABLE_RIGHTS: Readonly<Record<string, readonly string[]>> = {
-  audit_events: ['SELECT', 'INSERT'],
+  // Written only by the chain's commit trigger (SECURITY DEFINER, migration AuditChainAtCommit).
+  audit_events: ['SELECT'],
+  // Where a transaction puts its events until commit chains them.
+  audit_pending: ['INSERT'],
   schema_migrations: ['SELECT'],
 };
 export const APP_ROLE_DEFAULT_RIGHTS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const;

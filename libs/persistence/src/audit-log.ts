@@ -1,5 +1,5 @@
 import {
-  chainEvent,
+  chainMaterialParts,
   verifyChain,
   type AuditEventDraft,
   type ChainedAuditEvent,
@@ -7,9 +7,6 @@ import {
 } from '@lunanexa/audit';
 import type { EntityManager } from 'typeorm';
 import { AuditEventEntity } from './entities/audit-event.entity';
-
-/** Any constant works; it only has to be the same for every appender. */
-const AUDIT_CHAIN_LOCK_KEY = 0x4c4e5841; // "LNXA"
 
 /** An audit_events row as the chain functions (libs/audit) take it. */
 export function toChained(row: AuditEventEntity): ChainedAuditEvent {
@@ -29,45 +26,72 @@ export function toChained(row: AuditEventEntity): ChainedAuditEvent {
   };
 }
 
+/** An event appended in a transaction that has not committed yet: its place in the chain is decided at commit. */
+export interface PendingAuditEvent {
+  readonly id: string;
+}
+
 /**
- * Appends one event to the chain inside the caller's transaction. The
- * transaction-scoped advisory lock serialises appenders across every process,
- * so the chain stays linear; the lock is released at commit or rollback, and a
- * rolled-back business change takes its audit event with it.
+ * Appends one event inside the caller's transaction. The event is linked into
+ * the chain when the transaction commits, by PostgreSQL itself (the deferred
+ * trigger of audit_pending, migration AuditChainAtCommit): the chain lock is
+ * held only while COMMIT runs, never across the caller's round trips. A
+ * rolled-back change takes its event with it; a committed one is chained
+ * before COMMIT returns, so `chainedAuditEvent` finds it right after.
  */
 export async function appendAuditEvent(
   manager: EntityManager,
   draft: AuditEventDraft,
-): Promise<ChainedAuditEvent> {
+): Promise<PendingAuditEvent> {
   if (!manager.queryRunner?.isTransactionActive) {
     throw new Error('appendAuditEvent must run inside a transaction');
   }
-  await manager.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK_KEY]);
-  const last = await manager.getRepository(AuditEventEntity).find({ order: { seq: 'DESC' }, take: 1 });
-  const previous = last[0] ? { seq: last[0].seq, hash: last[0].hash } : null;
-  const event = chainEvent(previous, draft);
+  const parts = chainMaterialParts(draft);
   await manager.query(
-    `INSERT INTO audit_events
-       (seq, id, occurred_at, actor, action, decision, evidence, result, correlation_id, workflow_id, prev_hash, hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)`,
+    `INSERT INTO audit_pending
+       (id, occurred_at, actor, action, decision, evidence, result, correlation_id, workflow_id,
+        hash_head, hash_middle, hash_tail, notice)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::jsonb)`,
     [
-      event.seq,
-      event.id,
-      event.occurredAt,
-      event.actor,
-      event.action,
-      event.decision,
-      JSON.stringify(event.evidence),
-      event.result,
-      event.correlationId,
-      event.workflowId,
-      event.prevHash,
-      event.hash,
+      draft.id,
+      draft.occurredAt,
+      draft.actor,
+      draft.action,
+      draft.decision,
+      JSON.stringify(draft.evidence),
+      draft.result,
+      draft.correlationId,
+      draft.workflowId,
+      parts.head,
+      parts.middle,
+      parts.tail,
+      // Delivered by the trigger with the seq it assigns, only when the transaction commits.
+      JSON.stringify(auditNotice(draft)),
     ],
   );
-  // Delivered to listeners only when the transaction commits: a rolled-back change announces nothing.
-  await manager.query(`SELECT pg_notify($1, $2)`, [LIVE_EVENTS_CHANNEL, JSON.stringify(auditNotice(event))]);
-  return event;
+  return { id: draft.id };
+}
+
+/** Where committed events sit in the chain, by event id (an id not committed is absent). */
+export async function chainedAuditEvents(
+  q: { query: (sql: string, params: unknown[]) => Promise<unknown> },
+  ids: readonly string[],
+): Promise<Map<string, { seq: number; hash: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await q.query(`SELECT id, seq, hash FROM audit_events WHERE id = ANY($1::uuid[])`, [
+    ids,
+  ])) as { id: string; seq: string; hash: string }[];
+  return new Map(rows.map((row) => [row.id, { seq: Number(row.seq), hash: row.hash }]));
+}
+
+/** The chain position of one committed event; throws when it is not in the chain. */
+export async function chainedAuditEvent(
+  q: { query: (sql: string, params: unknown[]) => Promise<unknown> },
+  event: PendingAuditEvent,
+): Promise<{ seq: number; hash: string }> {
+  const found = (await chainedAuditEvents(q, [event.id])).get(event.id);
+  if (!found) throw new Error(`audit event ${event.id} is not in the chain: its transaction did not commit`);
+  return found;
 }
 
 /** The PostgreSQL NOTIFY channel the API's live subscriptions listen on. */
@@ -97,12 +121,12 @@ export interface NodeNotice {
 
 export type LiveNotice = AuditNotice | NodeNotice;
 
-function auditNotice(event: ChainedAuditEvent): AuditNotice {
+/** The notice without its seq, which the chain assigns at commit. */
+function auditNotice(event: AuditEventDraft): Omit<AuditNotice, 'seq'> {
   const evidence = event.evidence as Record<string, unknown>;
   const subject = [evidence['nodeId'], evidence['deploymentId']].find((value) => typeof value === 'string');
   return {
     kind: 'audit',
-    seq: event.seq,
     action: event.action,
     actor: event.actor,
     decision: event.decision,

@@ -15,6 +15,7 @@ import { TenantsAndGatewayKeys1767830400000 } from './migrations/1767830400000-t
 import { GatewayCallersAndLoad1767916800000 } from './migrations/1767916800000-gateway-callers-and-load';
 import { DeploymentPlacementStrategy1768003200000 } from './migrations/1768003200000-deployment-placement-strategy';
 import { ReplicaHealth1768096800000 } from './migrations/1768096800000-replica-health';
+import { AuditChainAtCommit1768150000000 } from './migrations/1768150000000-audit-chain-at-commit';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   GatewayCallersAndLoad1767916800000,
   DeploymentPlacementStrategy1768003200000,
   ReplicaHealth1768096800000,
+  AuditChainAtCommit1768150000000,
 ];
 
 export interface DataSourceSettings {

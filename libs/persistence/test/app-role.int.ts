@@ -71,7 +71,7 @@ describe('the application role: rows yes, schema no, audit log append-only by pr
     expect(refused.stderr).to.include('role no_such_role_here does not exist');
   });
 
-  it('every table but the audit log and the migration ledger: select, insert, update, delete', async () => {
+  it('every table but the audit log, its pending queue and the migration ledger: select, insert, update, delete', async () => {
     const { rows } = await app.query<{ tablename: string; rights: string[] }>(
       `SELECT tablename, ARRAY(
          SELECT p FROM unnest(ARRAY['SELECT','INSERT','UPDATE','DELETE','TRUNCATE','REFERENCES','TRIGGER']) p
@@ -80,17 +80,16 @@ describe('the application role: rows yes, schema no, audit log append-only by pr
     );
     expect(rows.length).to.be.greaterThan(20);
     for (const { tablename, rights } of rows) {
-      const expected =
-        tablename === 'audit_events'
-          ? ['SELECT', 'INSERT']
-          : tablename === 'schema_migrations'
-            ? ['SELECT']
-            : [...APP_ROLE_DEFAULT_RIGHTS];
+      const expected = {
+        audit_events: ['SELECT'],
+        audit_pending: ['INSERT'],
+        schema_migrations: ['SELECT'],
+      }[tablename] ?? [...APP_ROLE_DEFAULT_RIGHTS];
       expect(rights, tablename).to.deep.equal(expected);
     }
   });
 
-  it('appends to the audit chain, but UPDATE, DELETE, TRUNCATE and disabling its trigger are refused by privilege (42501)', async () => {
+  it('appends to the audit chain (through audit_pending), but writing audit_events itself, UPDATE, DELETE, TRUNCATE and disabling either trigger are refused by privilege (42501)', async () => {
     await appDs.transaction((m) =>
       appendAuditEvent(m, {
         id: randomUUID(),
@@ -110,6 +109,12 @@ describe('the application role: rows yes, schema no, audit log append-only by pr
       `DELETE FROM audit_events`,
       `TRUNCATE audit_events`,
       `ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete`,
+      // Only the chain's commit trigger (SECURITY DEFINER) writes audit_events; a row
+      // written beside it could pick its own seq and hash.
+      `INSERT INTO audit_events (seq, id, occurred_at, actor, action, decision, evidence, result, correlation_id, prev_hash, hash)
+       VALUES (999999, gen_random_uuid(), now(), 'user:mallory', 'forged', 'allowed', '{}', 'succeeded', 'c', repeat('0', 64), repeat('1', 64))`,
+      `DELETE FROM audit_pending`,
+      `ALTER TABLE audit_pending DISABLE TRIGGER audit_pending_chain_at_commit`,
     ]) {
       expect(await sqlState(app, sql), sql).to.equal('42501');
     }

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { Client } from 'pg';
 import {
   appendAuditEvent,
+  chainedAuditEvents,
   createDataSource,
+  LIVE_EVENTS_CHANNEL,
   createScratchDatabase,
   MIGRATIONS,
   readAuditEvents,
@@ -60,6 +63,80 @@ describe('audit log on PostgreSQL', function () {
     expect(await verifyAuditChain(ds.manager, 7)).to.deep.equal({ valid: true, checked: 20 });
   });
 
+  it('chains at commit: a transaction that appended early and stays open does not hold up the others', async () => {
+    const before = (await readAuditEvents(ds.manager)).length;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let appended!: () => void;
+    const early = new Promise<void>((resolve) => (appended = resolve));
+    const slow = ds.transaction(async (m) => {
+      const event = await appendAuditEvent(m, draft('slow'));
+      appended();
+      await held;
+      return event;
+    });
+    await early;
+    // Before this change the slow transaction held the chain lock from its append to its commit.
+    const quick = await Promise.race([
+      Promise.all(
+        Array.from({ length: 5 }, (_, i) => ds.transaction((m) => appendAuditEvent(m, draft(`quick.${i}`)))),
+      ),
+      new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 5_000)),
+    ]);
+    release();
+    const slowEvent = await slow;
+    expect(quick).to.not.equal('blocked');
+    const events = await readAuditEvents(ds.manager, { afterSeq: before });
+    expect(
+      events
+        .slice(0, 5)
+        .map((e) => e.action)
+        .sort(),
+    ).to.deep.equal([0, 1, 2, 3, 4].map((i) => `quick.${i}`));
+    expect(events.at(-1)?.action, 'the slow one is chained when it commits, last').to.equal('slow');
+    expect(events.at(-1)?.id).to.equal(slowEvent.id);
+    expect((await chainedAuditEvents(ds, [slowEvent.id])).get(slowEvent.id)).to.deep.equal({
+      seq: events.at(-1)?.seq,
+      hash: events.at(-1)?.hash,
+    });
+    expect(await ds.query('SELECT count(*)::int AS n FROM audit_pending')).to.deep.equal([{ n: 0 }]);
+    expect(await verifyAuditChain(ds.manager)).to.deep.equal({ valid: true, checked: before + 6 });
+  });
+
+  it('announces each event at commit with the seq the chain gave it', async () => {
+    const listener = new Client({ connectionString: db.url });
+    await listener.connect();
+    try {
+      const notices: Record<string, unknown>[] = [];
+      listener.on('notification', (message) =>
+        notices.push(JSON.parse(message.payload ?? '{}') as Record<string, unknown>),
+      );
+      await listener.query(`LISTEN ${LIVE_EVENTS_CHANNEL}`);
+      const event = draft('announced');
+      await ds.transaction((m) => appendAuditEvent(m, { ...event, evidence: { nodeId: 'node-a' } }));
+      const [row] = await readAuditEvents(ds.manager, { afterSeq: 0, limit: 10_000 }).then((all) =>
+        all.filter((e) => e.id === event.id),
+      );
+      for (let i = 0; i < 50 && notices.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(notices).to.deep.equal([
+        {
+          kind: 'audit',
+          seq: row?.seq,
+          action: 'announced',
+          actor: 'user:test',
+          decision: 'allowed',
+          result: 'succeeded',
+          correlationId: 'corr-audit-test',
+          workflowId: null,
+          occurredAt: event.occurredAt,
+          subject: 'node-a',
+        },
+      ]);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('refuses UPDATE, DELETE and TRUNCATE in the database itself', async () => {
     for (const sql of [
       `UPDATE audit_events SET actor = 'user:mallory' WHERE seq = 1`,
@@ -98,6 +175,7 @@ describe('audit log on PostgreSQL', function () {
       // expected
     }
     expect((await readAuditEvents(ds.manager)).length).to.equal(before);
+    expect(await ds.query('SELECT count(*)::int AS n FROM audit_pending')).to.deep.equal([{ n: 0 }]);
   });
 
   it('refuses to append outside a transaction', async () => {

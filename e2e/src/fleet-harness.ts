@@ -74,7 +74,9 @@ function startProcess(
 ): ServiceProcess {
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, entry), ...args], {
+  // e.g. LUNANEXA_E2E_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile every service of a run.
+  const nodeArgs = (process.env['LUNANEXA_E2E_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(REPO_ROOT, entry), ...args], {
     cwd: REPO_ROOT,
     env: env,
     stdio: ['ignore', fd, fd],

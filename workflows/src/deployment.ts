@@ -7,16 +7,15 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import {
-  DEPLOYMENT_QUERIES,
-  DEPLOYMENT_SIGNALS,
-  type DeploymentWorkflowInput,
-  type DeploymentWorkflowResult,
-  type DeploymentWorkflowStatus,
-  type EvacuateNodeSignal,
-  type RestartReplicaSignal,
-  type StopDeploymentSignal,
+import type {
+  DeploymentWorkflowInput,
+  DeploymentWorkflowResult,
+  DeploymentWorkflowStatus,
+  EvacuateNodeSignal,
+  RestartReplicaSignal,
+  StopDeploymentSignal,
 } from '@lunanexa/contracts';
+import { DEPLOYMENT_QUERIES, DEPLOYMENT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 // A worker killed mid-activity is noticed when this runs out: short enough to resume quickly, long enough

@@ -1,10 +1,10 @@
 import { getExternalWorkflowHandle, proxyActivities, sleep } from '@temporalio/workflow';
-import {
-  DEPLOYMENT_SIGNALS,
-  type DrainNodeWorkflowInput,
-  type DrainNodeWorkflowResult,
-  type EvacuateNodeSignal,
+import type {
+  DrainNodeWorkflowInput,
+  DrainNodeWorkflowResult,
+  EvacuateNodeSignal,
 } from '@lunanexa/contracts';
+import { DEPLOYMENT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({

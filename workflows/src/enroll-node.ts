@@ -1,13 +1,12 @@
 import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import {
-  ENROLL_NODE_QUERIES,
-  ENROLL_NODE_SIGNALS,
-  type ApproveNodeSignal,
-  type EnrollmentPhase,
-  type EnrollNodeWorkflowInput,
-  type EnrollNodeWorkflowResult,
-  type RejectNodeSignal,
+import type {
+  ApproveNodeSignal,
+  EnrollmentPhase,
+  EnrollNodeWorkflowInput,
+  EnrollNodeWorkflowResult,
+  RejectNodeSignal,
 } from '@lunanexa/contracts';
+import { ENROLL_NODE_QUERIES, ENROLL_NODE_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({

@@ -5,11 +5,8 @@ import {
   isCancellation,
   proxyActivities,
 } from '@temporalio/workflow';
-import {
-  typedFailureCode,
-  type EvaluateWorkflowInput,
-  type EvaluateWorkflowResult,
-} from '@lunanexa/contracts';
+import type { EvaluateWorkflowInput, EvaluateWorkflowResult } from '@lunanexa/contracts';
+import { typedFailureCode } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({

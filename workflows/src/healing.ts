@@ -6,16 +6,16 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  DEPLOYMENT_SIGNALS,
-  type EvacuateNodeSignal,
-  type HealingAppliedAction,
-  type HealingLoopWorkflowInput,
-  type HealingLoopWorkflowResult,
-  type HealingWorkflowInput,
-  type HealingWorkflowResult,
-  type RestartReplicaSignal,
+import type {
+  EvacuateNodeSignal,
+  HealingAppliedAction,
+  HealingLoopWorkflowInput,
+  HealingLoopWorkflowResult,
+  HealingWorkflowInput,
+  HealingWorkflowResult,
+  RestartReplicaSignal,
 } from '@lunanexa/contracts';
+import { DEPLOYMENT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({

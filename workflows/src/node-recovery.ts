@@ -8,14 +8,14 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  DEPLOYMENT_SIGNALS,
-  type EvacuateNodeSignal,
-  type NodeLeaseWatchWorkflowInput,
-  type NodeLeaseWatchWorkflowResult,
-  type NodeRecoveryWorkflowInput,
-  type NodeRecoveryWorkflowResult,
+import type {
+  EvacuateNodeSignal,
+  NodeLeaseWatchWorkflowInput,
+  NodeLeaseWatchWorkflowResult,
+  NodeRecoveryWorkflowInput,
+  NodeRecoveryWorkflowResult,
 } from '@lunanexa/contracts';
+import { DEPLOYMENT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({

@@ -10,16 +10,15 @@ import {
   setHandler,
   startChild,
 } from '@temporalio/workflow';
-import {
-  ROLLOUT_QUERIES,
-  ROLLOUT_SIGNALS,
-  type RolloutSignal,
-  type RolloutState,
-  type RolloutWorkflowInput,
-  type RolloutWorkflowResult,
-  type RolloutWorkflowStatus,
-  type StepAnalysis,
+import type {
+  RolloutSignal,
+  RolloutState,
+  RolloutWorkflowInput,
+  RolloutWorkflowResult,
+  RolloutWorkflowStatus,
+  StepAnalysis,
 } from '@lunanexa/contracts';
+import { ROLLOUT_QUERIES, ROLLOUT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 import { deploymentWorkflow, stopDeploymentSignal } from './deployment';
 

@@ -1,9 +1,9 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import {
-  ErrorCode,
-  type RotateNodeCredentialWorkflowInput,
-  type RotateNodeCredentialWorkflowResult,
+import type {
+  RotateNodeCredentialWorkflowInput,
+  RotateNodeCredentialWorkflowResult,
 } from '@lunanexa/contracts';
+import { ErrorCode } from '@lunanexa/contracts/dist/src/workflow-constants';
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { Activities } from '@lunanexa/activities';
 

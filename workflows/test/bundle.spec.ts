@@ -17,5 +17,12 @@ describe('workflow bundle', function () {
       },
     });
     expect(bundle.code).to.be.a('string').and.to.include('pingWorkflow');
+    // Every module of the bundle is evaluated again for each workflow the worker starts or
+    // replays: schema libraries and the contracts' index (every API schema) stay out of it.
+    const modules = [...bundle.code.matchAll(/^\/\*\*\*\/ "([^"]+)"$/gm)].map((m) => m[1]);
+    expect(modules.length, 'module ids found in the bundle').to.be.greaterThan(20);
+    expect(
+      modules.filter((id) => /node_modules\/zod\/|libs\/contracts\/dist\/src\/index\.js/.test(id)),
+    ).to.deep.equal([]);
   });
 });

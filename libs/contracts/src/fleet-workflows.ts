@@ -161,6 +161,9 @@ export const DEPLOYMENT_SIGNALS = {
 } as const;
 export const DEPLOYMENT_QUERIES = { status: 'deploymentStatus' } as const;
 
+export const ROLLOUT_SIGNALS = { operator: 'rolloutOperatorSignal' } as const;
+export const ROLLOUT_QUERIES = { status: 'rolloutStatus' } as const;
+
 export interface DeploymentWorkflowStatus {
   readonly deploymentId: string;
   readonly state: string;

@@ -126,8 +126,7 @@ export interface RolloutSignal {
   readonly reason: string | null;
 }
 
-export const ROLLOUT_SIGNALS = { operator: 'rolloutOperatorSignal' } as const;
-export const ROLLOUT_QUERIES = { status: 'rolloutStatus' } as const;
+// ROLLOUT_SIGNALS and ROLLOUT_QUERIES live in fleet-workflows.ts: workflow code reads them without zod.
 
 export interface RolloutWorkflowInput extends OperationContext {
   readonly rolloutId: string;

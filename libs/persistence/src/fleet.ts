@@ -121,6 +121,46 @@ export async function findNode(
   return rows[0] ? nodeFromRow(rows[0]) : null;
 }
 
+/** What verifying a node's signed message needs: no inventory, observed state or credential to parse. */
+export interface NodeKeysRow {
+  readonly id: string;
+  readonly name: string;
+  readonly lifecycle: NodeLifecycleState;
+  readonly keyId: string;
+  readonly publicKey: string;
+  readonly nextKeyId: string | null;
+  readonly nextPublicKey: string | null;
+}
+
+/** A node's keys by id (never by name), read before any transaction on every heartbeat. */
+export async function findNodeKeys(q: Queryable, nodeId: string): Promise<NodeKeysRow | null> {
+  const rows = await q.query<
+    {
+      id: string;
+      name: string;
+      lifecycle: NodeLifecycleState;
+      key_id: string;
+      public_key: string;
+      next_key_id: string | null;
+      next_public_key: string | null;
+    }[]
+  >(`SELECT id, name, lifecycle, key_id, public_key, next_key_id, next_public_key FROM nodes WHERE id = $1`, [
+    nodeId,
+  ]);
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        name: row.name,
+        lifecycle: row.lifecycle,
+        keyId: row.key_id,
+        publicKey: row.public_key,
+        nextKeyId: row.next_key_id,
+        nextPublicKey: row.next_public_key,
+      }
+    : null;
+}
+
 /** What readiness is derived from, for every node: no observed state or credentials (read on every metrics scrape). */
 export interface NodeReadinessRow {
   readonly id: string;
@@ -151,13 +191,23 @@ export interface AssignmentObservation {
   readonly endpointPort: number | null;
   readonly inFlightRequests?: number | null | undefined;
   readonly message: string | null;
+  /** The agent's restart counter for the replica. */
+  readonly restarts: number;
 }
+
+/** At most this many crash rows per heartbeat and replica (a counter that jumped is still one report). */
+const MAX_CRASHES_PER_REPORT = 100;
 
 /**
  * Folds one heartbeat's observed assignments into their rows in one
- * statement, however many the node holds (heartbeat ingest holds a pooled
- * connection for its whole transaction: a round trip per assignment added
- * up at fleet scale). Rows of other nodes are never touched.
+ * statement (the ingest path runs it for every node every few seconds):
+ * observed state, generation, endpoint and in-flight count, and the health
+ * counters the healing rules read — the restart counter as reported (an
+ * increase is recorded as that many runtime crashes on the node),
+ * consecutive Unhealthy reports, and the healing baseline lowered when the
+ * agent's counter went back (the agent restarted, or the runtime spec
+ * changed). Reports of replicas not on this node are ignored; a replica
+ * reported twice counts once (the last report).
  */
 export async function recordAssignmentObservations(
   q: Queryable,
@@ -166,22 +216,40 @@ export async function recordAssignmentObservations(
   at: Date,
 ): Promise<void> {
   if (observed.length === 0) return;
-  const rows = observed.map((o) => ({
+  const rows = observed.map((o, n) => ({
+    n,
     id: o.assignmentId,
     state: o.state,
     generation: o.generation,
     endpoint_port: o.endpointPort,
     in_flight: o.inFlightRequests ?? null,
     message: o.message,
+    restarts: o.restarts,
   }));
   await q.query(
-    `UPDATE assignments a
-        SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
-            in_flight = o.in_flight, observed_message = o.message, observed_at = $3
-       FROM jsonb_to_recordset($2::jsonb)
-            AS o(id text, state text, generation integer, endpoint_port integer, in_flight integer, message text)
-      WHERE a.id = o.id AND a.node_id = $1`,
-    [nodeId, JSON.stringify(rows), at],
+    `WITH o AS (
+       SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($2::jsonb)
+           AS r(n integer, id text, state text, generation integer, endpoint_port integer, in_flight integer,
+                message text, restarts integer)
+        ORDER BY id, n DESC),
+     before AS (
+       SELECT a.id, a.observed_restarts FROM assignments a JOIN o ON o.id = a.id
+        WHERE a.node_id = $1 ORDER BY a.id FOR UPDATE OF a),
+     updated AS (
+       UPDATE assignments a
+          SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
+              in_flight = o.in_flight, observed_message = o.message, observed_at = $3,
+              observed_restarts = o.restarts,
+              restarts_baseline = LEAST(a.restarts_baseline, o.restarts),
+              health_failures = CASE WHEN o.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
+         FROM before b JOIN o ON o.id = b.id
+        WHERE a.id = b.id
+       RETURNING a.id, b.observed_restarts AS previous, o.restarts)
+     INSERT INTO runtime_crashes (node_id, assignment_id, observed_at)
+     SELECT $1, u.id, $3 FROM updated u
+      CROSS JOIN LATERAL generate_series(1, LEAST($4::integer, u.restarts - u.previous))
+      WHERE u.restarts > u.previous`,
+    [nodeId, JSON.stringify(rows), at, MAX_CRASHES_PER_REPORT],
   );
 }
 

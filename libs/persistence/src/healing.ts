@@ -11,62 +11,6 @@ import type { HealingNodeView, HealingReplicaView } from '@lunanexa/domain';
  * libs/domain's.
  */
 
-/** At most this many crash rows per heartbeat and replica (a counter that jumped is still one report). */
-const MAX_CRASHES_PER_REPORT = 100;
-
-export interface ReplicaHealthReport {
-  readonly assignmentId: string;
-  readonly state: string;
-  readonly restarts: number;
-}
-
-/**
- * Folds one heartbeat's reports of its replicas into their health counters,
- * in one statement (the heartbeat ingest path runs it for every node every
- * few seconds): the restart counter as reported (an increase is recorded as
- * that many runtime crashes on the node), consecutive Unhealthy reports, and
- * the healing baseline lowered when the agent's counter went back (the agent
- * restarted, or the runtime spec changed). Reports of replicas not on this
- * node are ignored; a replica reported twice counts once.
- */
-export async function recordReplicaHealth(
-  q: Queryable,
-  nodeId: string,
-  reports: readonly ReplicaHealthReport[],
-  at: Date,
-): Promise<void> {
-  if (reports.length === 0) return;
-  await q.query(
-    `WITH report AS (
-       SELECT DISTINCT ON (assignment_id) assignment_id, restarts, state
-         FROM unnest($2::text[], $3::integer[], $4::text[]) WITH ORDINALITY AS r(assignment_id, restarts, state, n)
-        ORDER BY assignment_id, n DESC),
-     before AS (
-       SELECT a.id, a.observed_restarts FROM assignments a JOIN report r ON r.assignment_id = a.id
-        WHERE a.node_id = $1 ORDER BY a.id FOR UPDATE OF a),
-     updated AS (
-       UPDATE assignments a
-          SET observed_restarts = r.restarts,
-              restarts_baseline = LEAST(a.restarts_baseline, r.restarts),
-              health_failures = CASE WHEN r.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
-         FROM before b JOIN report r ON r.assignment_id = b.id
-        WHERE a.id = b.id
-       RETURNING a.id, b.observed_restarts AS previous, r.restarts)
-     INSERT INTO runtime_crashes (node_id, assignment_id, observed_at)
-     SELECT $1, u.id, $5 FROM updated u
-      CROSS JOIN LATERAL generate_series(1, LEAST($6::integer, u.restarts - u.previous))
-      WHERE u.restarts > u.previous`,
-    [
-      nodeId,
-      reports.map((r) => r.assignmentId),
-      reports.map((r) => r.restarts),
-      reports.map((r) => r.state),
-      at,
-      MAX_CRASHES_PER_REPORT,
-    ],
-  );
-}
-
 /** Nodes and replicas as the healing decision (libs/domain planHealing) reads them. */
 export type HealingNodeRow = HealingNodeView;
 export type HealingReplicaRow = HealingReplicaView;

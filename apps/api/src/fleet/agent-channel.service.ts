@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { createHash, randomUUID, verify } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -29,9 +30,9 @@ import type { Logger, RequestIds } from '@lunanexa/observability';
 import {
   findBootstrapTokenByHash,
   findNode,
+  findNodeKeys,
   notifyNodeChanged,
   recordAssignmentObservations,
-  recordReplicaHealth,
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -305,9 +306,9 @@ export class AgentChannelService {
       );
       return this.refuse('node.heartbeat', ids, actor, evidence, error);
     }
-    const node = await findNode(this.db, header.data.nodeId);
+    const node = await findNodeKeys(this.db, header.data.nodeId);
     // An unknown node and a wrong key look the same from outside: nothing here trusts the sender.
-    if (!node || node.id !== header.data.nodeId) {
+    if (!node) {
       return this.refuse(
         'node.heartbeat',
         ids,
@@ -471,9 +472,10 @@ export class AgentChannelService {
       address = endpoint.address;
       sshPort = endpoint.sshPort;
     }
+    const inventoryJson = JSON.stringify(heartbeat.inventory);
     await manager.query(
       `UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
-              inventory = $5::jsonb, observed = $6::jsonb, agent_credential_serial = $7, key_id = $8, public_key = $9,
+              inventory = COALESCE($5::jsonb, inventory), observed = $6::jsonb, agent_credential_serial = $7, key_id = $8, public_key = $9,
               next_key_id = $10, next_public_key = $11, rotation_requested_at = $12, address = $13, ssh_port = $14,
               updated_at = $3
         WHERE id = $1`,
@@ -482,7 +484,8 @@ export class AgentChannelService {
         heartbeat.sequence,
         now,
         leaseExpiresAt,
-        JSON.stringify(heartbeat.inventory),
+        // Unchanged (nearly always): not rewritten, so PostgreSQL neither parses nor re-toasts it each beat.
+        isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory) ? null : inventoryJson,
         JSON.stringify({ observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes }),
         envelope.body.credentialSerial,
         keyId,
@@ -495,7 +498,6 @@ export class AgentChannelService {
       ],
     );
     await recordAssignmentObservations(manager, locked.id, heartbeat.observedAssignments, now);
-    await recordReplicaHealth(manager, locked.id, heartbeat.observedAssignments, now);
     for (const refusal of refusals) {
       await this.audit.appendIn(
         manager,

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import {
   accessSync,
   constants,
@@ -9,7 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { request } from 'node:http';
+import { createServer as createHttpServer, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -157,16 +157,21 @@ export async function startS3Server(options: {
 }
 
 /**
- * Starts the distribution registry over `<dataDir>/oci` (or `<dataDir>/oci-auth`
- * with `auth: 'htpasswd'`: every request then needs HTTP basic credentials of
- * one generated user, checked by the registry against a bcrypt htpasswd file).
+ * Starts the distribution registry over `<dataDir>/oci` (`oci-<auth>` with
+ * authentication). `auth: 'htpasswd'`: every request needs HTTP basic
+ * credentials of one generated user, checked by the registry against a
+ * bcrypt htpasswd file. `auth: 'token'`: the Docker token flow — the registry
+ * answers 401 with a Bearer challenge naming a token service (a node:http
+ * server started here, which wants the same basic credentials and issues
+ * ES256 JWTs granting the scope asked for), and verifies the tokens against
+ * the service's certificate (`rootcertbundle`).
  */
 export async function startOciRegistry(options: {
   readonly dataDir: string;
   readonly port?: number;
-  readonly auth?: 'htpasswd';
+  readonly auth?: 'htpasswd' | 'token';
 }): Promise<RunningOciRegistry> {
-  const dataDir = resolve(options.dataDir, options.auth === 'htpasswd' ? 'oci-auth' : 'oci');
+  const dataDir = resolve(options.dataDir, options.auth === undefined ? 'oci' : `oci-${options.auth}`);
   const storage = join(dataDir, 'storage');
   mkdirSync(storage, { recursive: true });
   const port = options.port ?? (await unusedLoopbackPort());
@@ -185,6 +190,19 @@ export async function startOciRegistry(options: {
       '  htpasswd:',
       '    realm: lunanexa-test',
       `    path: ${JSON.stringify(htpasswd)}`,
+    );
+  }
+  let tokenService: TokenService | null = null;
+  if (options.auth === 'token') {
+    credentials = { username: 'puller', password: randomBytes(18).toString('base64url') };
+    tokenService = await startTokenService(join(dataDir, 'token-service'), credentials);
+    authLines.push(
+      'auth:',
+      '  token:',
+      `    realm: ${tokenService.realm}`,
+      `    service: ${TOKEN_SERVICE_NAME}`,
+      `    issuer: ${TOKEN_ISSUER}`,
+      `    rootcertbundle: ${JSON.stringify(tokenService.certificateFile)}`,
     );
   }
   writeFileSync(
@@ -213,7 +231,11 @@ export async function startOciRegistry(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = capture(child);
-  const stop = supervise(child);
+  const stopRegistry = supervise(child);
+  const stop = async (): Promise<void> => {
+    await stopRegistry();
+    await tokenService?.stop();
+  };
   try {
     // 401 is how a registry with authentication says it serves.
     await waitForHttp(
@@ -441,6 +463,102 @@ export async function startHttpsArtifactServer(options: {
       idleTimeoutMs: 10_000,
       ...overrides,
     }),
+    stop: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+const TOKEN_SERVICE_NAME = 'lunanexa-test-registry';
+const TOKEN_ISSUER = 'lunanexa-test-token-service';
+
+interface TokenService {
+  /** `http://127.0.0.1:<port>/token` */
+  readonly realm: string;
+  /** The PEM certificate whose key signs the tokens (the registry's rootcertbundle). */
+  readonly certificateFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A Docker registry token service: `GET /token?service=…&scope=repository:<name>:<actions>`
+ * with HTTP basic credentials answers `{ token }`, an ES256 JWT whose `x5c`
+ * header carries the signing certificate; wrong or missing credentials get 401.
+ */
+async function startTokenService(
+  directory: string,
+  credentials: { readonly username: string; readonly password: string },
+): Promise<TokenService> {
+  mkdirSync(directory, { recursive: true });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'token.key',
+      '-out',
+      'token.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=LunaNexa test token service',
+    ],
+    { cwd: directory, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const certificatePem = readFileSync(join(directory, 'token.pem'), 'utf8');
+  const key = createPrivateKey(readFileSync(join(directory, 'token.key')));
+  const certificateDer = certificatePem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
+  const expected = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+  const server = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/token') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (req.headers.authorization !== expected) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="lunanexa-test-token-service"' }).end();
+      return;
+    }
+    const access = url.searchParams.getAll('scope').flatMap((scope) => {
+      const match = /^repository:([^:]+):([a-z,*]+)$/.exec(scope);
+      return match === null
+        ? []
+        : [{ type: 'repository', name: match[1], actions: (match[2] ?? '').split(',') }];
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const unsigned = `${encode({ alg: 'ES256', typ: 'JWT', x5c: [certificateDer] })}.${encode({
+      iss: TOKEN_ISSUER,
+      sub: credentials.username,
+      aud: url.searchParams.get('service') ?? TOKEN_SERVICE_NAME,
+      iat: now - 5,
+      nbf: now - 5,
+      exp: now + 300,
+      jti: randomBytes(8).toString('hex'),
+      access,
+    })}`;
+    const signature = sign('sha256', Buffer.from(unsigned), { key, dsaEncoding: 'ieee-p1363' });
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ token: `${unsigned}.${signature.toString('base64url')}`, expires_in: 300 }));
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolveListen());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    realm: `http://127.0.0.1:${port}/token`,
+    certificateFile: join(directory, 'token.pem'),
     stop: () =>
       new Promise<void>((resolveClose) => {
         server.closeAllConnections();

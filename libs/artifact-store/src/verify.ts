@@ -136,6 +136,8 @@ async function openArtifact(
       const opened = await getS3Object(config.s3, location, common);
       const watchdog = idleWatchdog(config.idleTimeoutMs, `GET ${description}`);
       opened.body.on('error', (error) => watchdog.destroy(error));
+      // A transfer that ends early (mismatch, abort, stall) must not leave the SDK's socket half-read.
+      watchdog.on('close', () => opened.body.destroy());
       return {
         body: opened.body.pipe(watchdog),
         totalLength: opened.totalLength,

@@ -43,17 +43,19 @@ describe('https:// artifacts and registry login against real servers', function 
   let scratch: string;
   let web: RunningHttpsServer;
   let registry: RunningOciRegistry;
+  let tokenRegistry: RunningOciRegistry;
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'lunanexa-artifact-https-'));
-    [web, registry] = await Promise.all([
+    [web, registry, tokenRegistry] = await Promise.all([
       startHttpsArtifactServer({ dataDir: join(scratch, 'servers') }),
       startOciRegistry({ dataDir: join(scratch, 'servers'), auth: 'htpasswd' }),
+      startOciRegistry({ dataDir: join(scratch, 'servers'), auth: 'token' }),
     ]);
   });
 
   after(async () => {
-    await Promise.all([web?.stop(), registry?.stop()]);
+    await Promise.all([web?.stop(), registry?.stop(), tokenRegistry?.stop()]);
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -225,6 +227,51 @@ describe('https:// artifacts and registry login against real servers', function 
       const result = failed(await verifyArtifactDigest(blob, vanishing));
       expect(result.code).to.equal('ARTIFACT_UNAUTHORIZED');
       expect(result.message).to.contain(`secret file:${gone} cannot be read`);
+    });
+  });
+
+  describe('OCI registry with the Docker token flow (Bearer challenge, token service)', () => {
+    it('logs in at the token service with the referenced password and pulls; wrong or no credentials are ARTIFACT_UNAUTHORIZED', async () => {
+      const target = { registry: tokenRegistry.registry, repository: 'models/tokened' };
+      const secret = join(scratch, 'secrets', 'token-registry-password');
+      mkdirSync(join(scratch, 'secrets'), { recursive: true });
+      writeFileSync(secret, tokenRegistry.credentials?.password ?? '');
+      const config: ArtifactStoreConfig = {
+        ...artifactStoreConfigFromEnv({
+          LUNANEXA_OCI_AUTH_REGISTRY: tokenRegistry.registry,
+          LUNANEXA_OCI_USERNAME: tokenRegistry.credentials?.username ?? '',
+          LUNANEXA_OCI_PASSWORD_REF: `file:${secret}`,
+        }),
+        idleTimeoutMs: 10_000,
+      };
+      const bytes = randomBytes(512 * 1024);
+      const tagged = await pushOciArtifact(config.oci, target, 'v1', bytes);
+      const destination = join(scratch, 'download', 'oci-token', 'model');
+      expect(await fetchArtifact(tagged, destination, config)).to.include({
+        ok: true,
+        digest: sha256(bytes),
+      });
+      expect(readFileSync(destination).equals(bytes)).to.equal(true);
+
+      // The registry itself checks the tokens: a made-up one is refused.
+      const forged = await fetch(`${tokenRegistry.url}/v2/`, {
+        headers: { authorization: 'Bearer not.a.token' },
+      });
+      expect(forged.status).to.equal(401);
+      expect(forged.headers.get('www-authenticate')).to.match(
+        /^Bearer realm="http:\/\/127\.0\.0\.1:[0-9]+\/token"/,
+      );
+
+      writeFileSync(secret, 'not-the-password');
+      const refused = join(scratch, 'download', 'oci-token-refused', 'model');
+      for (const wrong of [config, { ...EMPTY_ARTIFACT_STORE_CONFIG, idleTimeoutMs: 10_000 }]) {
+        const result = failed(await fetchArtifact(tagged, refused, wrong));
+        expect(result.code).to.equal('ARTIFACT_UNAUTHORIZED');
+        expect(readdirSync(join(scratch, 'download', 'oci-token-refused'))).to.deep.equal([]);
+      }
+      // The reference is read at every login: the rotated (restored) secret works without a new configuration.
+      writeFileSync(secret, tokenRegistry.credentials?.password ?? '');
+      expect(await verifyArtifactDigest(tagged, config)).to.include({ ok: true });
     });
   });
 });

@@ -14,12 +14,4 @@ export const REPO_LEAK_ALLOWLIST: readonly LeakAllowEntry[] = [
       'Published TEST-ONLY Ed25519 keys that sign the agent-protocol golden fixtures; ' +
       'the agent refuses to trust them (PUBLISHED_TEST_KEY_FINGERPRINTS).',
   },
-  {
-    kind: 'secret-literal',
-    source: 'libs/artifact-store/test/sigv4.spec.ts',
-    match: /AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI\/K7MDENG\/bPxRfiCYEXAMPLEKEY/,
-    reason:
-      "The example key pair of AWS's SigV4 documentation, whose worked examples are the signer's test vectors; " +
-      'it grants access to nothing.',
-  },
 ];

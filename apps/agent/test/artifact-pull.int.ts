@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'ssh2';
@@ -255,5 +255,44 @@ describe('agent: pulling and verifying model artifacts', function () {
     expect(readFileSync(file).equals(bytes)).to.equal(true);
     expect(readFileSync(`${file}.rejected`).equals(tampered)).to.equal(true);
     expect(readFileSync(`/proc/${ready.pid}/cmdline`, 'utf8').split('\0')).to.include(file);
+  });
+
+  // Last: it kills and restarts the S3-compatible server the other tests use.
+  it('resumes a pull the store broke off (SIGKILL mid-stream) after the store is back, from the partial file, and starts on verified bytes', async () => {
+    const bytes = randomBytes(96 * 1024 * 1024 + 7);
+    const published = await putS3Object(s3.config, { bucket: 'models', key: `${modelVersion}/big` }, bytes, {
+      createBucket: true,
+    });
+    const assignment = assignmentFor(published);
+    const partial = join(dataDir, 'models', `.${published.digest.replace(/^sha256:/, '')}.partial`);
+    await push(assignment);
+    // The store dies once a few MiB have reached the node.
+    await eventually(
+      () => (existsSync(partial) && statSync(partial).size >= 4 * 1024 * 1024 ? true : undefined),
+      30_000,
+      'a partial file of 4 MiB',
+    );
+    process.kill(s3.pid, 'SIGKILL');
+    const failed = await replicaIn(assignment.id, 'Failed');
+    expect(failed.message).to.match(/^DEPENDENCY_UNAVAILABLE: /);
+    const kept = statSync(partial).size;
+    expect(kept).to.be.greaterThan(0).and.lessThan(bytes.length);
+
+    s3 = await startS3Server({
+      dataDir: servers,
+      port: Number(new URL(s3.endpoint).port),
+      credentials: s3.credentials,
+    });
+    const ready = await replicaIn(assignment.id, 'Ready');
+    const resumed = logs().filter(
+      (line) => line['event'] === 'artifact_pull_resumed' && line['digest'] === published.digest,
+    );
+    expect(resumed.length).to.be.greaterThan(0);
+    expect(resumed[0]?.['fromByte']).to.be.a('number').greaterThan(0);
+    expect(readFileSync(modelFile(published.digest)).equals(bytes)).to.equal(true);
+    expect(existsSync(partial)).to.equal(false);
+    expect(readFileSync(`/proc/${ready.pid}/cmdline`, 'utf8').split('\0')).to.include(
+      modelFile(published.digest),
+    );
   });
 });

@@ -98,7 +98,9 @@ export function exitCodeForErrorCode(code: ErrorCode): ExitCode {
     case ErrorCode.TOKEN_UNKNOWN:
     case ErrorCode.SIGNATURE_INVALID:
       return ExitCode.NOPERM;
+    // ARTIFACT_UNAUTHORIZED: an artifact store refused the server's credentials, not the caller's.
     case ErrorCode.DEPENDENCY_UNAVAILABLE:
+    case ErrorCode.ARTIFACT_UNAUTHORIZED:
     case ErrorCode.NO_CAPACITY:
     case ErrorCode.UPSTREAM_FAILED:
       return ExitCode.UNAVAILABLE;

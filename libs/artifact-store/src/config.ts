@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { parseSecretRef, resolveSecretRefSync, SecretRefError, type SecretRef } from './secret-ref';
 
-/** Credentials for signed (SigV4) S3 requests; without them requests go unsigned (public buckets). */
+/** Credentials for signed (SigV4, by @aws-sdk/client-s3) S3 requests; without them requests go unsigned (public buckets). */
 export interface S3Credentials {
   readonly accessKeyId: string;
   readonly secretAccessKey: string;
@@ -17,10 +19,23 @@ export interface S3StoreConfig {
   readonly pathStyle: boolean;
 }
 
-/** Credentials for one registry: HTTP basic (also used to obtain bearer tokens) or a fixed bearer token. */
+/**
+ * Credentials for one registry: HTTP basic (also used to obtain bearer
+ * tokens) or a fixed bearer token; the secret half either given as is or as a
+ * reference (`env:NAME`, `file:/path`) resolved at every login.
+ */
 export type OciCredentials =
   | { readonly registry: string; readonly username: string; readonly password: string }
-  | { readonly registry: string; readonly token: string };
+  | { readonly registry: string; readonly username: string; readonly passwordRef: SecretRef }
+  | { readonly registry: string; readonly token: string }
+  | { readonly registry: string; readonly tokenRef: SecretRef };
+
+export interface HttpsStoreConfig {
+  /** PEM certificates trusted for https:// artifacts in addition to the system's roots (a private CA). */
+  readonly extraCaPem: string | null;
+  /** The largest https:// artifact read at all: a larger declared size is refused before any request. */
+  readonly maxBytes: number;
+}
 
 export interface OciStoreConfig {
   /** `host:port` of registries spoken to over plain http. Loopback registries always may be. */
@@ -33,6 +48,8 @@ export interface ArtifactStoreConfig {
   /** Null when no S3-compatible store is configured: s3:// artifacts then fail DEPENDENCY_UNAVAILABLE. */
   readonly s3: S3StoreConfig | null;
   readonly oci: OciStoreConfig;
+  /** https:// artifacts (digest-pinned like every artifact). */
+  readonly https: HttpsStoreConfig;
   /** Absolute directories file:// artifacts may be read from; empty refuses every file:// artifact. */
   readonly fileRoots: readonly string[];
   /** How long a store may stay silent (connect, headers, between body chunks) before it counts as unavailable. */
@@ -40,11 +57,14 @@ export interface ArtifactStoreConfig {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/** 64 GiB: larger than any single-file model LunaNexa serves today. */
+export const DEFAULT_HTTPS_MAX_BYTES = 64 * 1024 ** 3;
 
 /** Reads no store at all: every s3:// artifact is unavailable, file:// refused, oci:// over TLS only. */
 export const EMPTY_ARTIFACT_STORE_CONFIG: ArtifactStoreConfig = Object.freeze({
   s3: null,
   oci: Object.freeze({ insecureRegistries: [], credentials: [] }),
+  https: Object.freeze({ extraCaPem: null, maxBytes: DEFAULT_HTTPS_MAX_BYTES }),
   fileRoots: [],
   idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
 });
@@ -73,9 +93,13 @@ export const ARTIFACT_STORE_ENV_VARIABLES = [
   'OCI_AUTH_REGISTRY',
   'OCI_USERNAME',
   'OCI_PASSWORD',
+  'OCI_PASSWORD_REF',
   'OCI_TOKEN',
+  'OCI_TOKEN_REF',
   'ARTIFACT_FILE_ROOTS',
   'ARTIFACT_IDLE_TIMEOUT_MS',
+  'ARTIFACT_HTTPS_CA_FILE',
+  'ARTIFACT_HTTPS_MAX_BYTES',
 ] as const;
 
 const REGION = /^[a-z0-9-]{1,64}$/;
@@ -166,22 +190,52 @@ export function artifactStoreConfigFromEnv(
   const username = read('OCI_USERNAME');
   const password = read('OCI_PASSWORD');
   const token = read('OCI_TOKEN');
-  if (authRegistry === undefined) {
-    if (username !== undefined || password !== undefined || token !== undefined) {
+  let unusableRef = false;
+  /** A secret reference, checked now (it must resolve) and resolved again at every login. */
+  const secretRef = (name: 'OCI_PASSWORD_REF' | 'OCI_TOKEN_REF'): SecretRef | undefined => {
+    const text = read(name);
+    if (text === undefined) return undefined;
+    const ref = parseSecretRef(text);
+    if (typeof ref === 'string') {
+      problem(name, ref);
+      unusableRef = true;
+      return undefined;
+    }
+    try {
+      resolveSecretRefSync(ref, env);
+    } catch (error: unknown) {
+      problem(name, error instanceof SecretRefError ? error.message : String(error));
+    }
+    return ref;
+  };
+  const passwordRef = secretRef('OCI_PASSWORD_REF');
+  const tokenRef = secretRef('OCI_TOKEN_REF');
+  const secrets = [password, passwordRef, token, tokenRef].filter((value) => value !== undefined).length;
+  if (unusableRef) {
+    // Already reported; the credentials are not judged further.
+  } else if (authRegistry === undefined) {
+    if (username !== undefined || secrets > 0) {
       problem('OCI_AUTH_REGISTRY', 'must name the registry (host[:port]) the OCI credentials are for');
     }
   } else if (!HOST_PORT.test(authRegistry)) {
     problem('OCI_AUTH_REGISTRY', 'must be host[:port]');
-  } else if (token !== undefined) {
-    if (username !== undefined || password !== undefined) {
-      problem('OCI_TOKEN', 'set either OCI_TOKEN or OCI_USERNAME/OCI_PASSWORD, not both');
-    } else credentials.push({ registry: authRegistry, token });
+  } else if (secrets > 1) {
+    problem(
+      'OCI_PASSWORD',
+      'set one of OCI_PASSWORD, OCI_PASSWORD_REF, OCI_TOKEN or OCI_TOKEN_REF, not several',
+    );
+  } else if (token !== undefined || tokenRef !== undefined) {
+    if (username !== undefined) problem('OCI_USERNAME', 'is not used with a bearer token; unset it');
+    else if (token !== undefined) credentials.push({ registry: authRegistry, token });
+    else if (tokenRef !== undefined) credentials.push({ registry: authRegistry, tokenRef });
   } else if (username !== undefined && password !== undefined) {
     credentials.push({ registry: authRegistry, username, password });
+  } else if (username !== undefined && passwordRef !== undefined) {
+    credentials.push({ registry: authRegistry, username, passwordRef });
   } else {
     problem(
       username === undefined ? 'OCI_USERNAME' : 'OCI_PASSWORD',
-      'must be set (with its partner) or OCI_TOKEN must be, when OCI_AUTH_REGISTRY is',
+      'must be set (with its partner, the password directly or as OCI_PASSWORD_REF) or OCI_TOKEN(_REF) must be, when OCI_AUTH_REGISTRY is',
     );
   }
 
@@ -202,10 +256,38 @@ export function artifactStoreConfigFromEnv(
     } else idleTimeoutMs = value;
   }
 
+  let extraCaPem: string | null = null;
+  const caFile = read('ARTIFACT_HTTPS_CA_FILE');
+  if (caFile !== undefined) {
+    if (!isAbsolute(caFile)) problem('ARTIFACT_HTTPS_CA_FILE', 'must be an absolute path');
+    else {
+      try {
+        extraCaPem = readFileSync(caFile, 'utf8');
+        if (!extraCaPem.includes('-----BEGIN CERTIFICATE-----')) {
+          problem('ARTIFACT_HTTPS_CA_FILE', 'holds no PEM certificate');
+        }
+      } catch (error: unknown) {
+        problem(
+          'ARTIFACT_HTTPS_CA_FILE',
+          `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        );
+      }
+    }
+  }
+  let httpsMaxBytes = DEFAULT_HTTPS_MAX_BYTES;
+  const maxBytes = read('ARTIFACT_HTTPS_MAX_BYTES');
+  if (maxBytes !== undefined) {
+    const value = Number(maxBytes);
+    if (!Number.isSafeInteger(value) || value < 1) {
+      problem('ARTIFACT_HTTPS_MAX_BYTES', 'must be a positive integer (bytes)');
+    } else httpsMaxBytes = value;
+  }
+
   if (problems.length > 0) throw new ArtifactStoreConfigError(problems);
   return {
     s3,
     oci: { insecureRegistries, credentials },
+    https: { extraCaPem, maxBytes: httpsMaxBytes },
     fileRoots: fileRoots.map((root) => resolve(root)),
     idleTimeoutMs,
   };

@@ -4,12 +4,14 @@ import type { Readable } from 'node:stream';
 
 /**
  * A failure talking to a store, already classified: NOT_FOUND (no such
- * object, blob, repository or tag), DEPENDENCY_UNAVAILABLE (unreachable,
- * timed out, 5xx, refused our credentials), CANCELLED (the caller aborted).
+ * object, blob, repository or tag), ARTIFACT_UNAUTHORIZED (the store wants
+ * credentials we do not have, or refused the ones we sent: 401/403),
+ * DEPENDENCY_UNAVAILABLE (unreachable, timed out, 5xx), CANCELLED (the
+ * caller aborted).
  */
 export class StoreError extends Error {
   constructor(
-    readonly code: 'NOT_FOUND' | 'DEPENDENCY_UNAVAILABLE' | 'CANCELLED',
+    readonly code: 'NOT_FOUND' | 'ARTIFACT_UNAUTHORIZED' | 'DEPENDENCY_UNAVAILABLE' | 'CANCELLED',
     message: string,
     readonly status: number | null = null,
   ) {
@@ -26,6 +28,8 @@ export interface StoreRequest {
   readonly signal?: AbortSignal;
   /** Connect, first byte and every gap between body chunks. */
   readonly idleTimeoutMs: number;
+  /** For https: the certificates trusted (default: the system's roots). */
+  readonly ca?: readonly string[];
 }
 
 /**
@@ -46,6 +50,7 @@ export function send(request: StoreRequest): Promise<IncomingMessage> {
       method: request.method,
       headers: { ...request.headers },
       ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(request.ca === undefined || url.protocol !== 'https:' ? {} : { ca: [...request.ca] }),
     });
     let answered: IncomingMessage | null = null;
     req.setTimeout(request.idleTimeoutMs, () => {
@@ -120,7 +125,7 @@ export function statusError(status: number, what: string, detail: string): Store
     return new StoreError('NOT_FOUND', `${what} does not exist (HTTP 404${detail})`, status);
   if (status === 401 || status === 403) {
     return new StoreError(
-      'DEPENDENCY_UNAVAILABLE',
+      'ARTIFACT_UNAUTHORIZED',
       `the store refused access to ${what} (HTTP ${status}${detail}); check its credentials`,
       status,
     );
@@ -130,4 +135,33 @@ export function statusError(status: number, what: string, detail: string): Store
     `the store answered HTTP ${status} for ${what}${detail}`,
     status,
   );
+}
+
+/** What a (possibly ranged) 200/206 answer carries: the body's length, the whole size, where the body starts. */
+export interface RangedAnswer {
+  readonly announcedLength: number | null;
+  readonly totalLength: number | null;
+  readonly offset: number;
+}
+
+/**
+ * Reads a 200 or 206 answer to a request that may have carried
+ * `Range: bytes=<offset>-`. A 206 must start where asked (anything else is a
+ * store fault); a 200 is the whole body from byte 0 (the store ignored the
+ * Range), which the caller must then start over with.
+ */
+export function rangedAnswer(response: IncomingMessage, offset: number, what: string): RangedAnswer {
+  const length = Number(response.headers['content-length']);
+  const announcedLength =
+    response.headers['content-length'] !== undefined && Number.isSafeInteger(length) ? length : null;
+  if (response.statusCode !== 206) return { announcedLength, totalLength: announcedLength, offset: 0 };
+  const range = /^bytes ([0-9]+)-([0-9]+)\/([0-9]+|\*)$/.exec(response.headers['content-range'] ?? '');
+  if (range === null || Number(range[1]) !== offset) {
+    response.destroy();
+    throw new StoreError(
+      'DEPENDENCY_UNAVAILABLE',
+      `${what}: asked for bytes from ${offset}, the store answered Content-Range ${JSON.stringify(response.headers['content-range'] ?? null)}`,
+    );
+  }
+  return { announcedLength, totalLength: range[3] === '*' ? null : Number(range[3]), offset };
 }

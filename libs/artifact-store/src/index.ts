@@ -1,14 +1,19 @@
 /**
  * Artifact stores: reading digest-pinned model artifacts from S3-compatible
- * object stores and OCI distribution registries, verifying their sha256 as
- * the bytes stream past.
+ * object stores, OCI distribution registries, https:// URLs and local files,
+ * verifying their sha256 as the bytes stream past; downloads resume.
  */
 export * from './config';
 export * from './uri';
-export { signS3Request, uriEncode, encodeS3Path, EMPTY_PAYLOAD_SHA256, UNSIGNED_PAYLOAD } from './sigv4';
-export type { SignableRequest, SigningScope, SignedHeaders } from './sigv4';
+export * from './secret-ref';
 export { StoreError } from './http';
-export { putS3Object, type PublishedArtifact, type PutS3ObjectOptions, type S3ObjectRef } from './s3';
+export {
+  putS3Object,
+  DEFAULT_S3_PART_SIZE_BYTES,
+  type PublishedArtifact,
+  type PutS3ObjectOptions,
+  type S3ObjectRef,
+} from './s3';
 export {
   pushOciBlob,
   pushOciArtifact,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isLoopbackHost, type OciCredentials, type OciStoreConfig } from './config';
-import { discard, readBody, send, statusError, StoreError } from './http';
+import { discard, rangedAnswer, readBody, send, statusError, StoreError, type RangedAnswer } from './http';
+import { resolveSecretRef, SecretRefError } from './secret-ref';
 
 /**
  * The OCI distribution HTTP API (the parts an artifact needs): blob and
@@ -78,6 +79,26 @@ export class OciRegistryClient {
       this.credentials !== null && 'token' in this.credentials ? `Bearer ${this.credentials.token}` : null;
   }
 
+  /** `Basic …` from the configured username and password (resolving its reference now), or null. */
+  private async basicAuthorization(): Promise<string | null> {
+    const credentials = this.credentials;
+    if (credentials === null || !('username' in credentials)) return null;
+    const password =
+      'password' in credentials ? credentials.password : await this.resolve(credentials.passwordRef);
+    return `Basic ${Buffer.from(`${credentials.username}:${password}`).toString('base64')}`;
+  }
+
+  private async resolve(ref: Parameters<typeof resolveSecretRef>[0]): Promise<string> {
+    try {
+      return await resolveSecretRef(ref);
+    } catch (error: unknown) {
+      throw new StoreError(
+        'ARTIFACT_UNAUTHORIZED',
+        `${this.registry}: ${error instanceof SecretRefError ? error.message : String(error)}`,
+      );
+    }
+  }
+
   /**
    * Sends a request to the registry, answering one authentication challenge
    * if it comes, and following redirects (blob storage may live elsewhere;
@@ -111,6 +132,12 @@ export class OciRegistryClient {
       const status = response.statusCode ?? 0;
       if (status === 401 && sameOrigin && !challenged) {
         challenged = true;
+        if (this.credentials !== null && 'tokenRef' in this.credentials) {
+          // A fixed bearer token kept behind a reference: resolved at the first challenge (and again after rotation).
+          discard(response);
+          this.authorization = `Bearer ${await this.resolve(this.credentials.tokenRef)}`;
+          continue;
+        }
         const challenge = response.headers['www-authenticate'];
         discard(response);
         await this.answerChallenge(typeof challenge === 'string' ? challenge : '', options);
@@ -140,15 +167,12 @@ export class OciRegistryClient {
     options: CallOptions & { readonly scope: string },
   ): Promise<void> {
     const parsed = parseAuthenticateHeader(challenge);
-    const basic =
-      this.credentials !== null && 'username' in this.credentials
-        ? `Basic ${Buffer.from(`${this.credentials.username}:${this.credentials.password}`).toString('base64')}`
-        : null;
+    const basic = await this.basicAuthorization();
     if (parsed?.scheme === 'basic') {
       if (basic === null) {
         throw new StoreError(
-          'DEPENDENCY_UNAVAILABLE',
-          `${this.registry} requires credentials and none are configured`,
+          'ARTIFACT_UNAUTHORIZED',
+          `${this.registry} requires credentials and none are configured (LUNANEXA_OCI_AUTH_REGISTRY)`,
           401,
         );
       }
@@ -210,32 +234,37 @@ async function registryErrorDetail(response: IncomingMessage): Promise<string> {
   }
 }
 
-export interface OciBlobStream {
+export interface OciBlobStream extends RangedAnswer {
   readonly body: IncomingMessage;
-  readonly announcedLength: number | null;
 }
 
-/** Opens a blob for reading; BLOB_UNKNOWN / NAME_UNKNOWN are NOT_FOUND. */
+/**
+ * Opens a blob for reading from `offset` (a Range request when > 0; the
+ * distribution API serves ranges of blobs); BLOB_UNKNOWN / NAME_UNKNOWN are
+ * NOT_FOUND, a refused or missing login ARTIFACT_UNAUTHORIZED.
+ */
 export async function getOciBlob(
   client: OciRegistryClient,
   target: OciTarget,
   digest: string,
-  options: CallOptions,
+  options: CallOptions & { readonly offset?: number },
 ): Promise<OciBlobStream> {
+  const offset = options.offset ?? 0;
+  const what = `blob ${digest} in ${target.registry}/${target.repository}`;
   const response = await client.request('GET', `/v2/${target.repository}/blobs/${digest}`, {
     ...options,
     scope: pullScope(target),
     followRedirects: true,
+    ...(offset > 0 ? { headers: { range: `bytes=${offset}-` } } : {}),
   });
-  if (response.statusCode !== 200) {
-    throw statusError(
-      response.statusCode ?? 0,
-      `blob ${digest} in ${target.registry}/${target.repository}`,
-      await registryErrorDetail(response),
-    );
+  if (response.statusCode === 416) {
+    discard(response);
+    throw new StoreError('DEPENDENCY_UNAVAILABLE', `${what} has no bytes from offset ${offset}`, 416);
   }
-  const length = Number(response.headers['content-length']);
-  return { body: response, announcedLength: Number.isSafeInteger(length) ? length : null };
+  if (response.statusCode !== 200 && response.statusCode !== 206) {
+    throw statusError(response.statusCode ?? 0, what, await registryErrorDetail(response));
+  }
+  return { body: response, ...rangedAnswer(response, offset, what) };
 }
 
 export interface ResolvedLayer {

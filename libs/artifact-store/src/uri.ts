@@ -13,9 +13,13 @@ import { fileURLToPath } from 'node:url';
  *   Tags move, so the layer's bytes are still hashed and compared with the
  *   artifact's digest: a moved tag is a DIGEST_MISMATCH, not a new version.
  * - `file:///absolute/path` — a local file under one of the configured roots.
+ * - `https://host[:port]/path[?query]` — a plain download, trusted only
+ *   through the artifact's pinned sha256 and declared size (like every
+ *   store); no credentials in the URI, no fragment. `http://` is refused:
+ *   the bytes would be readable and replaceable on the way.
  *
- * `https://` and `hf://` are valid artifact URIs in the contracts but no store
- * adapter reads them yet: they parse to an UnsupportedArtifactUri.
+ * `hf://` is a valid artifact URI in the contracts but no store adapter reads
+ * it yet: it parses to an UnsupportedArtifactUri.
  */
 export type ArtifactLocation =
   | { readonly store: 's3'; readonly bucket: string; readonly key: string }
@@ -26,7 +30,8 @@ export type ArtifactLocation =
       readonly repository: string;
       readonly reference: { readonly digest: string } | { readonly tag: string };
     }
-  | { readonly store: 'file'; readonly path: string };
+  | { readonly store: 'file'; readonly path: string }
+  | { readonly store: 'https'; readonly url: string };
 
 export type ArtifactStoreKind = ArtifactLocation['store'];
 
@@ -60,12 +65,19 @@ export function parseArtifactUri(uri: string): ArtifactLocation {
       return parseOci(uri);
     case 'file':
       return parseFile(uri);
+    case 'https':
+      return parseHttps(uri);
+    case 'http':
+      throw new UnsupportedArtifactUri(
+        uri,
+        'uses plain http://; artifacts are downloaded over https:// only',
+      );
     case undefined:
-      throw new UnsupportedArtifactUri(uri, 'has no scheme (expected s3://, oci:// or file://)');
+      throw new UnsupportedArtifactUri(uri, 'has no scheme (expected s3://, oci://, https:// or file://)');
     default:
       throw new UnsupportedArtifactUri(
         uri,
-        `uses ${scheme}://, which no artifact store reads yet (supported: s3://, oci://, file://)`,
+        `uses ${scheme}://, which no artifact store reads yet (supported: s3://, oci://, https://, file://)`,
       );
   }
 }
@@ -131,6 +143,23 @@ function parseOci(uri: string): ArtifactLocation {
   return { store: 'oci', registry, repository, reference: { tag } };
 }
 
+function parseHttps(uri: string): ArtifactLocation {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new UnsupportedArtifactUri(uri, 'is not a valid https URL');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UnsupportedArtifactUri(uri, 'must not carry credentials');
+  }
+  if (url.hash !== '') throw new UnsupportedArtifactUri(uri, 'must not carry a fragment');
+  if (url.pathname === '/' || url.pathname.endsWith('/')) {
+    throw new UnsupportedArtifactUri(uri, 'must name a file, not a directory');
+  }
+  return { store: 'https', url: url.toString() };
+}
+
 function parseFile(uri: string): ArtifactLocation {
   let path: string;
   try {
@@ -155,5 +184,7 @@ export function formatArtifactUri(location: ArtifactLocation): string {
         : `oci://${location.registry}/${location.repository}:${location.reference.tag}`;
     case 'file':
       return `file://${location.path.split('/').map(encodeURIComponent).join('/')}`;
+    case 'https':
+      return location.url;
   }
 }

@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, realpath, rename, rm } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ArtifactStoreConfig } from './config';
 import { StoreError } from './http';
+import { getHttpsObject } from './https-store';
 import { getOciBlob, OciRegistryClient, resolveOciTag } from './oci';
 import { getS3Object } from './s3';
 import {
@@ -29,6 +30,8 @@ export type ArtifactSource = ArtifactStoreKind | 'synthetic' | 'unsupported';
 export type ArtifactCheckCode =
   | 'DIGEST_MISMATCH'
   | 'NOT_FOUND'
+  /** The store wants credentials that are not configured, or refused the configured ones (401/403). */
+  | 'ARTIFACT_UNAUTHORIZED'
   | 'DEPENDENCY_UNAVAILABLE'
   | 'VALIDATION_FAILED'
   | 'CANCELLED'
@@ -58,11 +61,22 @@ export interface ArtifactIoOptions {
   readonly signal?: AbortSignal;
   /** Whole-transfer deadline; past it the result is DEPENDENCY_UNAVAILABLE. Idle gaps are bounded by the config. */
   readonly timeoutMs?: number;
+  /**
+   * Once, when the store starts sending: `fromByte` is 0 for a fresh
+   * transfer and the resumed offset when fetchArtifact continues a partial
+   * file (nothing is called when the partial file already held every byte).
+   */
+  readonly onTransferStart?: (start: { readonly fromByte: number; readonly totalBytes: number }) => void;
+  /** After every chunk: the bytes held so far (including a resumed prefix) of the total. */
+  readonly onProgress?: (progress: { readonly receivedBytes: number; readonly totalBytes: number }) => void;
 }
 
 interface OpenedArtifact {
   readonly body: Readable;
-  readonly announcedLength: number | null;
+  /** The whole artifact's size as the store announced it (Content-Range total or Content-Length); null when unknown. */
+  readonly totalLength: number | null;
+  /** Where the body starts: the offset asked for, or 0 when the store answered with the whole body. */
+  readonly offset: number;
   readonly description: string;
 }
 
@@ -72,12 +86,44 @@ class SizeExceeded extends Error {
   }
 }
 
+/** Ends a body that stays silent for `ms` (the S3 SDK's stream has no idle timeout of its own). */
+function idleWatchdog(ms: number, description: string): Transform {
+  let timer: NodeJS.Timeout | undefined;
+  const watchdog: Transform = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      arm();
+      callback(null, chunk);
+    },
+    flush(callback) {
+      clearTimeout(timer);
+      callback();
+    },
+    destroy(error, callback) {
+      clearTimeout(timer);
+      callback(error);
+    },
+  });
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(
+      () =>
+        watchdog.destroy(
+          new StoreError('DEPENDENCY_UNAVAILABLE', `${description}: the body stalled for ${ms} ms`),
+        ),
+      ms,
+    );
+  };
+  arm();
+  return watchdog;
+}
+
 async function openArtifact(
   location: ArtifactLocation,
   config: ArtifactStoreConfig,
   signal: AbortSignal,
+  offset: number,
 ): Promise<OpenedArtifact> {
-  const common = { signal, idleTimeoutMs: config.idleTimeoutMs };
+  const common = { signal, idleTimeoutMs: config.idleTimeoutMs, offset };
   switch (location.store) {
     case 's3': {
       if (config.s3 === null) {
@@ -86,8 +132,18 @@ async function openArtifact(
           'no S3-compatible store is configured here (set LUNANEXA_S3_ENDPOINT and its credentials)',
         );
       }
+      const description = `s3://${location.bucket}/${location.key}`;
       const opened = await getS3Object(config.s3, location, common);
-      return { ...opened, description: `s3://${location.bucket}/${location.key}` };
+      const watchdog = idleWatchdog(config.idleTimeoutMs, `GET ${description}`);
+      opened.body.on('error', (error) => watchdog.destroy(error));
+      // A transfer that ends early (mismatch, abort, stall) must not leave the SDK's socket half-read.
+      watchdog.on('close', () => opened.body.destroy());
+      return {
+        body: opened.body.pipe(watchdog),
+        totalLength: opened.totalLength,
+        offset: opened.offset,
+        description,
+      };
     }
     case 'oci': {
       const client = new OciRegistryClient(config.oci, location.registry);
@@ -100,14 +156,33 @@ async function openArtifact(
         blobDigest = layer.digest;
       }
       const opened = await getOciBlob(client, target, blobDigest, common);
-      return { ...opened, description: `${location.registry}/${location.repository}@${blobDigest}` };
+      return {
+        body: opened.body,
+        totalLength: opened.totalLength,
+        offset: opened.offset,
+        description: `${location.registry}/${location.repository}@${blobDigest}`,
+      };
+    }
+    case 'https': {
+      const opened = await getHttpsObject(config.https, location.url, common);
+      const url = new URL(location.url);
+      return {
+        body: opened.body,
+        totalLength: opened.totalLength,
+        offset: opened.offset,
+        description: `${url.origin}${url.pathname}`,
+      };
     }
     case 'file':
-      return openLocalFile(location.path, config.fileRoots);
+      return openLocalFile(location.path, config.fileRoots, offset);
   }
 }
 
-async function openLocalFile(path: string, roots: readonly string[]): Promise<OpenedArtifact> {
+async function openLocalFile(
+  path: string,
+  roots: readonly string[],
+  offset: number,
+): Promise<OpenedArtifact> {
   let real: string;
   try {
     real = await realpath(path);
@@ -131,10 +206,10 @@ async function openLocalFile(path: string, roots: readonly string[]): Promise<Op
         : `is outside the configured file roots (${roots.join(', ')})`,
     );
   }
-  return openFileStream(real);
+  return openFileStream(real, offset);
 }
 
-async function openFileStream(path: string): Promise<OpenedArtifact> {
+async function openFileStream(path: string, offset = 0): Promise<OpenedArtifact> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -146,10 +221,12 @@ async function openFileStream(path: string): Promise<OpenedArtifact> {
     await handle.close();
     throw new StoreError('NOT_FOUND', `${path} is not a regular file`);
   }
+  const start = offset <= stat.size ? offset : 0;
   return {
     // The stream owns the handle and closes it at the end, on error or on destroy.
-    body: handle.createReadStream({ highWaterMark: 1024 * 1024 }),
-    announcedLength: stat.size,
+    body: handle.createReadStream({ highWaterMark: 1024 * 1024, start }),
+    totalLength: stat.size,
+    offset: start,
     description: path,
   };
 }
@@ -163,10 +240,18 @@ function localFileError(path: string, error: unknown): StoreError {
   );
 }
 
-/** A transform that hashes and counts what passes and refuses more than `limit` bytes. */
-function hashingCounter(limit: number): Transform & { result(): { digest: string; sizeBytes: number } } {
-  const hash = createHash('sha256');
-  let count = 0;
+/**
+ * A transform that hashes and counts what passes and refuses more than
+ * `limit` bytes in all; a resumed transfer hands in the hash of the prefix it
+ * already holds and that prefix's length.
+ */
+function hashingCounter(
+  limit: number,
+  hash: Hash = createHash('sha256'),
+  prefixBytes = 0,
+  onProgress?: ArtifactIoOptions['onProgress'],
+): Transform & { result(): { digest: string; sizeBytes: number } } {
+  let count = prefixBytes;
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       count += chunk.length;
@@ -175,6 +260,7 @@ function hashingCounter(limit: number): Transform & { result(): { digest: string
         return;
       }
       hash.update(chunk);
+      onProgress?.({ receivedBytes: count, totalBytes: limit });
       callback(null, chunk);
     },
   });
@@ -192,17 +278,32 @@ function failure(
   return { ok: false, code, store, message: message.slice(0, 2000), ...measured };
 }
 
+/** Where a transfer's bytes go, and what of them is already held (a resumed partial file). */
+interface TransferTarget {
+  /** Bytes already held, whose sha256 is running in `hash`. */
+  readonly heldBytes: number;
+  readonly hash: Hash;
+  /** The sink for the bytes from `fromByte` on (0 after a restart: the holder starts over). */
+  sink(fromByte: number): Writable;
+}
+
+function freshTarget(sink: () => Writable): TransferTarget {
+  return { heldBytes: 0, hash: createHash('sha256'), sink };
+}
+
 /**
- * Reads the artifact's bytes from its store, through sha256, into `sink`,
- * and judges them: only the hash of the bytes read decides (a store's ETag or
- * Docker-Content-Digest header is never trusted). More bytes than declared
- * end the transfer early.
+ * Reads the artifact's bytes from its store, through sha256, into the
+ * target's sink, and judges them: only the hash of the bytes read decides (a
+ * store's ETag or Docker-Content-Digest header is never trusted). More bytes
+ * than declared end the transfer early. When the target already holds a
+ * prefix, only the rest is asked for (a Range request); a store that answers
+ * with the whole body instead is read from byte 0.
  */
 async function transfer(
   artifact: ArtifactRef,
   config: ArtifactStoreConfig,
   options: ArtifactIoOptions,
-  sink: () => Writable,
+  target: TransferTarget,
 ): Promise<ArtifactCheckResult> {
   let location: ArtifactLocation;
   try {
@@ -214,18 +315,13 @@ async function transfer(
       error instanceof Error ? error.message : String(error),
     );
   }
-  if (!/^sha256:[0-9a-f]{64}$/.test(artifact.digest)) {
+  const invalid = invalidRef(artifact);
+  if (invalid !== null) return failure('VALIDATION_FAILED', location.store, invalid);
+  if (location.store === 'https' && artifact.sizeBytes > config.https.maxBytes) {
     return failure(
       'VALIDATION_FAILED',
       location.store,
-      `digest ${JSON.stringify(artifact.digest)} is not sha256:<hex>`,
-    );
-  }
-  if (!Number.isSafeInteger(artifact.sizeBytes) || artifact.sizeBytes < 0) {
-    return failure(
-      'VALIDATION_FAILED',
-      location.store,
-      `sizeBytes ${artifact.sizeBytes} is not a byte count`,
+      `the artifact declares ${artifact.sizeBytes} bytes; https:// artifacts are limited to ${config.https.maxBytes} (LUNANEXA_ARTIFACT_HTTPS_MAX_BYTES)`,
     );
   }
   const deadline = options.timeoutMs === undefined ? null : AbortSignal.timeout(options.timeoutMs);
@@ -252,52 +348,95 @@ async function transfer(
     );
   };
 
-  let opened: OpenedArtifact;
-  try {
-    opened = await openArtifact(location, config, signal);
-  } catch (error: unknown) {
-    return classify(error, artifact.uri);
-  }
-  if (opened.announcedLength !== null && opened.announcedLength !== artifact.sizeBytes) {
-    opened.body.destroy();
-    return failure(
-      'DIGEST_MISMATCH',
-      location.store,
-      `${opened.description} holds ${opened.announcedLength} bytes; the artifact was registered with ${artifact.sizeBytes}`,
-      { digest: null, sizeBytes: opened.announcedLength },
-    );
-  }
-  const counter = hashingCounter(artifact.sizeBytes);
-  try {
-    await pipeline(opened.body, counter, sink(), { signal });
-  } catch (error: unknown) {
-    if (error instanceof SizeExceeded) {
+  let held = target.heldBytes;
+  let hash = target.hash;
+  let description = artifact.uri;
+  // An empty artifact is still asked for: its absence is NOT_FOUND, not a verified nothing.
+  if (held < artifact.sizeBytes || held === 0) {
+    let opened: OpenedArtifact;
+    try {
+      try {
+        opened = await openArtifact(location, config, signal, held);
+      } catch (error: unknown) {
+        // The object is shorter than what we hold: it changed underneath; start over (and hash what it is now).
+        if (!(error instanceof StoreError && error.status === 416 && held > 0)) throw error;
+        held = 0;
+        hash = createHash('sha256');
+        opened = await openArtifact(location, config, signal, 0);
+      }
+    } catch (error: unknown) {
+      return classify(error, artifact.uri);
+    }
+    description = opened.description;
+    if (opened.offset !== held) {
+      held = 0;
+      hash = createHash('sha256');
+    }
+    if (opened.totalLength !== null && opened.totalLength !== artifact.sizeBytes) {
+      opened.body.destroy();
       return failure(
         'DIGEST_MISMATCH',
         location.store,
-        `${opened.description} sent more than the ${artifact.sizeBytes} bytes the artifact was registered with`,
+        `${opened.description} holds ${opened.totalLength} bytes; the artifact was registered with ${artifact.sizeBytes}`,
+        { digest: null, sizeBytes: opened.totalLength },
       );
     }
-    return classify(error, opened.description);
+    options.onTransferStart?.({ fromByte: held, totalBytes: artifact.sizeBytes });
+    const counter = hashingCounter(artifact.sizeBytes, hash, held, options.onProgress);
+    try {
+      await pipeline(opened.body, counter, target.sink(held), { signal });
+    } catch (error: unknown) {
+      if (error instanceof SizeExceeded) {
+        return failure(
+          'DIGEST_MISMATCH',
+          location.store,
+          `${opened.description} sent more than the ${artifact.sizeBytes} bytes the artifact was registered with`,
+        );
+      }
+      return classify(error, opened.description);
+    }
+    return judge(artifact, location.store, description, counter.result());
   }
-  const measured = counter.result();
+  // Every byte was already held (a previous pull finished but was not moved into place).
+  return judge(artifact, location.store, description, {
+    digest: `sha256:${hash.digest('hex')}`,
+    sizeBytes: held,
+  });
+}
+
+function invalidRef(artifact: ArtifactRef): string | null {
+  if (!/^sha256:[0-9a-f]{64}$/.test(artifact.digest)) {
+    return `digest ${JSON.stringify(artifact.digest)} is not sha256:<hex>`;
+  }
+  if (!Number.isSafeInteger(artifact.sizeBytes) || artifact.sizeBytes < 0) {
+    return `sizeBytes ${artifact.sizeBytes} is not a byte count`;
+  }
+  return null;
+}
+
+function judge(
+  artifact: ArtifactRef,
+  store: ArtifactSource,
+  description: string,
+  measured: { digest: string; sizeBytes: number },
+): ArtifactCheckResult {
   if (measured.sizeBytes !== artifact.sizeBytes) {
     return failure(
       'DIGEST_MISMATCH',
-      location.store,
-      `${opened.description} holds ${measured.sizeBytes} bytes; the artifact was registered with ${artifact.sizeBytes}`,
+      store,
+      `${description} holds ${measured.sizeBytes} bytes; the artifact was registered with ${artifact.sizeBytes}`,
       measured,
     );
   }
   if (measured.digest !== artifact.digest) {
     return failure(
       'DIGEST_MISMATCH',
-      location.store,
-      `${opened.description} hashes to ${measured.digest}, not the registered ${artifact.digest}`,
+      store,
+      `${description} hashes to ${measured.digest}, not the registered ${artifact.digest}`,
       measured,
     );
   }
-  return { ok: true, store: location.store, ...measured };
+  return { ok: true, store, ...measured };
 }
 
 function nullSink(): Writable {
@@ -319,14 +458,31 @@ export function verifyArtifactDigest(
   config: ArtifactStoreConfig,
   options: ArtifactIoOptions = {},
 ): Promise<ArtifactCheckResult> {
-  return transfer(artifact, config, options, nullSink);
+  return transfer(artifact, config, options, freshTarget(nullSink));
+}
+
+/** Codes after which a partial file is worth keeping: the bytes so far were fine, the store went away. */
+const RESUMABLE: ReadonlySet<ArtifactCheckCode> = new Set(['DEPENDENCY_UNAVAILABLE', 'CANCELLED']);
+
+/** One fetch per destination at a time in this process: a second waits for the first. */
+const fetching = new Map<string, Promise<unknown>>();
+
+/** The partial file a download of `destinationPath` writes (and a later one resumes). */
+export function partialPathFor(destinationPath: string): string {
+  return join(dirname(destinationPath), `.${basename(destinationPath)}.partial`);
 }
 
 /**
- * Downloads the artifact to `destinationPath`: into a temporary file beside
- * it, hashing as the bytes arrive, renamed into place only when the digest
- * and size match. On any failure the temporary file is removed and nothing
- * appears at the destination (an existing file there is left as it was).
+ * Downloads the artifact to `destinationPath`: into a partial file beside it
+ * (`.<name>.partial`), hashing as the bytes arrive, renamed into place only
+ * when the digest and size match. A download that broke off
+ * (DEPENDENCY_UNAVAILABLE: the store went away or stalled; CANCELLED: the
+ * caller stopped) keeps its partial file, and the next fetchArtifact of the
+ * same destination resumes it: the bytes held are hashed again, only the rest
+ * is asked for (HTTP Range), and the whole is judged at the end. Any other
+ * failure (DIGEST_MISMATCH, NOT_FOUND, ARTIFACT_UNAUTHORIZED, …) removes the
+ * partial file, and nothing appears at the destination (an existing file
+ * there is left as it was). One process at a time per destination.
  */
 export async function fetchArtifact(
   artifact: ArtifactRef,
@@ -334,11 +490,25 @@ export async function fetchArtifact(
   config: ArtifactStoreConfig,
   options: ArtifactIoOptions = {},
 ): Promise<ArtifactCheckResult> {
-  const directory = dirname(destinationPath);
-  const temporary = join(
-    directory,
-    `.${basename(destinationPath)}.partial-${process.pid}-${randomBytes(6).toString('hex')}`,
-  );
+  const previous = fetching.get(destinationPath) ?? Promise.resolve();
+  const current = previous
+    .catch(() => undefined)
+    .then(() => fetchOnce(artifact, destinationPath, config, options));
+  fetching.set(destinationPath, current);
+  try {
+    return await current;
+  } finally {
+    if (fetching.get(destinationPath) === current) fetching.delete(destinationPath);
+  }
+}
+
+async function fetchOnce(
+  artifact: ArtifactRef,
+  destinationPath: string,
+  config: ArtifactStoreConfig,
+  options: ArtifactIoOptions,
+): Promise<ArtifactCheckResult> {
+  const partial = partialPathFor(destinationPath);
   const localFailure = (error: unknown, store: ArtifactSource): ArtifactCheckResult =>
     failure(
       'INTERNAL',
@@ -346,31 +516,82 @@ export async function fetchArtifact(
       `cannot write ${destinationPath}: ${error instanceof Error ? error.message : String(error)}`,
     );
   try {
-    await mkdir(directory, { recursive: true });
+    await mkdir(dirname(destinationPath), { recursive: true });
   } catch (error: unknown) {
     return localFailure(error, 'file');
   }
+  let keepPartial = false;
   try {
-    const result = await transfer(artifact, config, options, () =>
-      createWriteStream(temporary, { flags: 'wx', mode: 0o644 }),
-    );
-    if (!result.ok) return result;
+    const held = await heldPrefix(partial, artifact);
+    const result = await transfer(artifact, config, options, {
+      ...held,
+      sink: (fromByte) =>
+        fromByte === 0
+          ? createWriteStream(partial, { flags: 'w', mode: 0o644 })
+          : createWriteStream(partial, { flags: 'r+', start: fromByte }),
+    });
+    if (!result.ok) {
+      keepPartial = RESUMABLE.has(result.code);
+      return result;
+    }
     try {
       // Durable before it becomes visible: a crash must not leave a short file under the verified name.
-      const handle = await open(temporary, 'r');
+      const handle = await open(partial, 'r');
       try {
         await handle.sync();
       } finally {
         await handle.close();
       }
-      await rename(temporary, destinationPath);
+      await rename(partial, destinationPath);
     } catch (error: unknown) {
       return localFailure(error, result.store);
     }
     return result;
+  } catch (error: unknown) {
+    return localFailure(error, 'file');
   } finally {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    if (!keepPartial) await rm(partial, { force: true }).catch(() => undefined);
+    else {
+      const size = await stat(partial).then(
+        (found) => found.size,
+        () => 0,
+      );
+      if (size === 0) await rm(partial, { force: true }).catch(() => undefined);
+    }
   }
+}
+
+/**
+ * The prefix a previous, broken-off download left: hashed again from the
+ * disk (its bytes are only trusted through the final digest). A partial file
+ * longer than the artifact cannot be a prefix of it and is discarded.
+ */
+async function heldPrefix(
+  partial: string,
+  artifact: ArtifactRef,
+): Promise<{ heldBytes: number; hash: Hash }> {
+  const hash = createHash('sha256');
+  const found = await stat(partial).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (found === null) return { heldBytes: 0, hash };
+  if (!found.isFile() || !Number.isSafeInteger(artifact.sizeBytes) || found.size > artifact.sizeBytes) {
+    await rm(partial, { force: true, recursive: true });
+    return { heldBytes: 0, hash };
+  }
+  let heldBytes = 0;
+  await pipeline(
+    createReadStream(partial, { highWaterMark: 1024 * 1024 }),
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        heldBytes += chunk.length;
+        callback();
+      },
+    }),
+  );
+  return { heldBytes, hash };
 }
 
 /**
@@ -389,13 +610,13 @@ export async function verifyLocalFile(
     if (error instanceof StoreError) return failure(error.code, 'file', error.message);
     throw error;
   }
-  if (opened.announcedLength !== expected.sizeBytes) {
+  if (opened.totalLength !== expected.sizeBytes) {
     opened.body.destroy();
     return failure(
       'DIGEST_MISMATCH',
       'file',
-      `${path} holds ${opened.announcedLength} bytes; the artifact was registered with ${expected.sizeBytes}`,
-      { digest: null, sizeBytes: opened.announcedLength },
+      `${path} holds ${opened.totalLength} bytes; the artifact was registered with ${expected.sizeBytes}`,
+      { digest: null, sizeBytes: opened.totalLength },
     );
   }
   const counter = hashingCounter(expected.sizeBytes);

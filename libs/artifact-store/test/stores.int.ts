@@ -12,6 +12,8 @@ import {
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   fetchArtifact,
   pushOciArtifact,
@@ -142,7 +144,7 @@ describe('artifact stores against real servers', function () {
       }
     });
 
-    it('reports DEPENDENCY_UNAVAILABLE when the server rejects the signature (wrong secret)', async () => {
+    it('reports ARTIFACT_UNAUTHORIZED when the server rejects the signature (wrong secret) or an unsigned request', async () => {
       const published = await putS3Object(s3.config, { bucket: 'models', key: 'signed' }, Buffer.from('s'), {
         createBucket: true,
       });
@@ -153,12 +155,61 @@ describe('artifact stores against real servers', function () {
         },
       });
       const result = failed(await verifyArtifactDigest(published, wrong));
-      expect(result.code).to.equal('DEPENDENCY_UNAVAILABLE');
+      expect(result.code).to.equal('ARTIFACT_UNAUTHORIZED');
       expect(result.message).to.match(/HTTP 403.*SignatureDoesNotMatch/);
       const unsigned = failed(
         await verifyArtifactDigest(published, s3.storeConfig({ s3: { ...s3.config, credentials: null } })),
       );
-      expect(unsigned.code).to.equal('DEPENDENCY_UNAVAILABLE');
+      expect(unsigned.code).to.equal('ARTIFACT_UNAUTHORIZED');
+      expect(unsigned.message).to.match(/HTTP 403.*AccessDenied/);
+      const destination = join(scratch, 'download', 'unauthorized', 'model');
+      expect(failed(await fetchArtifact(published, destination, wrong)).code).to.equal(
+        'ARTIFACT_UNAUTHORIZED',
+      );
+      expect(readdirSync(join(scratch, 'download', 'unauthorized'))).to.deep.equal([]);
+    });
+
+    it('uploads a large object in parts (multipart, 5 MiB parts) and reads it back', async () => {
+      const bytes = randomBytes(12 * 1024 * 1024 + 5);
+      const parts = new Set<number | null>();
+      const published = await putS3Object(s3.config, { bucket: 'models', key: 'multipart/w.bin' }, bytes, {
+        createBucket: true,
+        partSizeBytes: 5 * 1024 * 1024,
+        onProgress: (progress) => parts.add(progress.part),
+      });
+      expect(published).to.include({ digest: sha256(bytes), sizeBytes: bytes.length });
+      expect([...parts].sort()).to.deep.equal([1, 2, 3]);
+      // The store's ETag of a multipart object is "<md5 of part md5s>-<part count>".
+      const head = await new S3Client({
+        endpoint: s3.endpoint,
+        region: s3.region,
+        forcePathStyle: true,
+        credentials: s3.credentials,
+      }).send(new HeadObjectCommand({ Bucket: 'models', Key: 'multipart/w.bin' }));
+      expect(head.ETag).to.match(/-3"$/);
+      expect(await verifyArtifactDigest(published, s3.storeConfig())).to.include({ ok: true });
+
+      // A stream of unknown length is hashed as it goes up.
+      const streamed = await putS3Object(
+        s3.config,
+        { bucket: 'models', key: 'multipart/streamed.bin' },
+        Readable.from([bytes.subarray(0, 7 * 1024 * 1024), bytes.subarray(7 * 1024 * 1024)]),
+        { partSizeBytes: 5 * 1024 * 1024 },
+      );
+      expect(streamed).to.include({ digest: sha256(bytes), sizeBytes: bytes.length });
+      expect(await verifyArtifactDigest(streamed, s3.storeConfig())).to.include({ ok: true });
+    });
+
+    it('refuses parts smaller than S3 allows', async () => {
+      let error: unknown;
+      try {
+        await putS3Object(s3.config, { bucket: 'models', key: 'x' }, Buffer.from('x'), {
+          partSizeBytes: 1024,
+        });
+      } catch (caught: unknown) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(RangeError);
     });
 
     it('reports DEPENDENCY_UNAVAILABLE when no S3 store is configured or it is unreachable', async () => {
@@ -186,7 +237,8 @@ describe('artifact stores against real servers', function () {
         sockets.push(socket);
         // Requests for .../stall get headers and a first chunk, then nothing more.
         socket.once('data', (head: Buffer) => {
-          if (head.toString('latin1').includes('/stall ')) {
+          // (The S3 SDK adds `?x-id=GetObject` to the path.)
+          if (/\/stall[ ?]/.test(head.toString('latin1'))) {
             socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789');
           }
         });

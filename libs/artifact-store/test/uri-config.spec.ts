@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  resolveSecretRefSync,
   artifactStoreConfigFromEnv,
   ArtifactStoreConfigError,
   formatArtifactUri,
@@ -46,19 +50,30 @@ describe('artifact URIs', () => {
     });
   });
 
+  it('parses https:// with a query (a presigned URL) as it is', () => {
+    expect(parseArtifactUri('https://models.example.com:8443/llama/w.gguf?X-Sig=abc')).to.deep.equal({
+      store: 'https',
+      url: 'https://models.example.com:8443/llama/w.gguf?X-Sig=abc',
+    });
+  });
+
   it('round-trips through formatArtifactUri', () => {
     for (const uri of [
       's3://bucket-1/models/a%20b%24.bin',
       `oci://127.0.0.1:5000/m/x@sha256:${HEX}`,
       'oci://r.example/m/x:v1',
       'file:///srv/models/w.gguf',
+      'https://models.example.com/a/w.bin?v=1',
     ]) {
       expect(formatArtifactUri(parseArtifactUri(uri))).to.equal(uri);
     }
   });
 
   const refused: [string, RegExp][] = [
-    ['https://example.com/w.bin', /no artifact store reads yet/],
+    ['http://example.com/w.bin', /plain http/],
+    ['https://user:pw@example.com/w.bin', /must not carry credentials/],
+    ['https://example.com/w.bin#part', /fragment/],
+    ['https://example.com/models/', /not a directory/],
     ['hf://meta-llama/Llama-3.1-8B', /no artifact store reads yet/],
     ['s3://bucket', /s3:\/\/bucket\/key/],
     ['s3://Bad_Bucket/key', /invalid S3 bucket/],
@@ -146,9 +161,71 @@ describe('artifactStoreConfigFromEnv', () => {
         insecureRegistries: ['registry.lab:5000', '10.0.0.5:5000'],
         credentials: [{ registry: 'registry.example.com', username: 'puller', password: 'pw' }],
       },
+      https: { extraCaPem: null, maxBytes: 64 * 1024 ** 3 },
       fileRoots: ['/srv/models', '/mnt/weights'],
       idleTimeoutMs: 5000,
     });
+  });
+
+  it('reads OCI secrets by reference (env: or file:) and checks that they resolve', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'lunanexa-secret-ref-'));
+    try {
+      const file = join(scratch, 'password');
+      writeFileSync(file, 'from-a-file\n');
+      expect(
+        artifactStoreConfigFromEnv({
+          LUNANEXA_OCI_AUTH_REGISTRY: 'registry.example.com',
+          LUNANEXA_OCI_USERNAME: 'puller',
+          LUNANEXA_OCI_PASSWORD_REF: `file:${file}`,
+        }).oci.credentials,
+      ).to.deep.equal([
+        { registry: 'registry.example.com', username: 'puller', passwordRef: { kind: 'file', path: file } },
+      ]);
+      expect(
+        artifactStoreConfigFromEnv({
+          LUNANEXA_OCI_AUTH_REGISTRY: 'registry.example.com',
+          LUNANEXA_OCI_TOKEN_REF: 'env:REGISTRY_TOKEN',
+          REGISTRY_TOKEN: 'tok',
+        }).oci.credentials,
+      ).to.deep.equal([
+        { registry: 'registry.example.com', tokenRef: { kind: 'env', name: 'REGISTRY_TOKEN' } },
+      ]);
+      expect(resolveSecretRefSync({ kind: 'file', path: file })).to.equal('from-a-file');
+      const problems = (env: Record<string, string>): string[] => {
+        try {
+          artifactStoreConfigFromEnv({ LUNANEXA_OCI_AUTH_REGISTRY: 'r.example', ...env });
+        } catch (error: unknown) {
+          return (error as ArtifactStoreConfigError).problems.map((p) => `${p.variable}: ${p.message}`);
+        }
+        return [];
+      };
+      expect(
+        problems({ LUNANEXA_OCI_USERNAME: 'u', LUNANEXA_OCI_PASSWORD_REF: 'plain-secret' }),
+      ).to.deep.equal(['LUNANEXA_OCI_PASSWORD_REF: must be env:NAME or file:/absolute/path']);
+      expect(
+        problems({ LUNANEXA_OCI_USERNAME: 'u', LUNANEXA_OCI_PASSWORD_REF: 'env:UNSET_VARIABLE' }),
+      ).to.deep.equal(['LUNANEXA_OCI_PASSWORD_REF: secret env:UNSET_VARIABLE is not set']);
+      expect(
+        problems({
+          LUNANEXA_OCI_USERNAME: 'u',
+          LUNANEXA_OCI_PASSWORD_REF: `file:${join(scratch, 'missing')}`,
+        })[0],
+      ).to.match(/cannot be read \(ENOENT\)/);
+      expect(
+        problems({
+          LUNANEXA_OCI_USERNAME: 'u',
+          LUNANEXA_OCI_PASSWORD: 'p',
+          LUNANEXA_OCI_PASSWORD_REF: `file:${file}`,
+        }),
+      ).to.have.length(1);
+      // A CA file must hold a PEM certificate.
+      expect(() => artifactStoreConfigFromEnv({ LUNANEXA_ARTIFACT_HTTPS_CA_FILE: file }))
+        .to.throw(ArtifactStoreConfigError)
+        .with.property('message')
+        .that.matches(/LUNANEXA_ARTIFACT_HTTPS_CA_FILE: holds no PEM certificate/);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('is empty (no S3, TLS-only OCI, no file roots) when nothing is set', () => {

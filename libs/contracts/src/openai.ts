@@ -624,6 +624,7 @@ export const OPENAI_ERROR_TYPE_BY_CODE: Readonly<Record<ErrorCode, OpenAiError['
   LICENSE_NOT_APPROVED: 'invalid_request_error',
   DATA_CLASS_NOT_ALLOWED: 'invalid_request_error',
   DIGEST_MISMATCH: 'server_error',
+  ARTIFACT_UNAUTHORIZED: 'server_error',
   EVALUATION_NOT_PASSED: 'invalid_request_error',
   HARDWARE_INCOMPATIBLE: 'server_error',
   NO_ELIGIBLE_NODE: 'server_error',

@@ -423,7 +423,23 @@ export class Reconciler {
   private async prepareArtifact(assignment: Assignment, path: string): Promise<ArtifactPreparation> {
     const { artifact } = assignment;
     const onDisk = await exists(path);
-    const options = { signal: this.closing.signal };
+    const options = {
+      signal: this.closing.signal,
+      onTransferStart: ({ fromByte, totalBytes }: { fromByte: number; totalBytes: number }) => {
+        if (fromByte > 0) {
+          this.log.info(
+            {
+              event: 'artifact_pull_resumed',
+              digest: artifact.digest,
+              uri: artifact.uri,
+              fromByte,
+              totalBytes,
+            },
+            `resuming the pull of ${artifact.digest} at byte ${fromByte} of ${totalBytes}`,
+          );
+        }
+      },
+    };
     const started = Date.now();
     const result = (
       onDisk
@@ -842,7 +858,7 @@ export class Reconciler {
   async close(options: { readonly stopRuntimes?: boolean } = {}): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
-    // Downloads end now; each removes its partial file.
+    // Downloads end now; each keeps its partial file for the next start to resume (fetchArtifact).
     this.closing.abort(new Error('the agent is stopping'));
     await Promise.allSettled([...this.preparations.values()].map((preparation) => preparation.result));
     await this.settled();

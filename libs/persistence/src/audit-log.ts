@@ -119,7 +119,25 @@ export interface NodeNotice {
   readonly occurredAt: string;
 }
 
+/**
+ * Several nodes' heartbeats, announced together: what goes over NOTIFY. A
+ * transaction that NOTIFYs takes PostgreSQL's cluster-wide notify lock for
+ * its commit (WAL flush included), so one NOTIFY per heartbeat serialised
+ * every heartbeat commit at fleet scale; listeners fan it out as NodeNotices.
+ */
+export interface NodesNotice {
+  readonly kind: 'nodes';
+  readonly nodeIds: readonly string[];
+  readonly occurredAt: string;
+}
+
 export type LiveNotice = AuditNotice | NodeNotice;
+
+/** What a NOTIFY on LIVE_EVENTS_CHANNEL carries. */
+export type LiveNoticePayload = AuditNotice | NodesNotice;
+
+/** NOTIFY payloads must stay under 8,000 bytes. */
+const NOTIFY_PAYLOAD_BUDGET = 7_000;
 
 /** The notice without its seq, which the chain assigns at commit. */
 function auditNotice(event: AuditEventDraft): Omit<AuditNotice, 'seq'> {
@@ -138,13 +156,31 @@ function auditNotice(event: AuditEventDraft): Omit<AuditNotice, 'seq'> {
   };
 }
 
-/** Announces a node's new observed state to live subscribers (delivered at commit). */
-export async function notifyNodeChanged(
-  manager: { query: (sql: string, params: unknown[]) => Promise<unknown> },
-  nodeId: string,
+/**
+ * Announces nodes whose heartbeats committed, in as few NOTIFYs as the
+ * payload limit allows (run on its own, after the heartbeats' commits).
+ */
+export async function notifyNodesChanged(
+  q: { query: (sql: string, params: unknown[]) => Promise<unknown> },
+  nodeIds: readonly string[],
+  at: Date,
 ): Promise<void> {
-  const notice: NodeNotice = { kind: 'node', nodeId, occurredAt: new Date().toISOString() };
-  await manager.query(`SELECT pg_notify($1, $2)`, [LIVE_EVENTS_CHANNEL, JSON.stringify(notice)]);
+  const occurredAt = at.toISOString();
+  let batch: string[] = [];
+  let size = 0;
+  const send = async () => {
+    if (batch.length === 0) return;
+    const notice: NodesNotice = { kind: 'nodes', nodeIds: batch, occurredAt };
+    await q.query(`SELECT pg_notify($1, $2)`, [LIVE_EVENTS_CHANNEL, JSON.stringify(notice)]);
+    batch = [];
+    size = 0;
+  };
+  for (const id of nodeIds) {
+    if (size + id.length + 3 > NOTIFY_PAYLOAD_BUDGET) await send();
+    batch.push(id);
+    size += id.length + 3;
+  }
+  await send();
 }
 
 export async function readAuditEvents(

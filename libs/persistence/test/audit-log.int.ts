@@ -7,6 +7,7 @@ import {
   chainedAuditEvents,
   createDataSource,
   LIVE_EVENTS_CHANNEL,
+  notifyNodesChanged,
   createScratchDatabase,
   MIGRATIONS,
   readAuditEvents,
@@ -132,6 +133,29 @@ describe('audit log on PostgreSQL', function () {
           subject: 'node-a',
         },
       ]);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('announces many nodes in as few NOTIFYs as the payload limit allows, each under it', async () => {
+    const listener = new Client({ connectionString: db.url });
+    await listener.connect();
+    try {
+      const payloads: string[] = [];
+      listener.on('notification', (message) => payloads.push(message.payload ?? ''));
+      await listener.query(`LISTEN ${LIVE_EVENTS_CHANNEL}`);
+      const nodeIds = Array.from({ length: 1000 }, (_, i) => `node-${String(i).padStart(16, '0')}`);
+      await notifyNodesChanged(ds, nodeIds, new Date('2026-12-05T12:00:00Z'));
+      for (let i = 0; i < 100 && payloads.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(payloads.length).to.be.within(4, 6);
+      for (const payload of payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
+      const notices = payloads.map(
+        (p) => JSON.parse(p) as { kind: string; nodeIds: string[]; occurredAt: string },
+      );
+      expect(new Set(notices.map((n) => n.kind))).to.deep.equal(new Set(['nodes']));
+      expect(notices.flatMap((n) => n.nodeIds)).to.deep.equal(nodeIds);
+      expect(notices[0]?.occurredAt).to.equal('2026-12-05T12:00:00.000Z');
     } finally {
       await listener.end();
     }

@@ -31,11 +31,11 @@ import {
   findBootstrapTokenByHash,
   findNode,
   findNodeKeys,
-  notifyNodeChanged,
   recordAssignmentObservations,
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
+import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
 import type { ControllerKey } from '../auth/controller-key';
@@ -84,6 +84,7 @@ export class AgentChannelService {
     @Inject(HEARTBEAT_DB) private readonly db: DataSource,
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
+    private readonly announcer: NodeChangeAnnouncer,
     @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
     @Inject(API_LOGGER) private readonly logger: Logger,
     @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, 'LUNANEXA_NODE_LEASE_SECONDS'>,
@@ -352,6 +353,7 @@ export class AgentChannelService {
       throw error;
     }
     const current = outcome.node;
+    this.announcer.changed(current.id);
     if (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') {
       const token = await this.db.query<{ auto_approve: boolean }[]>(
         `SELECT auto_approve FROM bootstrap_tokens WHERE id = $1`,
@@ -506,7 +508,6 @@ export class AgentChannelService {
         { decision: 'denied', result: 'refused' },
       );
     }
-    await notifyNodeChanged(manager, locked.id);
     // What the ack reads, as just written: no second read (the row lock is held; only this transaction changed it).
     const node: NodeRow = {
       ...locked,

@@ -5,10 +5,18 @@ import { AgentController } from './agent.controller';
 import { DeploymentsService } from './deployments.service';
 import { FleetResolver } from './fleet.resolver';
 import { FleetService } from './fleet.service';
+import { NodeChangeAnnouncer } from './node-change-announcer';
 
 /** The node lifecycle (enrollment, heartbeats, cordon/drain, rotation) and the deployment slice. */
 @Module({
   controllers: [AgentController],
-  providers: [WorkflowRunner, AgentChannelService, FleetService, DeploymentsService, FleetResolver],
+  providers: [
+    WorkflowRunner,
+    NodeChangeAnnouncer,
+    AgentChannelService,
+    FleetService,
+    DeploymentsService,
+    FleetResolver,
+  ],
 })
 export class FleetModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { LIVE_EVENTS_CHANNEL, type LiveNotice } from '@lunanexa/persistence';
+import { LIVE_EVENTS_CHANNEL, type LiveNotice, type LiveNoticePayload } from '@lunanexa/persistence';
 import type { Logger } from '@lunanexa/observability';
 import { Client } from 'pg';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
@@ -24,8 +24,9 @@ interface Subscriber {
 
 /**
  * Live updates for GraphQL subscriptions, from PostgreSQL LISTEN/NOTIFY on
- * `lunanexa_events`: the audit appender and the heartbeat handler notify
- * inside their transactions, so subscribers hear only about committed
+ * `lunanexa_events`: the audit chain notifies at commit (its trigger), and
+ * heartbeat ingest announces committed heartbeats in batches a few times a
+ * second (NodeChangeAnnouncer), so subscribers hear only about committed
  * changes, from every api and worker process alike. One connection per api
  * process; it reconnects with backoff, and subscribers are told (`dropped`)
  * when they may have missed something and should re-read.
@@ -67,7 +68,11 @@ export class LiveEventsService implements OnModuleInit, OnApplicationShutdown {
     client.on('notification', (message) => {
       if (message.channel !== LIVE_EVENTS_CHANNEL || !message.payload) return;
       try {
-        this.publish(JSON.parse(message.payload) as LiveNotice);
+        const notice = JSON.parse(message.payload) as LiveNoticePayload;
+        if (notice.kind === 'nodes') {
+          for (const nodeId of notice.nodeIds)
+            this.publish({ kind: 'node', nodeId, occurredAt: notice.occurredAt });
+        } else this.publish(notice);
       } catch (error) {
         this.logger.warn({ err: error }, 'unreadable live notice ignored');
       }

@@ -82,4 +82,23 @@ describe('api problem filter: unexpected errors on payload paths are logged with
     // A filter that redacted nothing would fail the first half; one that redacted everything, this half.
     expect(lines[1]).to.contain(MARKER);
   });
+
+  it('a database out of reach answers 503 DEPENDENCY_UNAVAILABLE (worth retrying), still logged; other errors stay INTERNAL', () => {
+    const { logger, lines } = recordingLogger();
+    const filter = new ProblemJsonFilter(logger);
+    for (const error of [
+      new Error('timeout exceeded when trying to connect'),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
+    ]) {
+      const call = httpHost('/agent/v1/heartbeat');
+      filter.catch(error, call.host);
+      expect(call.sent().status, error.message).to.equal(503);
+      expect(JSON.parse(call.sent().body)).to.include({ code: 'DEPENDENCY_UNAVAILABLE' });
+    }
+    expect(lines).to.have.length(3);
+    const other = httpHost('/agent/v1/heartbeat');
+    filter.catch(Object.assign(new Error('duplicate key'), { code: '23505' }), other.host);
+    expect(other.sent().status).to.equal(500);
+  });
 });

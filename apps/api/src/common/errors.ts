@@ -50,7 +50,36 @@ export function toLunaNexaError(error: unknown): { error: LunaNexaError; expecte
     const code = HTTP_STATUS_CODE_MAP[error.getStatus()] ?? ErrorCode.INTERNAL;
     return { error: new LunaNexaError(code, error.message), expected: code !== ErrorCode.INTERNAL };
   }
+  if (databaseUnavailable(error)) {
+    // Still logged (not expected), but the caller learns it is worth retrying, not a bug of ours.
+    return {
+      error: new LunaNexaError(
+        ErrorCode.DEPENDENCY_UNAVAILABLE,
+        'the database did not answer in time; retry',
+      ),
+      expected: false,
+    };
+  }
   return { error: new LunaNexaError(ErrorCode.INTERNAL, 'internal error'), expected: false };
+}
+
+/** SQLSTATEs of a server that refuses connections for now: admin shutdown, starting up, too many clients. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P03', '53300']);
+
+/**
+ * PostgreSQL out of reach or saturated: no pooled connection within the pool's
+ * timeout (pg-pool's own message), refused or dropped connections, a server
+ * that is shutting down or full.
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code === 'ECONNREFUSED')) return true;
+  return (
+    error.message === 'timeout exceeded when trying to connect' ||
+    error.message === 'Connection terminated unexpectedly' ||
+    error.message === 'Connection terminated due to connection timeout'
+  );
 }
 
 /**

@@ -198,6 +198,54 @@ export interface AssignmentObservation {
 /** At most this many crash rows per heartbeat and replica (a counter that jumped is still one report). */
 const MAX_CRASHES_PER_REPORT = 100;
 
+function observationRows(observed: readonly AssignmentObservation[]): string {
+  return JSON.stringify(
+    observed.map((o, n) => ({
+      n,
+      id: o.assignmentId,
+      state: o.state,
+      generation: o.generation,
+      endpoint_port: o.endpointPort,
+      in_flight: o.inFlightRequests ?? null,
+      message: o.message,
+      restarts: o.restarts,
+    })),
+  );
+}
+
+/**
+ * The CTEs (o, before, updated, crashes) that fold observations into
+ * assignments and their health counters. Parameters: $1 node id, `json` the
+ * rows of observationRows, `at` the time, `max` MAX_CRASHES_PER_REPORT;
+ * `gate` names a CTE that must have returned a row for anything to change.
+ */
+function observationCtes(json: string, at: string, max: string, gate: string | null): string {
+  return `o AS (
+       SELECT DISTINCT ON (r.id) r.* FROM ${gate ? `${gate}, ` : ''}jsonb_to_recordset(${json}::jsonb)
+           AS r(n integer, id text, state text, generation integer, endpoint_port integer, in_flight integer,
+                message text, restarts integer)
+        ORDER BY r.id, r.n DESC),
+     before AS (
+       SELECT a.id, a.observed_restarts FROM assignments a JOIN o ON o.id = a.id
+        WHERE a.node_id = $1 ORDER BY a.id FOR UPDATE OF a),
+     updated AS (
+       UPDATE assignments a
+          SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
+              in_flight = o.in_flight, observed_message = o.message, observed_at = ${at},
+              observed_restarts = o.restarts,
+              restarts_baseline = LEAST(a.restarts_baseline, o.restarts),
+              health_failures = CASE WHEN o.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
+         FROM before b JOIN o ON o.id = b.id
+        WHERE a.id = b.id
+       RETURNING a.id, b.observed_restarts AS previous, o.restarts),
+     crashes AS (
+       INSERT INTO runtime_crashes (node_id, assignment_id, observed_at)
+       SELECT $1, u.id, ${at} FROM updated u
+        CROSS JOIN LATERAL generate_series(1, LEAST(${max}::integer, u.restarts - u.previous))
+        WHERE u.restarts > u.previous
+       RETURNING 1)`;
+}
+
 /**
  * Folds one heartbeat's observed assignments into their rows in one
  * statement (the ingest path runs it for every node every few seconds):
@@ -216,41 +264,104 @@ export async function recordAssignmentObservations(
   at: Date,
 ): Promise<void> {
   if (observed.length === 0) return;
-  const rows = observed.map((o, n) => ({
-    n,
-    id: o.assignmentId,
-    state: o.state,
-    generation: o.generation,
-    endpoint_port: o.endpointPort,
-    in_flight: o.inFlightRequests ?? null,
-    message: o.message,
-    restarts: o.restarts,
-  }));
-  await q.query(
-    `WITH o AS (
-       SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($2::jsonb)
-           AS r(n integer, id text, state text, generation integer, endpoint_port integer, in_flight integer,
-                message text, restarts integer)
-        ORDER BY id, n DESC),
-     before AS (
-       SELECT a.id, a.observed_restarts FROM assignments a JOIN o ON o.id = a.id
-        WHERE a.node_id = $1 ORDER BY a.id FOR UPDATE OF a),
-     updated AS (
-       UPDATE assignments a
-          SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
-              in_flight = o.in_flight, observed_message = o.message, observed_at = $3,
-              observed_restarts = o.restarts,
-              restarts_baseline = LEAST(a.restarts_baseline, o.restarts),
-              health_failures = CASE WHEN o.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
-         FROM before b JOIN o ON o.id = b.id
-        WHERE a.id = b.id
-       RETURNING a.id, b.observed_restarts AS previous, o.restarts)
-     INSERT INTO runtime_crashes (node_id, assignment_id, observed_at)
-     SELECT $1, u.id, $3 FROM updated u
-      CROSS JOIN LATERAL generate_series(1, LEAST($4::integer, u.restarts - u.previous))
-      WHERE u.restarts > u.previous`,
-    [nodeId, JSON.stringify(rows), at, MAX_CRASHES_PER_REPORT],
+  await q.query(`WITH ${observationCtes('$2', '$3', '$4', null)} SELECT count(*) FROM crashes`, [
+    nodeId,
+    observationRows(observed),
+    at,
+    MAX_CRASHES_PER_REPORT,
+  ]);
+}
+
+/** What a heartbeat's ack reads of its node. */
+export type HeartbeatAckNode = Pick<
+  NodeRow,
+  | 'id'
+  | 'name'
+  | 'lifecycle'
+  | 'cordoned'
+  | 'credential'
+  | 'credentialSerial'
+  | 'rotationRequestedAt'
+  | 'nextKeyId'
+  | 'bootstrapTokenId'
+>;
+
+export interface LeaseRenewal {
+  readonly nodeId: string;
+  /** The key that signed the heartbeat: must be the node's current one. */
+  readonly keyId: string;
+  readonly sequence: number;
+  readonly at: Date;
+  readonly leaseExpiresAt: Date;
+  readonly inventory: unknown;
+  readonly observed: unknown;
+  readonly agentCredentialSerial: number | null;
+  /** Where the agent says it listens; null when it does not say. */
+  readonly endpoint: { readonly address: string; readonly sshPort: number } | null;
+  readonly observedAssignments: readonly AssignmentObservation[];
+}
+
+/**
+ * The heartbeat of a node with nothing else to settle — signed by its
+ * current key, no key rotation under way, at the address and port on record,
+ * a sequence after the last one — in one statement, no explicit transaction:
+ * lease, inventory (rewritten only when it changed), observed state and the
+ * replicas' observations. Null when any of those conditions does not hold:
+ * the caller then takes the full path, which knows why.
+ */
+export async function renewNodeLease(q: Queryable, renewal: LeaseRenewal): Promise<HeartbeatAckNode | null> {
+  const rows = await q.query<
+    {
+      id: string;
+      name: string;
+      lifecycle: NodeLifecycleState;
+      cordoned: boolean;
+      credential: unknown;
+      credential_serial: number;
+      rotation_requested_at: Date | null;
+      next_key_id: string | null;
+      bootstrap_token_id: string;
+    }[]
+  >(
+    `WITH n AS (
+       UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
+              inventory = CASE WHEN inventory = $5::jsonb THEN inventory ELSE $5::jsonb END,
+              observed = $6::jsonb, agent_credential_serial = $7, updated_at = $3
+        WHERE id = $1 AND key_id = $8 AND next_key_id IS NULL
+          AND (last_heartbeat_sequence IS NULL OR last_heartbeat_sequence < $2)
+          AND ($9::text IS NULL OR (address = $9 AND ssh_port = $10))
+       RETURNING id, name, lifecycle, cordoned, credential, credential_serial, rotation_requested_at, next_key_id,
+                 bootstrap_token_id),
+     ${observationCtes('$11', '$3', '$12', 'n')}
+     SELECT n.*, (SELECT count(*) FROM crashes) AS crashes FROM n`,
+    [
+      renewal.nodeId,
+      renewal.sequence,
+      renewal.at,
+      renewal.leaseExpiresAt,
+      JSON.stringify(renewal.inventory),
+      JSON.stringify(renewal.observed),
+      renewal.agentCredentialSerial,
+      renewal.keyId,
+      renewal.endpoint?.address ?? null,
+      renewal.endpoint?.sshPort ?? null,
+      observationRows(renewal.observedAssignments),
+      MAX_CRASHES_PER_REPORT,
+    ],
   );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    lifecycle: row.lifecycle,
+    cordoned: row.cordoned,
+    credential: row.credential ?? null,
+    credentialSerial: row.credential_serial,
+    rotationRequestedAt: row.rotation_requested_at === null ? null : new Date(row.rotation_requested_at),
+    nextKeyId: row.next_key_id,
+    bootstrapTokenId: row.bootstrap_token_id,
+  };
 }
 
 export async function listNodes(q: Queryable): Promise<NodeRow[]> {

@@ -31,6 +31,9 @@ import {
   findBootstrapTokenByHash,
   findNode,
   findNodeKeys,
+  renewNodeLease,
+  type HeartbeatAckNode,
+  type NodeKeysRow,
   recordAssignmentObservations,
   type NodeRow,
 } from '@lunanexa/persistence';
@@ -344,9 +347,11 @@ export class AgentChannelService {
         return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
       throw error;
     }
-    let outcome: { node: NodeRow; refusalsRecorded: number; leaseExpiresAt: Date };
+    let outcome: { node: HeartbeatAckNode; refusalsRecorded: number; leaseExpiresAt: Date };
     try {
-      outcome = await this.db.transaction((manager) => this.applyHeartbeat(manager, node.id, envelope, ids));
+      outcome =
+        (await this.renewLease(node, envelope)) ??
+        (await this.db.transaction((manager) => this.applyHeartbeat(manager, node.id, envelope, ids)));
     } catch (error) {
       if (error instanceof LunaNexaError)
         return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
@@ -383,6 +388,37 @@ export class AgentChannelService {
       rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
       refusalsRecorded: outcome.refusalsRecorded,
     });
+  }
+
+  /**
+   * The common heartbeat — current key, no rotation, same endpoint, no
+   * refusals to record — as one statement (persistence renewNodeLease); null
+   * sends it down the full path (applyHeartbeat), which also explains any
+   * refusal (a replayed sequence, say).
+   */
+  private async renewLease(
+    node: NodeKeysRow,
+    envelope: Envelope & { type: 'heartbeat' },
+  ): Promise<{ node: HeartbeatAckNode; refusalsRecorded: number; leaseExpiresAt: Date } | null> {
+    const { heartbeat, refusals, nextKey, endpoint } = envelope.body;
+    if (envelope.signature.keyId !== node.keyId || node.nextKeyId !== null) return null;
+    if (refusals.length > 0 || (nextKey !== null && nextKey !== undefined && nextKey.keyId !== node.keyId))
+      return null;
+    const now = new Date();
+    const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
+    const renewed = await renewNodeLease(this.db, {
+      nodeId: node.id,
+      keyId: node.keyId,
+      sequence: heartbeat.sequence,
+      at: now,
+      leaseExpiresAt,
+      inventory: heartbeat.inventory,
+      observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
+      agentCredentialSerial: envelope.body.credentialSerial,
+      endpoint: endpoint ?? null,
+      observedAssignments: heartbeat.observedAssignments,
+    });
+    return renewed ? { node: renewed, refusalsRecorded: 0, leaseExpiresAt } : null;
   }
 
   private async applyHeartbeat(

@@ -81,6 +81,26 @@ export function decodeEd25519PublicKey(base64: string): Buffer | null {
   return decodeBase64(base64, RAW_KEY_BYTES);
 }
 
+/**
+ * The raw 32-byte key from what an operator pastes: base64 of the raw key,
+ * or a PEM SubjectPublicKeyInfo (`openssl pkey -pubout`, `lunanexa
+ * signing-key generate`). Null when it is neither or not an Ed25519 key.
+ */
+export function parseEd25519PublicKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('-----BEGIN')) return decodeEd25519PublicKey(trimmed);
+  try {
+    const key = createPublicKey({ key: trimmed, format: 'pem' });
+    if (key.asymmetricKeyType !== 'ed25519') return null;
+    const der = key.export({ format: 'der', type: 'spki' });
+    return der.length === ED25519_SPKI_PREFIX.length + RAW_KEY_BYTES
+      ? der.subarray(ED25519_SPKI_PREFIX.length)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `ed25519:` + 32 hex digits of sha256(raw public key). */
 export function signingKeyFingerprint(rawPublicKey: Buffer): string {
   return `ed25519:${createHash('sha256').update(rawPublicKey).digest('hex').slice(0, 32)}`;

@@ -142,7 +142,7 @@ export function createArtifactActivities({
       }
       const now = clock.now();
       // Bytes that match their digest must also be vouched for: a provenance signature is verified
-      // against the trusted keys (libs/domain decideArtifactSignature); an unsigned version passes
+      // against the trusted keys (libs/credentials decideArtifactSignature); an unsigned version passes
       // here — whether it may serve is each alias's tenants' policy, checked at rollout.
       const signature = checked.ok
         ? await loadArtifactSignatureDecision(db, version, { aliasName: null, now })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { putS3Object } from '@lunanexa/artifact-store';
 import { startS3Server, type RunningS3Server } from '@lunanexa/artifact-store/dist/src/testing';
-import { artifactSigningStatement } from '@lunanexa/domain';
+import { artifactSigningStatement } from '@lunanexa/credentials';
 import { FAKE_RUNTIME_LAUNCH_ARGS, FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import { FleetHarness, GraphQLFailure, waitUntil } from '../src';
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { Assignment } from '@lunanexa/contracts';
-import { artifactSigningStatement, signingKeyFingerprint } from '@lunanexa/domain';
+import { artifactSigningStatement, signingKeyFingerprint } from '@lunanexa/credentials';
 import { expect } from 'chai';
 import type { ReplicaHealth } from '../src/reconcile/reconciler';
 import { eventually } from './controller-support';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { syntheticArtifactDigest } from '@lunanexa/artifact-store';
-import { artifactSigningStatement } from '@lunanexa/domain';
+import { artifactSigningStatement } from '@lunanexa/credentials';
 import { findRepoRoot } from '@lunanexa/observability';
 import { transitionModelVersion } from '@lunanexa/persistence';
 import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test-support';

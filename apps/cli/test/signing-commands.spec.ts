@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { decideArtifactSignature, parseEd25519PublicKey, signingKeyFingerprint } from '@lunanexa/domain';
+import { decideArtifactSignature, parseEd25519PublicKey, signingKeyFingerprint } from '@lunanexa/credentials';
 import { runCli } from '../src/cli';
 import { cannedApi, captureIo, json } from './support';
 

@@ -5,7 +5,6 @@ import type {
   LicenseApprovalState,
   ModelVersionState,
 } from '@lunanexa/contracts';
-import type { ArtifactSignatureDecision } from './artifact-signature';
 
 /**
  * The deploy gate: whether a model version may get a deployment of the given
@@ -70,6 +69,19 @@ export interface DeployPolicyFacts {
   /** The artifact signature's verdict (`decideArtifactSignature`) against today's trusted keys and policy. */
   readonly signature: ArtifactSignatureDecision;
 }
+
+/**
+ * The artifact signature's verdict, decided by libs/credentials
+ * `decideArtifactSignature` (Ed25519 needs node:crypto, which the domain may
+ * not import) and passed in as a fact.
+ */
+export type ArtifactSignatureDecision =
+  | { readonly ok: true; readonly signed: boolean; readonly keyId: string | null }
+  | {
+      readonly ok: false;
+      readonly code: 'SIGNATURE_INVALID' | 'UNSIGNED_VERSION_NOT_ALLOWED';
+      readonly reason: string;
+    };
 
 export type DeployPolicyDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly code: ErrorCode; readonly reason: string };

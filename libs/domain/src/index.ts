@@ -13,4 +13,3 @@ export * from './quota';
 export * from './admission';
 export * from './node-recovery';
 export * from './healing';
-export * from './artifact-signature';

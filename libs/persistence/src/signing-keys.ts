@@ -3,13 +3,13 @@ import {
   type ArtifactSignatureClaim,
   type ArtifactSignatureDecision,
   type TrustedSigningKey,
-} from '@lunanexa/domain';
+} from '@lunanexa/credentials';
 import type { Queryable } from './fleet';
 import { returnedRows } from './returning';
 
 /**
  * Trusted artifact-signing keys and the per-tenant unsigned-version policy
- * (migration 1768300000000). The decision on a signature is libs/domain
+ * (migration 1768300000000). The decision on a signature is libs/credentials
  * `decideArtifactSignature`; this module only reads and writes the facts.
  */
 

@@ -19,7 +19,7 @@ import {
   type RuntimeKind,
   type RuntimeObservation,
 } from '@lunanexa/contracts';
-import { decideArtifactSignature } from '@lunanexa/domain';
+import { decideArtifactSignature } from '@lunanexa/credentials';
 import type { Logger } from '@lunanexa/observability';
 import type { HeartbeatObservations } from '../heartbeat/client';
 import type { RuntimeAdapter, RuntimeExit, RuntimeHandle, RuntimeHealth } from '../runtimes/adapter';
@@ -172,7 +172,7 @@ interface SignatureRefusal {
 }
 
 /**
- * The agent's own check of the artifact signature (libs/domain
+ * The agent's own check of the artifact signature (libs/credentials
  * `decideArtifactSignature`, the same decision as the deploy gate) against
  * the keys the assignment carries. Null when the artifact is unsigned (the
  * controller's gate applies the tenants' unsigned policy) or verifies.

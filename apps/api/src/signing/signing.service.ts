@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, LunaNexaError, OpaqueIdSchema, type FieldViolation } from '@lunanexa/contracts';
-import { parseEd25519PublicKey, signingKeyFingerprint } from '@lunanexa/domain';
+import { parseEd25519PublicKey, signingKeyFingerprint } from '@lunanexa/credentials';
 import {
   findTrustedSigningKey,
   insertTrustedSigningKey,
@@ -64,7 +64,7 @@ export function parseRegisterSigningKeyInput(input: RegisterSigningKeyInput): {
  * Each change is one transaction with its audit event (AuditWriter.change);
  * refusals are audited too. Verifying a signature is not done here: the
  * verification workflow, the deploy gate (API and rollout worker) and the
- * agent each call libs/domain `decideArtifactSignature`.
+ * agent each call libs/credentials `decideArtifactSignature`.
  */
 @Injectable()
 export class SigningService {

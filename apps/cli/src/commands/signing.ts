@@ -2,7 +2,11 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyO
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DIGEST_PATTERN } from '@lunanexa/contracts';
-import { artifactSigningStatement, parseEd25519PublicKey, signingKeyFingerprint } from '@lunanexa/domain';
+import {
+  artifactSigningStatement,
+  parseEd25519PublicKey,
+  signingKeyFingerprint,
+} from '@lunanexa/credentials';
 import { z } from 'zod';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
@@ -14,7 +18,7 @@ import { formatFields, formatTable, writeJson } from '../output';
  * vouch for model artifacts (docs/OPERATIONS.md "Artifact signatures").
  * `generate` and `sign-artifact` run locally — the private key never leaves
  * the operator's machine; `register`, `revoke` and `tenant-policy` are admin
- * mutations. What is signed is libs/domain `artifactSigningStatement`.
+ * mutations. What is signed is libs/credentials `artifactSigningStatement`.
  */
 
 const KEY_FIELDS = 'keyId algorithm publicKey label createdBy createdAt revokedAt revokedBy';

@@ -1,6 +1,3 @@
-// Ed25519 verification and sha256 are deterministic computations, not I/O: the one builtin the
-// domain may use, so that the API, the worker and the agent share one verdict.
-// eslint-disable-next-line no-restricted-imports
 import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 
 /**
@@ -25,7 +22,10 @@ import { createHash, createPublicKey, verify as verifySignature, type KeyObject 
  *
  * Deterministic and side-effect free (node:crypto's Ed25519 verify is a pure
  * function of its inputs), so the API, the worker before a rollout and the
- * agent before a start all reach the same verdict from the same facts.
+ * agent before a start all reach the same verdict from the same facts. It
+ * lives here, not in libs/domain, because the domain may not import Node
+ * builtins (test/architecture.spec.ts); the deploy gate in libs/domain takes
+ * its verdict (`ArtifactSignatureDecision`) as a fact.
  */
 
 export const ARTIFACT_STATEMENT_VERSION = 'lunanexa-artifact-v1';

@@ -9,7 +9,12 @@ import {
 } from '@lunanexa/artifact-store';
 import { ErrorCode, type ModelVersionState } from '@lunanexa/contracts';
 import { canTransition, modelVersionLifecycle, transition } from '@lunanexa/domain';
-import { findModelVersion, type ArtifactVerification, type ModelVersionRow } from '@lunanexa/persistence';
+import {
+  findModelVersion,
+  loadArtifactSignatureDecision,
+  type ArtifactVerification,
+  type ModelVersionRow,
+} from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import type { Clock } from './clock';
 import { currentWorkflowId, receiptedTransaction, receiptOnce } from './fleet-support';
@@ -40,8 +45,11 @@ export interface VerifyModelVersionArtifactInput {
 
 export interface VerifyModelVersionArtifactResult {
   readonly ok: boolean;
-  /** Null when ok; otherwise DIGEST_MISMATCH, NOT_FOUND, DEPENDENCY_UNAVAILABLE or VALIDATION_FAILED. */
-  readonly code: Exclude<ArtifactCheckCode, 'CANCELLED' | 'INTERNAL'> | null;
+  /**
+   * Null when ok; otherwise DIGEST_MISMATCH, NOT_FOUND, DEPENDENCY_UNAVAILABLE, VALIDATION_FAILED or
+   * SIGNATURE_INVALID (the bytes match but the provenance signature does not verify against a trusted key).
+   */
+  readonly code: VerificationCode | null;
   readonly message: string | null;
   /** What the bytes hashed to (null when they could not all be read). */
   readonly digest: string | null;
@@ -51,6 +59,8 @@ export interface VerifyModelVersionArtifactResult {
   /** The version's state after the check. */
   readonly state: ModelVersionState;
 }
+
+type VerificationCode = Exclude<ArtifactCheckCode, 'CANCELLED' | 'INTERNAL'> | 'SIGNATURE_INVALID';
 
 const DEFAULT_VERIFY_TIMEOUT_MS = 6 * 60 * 60_000;
 const HEARTBEAT_EVERY_MS = 10_000;
@@ -126,18 +136,39 @@ export function createArtifactActivities({
           nonRetryable: true,
         });
       }
-      const result = await check(version, context.cancellationSignal);
-      if (!result.ok && result.code === 'CANCELLED') {
+      const checked = await check(version, context.cancellationSignal);
+      if (!checked.ok && checked.code === 'CANCELLED') {
         throw new CancelledFailure(`verification of ${version.ref} was cancelled`);
       }
       const now = clock.now();
+      // Bytes that match their digest must also be vouched for: a provenance signature is verified
+      // against the trusted keys (libs/credentials decideArtifactSignature); an unsigned version passes
+      // here — whether it may serve is each alias's tenants' policy, checked at rollout.
+      const signature = checked.ok
+        ? await loadArtifactSignatureDecision(db, version, { aliasName: null, now })
+        : null;
+      const result: {
+        ok: boolean;
+        code: VerificationCode | 'CANCELLED' | 'INTERNAL' | null;
+        message: string | null;
+        digest: string | null;
+        sizeBytes: number | null;
+        store: ArtifactSource;
+      } =
+        signature !== null && !signature.ok
+          ? { ...checked, ok: false, code: 'SIGNATURE_INVALID', message: signature.reason }
+          : {
+              ...checked,
+              code: checked.ok ? null : checked.code,
+              message: checked.ok ? null : checked.message,
+            };
       const verification: ArtifactVerification = {
         ok: result.ok,
         digest: result.digest,
         sizeBytes: result.sizeBytes,
         store: result.store,
         verifiedAt: now.toISOString(),
-        ...(result.ok ? {} : { code: result.code, message: result.message }),
+        ...(result.ok ? {} : { code: result.code ?? 'INTERNAL', message: result.message ?? '' }),
       };
       return receiptedTransaction(db, async (manager) => {
         const rows = await manager.query<{ state: ModelVersionState }[]>(
@@ -173,6 +204,7 @@ export function createArtifactActivities({
             code: result.ok ? null : result.code,
             digest: result.digest,
             store: result.store,
+            signedBy: signature?.ok ? signature.keyId : null,
             from,
             to,
           },
@@ -182,7 +214,7 @@ export function createArtifactActivities({
         });
         return {
           ok: result.ok,
-          code: result.ok ? null : (result.code as Exclude<ArtifactCheckCode, 'CANCELLED' | 'INTERNAL'>),
+          code: result.ok ? null : (result.code as VerificationCode),
           message: result.ok ? null : result.message,
           digest: result.digest,
           sizeBytes: result.sizeBytes,

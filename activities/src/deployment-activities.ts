@@ -9,6 +9,7 @@ import {
   type DeploymentPlacement,
   type DeploymentState,
   type Runtime,
+  type TrustedSigningKeyRef,
 } from '@lunanexa/contracts';
 import { describeRejections, planPlacement } from '@lunanexa/domain';
 import {
@@ -17,7 +18,9 @@ import {
   findModelVersion,
   findNode,
   listAssignments,
+  listTrustedSigningKeys,
   loadPlacementNodes,
+  signedArtifactOf,
   type AssignmentRow,
   type DeploymentRow,
   type ModelVersionRow,
@@ -61,8 +64,13 @@ function buildAssignment(
   intent: AssignmentIntent,
   generation: number,
   leaseExpiresAt: Date,
+  signingKeys: readonly TrustedSigningKeyRef[],
 ): Assignment {
   const runtime = version.runtime as Runtime;
+  // The one key the artifact's signature names, if it is trusted and not revoked: the agent verifies against it.
+  const { signature } = signedArtifactOf(version.artifact);
+  const signingKey =
+    signature === null ? undefined : signingKeys.find((key) => key.keyId === signature.keyId);
   return AssignmentSchema.parse({
     id,
     deploymentId: deployment.id,
@@ -78,7 +86,21 @@ function buildAssignment(
         ? node.inventory.gpus.slice(0, runtime.supportedHardware.gpusPerReplica).map((gpu) => gpu.uuid)
         : [],
     env: version.runtimeEnv,
+    ...(signature === null
+      ? {}
+      : {
+          trustedSigningKeys: signingKey
+            ? [{ keyId: signingKey.keyId, publicKey: signingKey.publicKey }]
+            : [],
+        }),
   });
+}
+
+/** The trusted keys an assignment may carry: registered and not revoked. */
+async function unrevokedSigningKeys(q: DataSource | EntityManager): Promise<TrustedSigningKeyRef[]> {
+  return (await listTrustedSigningKeys(q))
+    .filter((key) => key.revokedAt === null)
+    .map((key) => ({ keyId: key.keyId, publicKey: key.publicKey }));
 }
 
 async function lockedDeployment(manager: EntityManager, id: string): Promise<DeploymentRow> {
@@ -141,6 +163,8 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
         row.intent,
         row.generation,
         leaseExpiresAt,
+        // A lease renewal re-sends the generation's content as stored: the keys it was built with.
+        (row.spec as Partial<Assignment> | null)?.trustedSigningKeys ?? (await unrevokedSigningKeys(db)),
       );
       try {
         const ack = await southbound.pushAssignment(southboundTarget(node), assignment);
@@ -265,10 +289,11 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             .map((choice) => byId.get(choice.nodeId))
             .filter((node) => node !== undefined);
           const generation = deployment.generation;
+          const keys = await unrevokedSigningKeys(manager);
           for (const node of chosen) {
             const id = assignmentIdFor(deployment.id, node.id);
             const lease = new Date(now.getTime() + input.leaseSeconds * 1000);
-            const spec = buildAssignment(id, deployment, version, node, 'Run', generation, lease);
+            const spec = buildAssignment(id, deployment, version, node, 'Run', generation, lease, keys);
             const previous = rows.find((row) => row.id === id);
             if (previous) {
               // The node held a stopped replica of this deployment: running it again is a new generation.
@@ -278,7 +303,7 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
                 next,
                 now,
               ]);
-              const respec = buildAssignment(id, deployment, version, node, 'Run', next, lease);
+              const respec = buildAssignment(id, deployment, version, node, 'Run', next, lease, keys);
               await manager.query(
                 `UPDATE assignments SET intent = 'Run', generation = $2, spec = $3::jsonb, lease_expires_at = $4,
                         updated_at = $5 WHERE id = $1`,
@@ -471,7 +496,16 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
               const node = await findNode(manager, row.nodeId);
               if (!node) continue;
               const lease = new Date(now.getTime() + input.leaseSeconds * 1000);
-              const spec = buildAssignment(row.id, deployment, version, node, 'Stop', generation, lease);
+              const spec = buildAssignment(
+                row.id,
+                deployment,
+                version,
+                node,
+                'Stop',
+                generation,
+                lease,
+                await unrevokedSigningKeys(manager),
+              );
               await manager.query(
                 `UPDATE assignments SET intent = 'Stop', generation = $2, spec = $3::jsonb, lease_expires_at = $4,
                         updated_at = $5 WHERE id = $1`,
@@ -552,7 +586,16 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
             now,
           ]);
           const lease = new Date(now.getTime() + input.leaseSeconds * 1000);
-          const spec = buildAssignment(row.id, deployment, version, node, 'Run', generation, lease);
+          const spec = buildAssignment(
+            row.id,
+            deployment,
+            version,
+            node,
+            'Run',
+            generation,
+            lease,
+            await unrevokedSigningKeys(manager),
+          );
           await manager.query(
             `UPDATE assignments SET intent = 'Run', generation = $2, spec = $3::jsonb, lease_expires_at = $4,
                     updated_at = $5 WHERE id = $1`,

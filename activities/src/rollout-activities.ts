@@ -170,8 +170,11 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
      * The deploy gate for the rollout's canary, a Serving deployment: the
      * same facts (libs/persistence `loadDeployPolicyFacts`) and decision
      * (libs/domain `decideDeployPolicy`) as `createDeployment`, with the
-     * alias's data class. (The artifact digest is then re-verified against
-     * its store by the separate verification activity.)
+     * alias's data class, and the artifact signature re-verified here, in
+     * the worker, against the trusted keys as they are now with the policy
+     * of the tenants calling the alias (SIGNATURE_INVALID,
+     * UNSIGNED_VERSION_NOT_ALLOWED). (The artifact digest is then
+     * re-verified against its store by the separate verification activity.)
      */
     async checkRolloutPolicy(
       input: RolloutStepInput,
@@ -184,7 +187,11 @@ export function createRolloutActivities({ db, clock }: RolloutActivityPorts) {
         const version = await findModelVersion(db, rollout.modelVersionId);
         if (!alias || !version)
           throw new LunaNexaError(ErrorCode.NOT_FOUND, 'alias or model version is gone');
-        const facts = await loadDeployPolicyFacts(db, version, { dataClass: alias.dataClass });
+        const facts = await loadDeployPolicyFacts(db, version, {
+          dataClass: alias.dataClass,
+          aliasName: alias.name,
+          now: clock.now(),
+        });
         return decideDeployPolicy(facts, 'Serving');
       });
     },

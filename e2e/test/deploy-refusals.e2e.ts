@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { putS3Object } from '@lunanexa/artifact-store';
 import { startS3Server, type RunningS3Server } from '@lunanexa/artifact-store/dist/src/testing';
+import { artifactSigningStatement } from '@lunanexa/credentials';
 import { FAKE_RUNTIME_LAUNCH_ARGS, FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import { FleetHarness, GraphQLFailure, waitUntil } from '../src';
 
@@ -124,16 +125,35 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
   /** Registers the version and runs the Verify workflow (the store's bytes hashed against the digest). */
   async function registerAndVerify(
     version: string,
-    options: { license?: string; memoryBytes?: number } = {},
+    options: {
+      license?: string;
+      memoryBytes?: number;
+      /** Signs the artifact statement with this key, under this key id. */
+      signedBy?: { privateKey: KeyObject; keyId: string };
+      expectState?: string;
+    } = {},
   ): Promise<string> {
     const ref = `${MODEL}@${version}`;
+    const artifact = await upload(version, weights(version));
+    const signature = options.signedBy && {
+      algorithm: 'ed25519',
+      keyId: options.signedBy.keyId,
+      value: sign(
+        null,
+        artifactSigningStatement({
+          digest: artifact['digest'] as string,
+          sizeBytes: artifact['sizeBytes'] as number,
+        }),
+        options.signedBy.privateKey,
+      ).toString('base64'),
+    };
     await h.graphql(
       `mutation($input: CreateModelVersionInput!) { createModelVersion(input: $input) { ref } }`,
       {
         input: {
           model: MODEL,
           version,
-          artifact: await upload(version, weights(version)),
+          artifact: signature ? { ...artifact, signature } : artifact,
           license: options.license ?? 'apache-2-0',
           runtime: runtimeId,
           requirements: requirements(options.memoryBytes),
@@ -144,7 +164,9 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       `mutation($ref: String!) { verifyModelVersion(ref: $ref) { state } }`,
       { ref },
     );
-    expect(verified.verifyModelVersion.state, `${ref} after verification`).to.equal('Verified');
+    expect(verified.verifyModelVersion.state, `${ref} after verification`).to.equal(
+      options.expectState ?? 'Verified',
+    );
     return ref;
   }
 
@@ -536,6 +558,43 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
     );
   });
 
+  it('signatures: a version signed by a registered key deploys through the real agent; one whose signature does not verify is refused with SIGNATURE_INVALID everywhere', async () => {
+    const trusted = generateKeyPairSync('ed25519');
+    const forger = generateKeyPairSync('ed25519');
+    const registered = await h.graphql<{ registerSigningKey: { keyId: string } }>(
+      `mutation($input: RegisterSigningKeyInput!) { registerSigningKey(input: $input) { keyId } }`,
+      {
+        input: {
+          publicKey: trusted.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+          label: 'release-ci',
+        },
+      },
+    );
+    const keyId = registered.registerSigningKey.keyId;
+    // Signed by the trusted key: verified, and its candidate deployment runs on node-a — the agent
+    // verified the signature against the key the assignment carried before it started the runtime.
+    const signed = await registerAndVerify('6-signed', {
+      signedBy: { privateKey: trusted.privateKey, keyId },
+    });
+    expect(await evaluate(signed, 'smoke')).to.equal('Passed');
+
+    // Signed by another key under the trusted key's id: the Verify workflow fails it, and both deploy
+    // paths refuse it before anything else (right after the license).
+    const forged = await registerAndVerify('7-forged', {
+      signedBy: { privateKey: forger.privateKey, keyId },
+      expectState: 'VerificationFailed',
+    });
+    const version = await h.graphql<{ modelVersion: { verification: { code: string | null } } }>(
+      `query($ref: String!) { modelVersion(ref: $ref) { verification { code } } }`,
+      { ref: forged },
+    );
+    expect(version.modelVersion.verification.code).to.equal('SIGNATURE_INVALID');
+    const reason = new RegExp(`signature by ${keyId} does not verify`);
+    await expectRefused(forged, 'SIGNATURE_INVALID', reason);
+    await expectDeploymentRefused(forged, 'SIGNATURE_INVALID', reason);
+    await expectDeploymentRefused(forged, 'SIGNATURE_INVALID', reason, 'Candidate');
+  });
+
   it('the stable version kept serving the alias through every refusal', async () => {
     const answer = await waitUntil('the alias to answer through the gateway', async () => {
       const response = await fetch(`${h.gatewayUrl}/v1/chat/completions`, {
@@ -559,6 +618,7 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       'DIGEST_MISMATCH',
       'EVALUATION_NOT_PASSED',
       'HARDWARE_INCOMPATIBLE',
+      'SIGNATURE_INVALID',
     ]);
     const deploymentRefusals = await h.sql<{ code: string; purpose: string }>(
       `SELECT evidence->>'errorCode' AS code, evidence->>'purpose' AS purpose FROM audit_events
@@ -572,6 +632,8 @@ describe('deploy policy on the real stack: unlicensed, digest-mismatched, failed
       { code: 'EVALUATION_NOT_PASSED', purpose: 'Serving' },
       { code: 'HARDWARE_INCOMPATIBLE', purpose: 'Serving' },
       { code: 'HARDWARE_INCOMPATIBLE', purpose: 'Candidate' },
+      { code: 'SIGNATURE_INVALID', purpose: 'Serving' },
+      { code: 'SIGNATURE_INVALID', purpose: 'Candidate' },
     ]);
   });
 });

@@ -258,8 +258,13 @@ const CONTRACT_ASSIGNMENT = join(
 /** A valid assignment for this node (the contract fixture), leased for an hour from now. */
 export function anAssignment(overrides: Partial<Assignment> = {}): Assignment {
   const base = AssignmentSchema.parse(JSON.parse(readFileSync(CONTRACT_ASSIGNMENT, 'utf8')));
+  // The contract fixture's provenance signature is a placeholder no key made: the reconciler would
+  // refuse it (SIGNATURE_INVALID, artifact-signature.spec.ts). Tests get an unsigned artifact unless
+  // they sign one themselves.
+  const { signature: _placeholder, ...provenance } = base.artifact.provenance;
   return AssignmentSchema.parse({
     ...base,
+    artifact: { ...base.artifact, provenance },
     nodeId: NODE_NAME,
     leaseExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
     ...overrides,

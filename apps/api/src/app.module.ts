@@ -19,6 +19,7 @@ import { RequestsModule } from './requests/requests.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { TenancyModule } from './tenancy/tenancy.module';
+import { SigningModule } from './signing/signing.module';
 import { RegistryModule } from './registry/registry.module';
 import { EvaluationModule } from './registry/evaluation.module';
 import { SystemModule } from './system/system.module';
@@ -102,6 +103,7 @@ export class AppModule {
         RolloutsModule,
         PrivacyModule,
         TenancyModule,
+        SigningModule,
         RegistryModule,
         EvaluationModule,
         FleetModule,

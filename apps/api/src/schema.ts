@@ -11,6 +11,7 @@ import { RequestsResolver } from './requests/requests.resolver';
 import { RolloutsResolver } from './rollouts/rollouts.resolver';
 import { PrivacyResolver } from './privacy/privacy.resolver';
 import { TenancyResolver } from './tenancy/tenancy.resolver';
+import { SigningResolver } from './signing/signing.resolver';
 import {
   ModelFieldsResolver,
   ModelVersionFieldsResolver,
@@ -36,6 +37,7 @@ export const GRAPHQL_RESOLVERS = [
   RolloutsResolver,
   PrivacyResolver,
   TenancyResolver,
+  SigningResolver,
   RegistryResolver,
   ModelFieldsResolver,
   ModelVersionFieldsResolver,

@@ -13,6 +13,7 @@ import {
   ProblemDetailsSchema,
   REGISTRY_MUTATION_PERMISSIONS,
   TENANCY_MUTATION_PERMISSIONS,
+  SIGNING_MUTATION_PERMISSIONS,
 } from '@lunanexa/contracts';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot, type Logger } from '@lunanexa/observability';
@@ -613,6 +614,8 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
       ...Object.entries(TENANCY_MUTATION_PERMISSIONS)
         .filter(([, permission]) => permission === 'administer')
         .map(([mutation]) => mutation),
+      // Which keys vouch for artifacts, and whether a tenant accepts unsigned versions.
+      ...Object.keys(SIGNING_MUTATION_PERMISSIONS),
     ]);
     /** Reachable without credentials. */
     const PUBLIC = new Set(['login', 'health']);

@@ -54,6 +54,7 @@ import {
 } from './commands/nodes';
 import { registerEvaluationCommands } from './commands/evaluation';
 import { registerTenancyCommands } from './commands/tenancy';
+import { registerSigningCommands } from './commands/signing';
 import { pingCommand, type PingOptions } from './commands/ping';
 import {
   aliasCreateCommand,
@@ -468,6 +469,7 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
 
   // -------------------------------------------------------------------------
   registerTenancyCommands(program, { group, leaf, run });
+  registerSigningCommands(program, { group, leaf, run });
 
   // -------------------------------------------------------------------------
   leaf(program, 'invoke <model>')

@@ -129,6 +129,7 @@ export function exitCodeForErrorCode(code: ErrorCode): ExitCode {
     case ErrorCode.NO_ELIGIBLE_NODE:
     case ErrorCode.RUNTIME_NOT_ALLOWED:
     case ErrorCode.MODEL_VERSION_NOT_APPROVED:
+    case ErrorCode.UNSIGNED_VERSION_NOT_ALLOWED:
     case ErrorCode.MODEL_NOT_FOUND:
     case ErrorCode.CANCELLED:
       return ExitCode.FAILURE;

@@ -8,6 +8,7 @@ import { FLEET_DOCUMENTS } from '../src/fleet-api';
 import { ROLLOUT_DOCUMENTS } from '../src/commands/rollouts';
 import { REGISTRY_DOCUMENTS } from '../src/commands/registry';
 import { HEALING_DOCUMENTS } from '../src/commands/healing';
+import { SIGNING_DOCUMENTS } from '../src/commands/signing';
 
 /** The API commits its generated schema; the CLI's operations must stay valid against it. */
 const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
@@ -28,6 +29,9 @@ describe('CLI GraphQL operations', () => {
     ),
     ...Object.entries(HEALING_DOCUMENTS).map(
       ([field, document]) => [`healing ${field} operation`, document] as const,
+    ),
+    ...Object.entries(SIGNING_DOCUMENTS).map(
+      ([field, document]) => [`signing ${field} operation`, document] as const,
     ),
   ]) {
     it(`${name} validates against apps/api/schema.gql`, () => {

@@ -102,6 +102,16 @@ export interface DeploymentPlacement {
   readonly unplaced: number;
 }
 
+/** An Ed25519 public key by fingerprint, as an assignment carries it to the agent. */
+export const TrustedSigningKeyRefSchema = z
+  .object({
+    keyId: z.string().regex(/^ed25519:[0-9a-f]{32}$/),
+    /** Base64 of the raw 32-byte public key. */
+    publicKey: z.string().regex(/^[A-Za-z0-9+/]{43}=$/),
+  })
+  .strict();
+export type TrustedSigningKeyRef = z.infer<typeof TrustedSigningKeyRefSchema>;
+
 export const ASSIGNMENT_INTENTS = ['Run', 'Stop'] as const;
 export const AssignmentIntentSchema = z.enum(ASSIGNMENT_INTENTS);
 export type AssignmentIntent = z.infer<typeof AssignmentIntentSchema>;
@@ -136,6 +146,15 @@ export const AssignmentSchema = z
     gpuUuids: z.array(z.string().regex(GPU_UUID_PATTERN)).max(64),
     /** Values for the runtime's allowlisted variables; the agent refuses names outside the allowlist. */
     env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]{0,127}$/), z.string().max(4096)),
+    /**
+     * The trusted, unrevoked Ed25519 key the artifact's provenance signature
+     * names, as the controller knew it when it built the assignment (the
+     * envelope signature covers it). The agent verifies the signature
+     * against it before starting a runtime and refuses with
+     * SIGNATURE_INVALID when it does not verify or the key is absent.
+     * Omitted for unsigned artifacts.
+     */
+    trustedSigningKeys: z.array(TrustedSigningKeyRefSchema).max(8).optional(),
   })
   .strict()
   .superRefine((assignment, ctx) => {

@@ -46,6 +46,8 @@ export const ErrorCode = {
   RUNTIME_NOT_ALLOWED: 'RUNTIME_NOT_ALLOWED',
   /** The version passed evaluation but no one approved it for serving (or it was deprecated or retired). */
   MODEL_VERSION_NOT_APPROVED: 'MODEL_VERSION_NOT_APPROVED',
+  /** The version has no provenance signature and a tenant served by the alias forbids unsigned versions. */
+  UNSIGNED_VERSION_NOT_ALLOWED: 'UNSIGNED_VERSION_NOT_ALLOWED',
   // Data plane.
   MODEL_NOT_FOUND: 'MODEL_NOT_FOUND',
   NO_CAPACITY: 'NO_CAPACITY',
@@ -97,6 +99,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   NO_ELIGIBLE_NODE: 422,
   RUNTIME_NOT_ALLOWED: 422,
   MODEL_VERSION_NOT_APPROVED: 422,
+  UNSIGNED_VERSION_NOT_ALLOWED: 422,
   MODEL_NOT_FOUND: 404,
   NO_CAPACITY: 503,
   QUOTA_EXCEEDED: 429,

@@ -630,6 +630,7 @@ export const OPENAI_ERROR_TYPE_BY_CODE: Readonly<Record<ErrorCode, OpenAiError['
   NO_ELIGIBLE_NODE: 'server_error',
   RUNTIME_NOT_ALLOWED: 'invalid_request_error',
   MODEL_VERSION_NOT_APPROVED: 'invalid_request_error',
+  UNSIGNED_VERSION_NOT_ALLOWED: 'invalid_request_error',
   MODEL_NOT_FOUND: 'not_found_error',
   NO_CAPACITY: 'server_error',
   QUOTA_EXCEEDED: 'rate_limit_error',

@@ -95,6 +95,17 @@ export const TENANCY_MUTATION_PERMISSIONS = {
   revokeGatewayKey: 'administer',
 } as const satisfies Readonly<Record<string, Permission>>;
 
+/**
+ * Artifact signing trust: which Ed25519 keys vouch for model artifacts and
+ * whether a tenant accepts unsigned versions decide what may run on the
+ * fleet at all — `administer`, like license review. Reading them is `read`.
+ */
+export const SIGNING_MUTATION_PERMISSIONS = {
+  registerSigningKey: 'administer',
+  revokeSigningKey: 'administer',
+  setTenantUnsignedPolicy: 'administer',
+} as const satisfies Readonly<Record<string, Permission>>;
+
 /** Evaluation's mutations: storing suites and profiles and evaluating a version are fleet work. */
 export const EVALUATION_MUTATION_PERMISSIONS = {
   createEvaluationSuite: 'operate',

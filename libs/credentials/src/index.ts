@@ -1,2 +1,3 @@
 export * from './bearer';
 export * from './session-token';
+export * from './artifact-signature';

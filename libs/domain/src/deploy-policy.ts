@@ -19,15 +19,21 @@ import type {
  *
  * Serving (traffic; what a rollout deploys):
  *
- *   license → data class → runtime allowlist → hardware → evaluation →
- *   approval → digest
+ *   license → signature → data class → runtime allowlist → hardware →
+ *   evaluation → approval → digest
  *
  * Candidate (a deployment to evaluate a version that has not passed yet):
  * the same checks minus evaluation and approval; in approval's place the
  * version must be one that may still be evaluated:
  *
- *   license → data class → runtime allowlist → hardware → not Deprecated or
- *   Retired → digest → verified
+ *   license → signature → data class → runtime allowlist → hardware → not
+ *   Deprecated or Retired → digest → verified
+ *
+ * The signature comes right after the license: a signature that does not
+ * verify against a trusted, unrevoked key (SIGNATURE_INVALID) means the
+ * bytes' origin is unknown, and an unsigned version where a tenant of the
+ * alias forbids unsigned ones (UNSIGNED_VERSION_NOT_ALLOWED) must not serve
+ * that tenant, whatever else holds.
  *
  * Licensing comes first because nothing else matters if we may not run the
  * weights at all; hardware before evaluation because a version that cannot
@@ -60,7 +66,22 @@ export interface DeployPolicyFacts {
   readonly evaluation: { readonly passed: boolean; readonly suite: string } | null;
   /** The last digest verification; null when never verified. */
   readonly verification: { readonly ok: boolean; readonly code?: string; readonly message?: string } | null;
+  /** The artifact signature's verdict (`decideArtifactSignature`) against today's trusted keys and policy. */
+  readonly signature: ArtifactSignatureDecision;
 }
+
+/**
+ * The artifact signature's verdict, decided by libs/credentials
+ * `decideArtifactSignature` (Ed25519 needs node:crypto, which the domain may
+ * not import) and passed in as a fact.
+ */
+export type ArtifactSignatureDecision =
+  | { readonly ok: true; readonly signed: boolean; readonly keyId: string | null }
+  | {
+      readonly ok: false;
+      readonly code: 'SIGNATURE_INVALID' | 'UNSIGNED_VERSION_NOT_ALLOWED';
+      readonly reason: string;
+    };
 
 export type DeployPolicyDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly code: ErrorCode; readonly reason: string };
@@ -81,6 +102,7 @@ function commonRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
       `${ref}: license ${facts.licenseName} is ${facts.licenseApproval}, not Approved`,
     );
   }
+  if (!facts.signature.ok) return refuse(facts.signature.code, facts.signature.reason);
   if (facts.dataClass !== null && !facts.licenseAllowedDataClasses.includes(facts.dataClass)) {
     return refuse(
       'DATA_CLASS_NOT_ALLOWED',
@@ -103,7 +125,9 @@ function commonRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
 function digestRefusal(facts: DeployPolicyFacts): DeployPolicyDecision | null {
   if (facts.verification === null || facts.verification.ok) return null;
   return refuse(
-    facts.verification.code === 'DIGEST_MISMATCH' ? 'DIGEST_MISMATCH' : 'DEPENDENCY_UNAVAILABLE',
+    facts.verification.code === 'DIGEST_MISMATCH' || facts.verification.code === 'SIGNATURE_INVALID'
+      ? facts.verification.code
+      : 'DEPENDENCY_UNAVAILABLE',
     `${facts.modelRef}: last artifact verification failed: ${facts.verification.message ?? facts.verification.code ?? 'unknown'}`,
   );
 }

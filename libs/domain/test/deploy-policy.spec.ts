@@ -16,6 +16,7 @@ const good: DeployPolicyFacts = {
   hardwareReasons: [],
   evaluation: { passed: true, suite: 'smoke' },
   verification: { ok: true },
+  signature: { ok: true, signed: true, keyId: 'ed25519:0123456789abcdef0123456789abcdef' },
 };
 
 /** A version that was just verified and never evaluated: what a candidate deployment is for. */
@@ -49,6 +50,22 @@ describe('deploy policy', () => {
       ],
       ['the runtime is not on the allowlist', { ...good, runtimeAllowed: false }, 'RUNTIME_NOT_ALLOWED'],
       [
+        'the artifact signature does not verify',
+        {
+          ...good,
+          signature: { ok: false, code: 'SIGNATURE_INVALID', reason: 'chat@2: signing key revoked' },
+        },
+        'SIGNATURE_INVALID',
+      ],
+      [
+        'the version is unsigned and a tenant forbids that',
+        {
+          ...good,
+          signature: { ok: false, code: 'UNSIGNED_VERSION_NOT_ALLOWED', reason: 'chat@2: unsigned' },
+        },
+        'UNSIGNED_VERSION_NOT_ALLOWED',
+      ],
+      [
         'no node fits',
         { ...good, hardwareFits: false, hardwareReasons: ['gpu-a: needs 512 GiB'] },
         'HARDWARE_INCOMPATIBLE',
@@ -62,6 +79,12 @@ describe('deploy policy', () => {
         });
       }
     }
+
+    it('a recorded SIGNATURE_INVALID verification keeps its code (Serving and Candidate)', () => {
+      const verification = { ok: false, code: 'SIGNATURE_INVALID', message: 'key unknown' } as const;
+      expect(codeOf({ ...good, verification }, 'Serving')).to.equal('SIGNATURE_INVALID');
+      expect(codeOf({ ...fresh, verification }, 'Candidate')).to.equal('SIGNATURE_INVALID');
+    });
 
     it('checks no data class when none applies (a deployment created directly: the gateway checks each request)', () => {
       for (const purpose of DEPLOYMENT_PURPOSES) {
@@ -245,21 +268,24 @@ describe('deploy policy', () => {
       runtimeAllowed: false,
       hardwareFits: false,
       hardwareReasons: ['gpu-a: needs 512 GiB'],
+      signature: { ok: false, code: 'SIGNATURE_INVALID', reason: 'chat@2: key unknown' },
     };
     const common: Partial<DeployPolicyFacts>[] = [
       { licenseApproval: 'Approved' },
+      { signature: good.signature },
       { dataClass: 'internal' },
       { runtimeAllowed: true },
       { hardwareFits: true, hardwareReasons: [] },
     ];
     const commonCodes = [
       'LICENSE_NOT_APPROVED',
+      'SIGNATURE_INVALID',
       'DATA_CLASS_NOT_ALLOWED',
       'RUNTIME_NOT_ALLOWED',
       'HARDWARE_INCOMPATIBLE',
     ] as const;
 
-    it('Serving: license → data class → runtime → hardware → evaluation → approval → digest', () => {
+    it('Serving: license → signature → data class → runtime → hardware → evaluation → approval → digest', () => {
       const start = {
         ...everythingWrong,
         versionState: 'Evaluated',
@@ -286,7 +312,7 @@ describe('deploy policy', () => {
       ]);
     });
 
-    it('Candidate: license → data class → runtime → hardware → deprecated/retired → digest → verified', () => {
+    it('Candidate: license → signature → data class → runtime → hardware → deprecated/retired → digest → verified', () => {
       const start = {
         ...everythingWrong,
         versionState: 'Deprecated',

@@ -16,6 +16,7 @@ import { GatewayCallersAndLoad1767916800000 } from './migrations/1767916800000-g
 import { DeploymentPlacementStrategy1768003200000 } from './migrations/1768003200000-deployment-placement-strategy';
 import { ReplicaHealth1768096800000 } from './migrations/1768096800000-replica-health';
 import { AuditChainAtCommit1768150000000 } from './migrations/1768150000000-audit-chain-at-commit';
+import { TrustedSigningKeys1768300000000 } from './migrations/1768300000000-trusted-signing-keys';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   DeploymentPlacementStrategy1768003200000,
   ReplicaHealth1768096800000,
   AuditChainAtCommit1768150000000,
+  TrustedSigningKeys1768300000000,
 ];
 
 export interface DataSourceSettings {

@@ -2,13 +2,16 @@ import type { CompatibleHardware, DataClass, Runtime } from '@lunanexa/contracts
 import { fleetHardwareFit, type DeployPolicyFacts } from '@lunanexa/domain';
 import { listNodes, type ModelVersionRow, type Queryable } from './fleet';
 import { findLicense, findRuntime } from './registry';
+import { loadArtifactSignatureDecision } from './signing-keys';
 
 /**
  * Everything the deploy gate (libs/domain `decideDeployPolicy`) decides on,
  * read from the registry and the fleet as they are now: the version's
  * license and its data classes, its runtime and whether that is on the
  * allowlist, whether one replica fits on any Active node, the latest
- * evaluation and the last recorded digest verification.
+ * evaluation, the last recorded digest verification and the artifact
+ * signature's verdict against the trusted keys as they are now (a key
+ * revoked since registration refuses the next deployment).
  *
  * The one reader of these facts: `createDeployment` (api) and the rollout's
  * `checkRolloutPolicy` (activities) both call it, so the two paths cannot
@@ -21,7 +24,12 @@ import { findLicense, findRuntime } from './registry';
 export async function loadDeployPolicyFacts(
   q: Queryable,
   version: ModelVersionRow,
-  options: { readonly dataClass: DataClass | null },
+  options: {
+    readonly dataClass: DataClass | null;
+    /** The alias the deployment will serve (a rollout's): its tenants' unsigned policy applies. */
+    readonly aliasName?: string | null;
+    readonly now?: Date;
+  },
 ): Promise<DeployPolicyFacts> {
   const license = await findLicense(q, version.licenseId);
   const runtime = await findRuntime(q, version.runtimeId);
@@ -51,5 +59,9 @@ export async function loadDeployPolicyFacts(
     hardwareReasons: hardware.reasons,
     evaluation: evaluation ? { passed: evaluation.passed, suite: evaluation.suite } : null,
     verification: version.verification,
+    signature: await loadArtifactSignatureDecision(q, version, {
+      aliasName: options.aliasName ?? null,
+      now: options.now ?? new Date(),
+    }),
   };
 }

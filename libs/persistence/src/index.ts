@@ -18,3 +18,4 @@ export * from './node-recovery';
 export * from './placement-load';
 export * from './app-role';
 export * from './healing';
+export * from './signing-keys';

@@ -19,6 +19,7 @@ import {
   type RuntimeKind,
   type RuntimeObservation,
 } from '@lunanexa/contracts';
+import { decideArtifactSignature } from '@lunanexa/credentials';
 import type { Logger } from '@lunanexa/observability';
 import type { HeartbeatObservations } from '../heartbeat/client';
 import type { RuntimeAdapter, RuntimeExit, RuntimeHandle, RuntimeHealth } from '../runtimes/adapter';
@@ -161,6 +162,36 @@ export function runtimeOwnerTag(dataDir: string): string {
  * process group, before a fresh runtime is started. So there are never two
  * runtimes for one assignment, even across crashes.
  */
+
+/** A provenance signature that does not verify: the runtime is refused like a digest mismatch. */
+interface SignatureRefusal {
+  readonly ok: false;
+  readonly code: 'SIGNATURE_INVALID';
+  readonly digest: null;
+  readonly message: string;
+}
+
+/**
+ * The agent's own check of the artifact signature (libs/credentials
+ * `decideArtifactSignature`, the same decision as the deploy gate) against
+ * the keys the assignment carries. Null when the artifact is unsigned (the
+ * controller's gate applies the tenants' unsigned policy) or verifies.
+ */
+function artifactSignatureRefusal(assignment: Assignment): SignatureRefusal | null {
+  const signature = assignment.artifact.provenance.signature ?? null;
+  if (signature === null) return null;
+  const decision = decideArtifactSignature({
+    ref: assignment.modelVersion,
+    artifact: { digest: assignment.artifact.digest, sizeBytes: assignment.artifact.sizeBytes },
+    signature,
+    trustedKeys: (assignment.trustedSigningKeys ?? []).map((key) => ({ ...key, revoked: false })),
+    unsignedAllowed: true,
+  });
+  return decision.ok
+    ? null
+    : { ok: false, code: 'SIGNATURE_INVALID', digest: null, message: decision.reason };
+}
+
 export class Reconciler {
   private readonly slots = new Map<string, Slot>();
   private readonly exitReports: RuntimeObservation[] = [];
@@ -388,6 +419,13 @@ export class Reconciler {
    */
   private async verifiedModelPath(slot: Slot, assignment: Assignment): Promise<string | null> {
     const { artifact } = assignment;
+    // A signed artifact must verify against the trusted key the controller sent with it (the
+    // envelope signature covers both) before anything is pulled or started.
+    const signature = artifactSignatureRefusal(assignment);
+    if (signature !== null) {
+      this.refuseArtifact(slot, assignment, signature);
+      return null;
+    }
     if (artifact.format === 'fake') {
       const check = verifySyntheticArtifact(artifact, assignment.modelVersion);
       if (!check.ok) {
@@ -479,7 +517,11 @@ export class Reconciler {
     return preparation;
   }
 
-  private refuseArtifact(slot: Slot, assignment: Assignment, result: ArtifactCheckResult): void {
+  private refuseArtifact(
+    slot: Slot,
+    assignment: Assignment,
+    result: ArtifactCheckResult | SignatureRefusal,
+  ): void {
     if (result.ok || this.closed) return;
     const delayMs = this.backoff(slot);
     this.log.warn(

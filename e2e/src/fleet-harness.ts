@@ -76,11 +76,15 @@ function startProcess(
   const fd = openSync(logFile, 'a');
   // e.g. LUNANEXA_E2E_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile every service of a run.
   const nodeArgs = (process.env['LUNANEXA_E2E_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(REPO_ROOT, entry), ...args], {
-    cwd: REPO_ROOT,
-    env: env,
-    stdio: ['ignore', fd, fd],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--enable-source-maps', join(REPO_ROOT, entry), ...args],
+    {
+      cwd: REPO_ROOT,
+      env: env,
+      stdio: ['ignore', fd, fd],
+    },
+  );
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {

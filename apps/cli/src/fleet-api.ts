@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Conforms, Graphql, Narrow } from './generated-types';
 
 /**
  * The fleet operations the CLI sends, and the shapes it reads back. State
@@ -61,7 +62,8 @@ export const AssignmentSchema = z.object({
   leaseExpiresAt: z.string(),
   message: z.string().nullable(),
 });
-export type Assignment = z.infer<typeof AssignmentSchema>;
+export type Assignment = Narrow<Graphql.Assignment, z.infer<typeof AssignmentSchema>>;
+const assignmentConforms: Conforms<z.infer<typeof AssignmentSchema>, Assignment> = true;
 
 export const FleetNodeSchema = z.object({
   id: z.string(),
@@ -112,7 +114,8 @@ export const FleetNodeSchema = z.object({
   ),
   assignments: z.array(AssignmentSchema),
 });
-export type FleetNode = z.infer<typeof FleetNodeSchema>;
+export type FleetNode = Narrow<Graphql.FleetNode, z.infer<typeof FleetNodeSchema>>;
+const fleetNodeConforms: Conforms<z.infer<typeof FleetNodeSchema>, FleetNode> = true;
 
 export const BootstrapTokenSchema = z.object({
   id: z.string(),
@@ -127,7 +130,8 @@ export const BootstrapTokenSchema = z.object({
   usedByNodeId: z.string().nullable(),
   revokedAt: z.string().nullable(),
 });
-export type BootstrapToken = z.infer<typeof BootstrapTokenSchema>;
+export type BootstrapToken = Narrow<Graphql.BootstrapToken, z.infer<typeof BootstrapTokenSchema>>;
+const bootstrapTokenConforms: Conforms<z.infer<typeof BootstrapTokenSchema>, BootstrapToken> = true;
 
 export const CreatedBootstrapTokenSchema = z.object({
   token: z.string(),
@@ -136,7 +140,14 @@ export const CreatedBootstrapTokenSchema = z.object({
   controllerKeyFingerprint: z.string(),
   bootstrapToken: BootstrapTokenSchema,
 });
-export type CreatedBootstrapToken = z.infer<typeof CreatedBootstrapTokenSchema>;
+export type CreatedBootstrapToken = Narrow<
+  Graphql.CreatedBootstrapToken,
+  z.infer<typeof CreatedBootstrapTokenSchema>
+>;
+const createdBootstrapTokenConforms: Conforms<
+  z.infer<typeof CreatedBootstrapTokenSchema>,
+  CreatedBootstrapToken
+> = true;
 
 export const ModelVersionSchema = z.object({
   id: z.string(),
@@ -148,7 +159,8 @@ export const ModelVersionSchema = z.object({
   createdAt: z.string(),
   createdBy: z.string(),
 });
-export type ModelVersion = z.infer<typeof ModelVersionSchema>;
+export type ModelVersion = Narrow<Graphql.ModelVersion, z.infer<typeof ModelVersionSchema>>;
+const modelVersionConforms: Conforms<z.infer<typeof ModelVersionSchema>, ModelVersion> = true;
 
 export const DeploymentSchema = z.object({
   id: z.string(),
@@ -168,7 +180,8 @@ export const DeploymentSchema = z.object({
   updatedAt: z.string(),
   assignments: z.array(AssignmentSchema),
 });
-export type Deployment = z.infer<typeof DeploymentSchema>;
+export type Deployment = Narrow<Graphql.Deployment, z.infer<typeof DeploymentSchema>>;
+const deploymentConforms: Conforms<z.infer<typeof DeploymentSchema>, Deployment> = true;
 
 export const NodeOperationSchema = z.object({
   workflowId: z.string(),
@@ -177,7 +190,8 @@ export const NodeOperationSchema = z.object({
   receiptHash: z.string().nullable(),
   node: FleetNodeSchema,
 });
-export type NodeOperation = z.infer<typeof NodeOperationSchema>;
+export type NodeOperation = Narrow<Graphql.NodeOperation, z.infer<typeof NodeOperationSchema>>;
+const nodeOperationConforms: Conforms<z.infer<typeof NodeOperationSchema>, NodeOperation> = true;
 
 export const DrainResultSchema = z.object({
   workflowId: z.string(),
@@ -189,7 +203,8 @@ export const DrainResultSchema = z.object({
   inFlightAtTimeout: z.number(),
   node: FleetNodeSchema,
 });
-export type DrainResult = z.infer<typeof DrainResultSchema>;
+export type DrainResult = Narrow<Graphql.DrainResult, z.infer<typeof DrainResultSchema>>;
+const drainResultConforms: Conforms<z.infer<typeof DrainResultSchema>, DrainResult> = true;
 
 export const PlacementPlanSchema = z.object({
   strategy: z.string(),
@@ -207,9 +222,29 @@ export const DeploymentOperationSchema = z.object({
   correlationId: z.string(),
   deployment: DeploymentSchema.nullable(),
 });
-export type DeploymentOperation = z.infer<typeof DeploymentOperationSchema>;
+export type DeploymentOperation = Narrow<
+  Graphql.DeploymentOperation,
+  z.infer<typeof DeploymentOperationSchema>
+>;
+const deploymentOperationConforms: Conforms<
+  z.infer<typeof DeploymentOperationSchema>,
+  DeploymentOperation
+> = true;
 
 /** `{ <field>: <schema> }`: the data of a one-field GraphQL operation. */
 export function dataOf<K extends string, T extends z.ZodType>(field: K, schema: T) {
   return z.object({ [field]: schema } as { [P in K]: T });
 }
+
+// Compile-time only: each response schema agrees with the generated GraphQL type it narrows.
+void [
+  assignmentConforms,
+  fleetNodeConforms,
+  bootstrapTokenConforms,
+  createdBootstrapTokenConforms,
+  modelVersionConforms,
+  deploymentConforms,
+  nodeOperationConforms,
+  drainResultConforms,
+  deploymentOperationConforms,
+];

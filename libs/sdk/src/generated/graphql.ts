@@ -1,0 +1,2118 @@
+// Generated from apps/api/schema.gql by scripts/generate-sdk.mjs (the console generator); do not edit.
+// Regenerate with `npm run sdk:generate`.
+
+/** A versioned alias: the name callers invoke instead of a version or deployment. */
+export interface Alias {
+  readonly activeRollout: Rollout | null;
+  readonly canaryDeploymentId: string | null;
+  /** Percent of the alias’s traffic the canary gets now. */
+  readonly canaryWeight: number;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly current: AliasRevision | null;
+  /** 0 until the first promotion. */
+  readonly currentRevision: number;
+  /** The data class callers send through the alias; a version’s license must allow it. */
+  readonly dataClass: string;
+  readonly description: string | null;
+  readonly id: string;
+  readonly name: string;
+  /** Every revision, newest first. */
+  readonly revisions: readonly AliasRevision[];
+  readonly updatedAt: string;
+}
+
+/** One revision of an alias: which version and deployment callers of the alias reached. */
+export interface AliasRevision {
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly deploymentId: string;
+  /** The deployment name, while the deployment exists. */
+  readonly deploymentName: string | null;
+  /** The model version ref (name@version). */
+  readonly modelRef: string;
+  readonly modelVersionId: string;
+  /** promote: a rollout took over; rollback: a copy of an earlier revision. */
+  readonly reason: string;
+  /** For a rollback revision: the revision it restored. */
+  readonly restoredFrom: number | null;
+  readonly revision: number;
+  readonly rolloutId: string | null;
+}
+
+/** An API token, without its secret (shown once, at creation). */
+export interface ApiToken {
+  readonly createdAt: DateTimeString;
+  /** Null: does not expire. */
+  readonly expiresAt: DateTimeString | null;
+  readonly id: string;
+  /** Last use, to the minute. */
+  readonly lastUsedAt: DateTimeString | null;
+  readonly name: string;
+  readonly ownerId: string;
+  readonly ownerUsername: string;
+  /** The first characters of the token (`lnx_` + 8), to recognise it. */
+  readonly prefix: string;
+  readonly revokedAt: DateTimeString | null;
+  /** At most the owner's role; never more than the owner's current role. */
+  readonly role: Role;
+}
+
+/** Immutable bytes pinned by digest: the digest, not the URI, is the identity. */
+export interface Artifact {
+  readonly digest: string;
+  /** safetensors, gguf, onnx, tensorrt-engine or fake. */
+  readonly format: string;
+  readonly provenance: ArtifactProvenance;
+  readonly sizeBytes: number;
+  readonly uri: string;
+}
+
+export interface ArtifactInput {
+  /** sha256:<64 lower-case hex digits>. */
+  readonly digest: string;
+  readonly format: string;
+  readonly signature?: ArtifactSignatureInput | null;
+  readonly sizeBytes: number;
+  /** Provenance: where the weights came from. */
+  readonly source: string;
+  /** https://, s3://, file://, oci:// or hf:// URI. */
+  readonly uri: string;
+}
+
+export interface ArtifactProvenance {
+  readonly signature: ArtifactSignature | null;
+  /** Where the weights came from, e.g. an upstream repository and revision. */
+  readonly source: string;
+  readonly uploadedAt: string;
+  /** Who registered them (the caller of createModelVersion). */
+  readonly uploader: string;
+}
+
+export interface ArtifactSignature {
+  /** ed25519. */
+  readonly algorithm: string;
+  readonly keyId: string;
+  /** Base64 of the detached signature over the digest. */
+  readonly value: string;
+}
+
+export interface ArtifactSignatureInput {
+  readonly algorithm: string;
+  readonly keyId: string;
+  readonly value: string;
+}
+
+/** The last check of the artifact’s bytes in its store against the digest. */
+export interface ArtifactVerification {
+  /** Typed reason when not ok, e.g. DIGEST_MISMATCH. */
+  readonly code: string | null;
+  /** What the stored bytes hashed to. */
+  readonly digest: string | null;
+  readonly message: string | null;
+  readonly ok: boolean;
+  readonly sizeBytes: number | null;
+  /** s3, oci, file or synthetic (fake-runtime weights). */
+  readonly store: string;
+  readonly verifiedAt: string;
+}
+
+/** One replica of a deployment on one node: desired (generation, intent, lease) and observed. */
+export interface Assignment {
+  /** Newest generation the agent acknowledged (persisted). */
+  readonly ackedGeneration: number | null;
+  readonly deploymentId: string;
+  readonly endpointPort: number | null;
+  readonly generation: number;
+  readonly id: string;
+  /** In-flight requests the runtime reported. */
+  readonly inFlight: number | null;
+  /** Run or Stop. */
+  readonly intent: string;
+  readonly leaseExpiresAt: DateTimeString;
+  readonly message: string | null;
+  readonly nodeId: string;
+  readonly nodeName: string;
+  readonly observedAt: DateTimeString | null;
+  readonly observedGeneration: number | null;
+  /** Replica state the agent last reported. */
+  readonly observedState: string | null;
+}
+
+/** Whether one event's hash and its link to the previous event verify. */
+export interface AuditChainLink {
+  /** hash-mismatch, link-mismatch or sequence-gap when not verified. */
+  readonly reason: string | null;
+  readonly verified: boolean;
+}
+
+/** Result of walking the whole audit chain. */
+export interface AuditChainStatus {
+  /** Events verified before the first break (all of them when valid). */
+  readonly checked: number;
+  readonly firstBrokenSeq: number | null;
+  readonly reason: string | null;
+  readonly valid: boolean;
+}
+
+/** One entry of the append-only, hash-chained audit log. */
+export interface AuditEvent {
+  readonly action: string;
+  readonly actor: string;
+  /** Verification of this event against its predecessor (only resolved by `auditEvent`). */
+  readonly chain: AuditChainLink | null;
+  readonly correlationId: string;
+  /** allowed, denied or not-applicable. */
+  readonly decision: string;
+  /** The evidence object as JSON. Evidence holds ids and outcomes, never payloads or secrets. */
+  readonly evidenceJson: string;
+  /** sha256 (hex) over the event, its seq and prevHash. */
+  readonly hash: string;
+  readonly id: string;
+  readonly occurredAt: DateTimeString;
+  readonly prevHash: string;
+  /** succeeded, failed or refused. */
+  readonly result: string;
+  readonly seq: number;
+  /** Link to the workflow in the Temporal UI, when there is one. */
+  readonly temporalUiUrl: string | null;
+  readonly workflowId: string | null;
+}
+
+/** Narrows the audit log; every field is optional and they combine with AND. */
+export interface AuditEventFilter {
+  /** Exact action, or a prefix when it ends in `*` (e.g. `node.*`). */
+  readonly action?: string | null;
+  /** Exact actor, e.g. `operator:admin` or `token:lnx_ab12cd34`. */
+  readonly actor?: string | null;
+  readonly correlationId?: string | null;
+  /** `allowed` or `denied`. */
+  readonly decision?: string | null;
+  /** The node or deployment id the event is about (its evidence `nodeId` or `deploymentId`). */
+  readonly subject?: string | null;
+  readonly workflowId?: string | null;
+}
+
+/** One page of the audit log, newest first. */
+export interface AuditEventPage {
+  readonly events: readonly AuditEvent[];
+  /** Pass as `before` to get the next (older) page; null when this is the last page. */
+  readonly nextBefore: number | null;
+}
+
+export interface BenchmarkComparison {
+  readonly baseline: string;
+  readonly entries: readonly BenchmarkComparisonEntry[];
+  readonly profile: string;
+  readonly profileDigest: string;
+  /** True when any entry regressed against the baseline. */
+  readonly regressed: boolean;
+  readonly thresholds: BenchmarkRegressionThresholds;
+}
+
+/** One version's latest finished run on the profile, against the baseline. */
+export interface BenchmarkComparisonEntry {
+  readonly baseline: boolean;
+  readonly errorRate: number | null;
+  readonly modelRef: string;
+  readonly modelVersionId: string;
+  readonly passRate: number | null;
+  readonly regressed: boolean;
+  readonly regressions: readonly BenchmarkRegression[];
+  /** Null when the version has no finished run on it. */
+  readonly run: EvaluationRun | null;
+  /** False when the run used another suite than the baseline: pass rates are not compared. */
+  readonly sameSuiteAsBaseline: boolean;
+  readonly tokensPerSecond: number | null;
+  readonly ttftP50Ms: number | null;
+  readonly ttftP95Ms: number | null;
+  readonly ttftP99Ms: number | null;
+}
+
+export interface BenchmarkMetrics {
+  readonly completionTokens: number;
+  readonly concurrency: number;
+  readonly durationMs: number;
+  readonly errorRate: number;
+  readonly errors: number;
+  /** Whole request, ms (successful requests). */
+  readonly latencyMs: LatencyPercentiles | null;
+  /** Median decode speed of one request. */
+  readonly perRequestTokensPerSecondP50: number | null;
+  readonly requests: number;
+  /** Completion tokens of successful requests per second of wall clock. */
+  readonly tokensPerSecond: number;
+  /** Time to first token, ms (successful requests). */
+  readonly ttftMs: LatencyPercentiles | null;
+}
+
+/** A closed-loop load shape. Immutable: a change is a new profile under a new name. */
+export interface BenchmarkProfile {
+  /** Clients, each sending its next request when the previous one ends. */
+  readonly concurrency: number;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly definitionJson: string;
+  readonly description: string | null;
+  readonly digest: string;
+  readonly durationSeconds: number | null;
+  readonly id: string;
+  /** Prompt length in words. */
+  readonly inputTokens: number;
+  /** SLO: the evaluation fails above this error rate. */
+  readonly maxErrorRate: number | null;
+  /** SLO: the evaluation fails above this p95 TTFT. */
+  readonly maxTtftP95Ms: number | null;
+  /** SLO: the evaluation fails below this throughput. */
+  readonly minTokensPerSecond: number | null;
+  readonly name: string;
+  /** max_tokens of every request. */
+  readonly outputTokens: number;
+  readonly requestCount: number | null;
+  readonly requestTimeoutSeconds: number;
+}
+
+export interface BenchmarkRegression {
+  readonly baseline: number;
+  readonly candidate: number;
+  /** ttftP95, tokensPerSecond, errorRate or passRate. */
+  readonly metric: string;
+  readonly reason: string;
+}
+
+export interface BenchmarkRegressionThresholds {
+  readonly maxErrorRateIncrease: number;
+  readonly maxPassRateDrop: number;
+  readonly maxTokensPerSecondDrop: number;
+  readonly maxTtftP95Increase: number;
+  readonly ttftSlackMs: number;
+}
+
+/** Regression limits; each defaults to the documented constant. */
+export interface BenchmarkRegressionThresholdsInput {
+  /** Default 0.01 (+1 percentage point). */
+  readonly maxErrorRateIncrease?: number | null;
+  /** Default 0 (any drop). */
+  readonly maxPassRateDrop?: number | null;
+  /** Default 0.2 (−20 % tokens/s). */
+  readonly maxTokensPerSecondDrop?: number | null;
+  /** Default 0.2 (+20 % p95 TTFT). */
+  readonly maxTtftP95Increase?: number | null;
+  /** Default 5 ms. */
+  readonly ttftSlackMs?: number | null;
+}
+
+export interface BootstrapToken {
+  readonly autoApprove: boolean;
+  readonly createdAt: DateTimeString;
+  readonly createdBy: string;
+  readonly expiresAt: DateTimeString;
+  readonly id: string;
+  readonly labels: readonly Label[];
+  /** When set, only an agent with this node name may use it. */
+  readonly nodeName: string | null;
+  /** The first characters of the token, for recognising it. */
+  readonly prefix: string;
+  readonly revokedAt: DateTimeString | null;
+  readonly usedAt: DateTimeString | null;
+  readonly usedByNodeId: string | null;
+}
+
+/** What one replica needs (model version) or what a runtime can run on. */
+export interface CompatibleHardware {
+  /** arm64, amd64. */
+  readonly architectures: readonly string[];
+  readonly gpusPerReplica: number;
+  readonly maxComputeCapability: string | null;
+  /** unified, discrete. */
+  readonly memoryModels: readonly string[];
+  readonly minComputeCapability: string;
+  readonly minCudaVersion: string | null;
+  readonly minMemoryBytesPerReplica: number | null;
+}
+
+export interface CompatibleHardwareInput {
+  readonly architectures: readonly string[];
+  readonly gpusPerReplica: number;
+  readonly maxComputeCapability?: string | null;
+  readonly memoryModels: readonly string[];
+  /** major.minor, e.g. 8.0. */
+  readonly minComputeCapability: string;
+  /** major.minor; null when no CUDA dependency. */
+  readonly minCudaVersion?: string | null;
+  /** Weights + KV cache + runtime overhead of one replica. */
+  readonly minMemoryBytesPerReplica?: number | null;
+}
+
+/** The controller identity agents pin at enrollment. */
+export interface ControllerIdentity {
+  /** The URL agents enroll and heartbeat at. */
+  readonly controllerUrl: string;
+  /** Key id agents trust the controller key under (ed25519:…). */
+  readonly keyId: string;
+  /** The public key as an OpenSSH line. */
+  readonly publicKey: string;
+  /** OpenSSH SHA256 fingerprint: what an agent config sets as controllerKeyFingerprint. */
+  readonly sshFingerprint: string;
+}
+
+export interface CreateAliasInput {
+  /** public | internal | confidential | restricted */
+  readonly dataClass: string;
+  readonly description?: string | null;
+  /** A DNS label, e.g. chat-default. */
+  readonly name: string;
+}
+
+/** A new API token owned by the caller. */
+export interface CreateApiTokenInput {
+  /** 1-365; omitted: the token does not expire. */
+  readonly expiresInDays?: number | null;
+  /** What it is for, 1-100 characters. */
+  readonly name: string;
+  /** Defaults to the caller's role; may not exceed it. */
+  readonly role?: Role | null;
+}
+
+/** A new API token. `token` is shown only here: store it now. */
+export interface CreateApiTokenResult {
+  readonly apiToken: ApiToken;
+  /** Send as `Authorization: Bearer <token>`. */
+  readonly token: string;
+}
+
+export interface CreateBenchmarkProfileInput {
+  readonly concurrency: number;
+  readonly description?: string | null;
+  /** At least one of durationSeconds and requestCount. */
+  readonly durationSeconds?: number | null;
+  readonly inputTokens: number;
+  readonly maxErrorRate?: number | null;
+  readonly maxTtftP95Ms?: number | null;
+  readonly minTokensPerSecond?: number | null;
+  readonly name: string;
+  readonly outputTokens: number;
+  readonly requestCount?: number | null;
+  /** Default 60. */
+  readonly requestTimeoutSeconds?: number | null;
+}
+
+export interface CreateBootstrapTokenInput {
+  /** Approve the node on enrollment without an operator. */
+  readonly autoApprove?: boolean;
+  /** Labels the node gets on enrollment. */
+  readonly labels?: readonly LabelInput[] | null;
+  /** Restrict the token to this node name. */
+  readonly nodeName?: string | null;
+  /** Lifetime in seconds (default 900, 60-86400). */
+  readonly ttlSeconds?: number | null;
+}
+
+export interface CreateDeploymentInput {
+  /** Repeating a request with the same key returns the same deployment. */
+  readonly idempotencyKey?: string | null;
+  /** Model version ref, name@version. */
+  readonly model: string;
+  /** Deployment name (a DNS label), unique. */
+  readonly name: string;
+  /** Node id or name to place on; otherwise the scheduler chooses. */
+  readonly node?: string | null;
+  /** How the scheduler ranks eligible nodes: Spread (least memory claimed after placing first) or Binpack (most claimed that still fits first); ties by name. */
+  readonly placementStrategy?: string;
+  /** Serving: to serve traffic; the version passes the same deploy gate as a rollout (license, runtime allowlist, hardware, evaluation passed, Approved, digest). Candidate: to evaluate a version before approval; the same gate without evaluation and approval (the version must be verified, not Deprecated or Retired). Asked for explicitly. */
+  readonly purpose?: string;
+  readonly replicas?: number;
+}
+
+export interface CreateEvaluationSuiteInput {
+  /** Default 60. */
+  readonly caseTimeoutSeconds?: number | null;
+  readonly cases: readonly EvaluationCaseInput[];
+  /** Default 4. */
+  readonly concurrency?: number | null;
+  readonly description?: string | null;
+  readonly name: string;
+  readonly passThreshold: number;
+}
+
+/** A new gateway key for a tenant. */
+export interface CreateGatewayKeyInput {
+  /** 1-100 distinct names of existing aliases the key may call. */
+  readonly aliases: readonly string[];
+  /** ISO-8601 UTC instant in the future, at most 3650 days ahead; omitted: does not expire. */
+  readonly expiresAt?: string | null;
+  /** What it is for, 1-100 characters. */
+  readonly name: string;
+  readonly tenantId: string;
+}
+
+/** A new gateway key. `secret` is in this answer only: store it now. */
+export interface CreateGatewayKeyResult {
+  readonly key: GatewayKey;
+  /** Send as `Authorization: Bearer <secret>` to the gateway. Never shown again. */
+  readonly secret: string;
+}
+
+/** kind spdx takes spdxId; kind custom takes customName, termsUri and termsDigest. A new license is PendingReview. */
+export interface CreateLicenseInput {
+  /** public, internal, confidential, restricted. */
+  readonly allowedDataClasses: readonly string[];
+  readonly attribution?: string | null;
+  readonly commercialUse: boolean;
+  readonly customName?: string | null;
+  /** spdx or custom. */
+  readonly kind: string;
+  /** Registry name, a DNS label, e.g. apache-2-0 or llama3-1-community. */
+  readonly name: string;
+  readonly spdxId?: string | null;
+  readonly termsDigest?: string | null;
+  readonly termsUri?: string | null;
+}
+
+export interface CreateModelInput {
+  /** At most 4096 characters. */
+  readonly description?: string | null;
+  /** What operators read, 1-256 characters. */
+  readonly displayName: string;
+  /** A DNS label, unique. */
+  readonly name: string;
+}
+
+export interface CreateModelVersionInput {
+  readonly artifact: ArtifactInput;
+  readonly contextLength?: number | null;
+  /** Registry name of the license. */
+  readonly license: string;
+  /** Name of an existing model (createModel). */
+  readonly model: string;
+  readonly parameterCount?: number | null;
+  /** What one replica needs. */
+  readonly requirements: CompatibleHardwareInput;
+  /** Runtime id (registerRuntime). */
+  readonly runtime: string;
+  readonly runtimeEnv?: readonly RuntimeEnvVarInput[] | null;
+  /** Version label, unique per model: 1-64 of [A-Za-z0-9._-]. */
+  readonly version: string;
+}
+
+/** A new operator account. */
+export interface CreateOperatorInput {
+  /** 12-1024 characters. */
+  readonly password: string;
+  readonly role: Role;
+  /** 2-64 of letters, digits, . _ -, starting with a letter; stored lower-case. */
+  readonly username: string;
+}
+
+/** A new tenant. Quotas left out (or null) are unlimited. */
+export interface CreateTenantInput {
+  /** 1-256 characters. */
+  readonly displayName?: string | null;
+  /** Opaque id: [A-Za-z0-9][A-Za-z0-9._:-]{0,127}; cannot change later. */
+  readonly id: string;
+  /** 1-100000; null: unlimited. */
+  readonly maxConcurrentRequests?: number | null;
+  /** 1-1000000; null: unlimited. */
+  readonly requestsPerMinute?: number | null;
+  /** A whole number 1-10000000000; null: unlimited. */
+  readonly tokensPerMinute?: number | null;
+}
+
+/** A new bootstrap token. The token is shown here once and never again. */
+export interface CreatedBootstrapToken {
+  /** The command to paste on the node. */
+  readonly agentInvocation: string;
+  readonly bootstrapToken: BootstrapToken;
+  /** SHA256 fingerprint of the controller key the agent must pin. */
+  readonly controllerKeyFingerprint: string;
+  readonly controllerUrl: string;
+  readonly token: string;
+}
+
+/** How the caller authenticated. */
+export type CredentialKind = 'apiToken' | 'session';
+
+/** A tenant's data policy: the class of data it sends, how long its payloads are kept and whether it consented to evaluation capture. */
+export interface DataPolicy {
+  /** False: nobody set a policy and the default applies. */
+  readonly configured: boolean;
+  /** public | internal | confidential | restricted; refused by models not licensed for it. */
+  readonly dataClass: string;
+  /** Explicit consent to keep completed requests for evaluation (never for training). */
+  readonly evaluationCaptureConsent: boolean;
+  readonly retentionDays: number | null;
+  /** none: payloads are never kept; days: kept retentionDays days, then deleted with a receipt. */
+  readonly retentionMode: string;
+  /** The opaque tenant id callers send in x-lunanexa-tenant-id ("default" without one). */
+  readonly tenantId: string;
+  readonly updatedAt: string;
+  readonly updatedBy: string;
+}
+
+/** A date-time string at UTC, such as 2019-12-03T09:54:33Z, compliant with the date-time format. */
+export type DateTimeString = string;
+
+/** Result of checking one dependency (PostgreSQL, Temporal). */
+export interface DependencyCheck {
+  readonly detail: string | null;
+  /** Round-trip time of the check. */
+  readonly latencyMs: number | null;
+  readonly name: string;
+  /** ok or failing */
+  readonly status: string;
+}
+
+export interface Deployment {
+  readonly assignments: readonly Assignment[];
+  readonly createdAt: DateTimeString;
+  readonly createdBy: string;
+  readonly desiredReplicas: number;
+  readonly generation: number;
+  readonly id: string;
+  readonly modelRef: string;
+  readonly name: string;
+  readonly observedGeneration: number;
+  /** Why the replicas run where they do, or why some run nowhere; null before the first placement. */
+  readonly placement: DeploymentPlacement | null;
+  /** How the scheduler ranks nodes for its replicas: Spread or Binpack. */
+  readonly placementStrategy: string;
+  /** Serving (passed the full deploy gate, as a rollout canary does) or Candidate (deployed to evaluate a version before approval; no alias routes to it). */
+  readonly purpose: string;
+  readonly readyReplicas: number;
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly temporalUiUrl: string;
+  readonly updatedAt: DateTimeString;
+  readonly workflowId: string;
+}
+
+export interface DeploymentOperation {
+  readonly correlationId: string;
+  /** Null until the workflow has written the record. */
+  readonly deployment: Deployment | null;
+  readonly deploymentId: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** The scheduler's last decision for a deployment: eligibility (Active, not cordoned, no NoSchedule/NoExecute taint, live lease, node selector) and hardware fit of one replica on each node. */
+export interface DeploymentPlacement {
+  readonly chosen: readonly PlacementChoice[];
+  readonly decidedAt: string;
+  readonly rejected: readonly PlacementRejection[];
+  /** Replicas no eligible node was left for. */
+  readonly unplaced: number;
+}
+
+/** One deployment over the whole window. */
+export interface DeploymentTraffic {
+  /** Null for requests no deployment took (e.g. unknown model). */
+  readonly deploymentId: string | null;
+  readonly deploymentName: string | null;
+  /** In-flight requests its replicas report now. */
+  readonly inFlightNow: number;
+  readonly modelRef: string | null;
+  /** Requests waiting in the gateways' admission queues for one of its replicas now (queue depth; bounded per replica). */
+  readonly queuedNow: number;
+  /** The whole window as one bucket. */
+  readonly totals: TrafficBucket;
+}
+
+export interface DrainResult {
+  readonly correlationId: string;
+  readonly inFlightAtStart: number;
+  /** In-flight requests cut off by the timeout (0 when all finished). */
+  readonly inFlightAtTimeout: number;
+  readonly node: FleetNode;
+  readonly receiptHash: string;
+  readonly replicasAtStart: number;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+export interface EvaluationCase {
+  readonly grader: EvaluationGrader;
+  readonly id: string;
+  readonly maxTokens: number;
+  readonly messages: readonly EvaluationMessage[] | null;
+  /** Sent as one user message; null when messages are given. */
+  readonly prompt: string | null;
+  /** Sampling seed sent with the request. */
+  readonly seed: number;
+}
+
+export interface EvaluationCaseInput {
+  readonly grader: EvaluationGraderInput;
+  readonly id: string;
+  readonly maxTokens: number;
+  readonly messages?: readonly EvaluationMessageInput[] | null;
+  /** Exactly one of prompt and messages. */
+  readonly prompt?: string | null;
+  /** Default 0. */
+  readonly seed?: number | null;
+}
+
+export interface EvaluationCaseOutcome {
+  readonly caseId: string;
+  /** Typed code when the request itself failed. */
+  readonly errorCode: string | null;
+  readonly grader: GraderKind;
+  readonly latencyMs: number | null;
+  /** The first 256 characters of the answer. */
+  readonly outputExcerpt: string | null;
+  readonly passed: boolean;
+  readonly reason: string | null;
+}
+
+/** A case grader; only the fields of its kind are set. */
+export interface EvaluationGrader {
+  /** exact: the expected answer. */
+  readonly expected: string | null;
+  /** regex: flags from i, m, s, u. */
+  readonly flags: string | null;
+  /** exact, contains: compare case-insensitively. */
+  readonly ignoreCase: boolean | null;
+  readonly kind: GraderKind;
+  /** regex: the pattern (unicode mode). */
+  readonly pattern: string | null;
+  /** json-schema: the JSON Schema, as JSON text. */
+  readonly schemaJson: string | null;
+  /** contains: the substring. */
+  readonly substring: string | null;
+  /** exact: trim surrounding whitespace first (default true). */
+  readonly trim: boolean | null;
+}
+
+/** Set kind and the fields of that kind only. */
+export interface EvaluationGraderInput {
+  readonly expected?: string | null;
+  readonly flags?: string | null;
+  readonly ignoreCase?: boolean | null;
+  readonly kind: GraderKind;
+  readonly pattern?: string | null;
+  /** json-schema: the JSON Schema as JSON text (draft-07). */
+  readonly schemaJson?: string | null;
+  readonly substring?: string | null;
+  readonly trim?: boolean | null;
+}
+
+export interface EvaluationMessage {
+  readonly content: string;
+  /** system, user or assistant. */
+  readonly role: string;
+}
+
+export interface EvaluationMessageInput {
+  readonly content: string;
+  readonly role: string;
+}
+
+export interface EvaluationOperation {
+  readonly correlationId: string;
+  /** Null until the workflow has recorded the run. */
+  readonly run: EvaluationRun | null;
+  readonly runId: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** One evaluation of a model version on a candidate deployment. */
+export interface EvaluationRun {
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly deploymentId: string;
+  readonly errorCode: string | null;
+  readonly finishedAt: string | null;
+  readonly id: string;
+  readonly metrics: BenchmarkMetrics | null;
+  readonly modelRef: string;
+  readonly modelVersionId: string;
+  /** Null while running. */
+  readonly passed: boolean | null;
+  readonly profile: string | null;
+  readonly profileDigest: string | null;
+  /** Unmet pass criteria, or what stopped the run. */
+  readonly reasons: readonly string[];
+  readonly scores: EvaluationScores | null;
+  /** Running, Passed, Failed or Errored. */
+  readonly state: string;
+  readonly suite: string;
+  readonly suiteDigest: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+export interface EvaluationScore {
+  readonly name: string;
+  readonly value: number;
+}
+
+export interface EvaluationScores {
+  readonly cases: readonly EvaluationCaseOutcome[];
+  readonly passRate: number;
+  readonly passThreshold: number;
+  readonly passedCases: number;
+  readonly totalCases: number;
+}
+
+/** Prompts with graders. Immutable: a change is a new suite under a new name. */
+export interface EvaluationSuite {
+  readonly caseCount: number;
+  readonly caseTimeoutSeconds: number;
+  readonly cases: readonly EvaluationCase[];
+  /** Cases sent at once. */
+  readonly concurrency: number;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** The definition as stored (EvaluationSuiteDefinition JSON). */
+  readonly definitionJson: string;
+  readonly description: string | null;
+  /** sha256 of the canonical definition: runs with the same digest ran the same suite. */
+  readonly digest: string;
+  readonly id: string;
+  readonly name: string;
+  /** Fraction of cases that must pass (0-1). */
+  readonly passThreshold: number;
+}
+
+/** An enrolled GPU node. */
+export interface FleetNode {
+  readonly address: string;
+  readonly agentVersion: string;
+  readonly architecture: string;
+  readonly assignments: readonly Assignment[];
+  readonly conditions: readonly NodeCondition[];
+  /** Cordoned nodes keep their replicas but receive no new placements. */
+  readonly cordoned: boolean;
+  readonly cpuCores: number;
+  readonly credentialExpiresAt: DateTimeString | null;
+  readonly credentialSerial: number;
+  readonly enrollWorkflowId: string;
+  readonly enrolledAt: DateTimeString;
+  readonly gpus: readonly Gpu[];
+  readonly heartbeatAgeSeconds: number | null;
+  /** SSH host key pinned at enrollment (SHA256:…). */
+  readonly hostKeyFingerprint: string;
+  readonly id: string;
+  /** Key id of the node key that signs heartbeats. */
+  readonly keyId: string;
+  readonly labels: readonly Label[];
+  readonly leaseExpiresAt: DateTimeString | null;
+  readonly leaseRenewedAt: DateTimeString | null;
+  /** Pending, Approved, Active, Draining, Drained, Rejected or Revoked. */
+  readonly lifecycle: string;
+  readonly name: string;
+  /** During a credential rotation: the key that takes over. */
+  readonly nextKeyId: string | null;
+  /** Ready, NotReady or Unreachable — derived from the heartbeat lease on every read. */
+  readonly readiness: string;
+  readonly sshPort: number;
+  readonly systemMemoryBytes: number;
+  readonly taints: readonly Taint[];
+  readonly temporalUiUrl: string;
+  readonly updatedAt: DateTimeString;
+}
+
+/** A tenant's gateway key, without its secret (shown once, at creation) or its hash. */
+export interface GatewayKey {
+  /** The aliases this key may call; nothing else (never model@version). */
+  readonly aliases: readonly string[];
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** Null: does not expire. */
+  readonly expiresAt: string | null;
+  readonly id: string;
+  /** When the gateway last accepted it (recorded in batches, up to about a minute behind). */
+  readonly lastUsedAt: string | null;
+  /** What it is for. */
+  readonly name: string;
+  /** The first characters of the key (lnxk_ + 8), to recognise it; audit events name it. */
+  readonly prefix: string;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+  /** Active | Expired | Revoked: whether the gateway accepts it now. */
+  readonly state: string;
+  readonly tenantId: string;
+}
+
+/** A GPU as the node agent reported it. Memory figures are null when not reported, never 0-for-unknown. */
+export interface Gpu {
+  readonly computeCapability: string;
+  readonly freeMemoryBytes: number | null;
+  readonly index: number;
+  /** unified (GB10: GPU shares system memory) or discrete. */
+  readonly memoryModel: string;
+  /** nvml, proc-meminfo or simulated: where the memory figure comes from. */
+  readonly memorySource: string;
+  readonly name: string;
+  readonly totalMemoryBytes: number | null;
+  readonly uuid: string;
+}
+
+/** How a case is judged: exact (whole answer equals), contains (substring), regex (pattern matches), json-schema (answer is JSON valid against a schema). */
+export type GraderKind = 'CONTAINS' | 'EXACT' | 'JSON_SCHEMA' | 'REGEX';
+
+export interface HealInput {
+  /** List what the rules would do now and change nothing. */
+  readonly dryRun: boolean;
+  /** Repeating a key returns the same healing pass. */
+  readonly idempotencyKey?: string | null;
+  readonly rules?: HealingRulesInput | null;
+}
+
+/** One action of a healing pass: the rule, its target, why, and the evidence. */
+export interface HealingActionView {
+  readonly deploymentId: string | null;
+  /** The figures the rule decided on, as canonical JSON. */
+  readonly evidenceJson: string;
+  /** CordonNode, ReplaceReplica or RestartReplica. */
+  readonly kind: string;
+  readonly nodeId: string;
+  /** What happened when applied (`applied`, or why not); null in a dry run. */
+  readonly outcome: string | null;
+  readonly reason: string;
+  /** The healing.action receipt; null in a dry run. */
+  readonly receiptHash: string | null;
+  /** cordon-crashing-node, replace-unhealthy-replica or restart-crash-looping-replica. */
+  readonly rule: string;
+  /** The node id (CordonNode) or the assignment id. */
+  readonly target: string;
+}
+
+/** What one healing pass did, or in a dry run would do. */
+export interface HealingPlanView {
+  readonly actions: readonly HealingActionView[];
+  readonly dryRun: boolean;
+  readonly rules: HealingRulesView;
+  readonly skipped: readonly HealingSkipView[];
+}
+
+/** Overrides of the healing rules for this request; unset fields keep the configured values (LUNANEXA_HEAL_*). */
+export interface HealingRulesInput {
+  /** A target healing acted on is left alone this long. */
+  readonly cooldownSeconds?: number | null;
+  /** Restarts since the last healing restart that make a crash loop. */
+  readonly crashLoopRestarts?: number | null;
+  /** Consecutive Unhealthy reports before a replica is re-placed. */
+  readonly healthFailureThreshold?: number | null;
+  readonly maxActionsPerPass?: number | null;
+  /** Distinct replicas the node crashes must come from. */
+  readonly nodeCrashMinReplicas?: number | null;
+  /** Runtime crashes on one node within the window that cordon it. */
+  readonly nodeCrashThreshold?: number | null;
+  readonly nodeCrashWindowSeconds?: number | null;
+}
+
+/** The rule settings a healing pass used. */
+export interface HealingRulesView {
+  readonly cooldownSeconds: number;
+  readonly crashLoopRestarts: number;
+  readonly healthFailureThreshold: number;
+  readonly maxActionsPerPass: number;
+  readonly nodeCrashMinReplicas: number;
+  readonly nodeCrashThreshold: number;
+  readonly nodeCrashWindowSeconds: number;
+}
+
+/** A healing pass: its plan (dry run) or its applied actions, and its workflow. */
+export interface HealingRun {
+  readonly correlationId: string;
+  readonly plan: HealingPlanView;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** A candidate a rule matched that a bound held back, and the bound. */
+export interface HealingSkipView {
+  readonly reason: string;
+  readonly rule: string;
+  readonly target: string;
+}
+
+/** API health: version, build commit and dependency checks. */
+export interface Health {
+  readonly checks: readonly DependencyCheck[];
+  readonly commit: string;
+  /** ok when every dependency check passes, degraded otherwise. */
+  readonly status: string;
+  readonly version: string;
+}
+
+export interface Label {
+  readonly key: string;
+  readonly value: string;
+}
+
+export interface LabelInput {
+  readonly key: string;
+  readonly value?: string;
+}
+
+/** LatencyPercentiles by linear interpolation between closest ranks (as percentile_cont). */
+export interface LatencyPercentiles {
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+/** How the agent execs the runtime: no shell, no command line string. */
+export interface LaunchSpec {
+  readonly args: readonly string[];
+  readonly containerPort: number | null;
+  /** Environment variables a model version may set for this runtime. */
+  readonly envAllowlist: readonly string[];
+  readonly executable: string;
+}
+
+export interface LaunchSpecInput {
+  readonly args: readonly string[];
+  readonly containerPort?: number | null;
+  readonly envAllowlist?: readonly string[];
+  readonly executable: string;
+}
+
+/** The review of a license: nothing rolls out under a license until it is Approved. */
+export interface License {
+  /** Data classes a workload under this license may carry. */
+  readonly allowedDataClasses: readonly string[];
+  /** PendingReview, Approved or Rejected. */
+  readonly approvalState: string;
+  /** Attribution text the license requires. */
+  readonly attribution: string | null;
+  /** May outputs be used commercially (as reviewed, not inferred). */
+  readonly commercialUse: boolean;
+  readonly createdAt: DateTimeString;
+  readonly createdBy: string;
+  /** Name of the custom terms, for kind custom. */
+  readonly customName: string | null;
+  readonly decidedAt: string | null;
+  /** Who decided the review; null while PendingReview. */
+  readonly decidedBy: string | null;
+  readonly id: string;
+  /** spdx or custom. */
+  readonly kind: string;
+  /** Registry name (a DNS label) that model versions refer to. */
+  readonly name: string;
+  /** The reviewer’s note. */
+  readonly note: string | null;
+  /** SPDX id, for kind spdx. */
+  readonly spdxId: string | null;
+  /** sha256 of the custom terms document. */
+  readonly termsDigest: string | null;
+  /** Where the custom terms document is, for kind custom. */
+  readonly termsUri: string | null;
+  readonly updatedAt: DateTimeString;
+}
+
+/** A committed change, as a live notice: an audit event (kind "audit") or a node heartbeat (kind "node"). Re-read what it names; `dropped` > 0 means notices were missed. */
+export interface LiveEvent {
+  readonly action: string | null;
+  readonly actor: string | null;
+  readonly correlationId: string | null;
+  readonly decision: string | null;
+  readonly dropped: number;
+  /** audit or node */
+  readonly kind: string;
+  /** The node (kind node). */
+  readonly nodeId: string | null;
+  readonly occurredAt: string;
+  /** Audit sequence number (kind audit). */
+  readonly seq: number | null;
+  /** Node or deployment id the event is about. */
+  readonly subject: string | null;
+  readonly workflowId: string | null;
+}
+
+/** Username and password of an enabled operator. */
+export interface LoginInput {
+  readonly password: string;
+  readonly username: string;
+}
+
+/** A session: send `Authorization: Bearer <accessToken>` until it expires. */
+export interface LoginResult {
+  /** Session token (JWT, EdDSA); valid for 15 minutes. */
+  readonly accessToken: string;
+  readonly expiresAt: DateTimeString;
+  readonly operator: Operator;
+}
+
+/** The caller: their account and what this credential may do. */
+export interface Me {
+  readonly credential: CredentialKind;
+  /** When this credential stops working (null: never). */
+  readonly expiresAt: DateTimeString | null;
+  readonly operator: Operator;
+  /** What this request may do: the session's role, or the lower of an API token's and its owner's. */
+  readonly role: Role;
+  /** API tokens only: the display prefix. */
+  readonly tokenPrefix: string | null;
+}
+
+/** A model: a name operators recognise; its versions are the deployable records. */
+export interface Model {
+  readonly createdAt: DateTimeString;
+  readonly createdBy: string;
+  readonly description: string | null;
+  readonly displayName: string;
+  readonly id: string;
+  readonly name: string;
+  readonly updatedAt: DateTimeString;
+  /** The model’s versions, by version label. */
+  readonly versions: readonly ModelVersion[];
+}
+
+/** A registered, digest-pinned model version: artifact, hardware requirements, lifecycle state, verification and evaluation (license and runtime resolve from the registry). */
+export interface ModelVersion {
+  /** Lifecycle events the version accepts in its state. */
+  readonly allowedEvents: readonly string[];
+  readonly artifact: Artifact;
+  readonly artifactDigest: string;
+  readonly contextLength: number | null;
+  readonly createdAt: DateTimeString;
+  readonly createdBy: string;
+  readonly evaluation: ModelVersionEvaluation | null;
+  readonly id: string;
+  /** The license the version is used under, with its review. */
+  readonly license: License;
+  readonly licenseId: string;
+  readonly model: string;
+  readonly parameterCount: number | null;
+  readonly ref: string;
+  /** What one replica needs. */
+  readonly requirements: CompatibleHardware;
+  /** The runtime record in the registry (allowlist included). */
+  readonly runtime: Runtime;
+  readonly runtimeEnv: readonly RuntimeEnvVar[];
+  readonly runtimeId: string;
+  readonly runtimeKind: string;
+  /** Lifecycle state (contracts MODEL_VERSION_STATES). */
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly updatedAt: DateTimeString;
+  readonly verification: ArtifactVerification | null;
+  readonly version: string;
+}
+
+/** The latest evaluation of a model version. */
+export interface ModelVersionEvaluation {
+  readonly evaluatedAt: string;
+  readonly passed: boolean;
+  readonly runId: string;
+  readonly scores: readonly EvaluationScore[];
+  readonly suite: string;
+}
+
+export interface Mutation {
+  /** Approves a license (admin); the reviewer and note are recorded. */
+  readonly approveLicense: License;
+  /** Evaluated → Approved: the only state rollouts accept. Needs an Approved license. */
+  readonly approveModelVersion: ModelVersion;
+  /** Approves a Pending node and waits for EnrollNode to finish (credential issued, SSH checked, Active). */
+  readonly approveNode: NodeOperation;
+  /** No new placements on the node; running replicas keep serving. */
+  readonly cordonNode: FleetNode;
+  /** Creates an alias (no revision until its first rollout promotes). */
+  readonly createAlias: Alias;
+  /** Issues an API token owned by the caller. The token is in this answer only. */
+  readonly createApiToken: CreateApiTokenResult;
+  /** Stores a benchmark profile (immutable; the same definition again returns it). */
+  readonly createBenchmarkProfile: BenchmarkProfile;
+  /** A single-use enrollment token (default 15 minutes). The token is in this answer only. */
+  readonly createBootstrapToken: CreatedBootstrapToken;
+  /** Starts the deployment workflow (place, push signed assignments, wait for Ready, keep leases). */
+  readonly createDeployment: DeploymentOperation;
+  /** Stores an evaluation suite (immutable; the same definition again returns it). */
+  readonly createEvaluationSuite: EvaluationSuite;
+  /** Issues a gateway key for a tenant and a set of existing aliases. The secret is in this answer only; the database keeps its sha256. */
+  readonly createGatewayKey: CreateGatewayKeyResult;
+  /** Records a license for review (PendingReview). */
+  readonly createLicense: License;
+  /** Creates a model; its versions are created with createModelVersion. */
+  readonly createModel: Model;
+  /** Registers a digest-pinned model version (state Registered). */
+  readonly createModelVersion: ModelVersion;
+  /** Creates an operator account. */
+  readonly createOperator: Operator;
+  /** Creates a tenant (CONFLICT when the id is taken); audited. */
+  readonly createTenant: Tenant;
+  /** Approved → Deprecated: keeps serving, no new rollouts. */
+  readonly deprecateModelVersion: ModelVersion;
+  /** Disables an operator: no login, and their sessions and API tokens stop working. The last enabled admin cannot be disabled. */
+  readonly disableOperator: Operator;
+  /** DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained. */
+  readonly drainNode: DrainResult;
+  /** Runs one healing pass (the Healing workflow: bounded actions, each with a healing.action receipt); with dryRun, only lists them and changes nothing. */
+  readonly heal: HealingRun;
+  /** Exchanges username and password for a 15-minute session token. Unknown user, wrong password and disabled account all answer UNAUTHENTICATED. */
+  readonly login: LoginResult;
+  /** Ends every session of the caller's account (session tokens only; API tokens are revoked). */
+  readonly logout: boolean;
+  /** Runs the ping system check as a Temporal workflow: one PostgreSQL row and one audit receipt. */
+  readonly ping: PingResult;
+  /** Deletes every kept payload of a tenant now (RetentionExpiry in purge mode), with payload.delete receipts. */
+  readonly purgePayloadCaptures: PayloadPurge;
+  /** Registers a model version (minimal record). */
+  readonly registerModelVersion: ModelVersion;
+  /** Registers a runtime (validated launch spec; off the allowlist until an admin allows it). */
+  readonly registerRuntime: Runtime;
+  /** Deprecated → Approved. */
+  readonly reinstateModelVersion: ModelVersion;
+  /** Rejects a license (admin); versions under it do not roll out. */
+  readonly rejectLicense: License;
+  /** Rejects a Pending node; it must enroll again with a new token. */
+  readonly rejectNode: NodeOperation;
+  /** Retired (terminal): after deprecation, or a candidate that never reached Approved; withdraw: true retires an Approved or Deprecated version at once (license withdrawn, weights compromised). */
+  readonly retireModelVersion: ModelVersion;
+  /** Revokes an API token; it is refused from its next request on. */
+  readonly revokeApiToken: ApiToken;
+  /** Revokes an unused bootstrap token. */
+  readonly revokeBootstrapToken: BootstrapToken;
+  /** Revokes a gateway key; gateways refuse it from their next request on. Revoking a revoked key changes nothing and answers it as it is. */
+  readonly revokeGatewayKey: GatewayKey;
+  /** RotateNodeCredential: the agent switches to a new key with no gap, then a new credential is issued. */
+  readonly rotateNodeCredential: NodeOperation;
+  /** Sets a tenant's data policy (audited with before and after); the gateway applies it within a refresh. */
+  readonly setDataPolicy: DataPolicy;
+  /** Replaces the node labels. */
+  readonly setNodeLabels: FleetNode;
+  /** Replaces the node taints. */
+  readonly setNodeTaints: FleetNode;
+  /** Changes an operator's role and ends their sessions. The last enabled admin cannot be demoted. */
+  readonly setOperatorRole: Operator;
+  /** Puts a runtime on the runtime allowlist or takes it off (admin). */
+  readonly setRuntimeAllowed: Runtime;
+  /** Promote, roll back, pause, resume or abort a running rollout. */
+  readonly signalRollout: Rollout;
+  /** Evaluates a model version on a candidate deployment of it: the suite, then the benchmark profile; records scores and metrics and moves the version to Evaluated or EvaluationFailed. */
+  readonly startEvaluation: EvaluationOperation;
+  /** Starts a rollout of a model version to an alias: policy and digest checks, canary deployment, canary steps with analysis, promotion or rollback. Refusals carry their typed code. */
+  readonly startRollout: RolloutOperation;
+  /** Stops every replica and waits until the agents report them stopped. */
+  readonly stopDeployment: DeploymentOperation;
+  /** Placements allowed again; on a Drained node this also returns it to service (Active). */
+  readonly uncordonNode: FleetNode;
+  /** Changes a tenant's display name and quotas (left out: unchanged; null: unlimited); audited with before and after. Gateways apply it at once. */
+  readonly updateTenant: Tenant;
+  /** Hashes the artifact in its store against the digest (verifyModelVersionWorkflow) and returns the version with the verification. */
+  readonly verifyModelVersion: ModelVersion;
+}
+
+export interface MutationApproveLicenseArgs {
+  readonly name: string;
+  readonly note: string;
+}
+
+export interface MutationApproveModelVersionArgs {
+  readonly note?: string | null;
+  readonly ref: string;
+}
+
+export interface MutationApproveNodeArgs {
+  readonly node: string;
+}
+
+export interface MutationCordonNodeArgs {
+  readonly node: string;
+}
+
+export interface MutationCreateAliasArgs {
+  readonly input: CreateAliasInput;
+}
+
+export interface MutationCreateApiTokenArgs {
+  readonly input: CreateApiTokenInput;
+}
+
+export interface MutationCreateBenchmarkProfileArgs {
+  readonly input: CreateBenchmarkProfileInput;
+}
+
+export interface MutationCreateBootstrapTokenArgs {
+  readonly input: CreateBootstrapTokenInput;
+}
+
+export interface MutationCreateDeploymentArgs {
+  readonly input: CreateDeploymentInput;
+}
+
+export interface MutationCreateEvaluationSuiteArgs {
+  readonly input: CreateEvaluationSuiteInput;
+}
+
+export interface MutationCreateGatewayKeyArgs {
+  readonly input: CreateGatewayKeyInput;
+}
+
+export interface MutationCreateLicenseArgs {
+  readonly input: CreateLicenseInput;
+}
+
+export interface MutationCreateModelArgs {
+  readonly input: CreateModelInput;
+}
+
+export interface MutationCreateModelVersionArgs {
+  readonly input: CreateModelVersionInput;
+}
+
+export interface MutationCreateOperatorArgs {
+  readonly input: CreateOperatorInput;
+}
+
+export interface MutationCreateTenantArgs {
+  readonly input: CreateTenantInput;
+}
+
+export interface MutationDeprecateModelVersionArgs {
+  readonly reason: string;
+  readonly ref: string;
+}
+
+export interface MutationDisableOperatorArgs {
+  readonly id: string;
+}
+
+export interface MutationDrainNodeArgs {
+  readonly idempotencyKey?: string | null;
+  readonly node: string;
+  readonly timeoutSeconds?: number;
+}
+
+export interface MutationHealArgs {
+  readonly input: HealInput;
+}
+
+export interface MutationLoginArgs {
+  readonly input: LoginInput;
+}
+
+export interface MutationPingArgs {
+  readonly input: PingInput;
+}
+
+export interface MutationPurgePayloadCapturesArgs {
+  readonly idempotencyKey?: string | null;
+  readonly tenantId: string;
+}
+
+export interface MutationRegisterModelVersionArgs {
+  readonly input: RegisterModelVersionInput;
+}
+
+export interface MutationRegisterRuntimeArgs {
+  readonly input: RegisterRuntimeInput;
+}
+
+export interface MutationReinstateModelVersionArgs {
+  readonly note?: string | null;
+  readonly ref: string;
+}
+
+export interface MutationRejectLicenseArgs {
+  readonly name: string;
+  readonly note: string;
+}
+
+export interface MutationRejectNodeArgs {
+  readonly node: string;
+  readonly reason: string;
+}
+
+export interface MutationRetireModelVersionArgs {
+  readonly reason: string;
+  readonly ref: string;
+  readonly withdraw?: boolean;
+}
+
+export interface MutationRevokeApiTokenArgs {
+  readonly id: string;
+}
+
+export interface MutationRevokeBootstrapTokenArgs {
+  readonly id: string;
+}
+
+export interface MutationRevokeGatewayKeyArgs {
+  readonly id: string;
+}
+
+export interface MutationRotateNodeCredentialArgs {
+  readonly idempotencyKey?: string | null;
+  readonly node: string;
+}
+
+export interface MutationSetDataPolicyArgs {
+  readonly input: SetDataPolicyInput;
+}
+
+export interface MutationSetNodeLabelsArgs {
+  readonly labels: readonly LabelInput[];
+  readonly node: string;
+}
+
+export interface MutationSetNodeTaintsArgs {
+  readonly node: string;
+  readonly taints: readonly TaintInput[];
+}
+
+export interface MutationSetOperatorRoleArgs {
+  readonly input: SetOperatorRoleInput;
+}
+
+export interface MutationSetRuntimeAllowedArgs {
+  readonly allowed: boolean;
+  readonly id: string;
+}
+
+export interface MutationSignalRolloutArgs {
+  readonly action: RolloutAction;
+  readonly reason?: string | null;
+  readonly rollout: string;
+}
+
+export interface MutationStartEvaluationArgs {
+  readonly input: StartEvaluationInput;
+}
+
+export interface MutationStartRolloutArgs {
+  readonly input: StartRolloutInput;
+}
+
+export interface MutationStopDeploymentArgs {
+  readonly deployment: string;
+}
+
+export interface MutationUncordonNodeArgs {
+  readonly node: string;
+}
+
+export interface MutationUpdateTenantArgs {
+  readonly input: UpdateTenantInput;
+}
+
+export interface MutationVerifyModelVersionArgs {
+  readonly ref: string;
+}
+
+export interface NodeCondition {
+  readonly lastTransitionAt: DateTimeString;
+  readonly message: string | null;
+  readonly reason: string;
+  /** True, False or Unknown. */
+  readonly status: string;
+  readonly type: string;
+}
+
+/** The outcome of a node workflow, with its receipt and Temporal link. */
+export interface NodeOperation {
+  readonly correlationId: string;
+  readonly node: FleetNode;
+  /** Hash of the receipt that closed the operation, when it has finished. */
+  readonly receiptHash: string | null;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** An operator account. */
+export interface Operator {
+  readonly createdAt: DateTimeString;
+  /** Set when the account was disabled; it can no longer log in. */
+  readonly disabledAt: DateTimeString | null;
+  readonly id: string;
+  readonly role: Role;
+  /** Lower-case; unique regardless of case. */
+  readonly username: string;
+}
+
+/** A kept payload, as metadata: never its text. */
+export interface PayloadCapture {
+  readonly capturedAt: string;
+  readonly correlationId: string;
+  readonly deploymentId: string | null;
+  /** When RetentionExpiry deletes it. */
+  readonly expiresAt: string;
+  readonly id: string;
+  readonly modelRef: string | null;
+  /** retention | evaluation */
+  readonly purpose: string;
+  readonly requestBytes: number;
+  readonly requestId: string;
+  readonly responseBytes: number;
+  readonly tenantId: string;
+}
+
+/** A finished purge of one tenant's payload captures. */
+export interface PayloadPurge {
+  readonly deleted: number;
+  /** Hashes of the payload.delete receipts in the audit log. */
+  readonly receiptHashes: readonly string[];
+  readonly temporalUiUrl: string;
+  readonly tenantId: string;
+  readonly workflowId: string;
+}
+
+/** Run the ping system check. The same idempotency key always returns the same run. */
+export interface PingInput {
+  /** Caller-chosen key (letters, digits, . _ : -; at most 128 characters). */
+  readonly idempotencyKey: string;
+  /** Free text, 1-200 characters; defaults to "ping". */
+  readonly message?: string | null;
+}
+
+/** A completed ping system check, read from PostgreSQL. */
+export interface PingRecord {
+  readonly actor: string;
+  readonly correlationId: string;
+  readonly createdAt: DateTimeString;
+  readonly id: string;
+  readonly message: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** The outcome of one ping run and its audit receipt. */
+export interface PingResult {
+  readonly correlationId: string;
+  readonly message: string;
+  readonly pingId: string;
+  /** Audit receipt hash (sha256, hex) for this run. */
+  readonly receiptHash: string;
+  readonly receiptSeq: number;
+  readonly runId: string;
+  /** Link to this workflow in the Temporal UI. */
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** A node the scheduler put a replica on, and why. */
+export interface PlacementChoice {
+  readonly node: string;
+  readonly reason: string;
+}
+
+/** What to place, for a dry run of the scheduler. */
+export interface PlacementPlanInput {
+  /** An existing deployment: the plan adds to it (its nodes already run a replica). */
+  readonly deployment?: string | null;
+  /** Model version ref, name@version. */
+  readonly model: string;
+  /** Node id or name to place on. */
+  readonly node?: string | null;
+  /** Spread or Binpack. */
+  readonly placementStrategy?: string;
+  readonly replicas?: number;
+}
+
+/** What the scheduler would do now, and why, for every node. A dry run: nothing is placed, written or audited. */
+export interface PlacementPlanView {
+  readonly chosen: readonly PlacementChoice[];
+  readonly rejected: readonly PlacementRejection[];
+  readonly replicas: number;
+  readonly strategy: string;
+  /** Replicas no eligible node was left for. */
+  readonly unplaced: number;
+}
+
+/** A node the scheduler passed over, with every reason it was not eligible. */
+export interface PlacementRejection {
+  readonly node: string;
+  readonly reasons: readonly string[];
+}
+
+export interface Query {
+  /** One alias by name or id; null when there is none. */
+  readonly alias: Alias | null;
+  /** Every alias, by name, with its revision history. */
+  readonly aliases: readonly Alias[];
+  /** Every API token (never the secret), newest first. */
+  readonly apiTokens: readonly ApiToken[];
+  /** Walks the whole audit chain and reports the first break. */
+  readonly auditChainStatus: AuditChainStatus;
+  /** One audit event with its chain link verified; null when no event has this seq. */
+  readonly auditEvent: AuditEvent | null;
+  /** Audit events, newest first, paged by seq. */
+  readonly auditEvents: AuditEventPage;
+  /** The latest finished run of each version on one profile, side by side, with regressions against the baseline (the first version unless named). */
+  readonly benchmarkComparison: BenchmarkComparison;
+  /** Every benchmark profile, by name. */
+  readonly benchmarkProfiles: readonly BenchmarkProfile[];
+  /** Bootstrap tokens, newest first (never the secret). */
+  readonly bootstrapTokens: readonly BootstrapToken[];
+  /** What an agent needs to pin the controller: key id and fingerprint. */
+  readonly controllerIdentity: ControllerIdentity;
+  /** Every configured tenant data policy, by tenant id. */
+  readonly dataPolicies: readonly DataPolicy[];
+  /** A tenant's data policy; the default (configured: false) when nobody set one. */
+  readonly dataPolicy: DataPolicy;
+  readonly deployment: Deployment | null;
+  readonly deployments: readonly Deployment[];
+  readonly evaluationRun: EvaluationRun | null;
+  /** Evaluation runs, newest first; of one model version and/or one profile when given. */
+  readonly evaluationRuns: readonly EvaluationRun[];
+  /** Every evaluation suite, by name. */
+  readonly evaluationSuites: readonly EvaluationSuite[];
+  /** A tenant's gateway keys, newest first, without secrets; revoked ones only with includeRevoked (NOT_FOUND for an unknown tenant). */
+  readonly gatewayKeys: readonly GatewayKey[];
+  /** Dry run of the healing rules: the actions a pass would take now (rule, target, reason, evidence) and the candidates a bound held back. Changes nothing. */
+  readonly healingPlan: HealingPlanView;
+  /** Version, commit and dependency checks. Readable by anyone. */
+  readonly health: Health;
+  readonly license: License | null;
+  /** Every license, by name, with its review state. */
+  readonly licenses: readonly License[];
+  /** The caller: account, effective role and credential. */
+  readonly me: Me;
+  /** One model by name or id; null when there is none. */
+  readonly model: Model | null;
+  /** One version by ref (name@version) or id. */
+  readonly modelVersion: ModelVersion | null;
+  /** Model versions by ref; of one model when given. */
+  readonly modelVersions: readonly ModelVersion[];
+  /** Every model, by name. */
+  readonly models: readonly Model[];
+  /** One node by id or name; null when there is none. */
+  readonly node: FleetNode | null;
+  /** Every enrolled node, by name. */
+  readonly nodes: readonly FleetNode[];
+  /** Every operator account, by username. */
+  readonly operators: readonly Operator[];
+  /** Kept payloads, newest first, as metadata only (never the text); of one tenant when given. */
+  readonly payloadCaptures: readonly PayloadCapture[];
+  /** Dry run of the scheduler: where replicas of a model version would go now and why every node was or was not chosen. Changes nothing. */
+  readonly placementPlan: PlacementPlanView;
+  /** The most recent ping system checks, newest first. */
+  readonly recentPings: readonly PingRecord[];
+  /** Inference requests the gateway served, newest first (metadata only, never payloads). */
+  readonly requestRecords: RequestRecordPage;
+  readonly rollout: Rollout | null;
+  /** Rollouts, newest first; of one alias when given. */
+  readonly rollouts: readonly Rollout[];
+  readonly runtime: Runtime | null;
+  /** Every runtime, by name and version, with its allowlist flag. */
+  readonly runtimes: readonly Runtime[];
+  /** Finds a request id, correlation id, workflow id, audit seq, or node / deployment / model name (prefix). */
+  readonly search: readonly SearchHit[];
+  /** One tenant; null when there is none with this id. */
+  readonly tenant: Tenant | null;
+  /** Every tenant, by id, with its quotas and key counts. */
+  readonly tenants: readonly Tenant[];
+  /** Request rate, errors, latency and time-to-first-token percentiles over a recent window, per bucket and per deployment, with the in-flight requests replicas report now. */
+  readonly traffic: TrafficReport;
+  /** Workflows that failed, timed out or were terminated in the last `hours`, newest first. */
+  readonly workflowAlerts: readonly WorkflowAlert[];
+}
+
+export interface QueryAliasArgs {
+  readonly alias: string;
+}
+
+export interface QueryAuditEventArgs {
+  readonly seq: number;
+}
+
+export interface QueryAuditEventsArgs {
+  /** Only events with a seq lower than this (the previous page’s nextBefore). */
+  readonly before?: number | null;
+  readonly filter?: AuditEventFilter | null;
+  readonly first?: number;
+}
+
+export interface QueryBenchmarkComparisonArgs {
+  readonly baseline?: string | null;
+  readonly modelVersions: readonly string[];
+  readonly profile: string;
+  readonly thresholds?: BenchmarkRegressionThresholdsInput | null;
+}
+
+export interface QueryDataPolicyArgs {
+  readonly tenantId: string;
+}
+
+export interface QueryDeploymentArgs {
+  readonly deployment: string;
+}
+
+export interface QueryEvaluationRunArgs {
+  readonly id: string;
+}
+
+export interface QueryEvaluationRunsArgs {
+  readonly limit?: number | null;
+  readonly modelVersion?: string | null;
+  readonly profile?: string | null;
+}
+
+export interface QueryGatewayKeysArgs {
+  readonly includeRevoked?: boolean | null;
+  readonly tenantId: string;
+}
+
+export interface QueryHealingPlanArgs {
+  readonly rules?: HealingRulesInput | null;
+}
+
+export interface QueryLicenseArgs {
+  readonly name: string;
+}
+
+export interface QueryModelArgs {
+  readonly name: string;
+}
+
+export interface QueryModelVersionArgs {
+  readonly ref: string;
+}
+
+export interface QueryModelVersionsArgs {
+  readonly model?: string | null;
+}
+
+export interface QueryNodeArgs {
+  readonly node: string;
+}
+
+export interface QueryPayloadCapturesArgs {
+  readonly limit?: number | null;
+  readonly tenantId?: string | null;
+}
+
+export interface QueryPlacementPlanArgs {
+  readonly input: PlacementPlanInput;
+}
+
+export interface QueryRecentPingsArgs {
+  readonly limit?: number;
+}
+
+export interface QueryRequestRecordsArgs {
+  /** Only records older than this cursor (the previous page’s nextBefore). */
+  readonly before?: string | null;
+  readonly filter?: RequestRecordFilter | null;
+  readonly first?: number;
+}
+
+export interface QueryRolloutArgs {
+  readonly id: string;
+}
+
+export interface QueryRolloutsArgs {
+  readonly alias?: string | null;
+  readonly limit?: number | null;
+}
+
+export interface QueryRuntimeArgs {
+  readonly id: string;
+}
+
+export interface QuerySearchArgs {
+  readonly term: string;
+}
+
+export interface QueryTenantArgs {
+  readonly id: string;
+}
+
+export interface QueryTrafficArgs {
+  readonly bucketSeconds?: number;
+  /** Deployment id or name. */
+  readonly deployment?: string | null;
+  readonly windowMinutes?: number;
+}
+
+export interface QueryWorkflowAlertsArgs {
+  readonly hours?: number;
+  readonly limit?: number;
+}
+
+export interface RegisterModelVersionInput {
+  /** Fake runtime: share of inference requests answered with an injected 500 (0-1, spread evenly and predictably) — for exercising canary analysis and rollback. */
+  readonly errorRate?: number | null;
+  /** Model name (a DNS label). */
+  readonly model: string;
+  /** Runtime kind: fake (deterministic test runtime) in this release. */
+  readonly runtime?: string;
+  /** Fake runtime: tokens per second. */
+  readonly tokensPerSecond?: number | null;
+  /** Fake runtime: time to first token in ms. */
+  readonly ttftMs?: number | null;
+  /** Version label, unique per model. */
+  readonly version: string;
+}
+
+/** A new runtime; its id is runtime-<name>-<version>. It starts off the allowlist. */
+export interface RegisterRuntimeInput {
+  readonly health: RuntimeHealthCheckInput;
+  /** fake or openai-compatible. */
+  readonly kind: string;
+  readonly launch: LaunchSpecInput;
+  /** A DNS label, e.g. vllm. */
+  readonly name: string;
+  readonly packaging: RuntimePackagingInput;
+  readonly supportedHardware: CompatibleHardwareInput;
+  readonly version: string;
+}
+
+/** What the gateway kept of one inference request: ids, model, deployment, outcome, timings, token counts. Never the prompt or the reply. */
+export interface RequestRecord {
+  readonly completionTokens: number | null;
+  readonly correlationId: string;
+  readonly deploymentId: string | null;
+  readonly deploymentName: string | null;
+  /** openai or generic: the wire format the caller used. */
+  readonly dialect: string;
+  readonly durationMs: number;
+  /** The typed error code when it did not complete. */
+  readonly errorCode: string | null;
+  readonly finishedAt: DateTimeString;
+  /** 499 when the client left before a status line was sent. */
+  readonly httpStatus: number;
+  /** Arrival order; the cursor for paging. */
+  readonly id: string;
+  /** chat or completion. */
+  readonly kind: string;
+  /** The version that answered (name@version). */
+  readonly modelRef: string | null;
+  /** Rejected, Completed, Failed, Cancelled or TimedOut. */
+  readonly outcome: string;
+  readonly promptTokens: number | null;
+  readonly receivedAt: DateTimeString;
+  readonly requestId: string;
+  /** The model ref or alias the caller named. */
+  readonly requestedModel: string;
+  readonly stream: boolean;
+  /** Time to the first token (streams) or the answer. */
+  readonly timeToFirstTokenMs: number | null;
+}
+
+/** Narrows the request list; fields combine with AND. */
+export interface RequestRecordFilter {
+  readonly correlationId?: string | null;
+  /** Deployment id or name. */
+  readonly deployment?: string | null;
+  /** Only Rejected, Failed and TimedOut requests. */
+  readonly errorsOnly?: boolean | null;
+  readonly outcome?: string | null;
+  readonly requestId?: string | null;
+}
+
+export interface RequestRecordPage {
+  readonly items: readonly RequestRecord[];
+  /** Pass as `before` for the next (older) page. */
+  readonly nextBefore: string | null;
+}
+
+/** Operator roles, lowest first; each can do everything the roles below it can. */
+export type Role = 'admin' | 'operator' | 'viewer';
+
+/** Moving an alias to a model version through canary steps. */
+export interface Rollout {
+  readonly alias: string;
+  readonly analyses: readonly RolloutAnalysis[];
+  readonly analysisWindowSeconds: number;
+  readonly bakeSeconds: number;
+  /** The alias revision serving when the rollout started; rollback restores it. */
+  readonly baseRevision: number;
+  readonly canaryDeploymentId: string | null;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** Index into steps of the current (or last) step; -1 before the first. */
+  readonly currentStep: number;
+  /** The canary weight now in effect (0 when none). */
+  readonly currentWeight: number;
+  readonly finishedAt: string | null;
+  readonly id: string;
+  readonly maxErrorRateIncrease: number;
+  readonly maxEvaluationScoreDrop: number;
+  readonly maxP95LatencyRatio: number;
+  readonly maxWindowsPerStep: number;
+  readonly modelRef: string;
+  readonly p95SlackMs: number;
+  /** The receipts of this rollout, in order. */
+  readonly receipts: readonly RolloutReceipt[];
+  /** The typed code of a refusal (LICENSE_NOT_APPROVED, DIGEST_MISMATCH, …). */
+  readonly refusalCode: string | null;
+  readonly replicas: number;
+  readonly samplesPerStep: number;
+  /** Verifying | Deploying | Canary | Paused | Promoted | RolledBack | Aborted | Refused | Failed */
+  readonly state: string;
+  readonly stateReason: string | null;
+  /** Canary weights in percent, in order. */
+  readonly steps: readonly number[];
+  readonly temporalUiUrl: string;
+  readonly updatedAt: string;
+  readonly workflowId: string;
+}
+
+/** Operator signals to a running rollout: promote now, roll back, pause or resume the step timer, abort. */
+export type RolloutAction = 'ABORT' | 'PAUSE' | 'PROMOTE' | 'RESUME' | 'ROLLBACK';
+
+/** The judgement of one canary analysis window (canary against stable). */
+export interface RolloutAnalysis {
+  readonly canaryErrorRate: number;
+  readonly canaryErrors: number;
+  readonly canaryEvaluationScore: number | null;
+  readonly canaryP95Ms: number | null;
+  readonly canaryRequests: number;
+  readonly reasons: readonly string[];
+  readonly stableErrorRate: number | null;
+  readonly stableEvaluationScore: number | null;
+  readonly stableP95Ms: number | null;
+  /** Null on an alias’s first rollout. */
+  readonly stableRequests: number | null;
+  readonly step: number;
+  /** pass | breach | insufficient */
+  readonly verdict: string;
+  /** Canary weight in percent during the step. */
+  readonly weight: number;
+  /** Window of the step (more than 1 when the sample was not complete in time). */
+  readonly window: number;
+}
+
+export interface RolloutOperation {
+  readonly correlationId: string;
+  readonly rollout: Rollout;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** A receipt the rollout workflow wrote (one per step), from the hash-chained audit log. */
+export interface RolloutReceipt {
+  /** rollout.start, rollout.step, rollout.analysis, rollout.promote, rollout.rollback, … */
+  readonly action: string;
+  readonly actor: string;
+  readonly decision: string;
+  /** The receipt evidence as JSON (ids and outcomes, never payloads). */
+  readonly evidenceJson: string;
+  readonly hash: string;
+  readonly occurredAt: string;
+  readonly result: string;
+  readonly seq: number;
+}
+
+/** A runtime registry record and whether it is on the runtime allowlist. */
+export interface Runtime {
+  /** On the runtime allowlist: only versions on an allowed runtime roll out. */
+  readonly allowed: boolean;
+  readonly createdAt: DateTimeString;
+  readonly createdBy: string;
+  readonly health: RuntimeHealthCheck;
+  readonly id: string;
+  /** fake or openai-compatible. */
+  readonly kind: string;
+  readonly launch: LaunchSpec;
+  readonly name: string;
+  readonly packaging: RuntimePackaging;
+  readonly supportedHardware: CompatibleHardware;
+  readonly updatedAt: DateTimeString;
+  readonly version: string;
+}
+
+/** An environment variable a model version passes to its runtime. */
+export interface RuntimeEnvVar {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface RuntimeEnvVarInput {
+  /** Must be on the runtime’s envAllowlist. */
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface RuntimeHealthCheck {
+  readonly intervalMs: number;
+  readonly path: string;
+  readonly startupTimeoutMs: number;
+}
+
+export interface RuntimeHealthCheckInput {
+  readonly intervalMs: number;
+  readonly path: string;
+  readonly startupTimeoutMs: number;
+}
+
+export interface RuntimePackaging {
+  readonly digest: string;
+  /** Image repository without tag (containers). */
+  readonly image: string | null;
+  /** container or binary. */
+  readonly type: string;
+}
+
+export interface RuntimePackagingInput {
+  readonly digest: string;
+  readonly image?: string | null;
+  /** container or binary. */
+  readonly type: string;
+}
+
+/** Something the search box found, and where the console shows it. */
+export interface SearchHit {
+  readonly detail: string | null;
+  /** audit, request, correlation, workflow, node, deployment, model */
+  readonly kind: string;
+  /** Console route (path and query) that shows it. */
+  readonly route: string;
+  /** For workflows: the Temporal UI link. */
+  readonly temporalUiUrl: string | null;
+  readonly title: string;
+}
+
+export interface SetDataPolicyInput {
+  /** public | internal | confidential | restricted */
+  readonly dataClass: string;
+  /** Default false. */
+  readonly evaluationCaptureConsent?: boolean | null;
+  /** With retentionMode days: 1-3650. */
+  readonly retentionDays?: number | null;
+  /** none | days */
+  readonly retentionMode: string;
+  readonly tenantId: string;
+}
+
+/** Change an operator's role; their sessions end. */
+export interface SetOperatorRoleInput {
+  readonly operatorId: string;
+  readonly role: Role;
+}
+
+export interface StartEvaluationInput {
+  /** A deployment of that version (name or id), with a Ready replica. */
+  readonly deployment: string;
+  /** The same key returns the same run. */
+  readonly idempotencyKey?: string | null;
+  /** Model version ref (name@version) or id. */
+  readonly modelVersion: string;
+  /** Benchmark profile name or id; none: the suite only. */
+  readonly profile?: string | null;
+  /** Suite name or id. */
+  readonly suite: string;
+}
+
+/** Every plan field is optional; omitted ones take the defaults (10 → 50 → 100 %). */
+export interface StartRolloutInput {
+  readonly alias: string;
+  readonly analysisWindowSeconds?: number | null;
+  readonly bakeSeconds?: number | null;
+  /** Same key, same rollout (default: a new rollout). */
+  readonly idempotencyKey?: string | null;
+  readonly maxErrorRateIncrease?: number | null;
+  readonly maxEvaluationScoreDrop?: number | null;
+  readonly maxP95LatencyRatio?: number | null;
+  readonly maxWindowsPerStep?: number | null;
+  /** The model version ref (name@version) or id. */
+  readonly modelVersion: string;
+  readonly p95SlackMs?: number | null;
+  readonly replicas?: number | null;
+  readonly samplesPerStep?: number | null;
+  readonly steps?: readonly number[] | null;
+}
+
+export interface Subscription {
+  /** Committed changes as they happen: audit events and node heartbeats. Filter with `kinds` (audit, node). */
+  readonly fleetEvents: LiveEvent;
+}
+
+export interface SubscriptionFleetEventsArgs {
+  readonly kinds?: readonly string[] | null;
+}
+
+export interface Taint {
+  /** NoSchedule, PreferNoSchedule or NoExecute. */
+  readonly effect: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+export interface TaintInput {
+  /** NoSchedule, PreferNoSchedule or NoExecute. */
+  readonly effect: string;
+  readonly key: string;
+  readonly value?: string;
+}
+
+/** A tenant: the opaque id its requests carry (x-lunanexa-tenant-id, or the tenant of its gateway key) and its quotas. */
+export interface Tenant {
+  /** Gateway keys the gateway accepts now: neither revoked nor expired. */
+  readonly activeKeyCount: number;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** For people; requests name the tenant by id. */
+  readonly displayName: string | null;
+  /** Opaque id: [A-Za-z0-9][A-Za-z0-9._:-]{0,127}. */
+  readonly id: string;
+  /** Gateway keys ever issued to the tenant, revoked and expired ones included. */
+  readonly keyCount: number;
+  readonly quota: TenantQuota;
+  readonly updatedAt: string;
+  readonly updatedBy: string;
+}
+
+/** What the gateway lets a tenant use, counted across all of its keys; each limit null = unlimited (429 QUOTA_EXCEEDED beyond it). */
+export interface TenantQuota {
+  /** Requests in flight at once, 1-100000; null: unlimited. */
+  readonly maxConcurrentRequests: number | null;
+  /** Requests per minute, 1-1000000; null: unlimited. */
+  readonly requestsPerMinute: number | null;
+  /** Prompt + completion tokens per minute, a whole number 1-10000000000 (Float: past 32 bits); null: unlimited. */
+  readonly tokensPerMinute: number | null;
+}
+
+/** Requests that arrived in one time bucket. */
+export interface TrafficBucket {
+  readonly completionTokens: number;
+  /** Rejected, Failed and TimedOut requests. */
+  readonly errors: number;
+  /** Whole-request latency percentiles, ms. */
+  readonly latencyP50Ms: number | null;
+  readonly latencyP95Ms: number | null;
+  readonly latencyP99Ms: number | null;
+  /** Mean requests in flight over the bucket (time spent serving the requests that arrived in it ÷ bucket length). */
+  readonly meanConcurrency: number;
+  readonly requests: number;
+  readonly requestsPerSecond: number;
+  readonly start: DateTimeString;
+  /** Time-to-first-token percentiles, ms. */
+  readonly ttftP50Ms: number | null;
+  readonly ttftP95Ms: number | null;
+}
+
+/** Traffic over a recent window: a time series, and per-deployment totals. */
+export interface TrafficReport {
+  readonly bucketSeconds: number;
+  /** Oldest first; buckets without requests are included. */
+  readonly buckets: readonly TrafficBucket[];
+  /** Busiest first. */
+  readonly deployments: readonly DeploymentTraffic[];
+  /** In-flight requests all replicas in scope report now. */
+  readonly inFlightNow: number;
+  /** Requests waiting in the gateways' admission queues in scope now (queue depth). */
+  readonly queuedNow: number;
+  readonly totals: TrafficBucket;
+  readonly windowEnd: DateTimeString;
+  readonly windowStart: DateTimeString;
+}
+
+/** Changes a tenant's display name and quotas. A field left out keeps its value; null means unlimited (no display name). */
+export interface UpdateTenantInput {
+  readonly displayName?: string | null;
+  readonly id: string;
+  /** 1-100000; null: unlimited. */
+  readonly maxConcurrentRequests?: number | null;
+  /** 1-1000000; null: unlimited. */
+  readonly requestsPerMinute?: number | null;
+  /** A whole number 1-10000000000; null: unlimited. */
+  readonly tokensPerMinute?: number | null;
+}
+
+/** A workflow that ended badly recently: an Overview alert. */
+export interface WorkflowAlert {
+  readonly closedAt: DateTimeString | null;
+  readonly runId: string;
+  /** FAILED, TIMED_OUT or TERMINATED. */
+  readonly status: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+  readonly workflowType: string;
+}

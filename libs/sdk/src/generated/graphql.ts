@@ -1156,6 +1156,8 @@ export interface Mutation {
   readonly registerModelVersion: ModelVersion;
   /** Registers a runtime (validated launch spec; off the allowlist until an admin allows it). */
   readonly registerRuntime: Runtime;
+  /** Trusts an Ed25519 public key to sign model artifacts; its id is its fingerprint. CONFLICT when registered already (revoked keys stay revoked). Audited. */
+  readonly registerSigningKey: TrustedSigningKey;
   /** Deprecated → Approved. */
   readonly reinstateModelVersion: ModelVersion;
   /** Rejects a license (admin); versions under it do not roll out. */
@@ -1170,6 +1172,8 @@ export interface Mutation {
   readonly revokeBootstrapToken: BootstrapToken;
   /** Revokes a gateway key; gateways refuse it from their next request on. Revoking a revoked key changes nothing and answers it as it is. */
   readonly revokeGatewayKey: GatewayKey;
+  /** Revokes a signing key: versions it signed fail the deploy gate and the agent with SIGNATURE_INVALID from now on. Idempotent; audited. */
+  readonly revokeSigningKey: TrustedSigningKey;
   /** RotateNodeCredential: the agent switches to a new key with no gap, then a new credential is issued. */
   readonly rotateNodeCredential: NodeOperation;
   /** Sets a tenant's data policy (audited with before and after); the gateway applies it within a refresh. */
@@ -1182,6 +1186,8 @@ export interface Mutation {
   readonly setOperatorRole: Operator;
   /** Puts a runtime on the runtime allowlist or takes it off (admin). */
   readonly setRuntimeAllowed: Runtime;
+  /** Whether versions without a provenance signature may be rolled out onto aliases the tenant’s gateway keys call. Audited. */
+  readonly setTenantUnsignedPolicy: TenantSigningPolicy;
   /** Promote, roll back, pause, resume or abort a running rollout. */
   readonly signalRollout: Rollout;
   /** Evaluates a model version on a candidate deployment of it: the suite, then the benchmark profile; records scores and metrics and moves the version to Evaluated or EvaluationFailed. */
@@ -1304,6 +1310,10 @@ export interface MutationRegisterRuntimeArgs {
   readonly input: RegisterRuntimeInput;
 }
 
+export interface MutationRegisterSigningKeyArgs {
+  readonly input: RegisterSigningKeyInput;
+}
+
 export interface MutationReinstateModelVersionArgs {
   readonly note?: string | null;
   readonly ref: string;
@@ -1337,6 +1347,10 @@ export interface MutationRevokeGatewayKeyArgs {
   readonly id: string;
 }
 
+export interface MutationRevokeSigningKeyArgs {
+  readonly keyId: string;
+}
+
 export interface MutationRotateNodeCredentialArgs {
   readonly idempotencyKey?: string | null;
   readonly node: string;
@@ -1363,6 +1377,11 @@ export interface MutationSetOperatorRoleArgs {
 export interface MutationSetRuntimeAllowedArgs {
   readonly allowed: boolean;
   readonly id: string;
+}
+
+export interface MutationSetTenantUnsignedPolicyArgs {
+  readonly allowUnsignedVersions: boolean;
+  readonly tenantId: string;
 }
 
 export interface MutationSignalRolloutArgs {
@@ -1595,10 +1614,14 @@ export interface Query {
   readonly search: readonly SearchHit[];
   /** One tenant; null when there is none with this id. */
   readonly tenant: Tenant | null;
+  /** A tenant's unsigned-version policy; null when there is no such tenant. */
+  readonly tenantSigningPolicy: TenantSigningPolicy | null;
   /** Every tenant, by id, with its quotas and key counts. */
   readonly tenants: readonly Tenant[];
   /** Request rate, errors, latency and time-to-first-token percentiles over a recent window, per bucket and per deployment, with the in-flight requests replicas report now. */
   readonly traffic: TrafficReport;
+  /** Every registered signing key, revoked ones included. */
+  readonly trustedSigningKeys: readonly TrustedSigningKey[];
   /** Workflows that failed, timed out or were terminated in the last `hours`, newest first. */
   readonly workflowAlerts: readonly WorkflowAlert[];
 }
@@ -1713,6 +1736,10 @@ export interface QueryTenantArgs {
   readonly id: string;
 }
 
+export interface QueryTenantSigningPolicyArgs {
+  readonly tenantId: string;
+}
+
 export interface QueryTrafficArgs {
   readonly bucketSeconds?: number;
   /** Deployment id or name. */
@@ -1751,6 +1778,13 @@ export interface RegisterRuntimeInput {
   readonly packaging: RuntimePackagingInput;
   readonly supportedHardware: CompatibleHardwareInput;
   readonly version: string;
+}
+
+export interface RegisterSigningKeyInput {
+  /** 1-200 characters, no control characters. */
+  readonly label: string;
+  /** The Ed25519 public key: base64 of the raw 32 bytes, or a PEM SubjectPublicKeyInfo (`lunanexa signing-key generate` writes one). */
+  readonly publicKey: string;
 }
 
 /** What the gateway kept of one inference request: ids, model, deployment, outcome, timings, token counts. Never the prompt or the reply. */
@@ -2059,6 +2093,13 @@ export interface TenantQuota {
   readonly tokensPerMinute: number | null;
 }
 
+/** A tenant's artifact-signature policy. */
+export interface TenantSigningPolicy {
+  /** Whether versions without a provenance signature may be rolled out onto aliases this tenant’s gateway keys call (UNSIGNED_VERSION_NOT_ALLOWED otherwise). */
+  readonly allowUnsignedVersions: boolean;
+  readonly tenantId: string;
+}
+
 /** Requests that arrived in one time bucket. */
 export interface TrafficBucket {
   readonly completionTokens: number;
@@ -2092,6 +2133,23 @@ export interface TrafficReport {
   readonly totals: TrafficBucket;
   readonly windowEnd: DateTimeString;
   readonly windowStart: DateTimeString;
+}
+
+/** An Ed25519 public key an admin trusts to sign model artifacts. A version whose provenance signature names it verifies only while it is not revoked. */
+export interface TrustedSigningKey {
+  /** Always ed25519. */
+  readonly algorithm: string;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  /** Fingerprint: 'ed25519:' + the first 32 hex digits of sha256 over the raw public key. */
+  readonly keyId: string;
+  /** What the key is for, e.g. the CI pipeline that holds it. */
+  readonly label: string;
+  /** Base64 of the raw 32-byte public key. */
+  readonly publicKey: string;
+  /** When it was revoked; null while trusted. */
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
 }
 
 /** Changes a tenant's display name and quotas. A field left out keeps its value; null means unlimited (no display name). */

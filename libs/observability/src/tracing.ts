@@ -113,6 +113,11 @@ export function initTracing(settings: TracingSettings): Tracing {
   return tracing;
 }
 
+/** True once `initTracing` turned tracing on in this process (interceptors are added only then). */
+export function tracingEnabled(): boolean {
+  return installed !== null;
+}
+
 /** The tracer LunaNexa code starts spans with (the no-op tracer until `initTracing` turned tracing on). */
 export function tracer(): Tracer {
   return trace.getTracer(TRACER_NAME);

@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-import { ConfigError, createLogger, initTracing, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
+import {
+  ConfigError,
+  createLogger,
+  initTracing,
+  readBuildInfo,
+  runMain,
+  stopOnSignals,
+} from '@lunanexa/observability';
 import { AgentSetupError, startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
 import { AGENT_PROCESS_NAME, loadAgentArtifactStoreConfig, loadAgentConfigFile } from './config';

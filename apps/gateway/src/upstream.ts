@@ -54,7 +54,8 @@ export class UpstreamClient {
         path: target.path,
         method: 'POST',
         signal,
-        headers: propagated['traceparent'] === undefined ? UPSTREAM_HEADERS : { ...UPSTREAM_HEADERS, ...propagated },
+        headers:
+          propagated['traceparent'] === undefined ? UPSTREAM_HEADERS : { ...UPSTREAM_HEADERS, ...propagated },
         body: JSON.stringify(body),
       });
     } catch (error: unknown) {

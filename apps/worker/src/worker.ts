@@ -118,7 +118,7 @@ function workerInterceptorsAndSinks(
     sinks: {
       ...workflowMetricSinks(metrics),
       exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource),
-    } as InjectedSinks<WorkflowMetricSinks>,
+    },
   };
 }
 

@@ -17,7 +17,13 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { RequestIds } from './request-context';
 
-export { SpanKind, SpanStatusCode, context as otelContext, trace as otelTrace, propagation as otelPropagation };
+export {
+  SpanKind,
+  SpanStatusCode,
+  context as otelContext,
+  trace as otelTrace,
+  propagation as otelPropagation,
+};
 export type { Context as OtelContext, Span, Tracer };
 
 /** The instrumentation scope every LunaNexa span is recorded under. */
@@ -164,8 +170,13 @@ export function idsWithSpan(ids: RequestIds, span: Span): RequestIds {
 /** Ends a span with an error status when `error` is set. */
 export function endSpan(span: Span, error?: unknown): void {
   if (error !== undefined) {
-    span.recordException(error instanceof Error ? error : String(error));
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : undefined });
+    span.recordException(
+      error instanceof Error ? error : typeof error === 'string' ? error : 'non-error thrown',
+    );
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : undefined,
+    });
   }
   span.end();
 }

@@ -119,7 +119,7 @@ describe('tracing', () => {
       expect(outside).to.not.have.any.keys('trace_id', 'span_id');
       await tracing.spanProcessor!.forceFlush();
       expect(exporter.spans.map((s) => s.name)).to.deep.equal(['work']);
-      expect(exporter.spans[0]!.resource.attributes).to.include({
+      expect(exporter.spans[0]?.resource.attributes).to.include({
         'service.name': 'test',
         'service.version': '1.2.3',
       });

@@ -47,6 +47,8 @@ const WORKFLOW_ALLOWED = packages(
   '@temporalio/common',
   '@lunanexa/contracts',
   '@lunanexa/domain',
+  // The workflow half of Temporal's OpenTelemetry interceptors, written for the sandbox.
+  '@temporalio/interceptors-opentelemetry/lib/workflow',
 );
 const ACTIVITIES = packages('@lunanexa/activities');
 const WORKFLOWS = packages('@lunanexa/workflows');
@@ -117,7 +119,8 @@ const workflowSandbox = restrict({
     notListed(
       [WORKFLOW_ALLOWED, WORKFLOW_IO, APPS, ACTIVITIES],
       'workflows/src may import only @temporalio/workflow, @temporalio/common, @lunanexa/contracts, ' +
-        '@lunanexa/domain, files inside workflows/, and `import type` from @lunanexa/activities.',
+        '@lunanexa/domain, @temporalio/interceptors-opentelemetry/lib/workflow, files inside workflows/, ' +
+        'and `import type` from @lunanexa/activities.',
     ),
   ],
 });

@@ -9,3 +9,4 @@ export * from './node-loss';
 export * from './monitoring';
 export * from './agent-simulator';
 export * from './bench-environment';
+export * from './otlp-sink';

@@ -61,6 +61,48 @@ describe('committed workflow histories replay deterministically', function () {
   }
 });
 
+/**
+ * The worker bundles the OpenTelemetry workflow interceptors only with tracing
+ * on; they add headers and spans, never commands, so every history must replay
+ * the same with them bundled (a worker can be restarted with tracing on mid-run).
+ */
+describe('committed workflow histories replay with the tracing interceptors bundled', function () {
+  this.timeout(180_000);
+  const files = readdirSync(HISTORIES)
+    .filter((f) => f.endsWith('.binpb'))
+    .sort();
+  let bundle: WorkflowBundle;
+
+  before(async () => {
+    bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../src'),
+      workflowInterceptorModules: [require.resolve('../src/tracing-interceptors')],
+      logger: quietLogger,
+    });
+  });
+
+  it('replays one history of every workflow type', async () => {
+    // One per type: the interceptors are the same code for every run, and replaying all twice is slow.
+    const byType = new Map<string, { file: string; history: temporal.api.history.v1.IHistory }>();
+    for (const file of files) {
+      const history = temporal.api.history.v1.History.decode(readFileSync(join(HISTORIES, file)));
+      if (!byType.has(workflowTypeOf(history))) byType.set(workflowTypeOf(history), { file, history });
+    }
+    expect(byType.size).to.be.greaterThan(5);
+    for (const { file, history } of byType.values()) {
+      await Worker.runReplayHistory(
+        {
+          workflowBundle: bundle,
+          replayName: `${file} (traced)`,
+          // The worker's span sink; a replay must not export the spans it re-creates.
+          sinks: { exporter: { export: { fn: () => undefined, callDuringReplay: false } } },
+        },
+        history,
+      );
+    }
+  });
+});
+
 const quietLogger = {
   log: () => undefined,
   trace: () => undefined,

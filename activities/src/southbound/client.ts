@@ -7,7 +7,15 @@ import {
   type StatusReportBody,
 } from '@lunanexa/agent-protocol';
 import { ErrorCode, LunaNexaError, type Assignment } from '@lunanexa/contracts';
-import type { Logger } from '@lunanexa/observability';
+import {
+  SpanKind,
+  endSpan,
+  injectContext,
+  otelContext,
+  otelTrace,
+  tracer,
+  type Logger,
+} from '@lunanexa/observability';
 import { trustedNodeKeys, type ControllerIdentity, type SouthboundNode } from './node';
 import { exchangeEnvelope } from './ssh-exchange';
 
@@ -99,9 +107,28 @@ export class SouthboundClient {
   }
 
   private async request(node: SouthboundNode, request: Request): Promise<Envelope> {
+    // A client span (a child of the activity's, with tracing on) whose context the envelope carries, signed.
+    const span = tracer().startSpan(`southbound ${request.type}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'lunanexa.node.id': node.id, 'lunanexa.message.type': request.type },
+    });
+    try {
+      const reply = await otelContext.with(otelTrace.setSpan(otelContext.active(), span), () =>
+        this.requestInSpan(node, request),
+      );
+      endSpan(span);
+      return reply;
+    } catch (error: unknown) {
+      endSpan(span, error);
+      throw error;
+    }
+  }
+
+  private async requestInSpan(node: SouthboundNode, request: Request): Promise<Envelope> {
     // Everything that can be refused locally is, before a connection is opened.
     const nodeKeys = trustedNodeKeys(node);
     const issuedAt = this.now();
+    const { traceparent } = injectContext();
     const envelope: Envelope =
       request.type === 'assignment.put'
         ? signEnvelope(
@@ -110,13 +137,14 @@ export class SouthboundClient {
             createEnvelope('assignment.put', {
               nodeId: node.id,
               issuedAt,
+              traceparent,
               body: { assignment: request.assignment },
             }),
           )
         : signEnvelope(
             this.identity.privateKey,
             this.identity.keyId,
-            createEnvelope('status.get', { nodeId: node.id, issuedAt, body: {} }),
+            createEnvelope('status.get', { nodeId: node.id, issuedAt, traceparent, body: {} }),
           );
     const fields = {
       event: 'southbound_request',

@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-import { ConfigError, createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
+import {
+  ConfigError,
+  createLogger,
+  initTracing,
+  readBuildInfo,
+  runMain,
+  stopOnSignals,
+} from '@lunanexa/observability';
 import { AgentSetupError, startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
 import { AGENT_PROCESS_NAME, loadAgentArtifactStoreConfig, loadAgentConfigFile } from './config';
@@ -29,6 +36,7 @@ async function main(): Promise<void> {
   prepareDataDir(config.dataDir, invocation.configFile);
   const agentVersion = readAgentVersion();
   const logger = createLogger({ service: AGENT_PROCESS_NAME, level: config.logLevel, version: agentVersion });
+  const tracing = initTracing({ service: AGENT_PROCESS_NAME, version: agentVersion });
   const configProblem = (variable: string, message: string): ConfigError =>
     new ConfigError(`${AGENT_PROCESS_NAME}: config file ${invocation.configFile}`, [{ variable, message }]);
   // Signals are handled from here on, not only once started: /health answers (and a supervisor may
@@ -48,6 +56,7 @@ async function main(): Promise<void> {
     abort.abort(new Error('stopped by a signal while starting'));
     const started = await starting.catch(() => null);
     await started?.close({ stopRuntimes: invocation.stopRuntimesOnExit });
+    await tracing.shutdown();
   });
   let agent: RunningAgent;
   try {

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createServiceMetrics, type BuildInfo, type Logger } from '@lunanexa/observability';
+import { createServiceMetrics, tracingEnabled, type BuildInfo, type Logger } from '@lunanexa/observability';
 import { AppModule } from './app.module';
 import { validationErrorToLunaNexa } from './common/errors';
+import { GraphqlTracingInterceptor } from './common/graphql-tracing.interceptor';
 import { ProblemJsonFilter } from './common/problem.filter';
 import { requestIdsMiddleware } from './common/request-ids';
 import type { ApiConfig } from './config';
@@ -41,6 +42,7 @@ export async function createApiApp(
       exceptionFactory: validationErrorToLunaNexa,
     }),
   );
+  if (tracingEnabled()) app.useGlobalInterceptors(new GraphqlTracingInterceptor());
   app.enableShutdownHooks();
   return app;
 }

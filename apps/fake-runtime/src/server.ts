@@ -14,6 +14,7 @@ import {
   type OpenAiError,
   type OpenAiModelList,
   type OpenAiUsage,
+  TRACEPARENT_HEADER,
 } from '@lunanexa/contracts';
 import {
   UNMATCHED_ROUTE,
@@ -34,6 +35,9 @@ import { generate, type FakePrompt, type Generation } from './generator';
 export const MAX_BODY_BYTES = 1_048_576;
 
 const CHAT_PATH = '/v1/chat/completions';
+/** The `traceparent` headers the last inference requests arrived with (oldest first), for tracing tests. */
+export const RECEIVED_TRACEPARENTS_PATH = '/debug/traceparents';
+const MAX_RECEIVED_TRACEPARENTS = 64;
 const COMPLETION_PATH = '/v1/completions';
 
 /** How an inference request ended, as counted in `lunanexa_fake_runtime_requests_total`. */
@@ -138,6 +142,7 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
 
   const loading = (): boolean => performance.now() < readyAt;
 
+  const receivedTraceparents: string[] = [];
   const routes: ReadonlyMap<string, { methods: readonly string[]; handle: Handler }> = new Map<
     string,
     { methods: readonly string[]; handle: Handler }
@@ -145,6 +150,10 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
     ['/health', { methods: ['GET', 'HEAD'], handle: (_req, res) => health(res) }],
     ['/v1/models', { methods: ['GET', 'HEAD'], handle: (_req, res) => models(res) }],
     ['/metrics', { methods: ['GET', 'HEAD'], handle: (_req, res) => scrape(res) }],
+    [
+      RECEIVED_TRACEPARENTS_PATH,
+      { methods: ['GET'], handle: (_req, res) => sendJson(res, 200, { traceparents: receivedTraceparents }) },
+    ],
     [CHAT_PATH, { methods: ['POST'], handle: (req, res, ids) => infer(req, res, ids, CHAT_PATH) }],
     [
       COMPLETION_PATH,
@@ -177,6 +186,13 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
 
   async function infer(req: IncomingMessage, res: ServerResponse, ids: RequestIds, route: string) {
     const startedAt = performance.now();
+    // What the caller (the gateway) sent, as received: tests check it was propagated, not echoed.
+    const received = req.headers[TRACEPARENT_HEADER];
+    const traceparent = typeof received === 'string' ? received : null;
+    if (traceparent !== null) {
+      receivedTraceparents.push(traceparent);
+      if (receivedTraceparents.length > MAX_RECEIVED_TRACEPARENTS) receivedTraceparents.shift();
+    }
     let outcome: RequestOutcome = 'ok';
     let generation: Generation | null = null;
     let stream = false;
@@ -201,6 +217,8 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
         {
           request_id: ids.requestId,
           correlation_id: ids.correlationId,
+          trace_id: ids.traceId,
+          traceparent,
           request: requestNumber,
           route,
           status: res.statusCode,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
+import { createLogger, initTracing, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
 import { type CredentialTable, PostgresCredentialTable, StaticCredentialTable } from './credential-table';
 import { GatewayLoadPublisher, defaultGatewayId } from './load-publisher';
@@ -20,6 +20,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   const config = loadGatewayConfig();
   const build = readBuildInfo();
   const logger = createLogger({ service: GATEWAY_SERVICE, level: config.logLevel, version: build.version });
+  const tracing = initTracing({ service: GATEWAY_SERVICE, version: build.version });
   // Shared so the route table's refresh metrics appear on the gateway's /metrics.
   const metrics = createGatewayMetrics(GATEWAY_SERVICE, build);
   let table: PostgresRouteTable | undefined;
@@ -115,6 +116,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
       await requestLog.close();
       await policyTable?.close();
       await payloadCapture.close();
+      await tracing.shutdown();
     },
     { graceMs: config.shutdownGraceMs },
     'shutting down: no new connections, finishing in-flight requests',

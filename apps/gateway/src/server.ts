@@ -20,6 +20,14 @@ import {
   type BuildInfo,
   type Logger,
   type RequestIds,
+  SpanKind,
+  endSpan,
+  extractContext,
+  idsWithSpan,
+  otelContext,
+  otelTrace,
+  tracer,
+  tracingEnabled,
 } from '@lunanexa/observability';
 import type { AccessLogMode } from './access-log';
 import { AdmissionController, type AdmissionLimits } from './admission';
@@ -368,14 +376,49 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     ],
   ]);
 
+  // Read once: tracing is installed (or not) before the server is created.
+  const tracingOn = tracingEnabled();
+
+  /**
+   * With tracing on, an inference request (/v1/*) runs inside a server span
+   * whose parent is the caller's `traceparent`; the upstream call is its child
+   * (upstream.ts), and the traceparent echoed to the caller names this span.
+   */
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const receivedAt = process.hrtime.bigint();
-    const ids = resolveRequestIds(req.headers);
+    const path = pathOf(req.url);
+    if (!tracingOn || !path.startsWith('/v1/')) {
+      serve(req, res, path, resolveRequestIds(req.headers), receivedAt);
+      return;
+    }
+    const span = tracer().startSpan(
+      `${req.method ?? 'OTHER'} ${routes.has(path) ? path : UNMATCHED_ROUTE}`,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '', 'url.path': path } },
+      extractContext(req.headers),
+    );
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      endSpan(span, res.statusCode >= 500 ? new Error(`HTTP ${res.statusCode}`) : undefined);
+    });
+    const active = otelTrace.setSpan(otelContext.active(), span);
+    // The body arrives in the request's events: bound, the upstream call made after it is the span's child.
+    otelContext.bind(active, req);
+    otelContext.with(active, () =>
+      serve(req, res, path, idsWithSpan(resolveRequestIds(req.headers), span), receivedAt),
+    );
+  };
+
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    ids: RequestIds,
+    receivedAt: bigint,
+  ): void => {
     res.setHeader(REQUEST_ID_HEADER, ids.requestId);
     res.setHeader(CORRELATION_ID_HEADER, ids.correlationId);
     res.setHeader(TRACEPARENT_HEADER, ids.traceparent);
     if (draining) res.setHeader('connection', 'close');
-    const path = pathOf(req.url);
     const spec = routes.get(path);
     const routeLabel = spec === undefined ? UNMATCHED_ROUTE : path;
     const method = KNOWN_METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';

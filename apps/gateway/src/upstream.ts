@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import { SpanKind, endSpan, injectContext, otelContext, otelTrace, tracer } from '@lunanexa/observability';
 import { Agent } from 'undici';
 import type { RouteEndpoint } from './route-table';
 
@@ -39,14 +40,32 @@ export class UpstreamClient {
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     const target = this.target(endpoint.baseUrl, path);
-    const response = await this.agent.request({
-      origin: target.origin,
-      path: target.path,
-      method: 'POST',
-      signal,
-      headers: UPSTREAM_HEADERS,
-      body: JSON.stringify(body),
+    // A client span (a child of the request's server span, with tracing on), ended when the body is done;
+    // the runtime receives its traceparent, so the runtime's work is its child. No-op with tracing off.
+    const span = tracer().startSpan(`POST ${path}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': 'POST', 'server.address': target.origin, 'url.path': target.path },
     });
+    const propagated = injectContext(otelTrace.setSpan(otelContext.active(), span));
+    let response: Awaited<ReturnType<Agent['request']>>;
+    try {
+      response = await this.agent.request({
+        origin: target.origin,
+        path: target.path,
+        method: 'POST',
+        signal,
+        headers:
+          propagated['traceparent'] === undefined ? UPSTREAM_HEADERS : { ...UPSTREAM_HEADERS, ...propagated },
+        body: JSON.stringify(body),
+      });
+    } catch (error: unknown) {
+      endSpan(span, error);
+      throw error;
+    }
+    span.setAttribute('http.response.status_code', response.statusCode);
+    response.body.once('close', () =>
+      endSpan(span, response.statusCode >= 500 ? new Error(`HTTP ${response.statusCode}`) : undefined),
+    );
     return { statusCode: response.statusCode, body: response.body };
   }
 

@@ -1,4 +1,4 @@
-import { createLogger, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
+import { createLogger, initTracing, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
 import { loadWorkerConfig, workerHealingRules } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { createWorkerMetrics } from './metrics';
@@ -18,6 +18,8 @@ runMain('lunanexa-worker', async () => {
     level: config.LUNANEXA_LOG_LEVEL,
     version: build.version,
   });
+  // Before the worker is created: it adds the tracing interceptors only when tracing is on.
+  const tracing = initTracing({ service: 'worker', version: build.version });
   const metrics = createWorkerMetrics(build);
   const running = await startWorker(config, logger, metrics);
   const health = createWorkerHealthServer(running.worker, build, metrics);
@@ -53,6 +55,7 @@ runMain('lunanexa-worker', async () => {
     async () => {
       health.close();
       await running.shutdown();
+      await tracing.shutdown();
     },
     {},
     'worker stopping: finishing in-flight tasks',

@@ -2,9 +2,14 @@ import { NativeConnection, Worker, Runtime, makeTelemetryFilterString } from '@t
 import { createActivities, SouthboundClient } from '@lunanexa/activities';
 import { ed25519KeyId } from '@lunanexa/agent-protocol';
 import { createDataSource, loadOrCreateControllerKey } from '@lunanexa/persistence';
-import type { Logger } from '@lunanexa/observability';
+import { initTracing, type Logger, type Tracing } from '@lunanexa/observability';
+import {
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  makeWorkflowExporter,
+} from '@temporalio/interceptors-opentelemetry';
 import type { WorkflowMetricSinks } from '@lunanexa/workflows/dist/src/failure-metrics';
-import type { InjectedSinks } from '@temporalio/worker';
+import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { WorkerMetrics } from './metrics';
 import { workerArtifactStoreConfig, workerControllerKeyFile, type WorkerConfig } from './config';
@@ -61,8 +66,7 @@ export async function startWorker(
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.LUNANEXA_TASK_QUEUE,
     workflowsPath: require.resolve('@lunanexa/workflows'),
-    interceptors: { workflowModules: [require.resolve('@lunanexa/workflows/dist/src/failure-metrics')] },
-    sinks: workflowMetricSinks(metrics),
+    ...workerInterceptorsAndSinks(metrics, initTracing({ service: 'worker' })),
     activities: createActivities({
       db,
       controller,
@@ -83,6 +87,37 @@ export async function startWorker(
     async shutdown() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
+    },
+  };
+}
+
+/**
+ * The failure-counting workflow interceptor always; with tracing on, the
+ * OpenTelemetry workflow interceptors (bundled with the workflow code), the
+ * activity interceptors (an activity is a child of the workflow's span and
+ * its log lines carry its trace id) and the sink workflow spans leave by.
+ */
+function workerInterceptorsAndSinks(
+  metrics: WorkerMetrics,
+  tracing: Tracing,
+): { interceptors: WorkerInterceptors; sinks: InjectedSinks<WorkflowMetricSinks> } {
+  const failureMetrics = require.resolve('@lunanexa/workflows/dist/src/failure-metrics');
+  if (tracing.spanProcessor === null || tracing.resource === null) {
+    return { interceptors: { workflowModules: [failureMetrics] }, sinks: workflowMetricSinks(metrics) };
+  }
+  return {
+    interceptors: {
+      workflowModules: [failureMetrics, require.resolve('@lunanexa/workflows/dist/src/tracing-interceptors')],
+      activity: [
+        (ctx) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ],
+    },
+    sinks: {
+      ...workflowMetricSinks(metrics),
+      exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource),
     },
   };
 }

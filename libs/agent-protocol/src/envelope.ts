@@ -15,6 +15,7 @@ import {
   OpaqueIdSchema,
   ShortTextSchema,
   SshFingerprintSchema,
+  TRACEPARENT_PATTERN,
 } from '@lunanexa/contracts';
 import { NodeCredentialSchema } from './credential';
 import { z } from 'zod';
@@ -304,6 +305,12 @@ const headerShape = {
   nodeId: OpaqueIdSchema,
   issuedAt: IsoTimestampSchema,
   nonce: NonceSchema,
+  /**
+   * W3C trace context of the sender's span (OpenTelemetry), so the receiver's
+   * work joins the same trace. Optional: absent with tracing off. Signed like
+   * every other member, so it cannot be swapped in transit.
+   */
+  traceparent: z.string().regex(TRACEPARENT_PATTERN, 'must be a W3C traceparent').optional(),
   signature: SignatureSchema,
 };
 

@@ -35,6 +35,8 @@ export interface NewEnvelopeFields<T extends MessageType> {
   readonly issuedAt?: Date;
   /** Defaults to 18 random bytes (24 base64url characters). */
   readonly nonce?: string;
+  /** The sender's trace context (W3C traceparent); omitted when undefined. */
+  readonly traceparent?: string;
 }
 
 /** Builds an unsigned envelope with a fresh id and nonce. */
@@ -49,6 +51,7 @@ export function createEnvelope<T extends MessageType>(
     nodeId: fields.nodeId,
     issuedAt: (fields.issuedAt ?? new Date()).toISOString(),
     nonce: fields.nonce ?? randomBytes(18).toString('base64url'),
+    ...(fields.traceparent === undefined ? {} : { traceparent: fields.traceparent }),
     body: fields.body,
   };
   // TypeScript cannot narrow the union by a generic `type`; the pairing of type and body is what BodyOf<T> states.

@@ -82,6 +82,44 @@ describe('envelope signing and verification', () => {
     });
   }
 
+  describe('traceparent (the sender span, for tracing across the channel)', () => {
+    const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const traced = (traceparent: string) =>
+      createEnvelope('assignment.put', {
+        nodeId: NODE,
+        issuedAt: NOW,
+        traceparent,
+        body: { assignment: anAssignment() },
+      });
+
+    it('travels signed and verifies; an envelope without one has no such member', () => {
+      const verified = verifyEnvelope(
+        keys,
+        wire(signEnvelope(controller.privateKey, 'controller-1', traced(TRACEPARENT))),
+        {
+          now: NOW,
+        },
+      );
+      expect(verified.traceparent).to.equal(TRACEPARENT);
+      expect(put()).to.not.have.property('traceparent');
+    });
+
+    it('is covered by the signature: a swapped or removed traceparent is SIGNATURE_INVALID', () => {
+      const swapped = wire(signEnvelope(controller.privateKey, 'controller-1', traced(TRACEPARENT)));
+      swapped['traceparent'] = '00-11111111111111111111111111111111-2222222222222222-01';
+      expectErrorCode(() => verifyEnvelope(keys, swapped, { now: NOW }), ErrorCode.SIGNATURE_INVALID);
+      const removed = wire(signEnvelope(controller.privateKey, 'controller-1', traced(TRACEPARENT)));
+      delete removed['traceparent'];
+      expectErrorCode(() => verifyEnvelope(keys, removed, { now: NOW }), ErrorCode.SIGNATURE_INVALID);
+    });
+
+    it('refuses a malformed traceparent, signed or not, with VALIDATION_FAILED', () => {
+      expect(() => signEnvelope(controller.privateKey, 'controller-1', traced('00-nottrace'))).to.throw();
+      const raw = signRaw(controller.privateKey, 'controller-1', traced('not-a-traceparent'));
+      expectErrorCode(() => verifyEnvelope(keys, wire(raw), { now: NOW }), ErrorCode.VALIDATION_FAILED);
+    });
+  });
+
   it('refuses a signature by a key other than the one the key id names (wrong key)', () => {
     const signed = signEnvelope(other.privateKey, 'controller-1', put());
     expectErrorCode(() => verifyEnvelope(keys, wire(signed), { now: NOW }), ErrorCode.SIGNATURE_INVALID);

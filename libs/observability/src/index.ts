@@ -4,3 +4,4 @@ export * from './request-context';
 export * from './metrics';
 export * from './build-info';
 export * from './shutdown';
+export * from './tracing';

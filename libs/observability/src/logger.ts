@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { activeTraceFields } from './tracing';
 
 export type { Logger } from 'pino';
 
@@ -37,7 +38,7 @@ export interface LoggerSettings {
   readonly destination?: pino.DestinationStream;
 }
 
-/** Structured JSON logger with a fixed `service` field and redaction. */
+/** Structured JSON logger with a fixed `service` field, redaction, and the active span's trace id. */
 export function createLogger(settings: LoggerSettings): Logger {
   const options: LoggerOptions = {
     level: settings.level,
@@ -45,6 +46,8 @@ export function createLogger(settings: LoggerSettings): Logger {
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // trace_id/span_id of the active OpenTelemetry span, so a log line finds its trace (empty when tracing is off).
+    mixin: activeTraceFields,
   };
   return settings.destination ? pino(options, settings.destination) : pino(options);
 }

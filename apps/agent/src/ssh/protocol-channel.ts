@@ -19,7 +19,15 @@ import {
   type ReplayGuard,
 } from '@lunanexa/agent-protocol';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import type { Logger } from '@lunanexa/observability';
+import {
+  SpanKind,
+  endSpan,
+  extractContext,
+  otelContext,
+  otelTrace,
+  tracer,
+  type Logger,
+} from '@lunanexa/observability';
 import type { Counter } from 'prom-client';
 import type { ServerChannel } from 'ssh2';
 import { INVALID_MESSAGE_TYPE_LABEL } from '../metrics';
@@ -187,6 +195,27 @@ export function serveProtocolChannel(
       if (ref.type === 'assignment.put') return { envelope: reject(ref, error, now) };
       return { envelope: errorEnvelope(ref.id, error, now) };
     }
+    if (envelope.traceparent === undefined) return answer(envelope, now);
+    // The controller's span travelled (signed) in the envelope: handling it is that span's child,
+    // and the log lines written meanwhile carry its trace id.
+    const span = tracer().startSpan(
+      `agent ${envelope.type}`,
+      { kind: SpanKind.SERVER, attributes: { 'lunanexa.message.type': envelope.type } },
+      extractContext({ traceparent: envelope.traceparent }),
+    );
+    try {
+      const reply = await otelContext.with(otelTrace.setSpan(otelContext.active(), span), () =>
+        answer(envelope, now),
+      );
+      endSpan(span);
+      return reply;
+    } catch (error: unknown) {
+      endSpan(span, error);
+      throw error;
+    }
+  }
+
+  async function answer(envelope: Envelope, now: Date): Promise<Reply> {
     switch (envelope.type) {
       case 'assignment.put':
         return applyAssignment(envelope, now);

@@ -7,8 +7,9 @@ import {
   Injectable,
 } from '@nestjs/common';
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { createDataSource } from '@lunanexa/persistence';
-import type { BuildInfo, Logger } from '@lunanexa/observability';
+import { tracingEnabled, type BuildInfo, type Logger } from '@lunanexa/observability';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, API_LOGGER, BUILD_INFO, type ApiConfig } from '../config';
 import { DrainableRetries } from './drainable-retries';
@@ -81,6 +82,10 @@ export class InfrastructureModule {
                 interceptors: [retries.interceptor],
               }),
               namespace: config.TEMPORAL_NAMESPACE,
+              // With tracing on, starting a workflow is a span whose context travels in the workflow's headers.
+              ...(tracingEnabled()
+                ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } }
+                : {}),
             }),
         },
         InfrastructureLifecycle,

@@ -13,7 +13,8 @@ import {
   isErrorCode,
   typedFailureCode,
 } from '@lunanexa/contracts';
-import { API_CONFIG, type ApiConfig } from '../config';
+import type { Logger } from '@lunanexa/observability';
+import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
 import { temporalWorkflowUrl } from '../system/temporal-links';
 import { TEMPORAL_CLIENT } from './infrastructure.module';
 
@@ -80,6 +81,7 @@ export class WorkflowRunner {
   constructor(
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
     @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(API_LOGGER) private readonly logger: Logger,
   ) {}
 
   link(workflowId: string, runId?: string): string {
@@ -122,6 +124,11 @@ export class WorkflowRunner {
           typedSearchAttributes: new TypedSearchAttributes(attributes),
         });
         runId = handle.firstExecutionRunId;
+        // One line per started run: with tracing on it carries the trace id the run's spans share.
+        this.logger.info(
+          { event: 'workflow_started', workflowType: type, workflowId: options.workflowId, runId },
+          `started ${type} ${options.workflowId}`,
+        );
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
         runId = (await this.temporal.workflow.getHandle(options.workflowId).describe()).runId;

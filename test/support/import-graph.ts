@@ -363,6 +363,8 @@ const WORKFLOW_ALLOWED = new Set([
   '@lunanexa/contracts',
   '@lunanexa/domain',
 ]);
+/** Specifiers allowed in workflow code beyond whole packages: the sandbox half of Temporal's OTel interceptors. */
+const WORKFLOW_ALLOWED_SPECIFIERS = new Set(['@temporalio/interceptors-opentelemetry/lib/workflow']);
 const CONTRACTS_ALLOWED = new Set(['zod']);
 const DOMAIN_ALLOWED = new Set(['zod', '@lunanexa/contracts']);
 
@@ -433,11 +435,12 @@ export function checkImport(file: string, entry: ModuleImport): Omit<Violation, 
               `${shown} must be \`import type\`; workflows reach activities only through proxyActivities`,
             );
       }
-      if (WORKFLOW_ALLOWED.has(target.name)) return undefined;
+      if (WORKFLOW_ALLOWED.has(target.name) || WORKFLOW_ALLOWED_SPECIFIERS.has(specifier)) return undefined;
       return violation(
         'workflows-only-allowed-imports',
         `${shown} is not allowed in workflows/src (allowed: @temporalio/workflow, @temporalio/common, ` +
-          '@lunanexa/contracts, @lunanexa/domain, files inside workflows/, import type from @lunanexa/activities)',
+          '@lunanexa/contracts, @lunanexa/domain, @temporalio/interceptors-opentelemetry/lib/workflow, ' +
+          'files inside workflows/, import type from @lunanexa/activities)',
       );
     }
     case 'workflows':

@@ -11,10 +11,8 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { RequestIds } from './request-context';
 
 export {
@@ -94,6 +92,17 @@ export function initTracing(settings: TracingSettings): Tracing {
   if (installed !== null) return installed;
   const url = tracesEndpoint(settings.env ?? process.env);
   if (url === null) return DISABLED;
+  // Loaded only when tracing is on: the SDK and exporter take hundreds of ms to load, which a
+  // process with tracing off (and every short-lived runtime or CLI) should not pay at start.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Resource } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const resource = new Resource({
     'service.name': settings.service,
     ...(settings.version ? { 'service.version': settings.version } : {}),

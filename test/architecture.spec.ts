@@ -50,6 +50,11 @@ const SOURCES: Readonly<Record<string, readonly Planted[]>> = {
     ['void import(moduleName);', 'restricted-zone-non-literal-import'],
     ["type Files = typeof import('fs/promises');", 'workflows-no-node-builtins'],
     ["import { startTestTemporal } from '@lunanexa/e2e';", 'workflows-only-allowed-imports'],
+    // Only the sandbox half of the OTel interceptors package; its root loads the worker and client halves.
+    [
+      "import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';",
+      'workflows-only-allowed-imports',
+    ],
   ],
   'workflows/src/helper.ts': [['export const helper = 1;']],
   'workflows/src/allowed.ts': [
@@ -57,6 +62,9 @@ const SOURCES: Readonly<Record<string, readonly Planted[]>> = {
     ["import { type Activities as Same } from '@lunanexa/activities';"],
     ["export type { Activities as Again } from '@lunanexa/activities';"],
     ["import { proxyActivities } from '@temporalio/workflow';"],
+    [
+      "import { OpenTelemetryInboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/workflow';",
+    ],
   ],
   // Tests of workflows may use the test server and Node; only the direction rule applies.
   'workflows/test/ping.test.ts': [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { LunaNexaError } from '@lunanexa/contracts';
+import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import type { Logger, RequestIds } from '@lunanexa/observability';
 import { appendAuditEvent } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -114,6 +114,21 @@ export class AuditWriter {
    */
   async refusal(context: AuditContext, evidence: Evidence): Promise<void> {
     await this.bestEffort(context, 'denied', 'refused', evidence);
+  }
+
+  /** Runs a parser or check; a refusal is audited (codes and field paths only, never values) and rethrown. */
+  async parsedOrRefused<T>(context: AuditContext, evidence: Evidence, parse: () => T): Promise<T> {
+    try {
+      return parse();
+    } catch (error) {
+      const typed = error instanceof LunaNexaError ? error : null;
+      await this.refusal(context, {
+        ...evidence,
+        errorCode: typed?.code ?? ErrorCode.INTERNAL,
+        ...(typed && typed.violations.length > 0 ? { fields: typed.violations.map((v) => v.path) } : {}),
+      });
+      throw error;
+    }
   }
 
   private async bestEffort(

@@ -80,7 +80,7 @@ export class SigningService {
   /** Registers a key (CONFLICT when it is registered already, revoked or not: a revoked key stays revoked). */
   async registerSigningKey(input: RegisterSigningKeyInput, caller: Caller): Promise<TrustedSigningKey> {
     const context = this.context(caller, 'signingKey.register');
-    const parsed = await this.parsed(context, {}, () => parseRegisterSigningKeyInput(input));
+    const parsed = await this.audit.parsedOrRefused(context, {}, () => parseRegisterSigningKeyInput(input));
     const evidence = { keyId: parsed.keyId, label: parsed.label };
     return this.change(context, evidence, async (manager) => {
       const existing = await findTrustedSigningKey(manager, parsed.keyId);
@@ -104,10 +104,16 @@ export class SigningService {
    */
   async revokeSigningKey(keyId: string, caller: Caller): Promise<TrustedSigningKey> {
     const context = this.context(caller, 'signingKey.revoke');
-    await this.parsed(context, { keyId: typeof keyId === 'string' ? keyId.slice(0, 128) : null }, () => {
-      if (!KEY_ID.test(keyId))
-        throw invalid('revokeSigningKey', [{ path: 'keyId', message: "must be 'ed25519:' + 32 hex digits" }]);
-    });
+    await this.audit.parsedOrRefused(
+      context,
+      { keyId: typeof keyId === 'string' ? keyId.slice(0, 128) : null },
+      () => {
+        if (!KEY_ID.test(keyId))
+          throw invalid('revokeSigningKey', [
+            { path: 'keyId', message: "must be 'ed25519:' + 32 hex digits" },
+          ]);
+      },
+    );
     return this.change(context, { keyId }, async (manager) => {
       const before = await findTrustedSigningKey(manager, keyId);
       if (!before) throw new LunaNexaError(ErrorCode.NOT_FOUND, `no signing key ${keyId}`);
@@ -130,7 +136,7 @@ export class SigningService {
     caller: Caller,
   ): Promise<TenantSigningPolicy> {
     const context = this.context(caller, 'tenant.signingPolicy');
-    await this.parsed(
+    await this.audit.parsedOrRefused(
       context,
       { tenantId: typeof tenantId === 'string' ? tenantId.slice(0, 128) : null },
       () => {
@@ -158,21 +164,6 @@ export class SigningService {
 
   private context(caller: Caller, action: string): AuditContext {
     return { actor: caller.actor, action, ids: caller.ids };
-  }
-
-  /** Runs a check; a refusal is audited (codes and field paths only) and rethrown. */
-  private async parsed<T>(context: AuditContext, evidence: Evidence, parse: () => T): Promise<T> {
-    try {
-      return parse();
-    } catch (error) {
-      const typed = error instanceof LunaNexaError ? error : null;
-      await this.audit.refusal(context, {
-        ...evidence,
-        errorCode: typed?.code ?? ErrorCode.INTERNAL,
-        ...(typed && typed.violations.length > 0 ? { fields: typed.violations.map((v) => v.path) } : {}),
-      });
-      throw error;
-    }
   }
 
   /** AuditWriter.change, with every typed error of `work` recorded as a refusal (rolled back: nothing changed). */

@@ -222,7 +222,7 @@ export class TenancyService {
 
   async createTenant(input: CreateTenantInput, caller: Caller): Promise<Tenant> {
     const context = this.context(caller, 'tenant.create');
-    const parsed = await this.parsed(context, { tenantId: mentioned(input.id) }, () =>
+    const parsed = await this.audit.parsedOrRefused(context, { tenantId: mentioned(input.id) }, () =>
       parseCreateTenantInput(input),
     );
     const now = new Date().toISOString();
@@ -248,7 +248,7 @@ export class TenancyService {
 
   async updateTenant(input: UpdateTenantInput, caller: Caller): Promise<Tenant> {
     const context = this.context(caller, 'tenant.update');
-    const change = await this.parsed(context, { tenantId: mentioned(input.id) }, () =>
+    const change = await this.audit.parsedOrRefused(context, { tenantId: mentioned(input.id) }, () =>
       parseUpdateTenantInput(input),
     );
     const after = await this.change(context, { tenantId: change.id }, async (manager) => {
@@ -271,7 +271,7 @@ export class TenancyService {
   async createGatewayKey(input: CreateGatewayKeyInput, caller: Caller): Promise<CreateGatewayKeyResult> {
     const context = this.context(caller, 'gatewayKey.create');
     const now = new Date();
-    const parsed = await this.parsed(context, { tenantId: mentioned(input.tenantId) }, () =>
+    const parsed = await this.audit.parsedOrRefused(context, { tenantId: mentioned(input.tenantId) }, () =>
       parseCreateGatewayKeyInput(input, now),
     );
     const material = generateGatewayKey();
@@ -327,7 +327,7 @@ export class TenancyService {
    */
   async revokeGatewayKey(id: string, caller: Caller): Promise<GatewayKey> {
     const context = this.context(caller, 'gatewayKey.revoke');
-    const keyId = await this.parsed(context, { keyId: mentioned(id) }, () => {
+    const keyId = await this.audit.parsedOrRefused(context, { keyId: mentioned(id) }, () => {
       if (!UUID.test(id)) throw invalid('revokeGatewayKey', [{ path: 'id', message: 'must be a UUID' }]);
       return id.toLowerCase();
     });
@@ -349,21 +349,6 @@ export class TenancyService {
 
   private context(caller: Caller, action: string): AuditContext {
     return { actor: caller.actor, action, ids: caller.ids };
-  }
-
-  /** Runs a parser; a refusal is audited (codes and field paths only) and rethrown. */
-  private async parsed<T>(context: AuditContext, evidence: Evidence, parse: () => T): Promise<T> {
-    try {
-      return parse();
-    } catch (error) {
-      const typed = error instanceof LunaNexaError ? error : null;
-      await this.audit.refusal(context, {
-        ...evidence,
-        errorCode: typed?.code ?? ErrorCode.INTERNAL,
-        ...(typed && typed.violations.length > 0 ? { fields: typed.violations.map((v) => v.path) } : {}),
-      });
-      throw error;
-    }
   }
 
   /** AuditWriter.change, with every typed error of `work` recorded as a refusal (rolled back: nothing changed). */

@@ -28,3 +28,4 @@ export * from './roles-schemas';
 export * from './enrollment';
 export * from './gateway-openapi';
 export * from './healing';
+export * from './reconcile';

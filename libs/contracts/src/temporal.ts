@@ -30,6 +30,7 @@ export const WORKFLOW_TYPES = {
   nodeRecovery: 'nodeRecoveryWorkflow',
   healing: 'healingWorkflow',
   healingLoop: 'healingLoopWorkflow',
+  reconcile: 'reconcileFleetWorkflow',
 } as const;
 
 /** Workflow ids derive from the operation and its idempotency key. */

@@ -13,3 +13,4 @@ export * from './quota';
 export * from './admission';
 export * from './node-recovery';
 export * from './healing';
+export * from './fleet-reconcile';

@@ -9,6 +9,7 @@ import { createEvaluationActivities } from './evaluation-activities';
 import { createRetentionActivities } from './retention-activities';
 import { createNodeRecoveryActivities } from './node-recovery-activities';
 import { createHealingActivities } from './healing-activities';
+import { createReconcileActivities, type FleetWorkflowsPort } from './reconcile-activities';
 import {
   createArtifactActivities,
   EMPTY_ARTIFACT_STORE_CONFIG,
@@ -16,6 +17,7 @@ import {
 } from './artifact-activities';
 
 export * from './clock';
+export type { FleetWorkflowsPort } from './reconcile-activities';
 export * from './artifact-activities';
 export { createSystemActivities } from './system-activities';
 export { createNodeActivities, type ControllerSigningIdentity, type Receipt } from './node-activities';
@@ -41,6 +43,8 @@ export interface ActivityPorts {
   readonly southbound: SouthboundPort;
   /** Where artifacts are read for digest verification; default: no store (only synthetic artifacts verify). */
   readonly artifactStore?: ArtifactStoreConfig;
+  /** Temporal as Reconcile needs it (which workflows run, resuming a deployment's); the worker wires its client. */
+  readonly workflows?: FleetWorkflowsPort;
 }
 
 /** Every activity the worker registers, built over its ports. */
@@ -60,6 +64,11 @@ export function createActivities(ports: ActivityPorts) {
     ...createRetentionActivities({ db: ports.db, clock }),
     ...createNodeRecoveryActivities({ db: ports.db, clock }),
     ...createHealingActivities({ db: ports.db, clock }),
+    ...createReconcileActivities({
+      db: ports.db,
+      clock,
+      ...(ports.workflows ? { workflows: ports.workflows } : {}),
+    }),
     ...createArtifactActivities({
       db: ports.db,
       clock,

@@ -9,3 +9,4 @@ export { evaluateWorkflow } from './evaluate';
 export { retentionExpiryWorkflow } from './retention-expiry';
 export { nodeLeaseWatchWorkflow, nodeRecoveryWorkflow } from './node-recovery';
 export { healingWorkflow, healingLoopWorkflow } from './healing';
+export { reconcileFleetWorkflow } from './reconcile';

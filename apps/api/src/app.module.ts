@@ -10,6 +10,7 @@ import { buildGraphQLContext, type GraphQLContext } from './common/graphql-conte
 import type { ApiConfig } from './config';
 import { FleetModule } from './fleet/fleet.module';
 import { HealingModule } from './healing/healing.module';
+import { ReconcileModule } from './reconcile/reconcile.module';
 import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -108,6 +109,7 @@ export class AppModule {
         EvaluationModule,
         FleetModule,
         HealingModule,
+        ReconcileModule,
         LiveModule,
         AuditModule,
       ],

@@ -6,6 +6,7 @@ import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
 import { FleetResolver } from './fleet/fleet.resolver';
 import { HealingResolver } from './healing/healing.resolver';
+import { ReconcileResolver } from './reconcile/reconcile.resolver';
 import { LiveResolver } from './live/live.resolver';
 import { RequestsResolver } from './requests/requests.resolver';
 import { RolloutsResolver } from './rollouts/rollouts.resolver';
@@ -29,6 +30,7 @@ export const GRAPHQL_RESOLVERS = [
   AuthResolver,
   FleetResolver,
   HealingResolver,
+  ReconcileResolver,
   LiveResolver,
   AuditResolver,
   RequestsResolver,

@@ -28,6 +28,7 @@ import {
   type DataPolicySetOptions,
 } from './commands/data-policy';
 import { healCommand, type HealOptions } from './commands/healing';
+import { reconcileCommand, type ReconcileOptions } from './commands/reconcile';
 import { modelRegisterCommand, type ModelRegisterOptions } from './commands/models';
 import { registerRegistryCommands } from './commands/registry';
 import {
@@ -382,6 +383,14 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .option('--max-actions <n>', 'at most this many actions in this pass (default: the configured bound)')
     .option('--key <idempotency-key>', 'idempotency key; the same key returns the same pass')
     .action(run((ctx, options: HealOptions) => healCommand(ctx, options)));
+
+  leaf(program, 'reconcile')
+    .description(
+      'compare the desired state with the running workflows and agents and repair the drift (after a restore, first); receipted',
+    )
+    .option('--dry-run', 'list the drift and the repairs a pass would take; change nothing (exit 1 on drift)')
+    .option('--key <idempotency-key>', 'idempotency key; the same key returns the same pass')
+    .action(run((ctx, options: ReconcileOptions) => reconcileCommand(ctx, options)));
 
   // -------------------------------------------------------------------------
   const alias = group(program, 'alias', 'versioned aliases: the names callers invoke');

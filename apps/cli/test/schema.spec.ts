@@ -9,6 +9,7 @@ import { ROLLOUT_DOCUMENTS } from '../src/commands/rollouts';
 import { REGISTRY_DOCUMENTS } from '../src/commands/registry';
 import { HEALING_DOCUMENTS } from '../src/commands/healing';
 import { SIGNING_DOCUMENTS } from '../src/commands/signing';
+import { RECONCILE_DOCUMENTS } from '../src/commands/reconcile';
 
 /** The API commits its generated schema; the CLI's operations must stay valid against it. */
 const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
@@ -32,6 +33,9 @@ describe('CLI GraphQL operations', () => {
     ),
     ...Object.entries(SIGNING_DOCUMENTS).map(
       ([field, document]) => [`signing ${field} operation`, document] as const,
+    ),
+    ...Object.entries(RECONCILE_DOCUMENTS).map(
+      ([field, document]) => [`reconcile ${field} operation`, document] as const,
     ),
   ]) {
     it(`${name} validates against apps/api/schema.gql`, () => {

@@ -12,6 +12,7 @@ import type { WorkflowMetricSinks } from '@lunanexa/workflows/dist/src/failure-m
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import type { WorkerMetrics } from './metrics';
+import { connectFleetWorkflows } from './fleet-workflows';
 import { workerArtifactStoreConfig, workerControllerKeyFile, type WorkerConfig } from './config';
 
 export interface RunningWorker {
@@ -61,6 +62,11 @@ export async function startWorker(
   const db = createDataSource({ url: config.DATABASE_URL, applicationName: 'lunanexa-worker' });
   await db.initialize();
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const fleetWorkflows = await connectFleetWorkflows({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.LUNANEXA_TASK_QUEUE,
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -72,12 +78,14 @@ export async function startWorker(
       controller,
       southbound,
       artifactStore: workerArtifactStoreConfig(config),
+      workflows: fleetWorkflows,
     }),
     // Long enough for in-flight activities (database writes) to finish on SIGTERM.
     shutdownGraceTime: '20 seconds',
   });
   const done = worker.run().finally(async () => {
     await connection.close();
+    await fleetWorkflows.close();
     await db.destroy();
   });
   return {

@@ -90,7 +90,9 @@ function byText(a: string, b: string): number {
 
 function live(node: ReconcileNodeView, nowMs: number): boolean {
   return (
-    LIVE_LIFECYCLES.has(node.lifecycle) && node.leaseExpiresAt !== null && node.leaseExpiresAt.getTime() > nowMs
+    LIVE_LIFECYCLES.has(node.lifecycle) &&
+    node.leaseExpiresAt !== null &&
+    node.leaseExpiresAt.getTime() > nowMs
   );
 }
 

@@ -52,7 +52,11 @@ const ready = (assignmentId: string, deploymentId: string, generation = 2) => ({
 /** A fleet in sync: two deployments, their replicas reported Ready at the desired generation. */
 function inSyncView(): ReconcileView {
   return {
-    deployments: [deployment('d1'), deployment('d2'), deployment('d0', { state: 'Stopped', workflowRunning: false })],
+    deployments: [
+      deployment('d1'),
+      deployment('d2'),
+      deployment('d0', { state: 'Stopped', workflowRunning: false }),
+    ],
     assignments: [
       assignment('a1', 'd1', 'n1'),
       assignment('a2', 'd2', 'n2'),
@@ -100,7 +104,10 @@ describe('planReconcile', () => {
       {
         ...view,
         deployments: [deployment('d1', { workflowRunning: false }), deployment('d2')],
-        nodes: [node('n1', { reported: [ready('a1', 'd1', 4)] }), node('n2', { reported: [ready('a2', 'd2', 3)] })],
+        nodes: [
+          node('n1', { reported: [ready('a1', 'd1', 4)] }),
+          node('n2', { reported: [ready('a2', 'd2', 3)] }),
+        ],
       },
       NOW,
     );

@@ -19,3 +19,4 @@ export * from './placement-load';
 export * from './app-role';
 export * from './healing';
 export * from './signing-keys';
+export * from './fleet-reconcile';

@@ -1152,6 +1152,8 @@ export interface Mutation {
   readonly ping: PingResult;
   /** Deletes every kept payload of a tenant now (RetentionExpiry in purge mode), with payload.delete receipts. */
   readonly purgePayloadCaptures: PayloadPurge;
+  /** Runs one Reconcile pass (a workflow): resumes missing deployment workflows, moves generations nodes are ahead of, re-pushes unreported replicas, with a fleet.reconcile receipt; with dryRun, only lists the drift. */
+  readonly reconcileFleet: ReconcileRun;
   /** Registers a model version (minimal record). */
   readonly registerModelVersion: ModelVersion;
   /** Registers a runtime (validated launch spec; off the allowlist until an admin allows it). */
@@ -1300,6 +1302,10 @@ export interface MutationPingArgs {
 export interface MutationPurgePayloadCapturesArgs {
   readonly idempotencyKey?: string | null;
   readonly tenantId: string;
+}
+
+export interface MutationReconcileFleetArgs {
+  readonly input: ReconcileInput;
 }
 
 export interface MutationRegisterModelVersionArgs {
@@ -1602,6 +1608,8 @@ export interface Query {
   readonly placementPlan: PlacementPlanView;
   /** The most recent ping system checks, newest first. */
   readonly recentPings: readonly PingRecord[];
+  /** Dry run of Reconcile: every difference between the desired state and the running workflows and agents, with the repair a pass would take. Changes nothing. */
+  readonly reconcilePlan: ReconcileRun;
   /** Inference requests the gateway served, newest first (metadata only, never payloads). */
   readonly requestRecords: RequestRecordPage;
   readonly rollout: Rollout | null;
@@ -1750,6 +1758,61 @@ export interface QueryTrafficArgs {
 export interface QueryWorkflowAlertsArgs {
   readonly hours?: number;
   readonly limit?: number;
+}
+
+/** One difference between the desired state and what runs. */
+export interface ReconcileDriftView {
+  readonly deploymentId: string | null;
+  /** What the desired state says. */
+  readonly desired: string;
+  /** DeploymentWorkflowMissing, GenerationBehindNode, ReplicaNotReported or UnknownReplicaOnNode. */
+  readonly kind: string;
+  readonly nodeId: string | null;
+  readonly note: string;
+  /** What was observed instead. */
+  readonly observed: string;
+  /** The repair taken for it; null when none is the controller’s to take (see note). */
+  readonly repair: string | null;
+  /** The deployment id (DeploymentWorkflowMissing) or the replica assignment id. */
+  readonly target: string;
+}
+
+export interface ReconcileInput {
+  /** Only find the drift: no repair, no write, no receipt. */
+  readonly dryRun: boolean;
+  /** Repeating a key returns the same reconcile pass. */
+  readonly idempotencyKey?: string | null;
+}
+
+/** One repair of a reconcile pass and what came of it. */
+export interface ReconcileRepairView {
+  readonly deploymentId: string;
+  readonly fromGeneration: number | null;
+  /** AdvanceGeneration, ResumeDeploymentWorkflow or PushAssignments. */
+  readonly kind: string;
+  /** `applied`, `already done`, why not, or `not applied: dry run`. */
+  readonly outcome: string;
+  readonly reason: string;
+  /** A Stopping deployment resumed with its stop. */
+  readonly stop: boolean;
+  /** The deployment id, or the assignment id for AdvanceGeneration. */
+  readonly target: string;
+  readonly toGeneration: number | null;
+}
+
+/** A reconcile pass: the drift it found and the repairs it took (none in a dry run). */
+export interface ReconcileRun {
+  readonly correlationId: string;
+  readonly drift: readonly ReconcileDriftView[];
+  readonly dryRun: boolean;
+  /** No drift was found. */
+  readonly inSync: boolean;
+  /** The fleet.reconcile receipt; null in a dry run. */
+  readonly receiptHash: string | null;
+  readonly receiptSeq: number | null;
+  readonly repairs: readonly ReconcileRepairView[];
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
 }
 
 export interface RegisterModelVersionInput {

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { parseIdempotencyKey } from '../arguments';
+import { waitingTimeoutMs, type CommandContext } from '../context';
+import { ExitCode } from '../errors';
+import { dataOf } from '../fleet-api';
+import type { Conforms, Graphql, Narrow } from '../generated-types';
+import { formatTable, writeJson } from '../output';
+import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
+
+const RUN_FIELDS =
+  'workflowId temporalUiUrl correlationId dryRun inSync receiptHash receiptSeq drift { kind target deploymentId nodeId desired observed repair note } repairs { kind target deploymentId fromGeneration toGeneration stop reason outcome }';
+
+export const RECONCILE_DOCUMENTS = {
+  reconcile: `mutation Reconcile($input: ReconcileInput!) { reconcileFleet(input: $input) { ${RUN_FIELDS} } }`,
+} as const;
+
+export const ReconcileRunSchema = z.object({
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  correlationId: z.string(),
+  dryRun: z.boolean(),
+  inSync: z.boolean(),
+  receiptHash: z.string().nullable(),
+  receiptSeq: z.number().int().nullable(),
+  drift: z.array(
+    z.object({
+      kind: z.string(),
+      target: z.string(),
+      deploymentId: z.string().nullable(),
+      nodeId: z.string().nullable(),
+      desired: z.string(),
+      observed: z.string(),
+      repair: z.string().nullable(),
+      note: z.string(),
+    }),
+  ),
+  repairs: z.array(
+    z.object({
+      kind: z.string(),
+      target: z.string(),
+      deploymentId: z.string(),
+      fromGeneration: z.number().int().nullable(),
+      toGeneration: z.number().int().nullable(),
+      stop: z.boolean(),
+      reason: z.string(),
+      outcome: z.string(),
+    }),
+  ),
+});
+export type ReconcileRunView = Narrow<Graphql.ReconcileRun, z.infer<typeof ReconcileRunSchema>>;
+// Compile-time only: the response schema agrees with the generated GraphQL type.
+const reconcileRunConforms: Conforms<z.infer<typeof ReconcileRunSchema>, ReconcileRunView> = true;
+void reconcileRunConforms;
+
+export interface ReconcileOptions {
+  readonly dryRun?: boolean;
+  readonly key?: string;
+}
+
+/** A repair outcome that leaves the drift in place. */
+function unrepaired(outcome: string): boolean {
+  return !outcome.startsWith('applied') && outcome !== 'already done' && outcome !== 'not applied: dry run';
+}
+
+export function renderReconcile(run: ReconcileRunView): string {
+  const head = run.dryRun
+    ? `dry run: ${run.drift.length} drift(s), ${run.repairs.length} repair(s) a pass would take (nothing changed)\n`
+    : `reconcile pass ${run.workflowId}: ${run.drift.length} drift(s), ${run.repairs.length} repair(s)` +
+      (run.receiptSeq === null ? '' : `, receipt #${run.receiptSeq} ${run.receiptHash ?? ''}`) +
+      `\n  ${run.temporalUiUrl}\n`;
+  if (run.inSync) return `${head}in sync: the desired state and what runs agree\n`;
+  const drift = formatTable(
+    ['DRIFT', 'TARGET', 'OBSERVED', 'REPAIR'],
+    run.drift.map((item) => [item.kind, item.target, item.observed, item.repair ?? `none: ${item.note}`]),
+  );
+  const repairs =
+    run.repairs.length === 0
+      ? ''
+      : '\n' +
+        formatTable(
+          ['REPAIR', 'TARGET', 'OUTCOME'],
+          run.repairs.map((repair) => [
+            repair.kind +
+              (repair.fromGeneration === null ? '' : ` ${repair.fromGeneration}→${repair.toGeneration}`) +
+              (repair.stop ? ' (with stop)' : ''),
+            repair.target,
+            repair.outcome,
+          ]),
+        );
+  return head + drift + repairs;
+}
+
+/**
+ * `reconcile`: one Reconcile pass (a workflow with a fleet.reconcile
+ * receipt) — the first thing to run after a restore — or with --dry-run the
+ * drift and the repairs it would take, changing nothing. Exit 1 when a
+ * repair could not be made; a dry run exits 1 when there is drift, so a
+ * script can wait for `in sync`.
+ */
+export async function reconcileCommand(ctx: CommandContext, options: ReconcileOptions): Promise<ExitCode> {
+  const input = {
+    dryRun: options.dryRun === true,
+    ...(options.key === undefined ? {} : { idempotencyKey: parseIdempotencyKey(options.key) }),
+  };
+  const { data } = await ctx.api.graphql(
+    RECONCILE_DOCUMENTS.reconcile,
+    { input },
+    dataOf('reconcileFleet', ReconcileRunSchema),
+    { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
+  );
+  const run = data.reconcileFleet;
+  if (ctx.json) writeJson(ctx.io.stdout, run);
+  else ctx.io.stdout(renderReconcile(run));
+  if (run.dryRun) return run.inSync ? ExitCode.OK : ExitCode.FAILURE;
+  return run.repairs.some((repair) => unrepaired(repair.outcome)) ? ExitCode.FAILURE : ExitCode.OK;
+}

@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
+  chmodSync,
   closeSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -166,6 +168,12 @@ export interface FleetHarnessOptions {
    * instead of the database owner. Migrations still run as the owner.
    */
   readonly asAppRole?: boolean;
+  /**
+   * The PostgreSQL server (admin URL) the scratch database is created on;
+   * default the test server. The backup test needs one the PATH's pg_dump
+   * can dump (pgToolsServer).
+   */
+  readonly postgresAdminUrl?: string;
 }
 
 export class FleetHarness {
@@ -186,20 +194,25 @@ export class FleetHarness {
   private workerPort = 0;
   private gatewayPort = 0;
 
+  /** Where the api and worker keep the controller's state (its key); `replaceController` moves it. */
+  controllerDataDir: string;
+
   private constructor(
     /** The fleet's name: its scratch database's, its data directory's and its recorded histories'. */
     readonly name: string,
     readonly dataDir: string,
-    readonly temporal: TestWorkflowEnvironment,
-    readonly db: ScratchDatabase,
+    /** Replaced, with the database, by `replaceController`. */
+    public temporal: TestWorkflowEnvironment,
+    public db: ScratchDatabase,
     readonly options: {
       readonly leaseSeconds: number;
       readonly serveConsole: boolean;
       readonly extraEnv: Readonly<Record<string, string>>;
       /** What the services' DATABASE_URL is: the owner's, or the application role's. */
-      readonly serviceDatabaseUrl: string;
+      serviceDatabaseUrl: string;
     },
   ) {
+    this.controllerDataDir = dataDir;
     this.logDir = join(dataDir, 'logs');
     mkdirSync(this.logDir, { recursive: true });
   }
@@ -211,7 +224,7 @@ export class FleetHarness {
     const uiPort = options.temporalUi ? await freePort() : undefined;
     const [temporal, db] = await Promise.all([
       startTestTemporal(uiPort === undefined ? {} : { uiPort }),
-      createScratchDatabase(name),
+      createScratchDatabase(name, options.postgresAdminUrl),
     ]);
     await runMigrations(db.url);
     const harness = new FleetHarness(name, dataDir, temporal, db, {
@@ -263,7 +276,7 @@ export class FleetHarness {
       TEMPORAL_ADDRESS: this.temporal.address,
       TEMPORAL_NAMESPACE: this.temporal.namespace ?? 'default',
       LUNANEXA_TASK_QUEUE: this.taskQueue,
-      LUNANEXA_DATA_DIR: this.dataDir,
+      LUNANEXA_DATA_DIR: this.controllerDataDir,
       LUNANEXA_LOG_LEVEL: 'info',
       LUNANEXA_API_HOST: '127.0.0.1',
       LUNANEXA_API_PORT: String(this.apiPort),
@@ -450,6 +463,31 @@ export class FleetHarness {
     } finally {
       await client.end();
     }
+  }
+
+  /**
+   * The controller host is lost and a clean one takes its place: api, worker
+   * and gateway are killed (SIGKILL, nothing finishes), Temporal goes with
+   * them; a new Temporal (no history) starts, and api, worker and gateway
+   * start on the same addresses (what agents and callers know) against
+   * `database` (a restored one), with a new data directory that holds only
+   * the controller key (restored from wherever its secret is kept: agents
+   * pin its fingerprint). Agents and their runtimes keep running throughout.
+   */
+  async replaceController(database: ScratchDatabase): Promise<void> {
+    for (const service of [this.gateway, this.api, this.worker]) await service?.kill('SIGKILL');
+    await this.temporal.teardown();
+    const keyFile = join(this.controllerDataDir, 'controller', 'controller-ed25519.pem');
+    this.controllerDataDir = join(this.dataDir, `controller-${Date.now().toString(36)}`);
+    mkdirSync(join(this.controllerDataDir, 'controller'), { recursive: true, mode: 0o700 });
+    copyFileSync(keyFile, join(this.controllerDataDir, 'controller', 'controller-ed25519.pem'));
+    chmodSync(join(this.controllerDataDir, 'controller', 'controller-ed25519.pem'), 0o600);
+    this.temporal = await startTestTemporal();
+    this.db = database;
+    this.options.serviceDatabaseUrl = database.url;
+    await this.startWorker();
+    await this.startApi();
+    await this.startGateway();
   }
 
   logsOf(name: string): string {

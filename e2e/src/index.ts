@@ -10,3 +10,4 @@ export * from './monitoring';
 export * from './agent-simulator';
 export * from './bench-environment';
 export * from './otlp-sink';
+export * from './pg-tools';

@@ -33,7 +33,14 @@ if [[ ! -f "$dump.sha256" ]]; then
   echo "restore: $dump.sha256 is missing; refusing to restore an unverified dump" >&2
   exit 65
 fi
-(cd "$(dirname -- "$dump")" && sha256sum --check --quiet -- "$(basename -- "$dump").sha256")
+# The checksum of this file, not of the name recorded inside the .sha256 (a renamed or copied dump would
+# otherwise be "verified" by its original).
+expected="$(awk 'NR == 1 { print $1 }' "$dump.sha256")"
+actual="$(sha256sum -- "$dump" | awk '{ print $1 }')"
+if [[ ! "$expected" =~ ^[0-9a-f]{64}$ || "$actual" != "$expected" ]]; then
+  echo "restore: $dump does not match $dump.sha256; refusing to restore it" >&2
+  exit 65
+fi
 pg_restore --list "$dump" >/dev/null
 
 # query DATABASE SQL: runs SQL (from stdin, so psql expands :'db' / :"db" safely).

@@ -135,10 +135,10 @@ const REGISTRY_TABLES: readonly (readonly [table: string, key: string])[] = [
   ['trusted_signing_keys', 'key_id'],
 ];
 
-/** The desired state only: what heartbeats, leases and observations change is left out. */
+/** The desired state only: heartbeats, leases, observations and the scheduler's last decision record (placement) are left out. */
 const DESIRED_STATE_SELECTS: readonly string[] = [
   `SELECT id AS k, jsonb_build_array(id, name, model_version_id, model_ref, desired_replicas, generation, node_selector,
-          requested_node_id, workflow_id, purpose, rollout_id, placement, placement_strategy, created_by) AS v
+          requested_node_id, workflow_id, purpose, rollout_id, placement_strategy, created_by) AS v
      FROM deployments`,
   `SELECT id AS k, jsonb_build_array(id, deployment_id, node_id, generation, intent) AS v FROM assignments`,
   `SELECT id AS k, jsonb_build_array(id, name, lifecycle, cordoned, labels, taints) AS v FROM nodes`,

@@ -99,8 +99,9 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
 
   before(async () => {
     tools = await pgToolsServer();
-    // Long assignment leases, as in production (600 s): replicas outlive a controller restore.
-    h = await FleetHarness.start('backup_restore', { postgresAdminUrl: tools.adminUrl, leaseSeconds: 120 });
+    // Long assignment leases, as in production (600 s): replicas outlive the controller's replacement even on a
+    // slow machine (renewed every 100 s, so at least 200 s are left when it is killed).
+    h = await FleetHarness.start('backup_restore', { postgresAdminUrl: tools.adminUrl, leaseSeconds: 300 });
     source = h.db;
     for (const name of ['node-a', 'node-b']) await h.startReadyAgent(name);
   });

@@ -3,6 +3,7 @@ import type { ReconcileAssignmentView, ReconcileNodeView, ReportedReplica } from
 import type { DataSource } from 'typeorm';
 import type { Queryable } from './fleet';
 import { verifyAuditChain } from './audit-log';
+import { returnedRows } from './returning';
 
 /**
  * What Reconcile reads and writes, and the digest that shows a restore kept
@@ -103,11 +104,11 @@ export async function advanceAssignmentGeneration(
   q: Queryable,
   change: { readonly assignmentId: string; readonly from: number; readonly to: number; readonly at: Date },
 ): Promise<boolean> {
-  const rows = await q.query<{ id: string }[]>(
+  const raw = await q.query(
     `UPDATE assignments SET generation = $3, updated_at = $4 WHERE id = $1 AND generation = $2 RETURNING id`,
     [change.assignmentId, change.from, change.to, change.at],
   );
-  return rows.length > 0;
+  return returnedRows<{ id: string }>(raw).length > 0;
 }
 
 export interface ControlPlaneDigest {

@@ -12,6 +12,7 @@ import {
 } from '@lunanexa/persistence';
 import {
   FleetHarness,
+  GraphQLFailure,
   REPO_ROOT,
   deploymentAssignments,
   fakeRuntimeProcesses,
@@ -345,5 +346,39 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     );
     expect(after.drift.map((d) => d.kind)).to.deep.equal(['UnknownReplicaOnNode']);
     expect(after.repairs).to.deep.equal([]);
+  });
+
+  it('refuses a bad idempotency key (audited) and a caller with no key, typed, starting nothing', async () => {
+    const runs = async (): Promise<string[]> => {
+      const ids: string[] = [];
+      for await (const run of h.temporal.client.workflow.list({
+        query: `WorkflowType = 'reconcileFleetWorkflow'`,
+      }))
+        ids.push(run.workflowId);
+      return ids.sort();
+    };
+    const before = await runs();
+    const refused = await h
+      .graphql(
+        `mutation { reconcileFleet(input: { dryRun: false, idempotencyKey: "not a key!" }) { workflowId } }`,
+      )
+      .catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(GraphQLFailure);
+    expect((refused as GraphQLFailure).code).to.equal('VALIDATION_FAILED');
+    const audited = await h.sql<{ decision: string; result: string }>(
+      `SELECT decision, result FROM audit_events WHERE action = 'fleet.reconcile' AND decision = 'denied'`,
+    );
+    expect(audited).to.deep.equal([{ decision: 'denied', result: 'refused' }]);
+
+    const anonymous = await fetch(`${h.apiUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { reconcileFleet(input: { dryRun: false }) { workflowId } }' }),
+    });
+    const body = (await anonymous.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(body.errors?.[0]?.extensions?.code).to.equal('UNAUTHENTICATED');
+    // Visibility is eventually consistent: give it a moment before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await runs()).to.deep.equal(before);
   });
 });

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  LunaNexaError,
   WORKFLOW_TYPES,
   type ReconcileWorkflowInput,
   type ReconcileWorkflowResult,
@@ -29,18 +28,14 @@ export class ReconcileService {
   ) {}
 
   async reconcile(input: ReconcileInput, caller: Caller): Promise<ReconcileRun> {
-    let key: string;
-    try {
-      key = validateIdempotencyKey(input.idempotencyKey);
-    } catch (error) {
-      if (!input.dryRun && error instanceof LunaNexaError) {
-        await this.audit.refusal(
+    // A refused pass is audited (a dry run changes nothing, so its refusal is only answered).
+    const key = input.dryRun
+      ? validateIdempotencyKey(input.idempotencyKey)
+      : await this.audit.parsedOrRefused(
           { actor: caller.actor, action: 'fleet.reconcile', ids: caller.ids },
-          { errorCode: error.code, violations: error.violations ?? [] },
+          {},
+          () => validateIdempotencyKey(input.idempotencyKey),
         );
-      }
-      throw error;
-    }
     // Dry runs and real passes never share an id: a repeated key must not turn one into the other.
     const workflowId = reconcileWorkflowId(input.dryRun ? `dry-run/${key}` : key);
     const workflowInput: ReconcileWorkflowInput = {

@@ -346,6 +346,14 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     );
     expect(after.drift.map((d) => d.kind)).to.deep.equal(['UnknownReplicaOnNode']);
     expect(after.repairs).to.deep.equal([]);
+    // Readers get the same dry run as a query.
+    const plan = await h.graphql<{ reconcilePlan: ReconcileAnswer }>(
+      `query { reconcilePlan { ${RUN_FIELDS} } }`,
+      {},
+      h.operatorToken,
+    );
+    expect(plan.reconcilePlan.dryRun).to.equal(true);
+    expect(plan.reconcilePlan.drift).to.deep.equal(after.drift);
   });
 
   it('refuses a bad idempotency key (audited) and a caller with no key, typed, starting nothing', async () => {

@@ -32,7 +32,18 @@ export interface CredentialTable {
   quota(tenantId: string): TenantQuotaLimits;
   /** Notes a key's use; written to `last_used_at` in batches, never on the request path. */
   keyUsed(keyId: string, at: Date): void;
+  /**
+   * A caller presented a credential the snapshot does not have: it may have
+   * been created a moment ago, its notification still on the way. Resolves
+   * after a reload that started at most `MISS_RELOAD_INTERVAL_MS` ago (one
+   * is started when none did), so a flood of bad keys costs one reload a
+   * second. Absent for tables that cannot reload.
+   */
+  reloadAfterMiss?(): Promise<void>;
 }
+
+/** At most one reload a second for credentials the snapshot does not know. */
+export const MISS_RELOAD_INTERVAL_MS = 1_000;
 
 export const UNLIMITED: TenantQuotaLimits = Object.freeze({
   requestsPerMinute: null,
@@ -112,6 +123,8 @@ const EMPTY_SNAPSHOT: GatewayCredentialSnapshot = {
 /** A fixed table: tests, and a gateway run without a control plane (then nobody can call /v1). */
 export class StaticCredentialTable implements CredentialTable {
   readonly used = new Map<string, Date>();
+  /** Unset: a fixed table has nothing to reload. A test sets it to play the reload a miss asks for. */
+  reloadAfterMiss?: () => Promise<void>;
   private indexed: Indexed;
 
   constructor(snapshot: Partial<GatewayCredentialSnapshot> = {}) {
@@ -185,6 +198,7 @@ export class PostgresCredentialTable implements CredentialTable {
   private closed = false;
   private consecutiveFailures = 0;
   private readonly used = new Map<string, Date>();
+  private missReload: { readonly atMs: number; readonly done: Promise<unknown> } | undefined;
 
   constructor(private readonly options: PostgresCredentialTableOptions) {
     this.logger = options.logger;
@@ -241,6 +255,12 @@ export class PostgresCredentialTable implements CredentialTable {
   }
   keyUsed(keyId: string, at: Date): void {
     this.used.set(keyId, at);
+  }
+  reloadAfterMiss(): Promise<void> {
+    const nowMs = Date.now();
+    if (this.missReload === undefined || nowMs - this.missReload.atMs >= MISS_RELOAD_INTERVAL_MS)
+      this.missReload = { atMs: nowMs, done: this.refresh() };
+    return this.missReload.done.then(() => undefined);
   }
 
   start(): void {

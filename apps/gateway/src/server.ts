@@ -149,11 +149,25 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   const accessLog = deps.accessLog ?? 'all';
   let draining = false;
 
-  /** Who is calling, or a typed 401/403/503 (counted by reason; a flood of bad keys writes no audit rows). */
-  const authenticate = (exchange: Exchange): Caller => {
+  /**
+   * Who is calling, or a typed 401/403/503 (counted by reason; a flood of bad
+   * keys writes no audit rows). A credential the snapshot does not know gets
+   * one more look after a (rate-limited) reload: a key created a moment ago
+   * works on its first call even when its notification is still on the way.
+   */
+  const authenticate = async (exchange: Exchange): Promise<Caller> => {
     try {
       return authenticator.authenticate(exchange.req.headers);
     } catch (error: unknown) {
+      if (error instanceof AuthRefusal && error.reason === 'unknown' && deps.credentials.reloadAfterMiss) {
+        await deps.credentials.reloadAfterMiss();
+        try {
+          return authenticator.authenticate(exchange.req.headers);
+        } catch (again: unknown) {
+          if (again instanceof AuthRefusal) metrics.authRefusals.inc({ reason: again.reason });
+          throw again;
+        }
+      }
       if (error instanceof AuthRefusal) metrics.authRefusals.inc({ reason: error.reason });
       throw error;
     }
@@ -163,7 +177,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     exchange: Exchange,
     prepare: (body: unknown) => PreparedWorkload,
   ): Promise<void> => {
-    const caller = authenticate(exchange);
+    const caller = await authenticate(exchange);
     exchange.caller = caller;
     const body = await readJsonBody(exchange.req, deps.maxBodyBytes);
     const parsed = prepare(body);
@@ -324,8 +338,8 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
       {
         openAi: true,
         methods: {
-          GET: (exchange) => {
-            const caller = authenticate(exchange);
+          GET: async (exchange) => {
+            const caller = await authenticate(exchange);
             const list: OpenAiModelList = {
               object: 'list',
               data: deps.routes

@@ -325,6 +325,39 @@ describe('gateway caller identity', () => {
     }
   });
 
+  it('a key the snapshot does not have yet works on its first call after the table reloads for the miss; a bad key is still 401', async () => {
+    const full = fullSnapshot();
+    // The key was created a moment ago: the snapshot does not have it, a reload does.
+    table.replace({
+      ...full,
+      gatewayKeys: full.gatewayKeys?.filter((entry) => entry.keyHash !== ACME_KEY.keyHash),
+    });
+    let reloads = 0;
+    table.reloadAfterMiss = () => {
+      reloads += 1;
+      table.replace(fullSnapshot());
+      return Promise.resolve();
+    };
+    try {
+      expect(
+        (await postJson(gw.url, '/v1/chat/completions', chat('chat'), as(ACME_KEY.key))).status,
+      ).to.equal(200);
+      expect(reloads).to.equal(1);
+      // Known now: no more reloads for it.
+      expect((await call(gw.url, 'GET', '/v1/models', { headers: as(ACME_KEY.key) })).status).to.equal(200);
+      expect(reloads).to.equal(1);
+      expectProblem(
+        await postJson(gw.url, '/v1/chat/completions', chat('chat'), as(`lnxk_${'q'.repeat(43)}`)),
+        401,
+        'UNAUTHENTICATED',
+      );
+      expect(reloads).to.equal(2);
+    } finally {
+      delete table.reloadAfterMiss;
+      table.replace(fullSnapshot());
+    }
+  });
+
   it('GET /v1/models needs a credential and shows a tenant only its own aliases', async () => {
     expectProblem(await call(gw.url, 'GET', '/v1/models', { anonymous: true }), 401, 'UNAUTHENTICATED');
     const ids = (response: RawResponse) => response.json<{ data: { id: string }[] }>().data.map((m) => m.id);

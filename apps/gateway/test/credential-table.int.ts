@@ -14,7 +14,7 @@ import {
   touchGatewayKeysLastUsed,
   type ScratchDatabase,
 } from '@lunanexa/persistence';
-import { PostgresCredentialTable, UNLIMITED } from '../src/credential-table';
+import { MISS_RELOAD_INTERVAL_MS, PostgresCredentialTable, UNLIMITED } from '../src/credential-table';
 import { CapturedLog } from './support';
 
 async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<number> {
@@ -151,6 +151,35 @@ describe('the gateway credential snapshot on PostgreSQL', function () {
     // A change the gateway checks does notify (the previous test); a last-use batch must not.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await reloads()).to.equal(before);
+  });
+
+  it('a key whose notification has not arrived is found by one reload on its first call; unknown keys reload at most once a second', async () => {
+    const reloads = async (): Promise<number> =>
+      (await registry.getSingleMetric('lunanexa_gateway_credential_reloads_total')?.get())?.values[0]
+        ?.value ?? 0;
+    const fresh = generateGatewayKey();
+    // Triggers off for this session: the insert sends no NOTIFY, as when the notification is still on its way.
+    await sql.query(`SET session_replication_role = replica`);
+    try {
+      await sql.query(
+        `INSERT INTO gateway_keys (id, tenant_id, name, key_hash, prefix, aliases, created_by, created_at)
+         VALUES ($1, 'acme', 'fresh', $2, $3, ARRAY['chat'], 'test', now())`,
+        [randomUUID(), fresh.keyHash, fresh.prefix],
+      );
+    } finally {
+      await sql.query(`SET session_replication_role = origin`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(table.gatewayKey(fresh.keyHash)).to.equal(undefined);
+    const before = await reloads();
+    await table.reloadAfterMiss();
+    expect(table.gatewayKey(fresh.keyHash)?.prefix).to.equal(fresh.prefix);
+    // A flood of unknown keys within the interval shares that reload.
+    await Promise.all(Array.from({ length: 50 }, () => table.reloadAfterMiss()));
+    expect(await reloads()).to.equal(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, MISS_RELOAD_INTERVAL_MS + 50));
+    await Promise.all(Array.from({ length: 50 }, () => table.reloadAfterMiss()));
+    expect(await reloads()).to.equal(before + 2);
   });
 
   it('gateway load: a gateway replaces its rows in one statement; an empty publication removes them', async () => {

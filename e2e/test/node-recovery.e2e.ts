@@ -95,9 +95,18 @@ describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipte
   });
 
   it('the node comes back: its replica, stopped at a newer generation while it was away, is stopped there', async () => {
-    const victim = (await deploymentAssignments(h, 'recover')).find((r) => r.node === loss.victim.node);
+    // The recovery's receipt is written once the replacement is Ready; the deployment's workflow stops the
+    // lost replica right after (its next poll), so on a loaded machine the stop may land a moment later.
+    const victim = await waitUntil(
+      'the lost replica stopped at a new generation',
+      async () =>
+        (await deploymentAssignments(h, 'recover')).find(
+          (r) => r.node === loss.victim.node && r.intent === 'Stop',
+        ) ?? null,
+      30_000,
+    );
     expect(victim, 'evacuated at a new generation').to.deep.include({ intent: 'Stop' });
-    expect(victim!.generation).to.be.greaterThan(loss.victim.generation);
+    expect(victim.generation).to.be.greaterThan(loss.victim.generation);
     await h.startAgent(loss.victim.node);
     await waitUntil(
       'the returning node to report its old replica Stopped at the new generation',

@@ -32,7 +32,7 @@ export interface FleetWorkflowsPort {
 export interface ReconcileActivityPorts {
   readonly db: DataSource;
   readonly clock: Clock;
-  /** Absent where no Temporal client is wired (unit harnesses): the steps refuse with DEPENDENCY_UNAVAILABLE. */
+  /** Absent where no Temporal client is wired: the steps that need it fail with INTERNAL (not retried). */
   readonly workflows?: FleetWorkflowsPort;
 }
 
@@ -45,11 +45,9 @@ export interface ReconcileActivityPorts {
  */
 export function createReconcileActivities({ db, clock, workflows }: ReconcileActivityPorts) {
   const temporal = (): FleetWorkflowsPort => {
+    // A wiring mistake, not an outage: fail the pass at once instead of retrying it.
     if (!workflows)
-      throw new LunaNexaError(
-        ErrorCode.DEPENDENCY_UNAVAILABLE,
-        'this worker has no Temporal client for Reconcile',
-      );
+      throw new LunaNexaError(ErrorCode.INTERNAL, 'this worker has no Temporal client for Reconcile');
     return workflows;
   };
 

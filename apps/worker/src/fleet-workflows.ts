@@ -29,6 +29,11 @@ export async function connectFleetWorkflows(target: {
 }): Promise<FleetWorkflowsClient> {
   const connection = await Connection.connect({ address: target.address });
   const client = new Client({ connection, namespace: target.namespace });
+  return { ...fleetWorkflowsOver(client, target.taskQueue), close: () => connection.close() };
+}
+
+/** The same over a client someone else owns (a test's Temporal environment, say). */
+export function fleetWorkflowsOver(client: Client, taskQueue: string): FleetWorkflowsPort {
   const isRunning = async (workflowId: string): Promise<boolean> => {
     try {
       const description = await client.workflow.getHandle(workflowId).describe();
@@ -43,7 +48,7 @@ export async function connectFleetWorkflows(target: {
     async resumeDeployment(workflowId, input: DeploymentWorkflowInput, stop: StopDeploymentSignal | null) {
       const options = {
         workflowId,
-        taskQueue: target.taskQueue,
+        taskQueue,
         args: [input],
         typedSearchAttributes: new TypedSearchAttributes([
           { key: correlationKey, value: input.correlationId },
@@ -68,6 +73,5 @@ export async function connectFleetWorkflows(target: {
       }
       return 'started';
     },
-    close: () => connection.close(),
   };
 }

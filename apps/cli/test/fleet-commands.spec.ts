@@ -11,10 +11,7 @@ import {
   PLACING_DEPLOYMENT,
   READY_DEPLOYMENT,
 } from './fleet-fixtures';
-import { captureIo, cannedApi, graphqlRoute, sentOperations, type GraphQLReply } from './support';
-
-type Api = Awaited<ReturnType<typeof cannedApi>>;
-type Handlers = Readonly<Record<string, (variables: Record<string, unknown>) => GraphQLReply>>;
+import { captureIo, cannedApis, graphqlRoute, sentOperations, type GraphQLHandlers } from './support';
 
 const OPERATION = {
   workflowId: 'deployment/dep-5e1c0a9b3f2d4e6a',
@@ -24,15 +21,7 @@ const OPERATION = {
 };
 
 describe('fleet commands against a canned API', () => {
-  let api: Api | undefined;
-  async function serve(handlers: Handlers): Promise<Api> {
-    api = await cannedApi({ 'POST /graphql': graphqlRoute(handlers) });
-    return api;
-  }
-  afterEach(async () => {
-    await api?.close();
-    api = undefined;
-  });
+  const { serve, serveRoutes } = cannedApis();
 
   describe('node', () => {
     it('lists nodes as a table, and as the API array with --json before or after the command', async () => {
@@ -142,7 +131,7 @@ describe('fleet commands against a canned API', () => {
         node: { ...ACTIVE_NODE, lifecycle: 'Drained', cordoned: true },
       };
       // Answers after 200 ms: longer than a --timeout of 30 would allow if it were read as milliseconds.
-      api = await cannedApi({
+      const api = await serveRoutes({
         'POST /graphql': (request) => ({
           ...graphqlRoute({ DrainNode: () => ({ data: { drainNode: drained } }) })(request),
           delayMs: 200,
@@ -168,7 +157,7 @@ describe('fleet commands against a canned API', () => {
     });
 
     it('still applies the global --timeout given before the command to a drain', async () => {
-      api = await cannedApi({ 'POST /graphql': () => ({ status: 200, body: '', hang: true }) });
+      const api = await serveRoutes({ 'POST /graphql': () => ({ status: 200, body: '', hang: true }) });
       const io = captureIo();
       expect(
         await runCli(['--timeout', '150', '--api-url', api.url, 'node', 'drain', 'spark-01'], io, '0.1.0'),
@@ -266,7 +255,7 @@ describe('fleet commands against a canned API', () => {
   });
 
   describe('deploy', () => {
-    function polling(states: readonly Deployment[]): Handlers {
+    function polling(states: readonly Deployment[]): GraphQLHandlers {
       let poll = 0;
       return {
         CreateDeployment: () => ({ data: { createDeployment: { ...OPERATION, deployment: null } } }),

@@ -1,9 +1,6 @@
 import { expect } from 'chai';
 import { runCli } from '../src/cli';
-import { captureIo, cannedApi, graphqlRoute, sentOperations, type GraphQLReply } from './support';
-
-type Api = Awaited<ReturnType<typeof cannedApi>>;
-type Handlers = Readonly<Record<string, (variables: Record<string, unknown>) => GraphQLReply>>;
+import { captureIo, cannedApis, sentOperations } from './support';
 
 const DRIFT = [
   {
@@ -57,15 +54,7 @@ function run(dryRun: boolean, outcome: string, drift = DRIFT) {
 }
 
 describe('reconcile command against a canned API', () => {
-  let api: Api | undefined;
-  async function serve(handlers: Handlers): Promise<Api> {
-    api = await cannedApi({ 'POST /graphql': graphqlRoute(handlers) });
-    return api;
-  }
-  afterEach(async () => {
-    await api?.close();
-    api = undefined;
-  });
+  const { serve } = cannedApis();
 
   it('--dry-run sends dryRun, prints each drift with its repair (or why none), and exits 1 while there is drift', async () => {
     const { url, requests } = await serve({

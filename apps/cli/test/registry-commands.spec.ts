@@ -11,10 +11,7 @@ import {
   type RegistryModelVersion,
   type RegistryRuntime,
 } from '../src/commands/registry';
-import { captureIo, cannedApi, graphqlRoute, sentOperations, type GraphQLReply } from './support';
-
-type Api = Awaited<ReturnType<typeof cannedApi>>;
-type Handlers = Readonly<Record<string, (variables: Record<string, unknown>) => GraphQLReply>>;
+import { captureIo, cannedApis, sentOperations } from './support';
 
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
 const HARDWARE = {
@@ -144,15 +141,7 @@ function specFile(value: unknown, text?: string): string {
 }
 
 describe('registry commands against a canned API', () => {
-  let api: Api | undefined;
-  async function serve(handlers: Handlers): Promise<Api> {
-    api = await cannedApi({ 'POST /graphql': graphqlRoute(handlers) });
-    return api;
-  }
-  afterEach(async () => {
-    await api?.close();
-    api = undefined;
-  });
+  const { serve } = cannedApis();
 
   it('model create sends the name, display name and description; model list and get print the registry', async () => {
     const { url, requests } = await serve({

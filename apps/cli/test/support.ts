@@ -181,6 +181,31 @@ export function graphqlRoute(
   };
 }
 
+export type CannedApi = Awaited<ReturnType<typeof cannedApi>>;
+export type GraphQLHandlers = Readonly<Record<string, (variables: Record<string, unknown>) => GraphQLReply>>;
+
+/**
+ * For one describe block: `serve(handlers)` starts a canned GraphQL API,
+ * `serveRoutes(routes)` one with routes of its own; every API a test started
+ * is closed after it.
+ */
+export function cannedApis(): {
+  readonly serve: (handlers: GraphQLHandlers) => Promise<CannedApi>;
+  readonly serveRoutes: (routes: Readonly<Record<string, Route>>) => Promise<CannedApi>;
+} {
+  let open: CannedApi[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((api) => api.close()));
+    open = [];
+  });
+  const serveRoutes = async (routes: Readonly<Record<string, Route>>): Promise<CannedApi> => {
+    const api = await cannedApi(routes);
+    open.push(api);
+    return api;
+  };
+  return { serve: (handlers) => serveRoutes({ 'POST /graphql': graphqlRoute(handlers) }), serveRoutes };
+}
+
 /** The variables of every GraphQL call recorded, with their operation names. */
 export function sentOperations(requests: readonly RecordedRequest[]): { name: string; variables: unknown }[] {
   return requests

@@ -3,6 +3,7 @@ import { planReconcile } from '@lunanexa/domain';
 import {
   ErrorCode,
   LunaNexaError,
+  reconcileRepairMade,
   type DeploymentWorkflowInput,
   type ReconcileAppliedRepair,
   type ReconcileDriftRecord,
@@ -170,9 +171,7 @@ export function createReconcileActivities({ db, clock, workflows }: ReconcileAct
               repairs: input.repairs.map((repair) => ({ ...repair })),
             },
             correlationId: input.correlationId,
-            result: input.repairs.every(
-              (repair) => repair.outcome.startsWith('applied') || repair.outcome === 'already done',
-            )
+            result: input.repairs.every((repair) => reconcileRepairMade(repair.outcome))
               ? 'succeeded'
               : 'failed',
             occurredAt: clock.now(),

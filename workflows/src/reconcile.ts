@@ -4,6 +4,7 @@ import type {
   ReconcileWorkflowInput,
   ReconcileWorkflowResult,
 } from '@lunanexa/contracts';
+import { RECONCILE_DRY_RUN_OUTCOME } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({
@@ -31,7 +32,7 @@ export async function reconcileFleetWorkflow(
       dryRun: true,
       inSync: plan.inSync,
       drift: plan.drift,
-      repairs: plan.repairs.map((repair) => ({ ...repair, outcome: 'not applied: dry run' })),
+      repairs: plan.repairs.map((repair) => ({ ...repair, outcome: RECONCILE_DRY_RUN_OUTCOME })),
       receiptHash: null,
       receiptSeq: null,
     };

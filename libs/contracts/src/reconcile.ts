@@ -63,6 +63,18 @@ export interface ReconcileAppliedRepair extends ReconcileRepairRecord {
   readonly outcome: string;
 }
 
+/** The outcome every repair of a dry run carries. */
+export const RECONCILE_DRY_RUN_OUTCOME = 'not applied: dry run';
+
+/**
+ * A repair whose drift is gone: `applied` (perhaps with nodes that were
+ * unreachable, pushed again at the next renewal) or `already done`. The
+ * pass's receipt and the CLI's exit status both read it.
+ */
+export function reconcileRepairMade(outcome: string): boolean {
+  return outcome.startsWith('applied') || outcome === 'already done';
+}
+
 export interface ReconcileWorkflowInput extends OperationContext {
   /** Only find the drift: no repair, no write, no receipt. */
   readonly dryRun: boolean;

@@ -17,3 +17,4 @@ export {
   ROLLOUT_QUERIES,
   ROLLOUT_SIGNALS,
 } from './fleet-workflows';
+export { RECONCILE_DRY_RUN_OUTCOME } from './reconcile';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reconcileRepairMade } from '@lunanexa/contracts';
 import { parseIdempotencyKey } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { ExitCode } from '../errors';
@@ -57,11 +58,6 @@ export interface ReconcileOptions {
   readonly key?: string;
 }
 
-/** A repair outcome that leaves the drift in place. */
-function unrepaired(outcome: string): boolean {
-  return !outcome.startsWith('applied') && outcome !== 'already done' && outcome !== 'not applied: dry run';
-}
-
 export function renderReconcile(run: ReconcileRunView): string {
   const head = run.dryRun
     ? `dry run: ${run.drift.length} drift(s), ${run.repairs.length} repair(s) a pass would take (nothing changed)\n`
@@ -112,5 +108,5 @@ export async function reconcileCommand(ctx: CommandContext, options: ReconcileOp
   if (ctx.json) writeJson(ctx.io.stdout, run);
   else ctx.io.stdout(renderReconcile(run));
   if (run.dryRun) return run.inSync ? ExitCode.OK : ExitCode.FAILURE;
-  return run.repairs.some((repair) => unrepaired(repair.outcome)) ? ExitCode.FAILURE : ExitCode.OK;
+  return run.repairs.every((repair) => reconcileRepairMade(repair.outcome)) ? ExitCode.OK : ExitCode.FAILURE;
 }

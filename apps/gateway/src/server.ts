@@ -157,17 +157,15 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
    */
   const authenticate = async (exchange: Exchange): Promise<Caller> => {
     try {
-      return authenticator.authenticate(exchange.req.headers);
-    } catch (error: unknown) {
-      if (error instanceof AuthRefusal && error.reason === 'unknown' && deps.credentials.reloadAfterMiss) {
+      try {
+        return authenticator.authenticate(exchange.req.headers);
+      } catch (error: unknown) {
+        const unknown = error instanceof AuthRefusal && error.reason === 'unknown';
+        if (!unknown || !deps.credentials.reloadAfterMiss) throw error;
         await deps.credentials.reloadAfterMiss();
-        try {
-          return authenticator.authenticate(exchange.req.headers);
-        } catch (again: unknown) {
-          if (again instanceof AuthRefusal) metrics.authRefusals.inc({ reason: again.reason });
-          throw again;
-        }
+        return authenticator.authenticate(exchange.req.headers);
       }
+    } catch (error: unknown) {
       if (error instanceof AuthRefusal) metrics.authRefusals.inc({ reason: error.reason });
       throw error;
     }

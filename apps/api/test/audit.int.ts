@@ -6,7 +6,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { AuditEventDraft } from '@lunanexa/audit';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot } from '@lunanexa/observability';
-import { appendAuditEvent } from '@lunanexa/persistence';
+import { appendAuditEvent, controlPlaneDigest } from '@lunanexa/persistence';
 import { ApiConfigSchema, createApiApp } from '../src';
 import { ensureFirstAdmin } from '../src/auth/first-admin';
 
@@ -255,7 +255,12 @@ describe('audit log queries on real PostgreSQL', function () {
   it('lets a viewer read, and refuses an anonymous caller with UNAUTHENTICATED', async () => {
     const asViewer = await page({ first: 5 }, viewer);
     expect(asViewer.events).to.have.length(5);
-    for (const query of [EVENTS, '{ auditChainStatus { valid } }', '{ auditEvent(seq: 1) { seq } }']) {
+    for (const query of [
+      EVENTS,
+      '{ auditChainStatus { valid } }',
+      '{ auditEvent(seq: 1) { seq } }',
+      '{ controlPlaneDigest { registry } }',
+    ]) {
       const anonymous = await graphql(query, {});
       expect(anonymous.errors?.[0]?.extensions.code, query).to.equal('UNAUTHENTICATED');
       expect(anonymous.data?.['auditEvents'] ?? null).to.equal(null);
@@ -310,5 +315,29 @@ describe('audit log queries on real PostgreSQL', function () {
       firstBrokenSeq: null,
       reason: null,
     });
+  });
+
+  it('controlPlaneDigest: a viewer reads the digest backup.sh records, the same as the library computes, changing nothing', async () => {
+    const before = await rowCount();
+    const digest = data<{
+      registry: string;
+      desiredState: string;
+      auditChain: { events: number; headHash: string | null; valid: boolean };
+    }>(
+      await graphql(
+        '{ controlPlaneDigest { registry desiredState auditChain { events headHash valid } } }',
+        {},
+        viewer,
+      ),
+      'controlPlaneDigest',
+    );
+    expect(digest.registry).to.match(/^[0-9a-f]{64}$/);
+    expect(digest.desiredState).to.match(/^[0-9a-f]{64}$/);
+    expect(digest).to.deep.equal(await controlPlaneDigest(fixture.ds));
+    const head = await fixture.ds.query<{ hash: string }[]>(
+      `SELECT hash FROM audit_events ORDER BY seq DESC LIMIT 1`,
+    );
+    expect(digest.auditChain).to.deep.equal({ events: before, headHash: head[0]?.hash, valid: true });
+    expect(await rowCount()).to.equal(before);
   });
 });

@@ -28,6 +28,7 @@ import {
   type DataPolicySetOptions,
 } from './commands/data-policy';
 import { healCommand, type HealOptions } from './commands/healing';
+import { digestCommand, type DigestOptions } from './commands/digest';
 import { reconcileCommand, type ReconcileOptions } from './commands/reconcile';
 import { modelRegisterCommand, type ModelRegisterOptions } from './commands/models';
 import { registerRegistryCommands } from './commands/registry';
@@ -391,6 +392,16 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .option('--dry-run', 'list the drift and the repairs a pass would take; change nothing (exit 1 on drift)')
     .option('--key <idempotency-key>', 'idempotency key; the same key returns the same pass')
     .action(run((ctx, options: ReconcileOptions) => reconcileCommand(ctx, options)));
+
+  leaf(program, 'digest')
+    .description(
+      'hashes of the registry, the desired state and the audit chain, as backup.sh records them beside each dump',
+    )
+    .option(
+      '--compare <file>',
+      "compare with a backup's <dump>.digest (after a restore, before reconcile); exit 1 when anything differs",
+    )
+    .action(run((ctx, options: DigestOptions) => digestCommand(ctx, options)));
 
   // -------------------------------------------------------------------------
   const alias = group(program, 'alias', 'versioned aliases: the names callers invoke');

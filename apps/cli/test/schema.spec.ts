@@ -10,6 +10,7 @@ import { REGISTRY_DOCUMENTS } from '../src/commands/registry';
 import { HEALING_DOCUMENTS } from '../src/commands/healing';
 import { SIGNING_DOCUMENTS } from '../src/commands/signing';
 import { RECONCILE_DOCUMENTS } from '../src/commands/reconcile';
+import { DIGEST_DOCUMENTS } from '../src/commands/digest';
 
 /** The API commits its generated schema; the CLI's operations must stay valid against it. */
 const API_SCHEMA = join(__dirname, '..', '..', '..', 'api', 'schema.gql');
@@ -36,6 +37,9 @@ describe('CLI GraphQL operations', () => {
     ),
     ...Object.entries(RECONCILE_DOCUMENTS).map(
       ([field, document]) => [`reconcile ${field} operation`, document] as const,
+    ),
+    ...Object.entries(DIGEST_DOCUMENTS).map(
+      ([field, document]) => [`digest ${field} operation`, document] as const,
     ),
   ]) {
     it(`${name} validates against apps/api/schema.gql`, () => {

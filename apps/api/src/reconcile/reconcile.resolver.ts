@@ -2,7 +2,7 @@ import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { RequirePermission } from '../auth/decorators';
 import type { GraphQLContext } from '../common/graphql-context';
 import { ReconcileService } from './reconcile.service';
-import { ReconcileInput, ReconcileRun } from './reconcile.types';
+import { ControlPlaneDigestView, ReconcileInput, ReconcileRun } from './reconcile.types';
 
 /** Reconcile: desired state against what runs; the dry run (read) and a repairing pass (operate). */
 @Resolver()
@@ -16,6 +16,15 @@ export class ReconcileResolver {
   })
   reconcilePlan(@Context() ctx: GraphQLContext): Promise<ReconcileRun> {
     return this.reconcile.reconcile({ dryRun: true }, { actor: ctx.actor, ids: ctx.ids });
+  }
+
+  @RequirePermission('read')
+  @Query(() => ControlPlaneDigestView, {
+    description:
+      'Hashes of the registry, the desired state and the audit chain, as backup.sh records them beside each dump: compare a running controller with a backup (lunanexa digest --compare). Changes nothing.',
+  })
+  controlPlaneDigest(): Promise<ControlPlaneDigestView> {
+    return this.reconcile.digest();
   }
 
   @RequirePermission('operate')

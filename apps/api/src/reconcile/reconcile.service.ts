@@ -5,12 +5,14 @@ import {
   type ReconcileWorkflowResult,
 } from '@lunanexa/contracts';
 import { reconcileWorkflowId } from '@lunanexa/domain';
+import { controlPlaneDigest } from '@lunanexa/persistence';
+import { DataSource } from 'typeorm';
 import { AuditWriter } from '../auth/audit-writer';
 import { API_CONFIG, type ApiConfig } from '../config';
 import type { Caller } from '../fleet/fleet.service';
 import { validateIdempotencyKey } from '../fleet/fleet.service';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
-import type { ReconcileInput, ReconcileRun } from './reconcile.types';
+import type { ControlPlaneDigestView, ReconcileInput, ReconcileRun } from './reconcile.types';
 
 /**
  * Reconcile for operators and automation: a pass of the Reconcile workflow
@@ -24,8 +26,14 @@ export class ReconcileService {
   constructor(
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
+    private readonly db: DataSource,
     @Inject(API_CONFIG) private readonly config: ApiConfig,
   ) {}
+
+  /** The digest backup.sh records beside each dump, of the state as it is now. */
+  digest(): Promise<ControlPlaneDigestView> {
+    return controlPlaneDigest(this.db);
+  }
 
   async reconcile(input: ReconcileInput, caller: Caller): Promise<ReconcileRun> {
     // A refused pass is audited (a dry run changes nothing, so its refusal is only answered).

@@ -95,3 +95,40 @@ export class ReconcileRun extends WorkflowOperation {
   @Field(() => Int, { nullable: true })
   receiptSeq!: number | null;
 }
+
+@ObjectType({ description: 'The audit chain as the digest reads it.' })
+export class ControlPlaneAuditDigest {
+  @Field(() => Int)
+  events!: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The hash of the last event, which commits to every event before it; null for an empty chain.',
+  })
+  headHash!: string | null;
+
+  @Field({ description: 'Every link recomputed from its event.' })
+  valid!: boolean;
+}
+
+@ObjectType({
+  description:
+    'Hashes of the control plane’s durable state, computed as infra/backup/backup.sh records them beside each dump (<dump>.digest), so a running controller can be compared with a backup.',
+})
+export class ControlPlaneDigestView {
+  @Field({
+    description:
+      'sha256 over models, licenses, runtimes, model versions, aliases and their revisions, trusted signing keys.',
+  })
+  registry!: string;
+
+  @Field({
+    description:
+      'sha256 over deployments, their replicas’ node, generation and intent, and nodes’ lifecycle, cordon, labels and taints (not leases, observations or placement records).',
+  })
+  desiredState!: string;
+
+  @Field(() => ControlPlaneAuditDigest)
+  auditChain!: ControlPlaneAuditDigest;
+}

@@ -344,6 +344,24 @@ export interface CompatibleHardwareInput {
   readonly minMemoryBytesPerReplica?: number | null;
 }
 
+/** The audit chain as the digest reads it. */
+export interface ControlPlaneAuditDigest {
+  readonly events: number;
+  /** The hash of the last event, which commits to every event before it; null for an empty chain. */
+  readonly headHash: string | null;
+  /** Every link recomputed from its event. */
+  readonly valid: boolean;
+}
+
+/** Hashes of the control plane’s durable state, computed as infra/backup/backup.sh records them beside each dump (<dump>.digest), so a running controller can be compared with a backup. */
+export interface ControlPlaneDigestView {
+  readonly auditChain: ControlPlaneAuditDigest;
+  /** sha256 over deployments, their replicas’ node, generation and intent, and nodes’ lifecycle, cordon, labels and taints (not leases, observations or placement records). */
+  readonly desiredState: string;
+  /** sha256 over models, licenses, runtimes, model versions, aliases and their revisions, trusted signing keys. */
+  readonly registry: string;
+}
+
 /** The controller identity agents pin at enrollment. */
 export interface ControllerIdentity {
   /** The URL agents enroll and heartbeat at. */
@@ -1564,6 +1582,8 @@ export interface Query {
   readonly benchmarkProfiles: readonly BenchmarkProfile[];
   /** Bootstrap tokens, newest first (never the secret). */
   readonly bootstrapTokens: readonly BootstrapToken[];
+  /** Hashes of the registry, the desired state and the audit chain, as backup.sh records them beside each dump: compare a running controller with a backup (lunanexa digest --compare). Changes nothing. */
+  readonly controlPlaneDigest: ControlPlaneDigestView;
   /** What an agent needs to pin the controller: key id and fingerprint. */
   readonly controllerIdentity: ControllerIdentity;
   /** Every configured tenant data policy, by tenant id. */

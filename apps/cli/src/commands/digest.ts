@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { CommandContext } from '../context';
+import { ExitCode, usageError } from '../errors';
+import { dataOf } from '../fleet-api';
+import type { Conforms, Graphql, Narrow } from '../generated-types';
+import { formatTable, writeJson } from '../output';
+
+export const DIGEST_DOCUMENTS = {
+  digest:
+    'query ControlPlaneDigest { controlPlaneDigest { registry desiredState auditChain { events headHash valid } } }',
+  auditEvent: 'query AuditEventHash($seq: Int!) { auditEvent(seq: $seq) { seq hash } }',
+} as const;
+
+export const ControlPlaneDigestSchema = z.object({
+  registry: z.string(),
+  desiredState: z.string(),
+  auditChain: z.object({
+    events: z.number().int(),
+    headHash: z.string().nullable(),
+    valid: z.boolean(),
+  }),
+});
+export type ControlPlaneDigestView = Narrow<
+  Graphql.ControlPlaneDigestView,
+  z.infer<typeof ControlPlaneDigestSchema>
+>;
+const AuditEventHashSchema = z.object({ seq: z.number().int(), hash: z.string() }).nullable();
+// Compile-time only: the response schemas agree with the generated GraphQL types.
+const digestConforms: Conforms<z.infer<typeof ControlPlaneDigestSchema>, ControlPlaneDigestView> = true;
+const auditEventConforms: Conforms<
+  z.infer<typeof AuditEventHashSchema>,
+  Narrow<Graphql.AuditEvent | null, z.infer<typeof AuditEventHashSchema>>
+> = true;
+void [digestConforms, auditEventConforms];
+
+/** What infra/backup/backup.sh writes beside a control-plane dump (`<dump>.digest`). */
+export interface RecordedDigest {
+  readonly registry: string;
+  readonly desiredState: string;
+  readonly auditEvents: number;
+  readonly auditHeadHash: string | null;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Parses a `.digest` file (`key=value` lines); anything else is a usage error naming the file. */
+export function parseRecordedDigest(text: string, path: string): RecordedDigest {
+  const fields = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const equals = line.indexOf('=');
+    if (equals < 0) throw usageError(`${path}: ${JSON.stringify(line)} is not key=value`);
+    fields.set(line.slice(0, equals), line.slice(equals + 1));
+  }
+  const hash = (key: string): string => {
+    const value = fields.get(key);
+    if (value === undefined || !SHA256_HEX.test(value))
+      throw usageError(`${path}: ${key} must be a sha256 in hex (is it a digest backup.sh wrote?)`);
+    return value;
+  };
+  const events = fields.get('audit_events');
+  if (events === undefined || !/^\d{1,15}$/.test(events))
+    throw usageError(`${path}: audit_events must be a whole number`);
+  const head = fields.get('audit_head_hash');
+  if (head === undefined || (head !== '' && !SHA256_HEX.test(head)))
+    throw usageError(`${path}: audit_head_hash must be a sha256 in hex, or empty for an empty chain`);
+  return {
+    registry: hash('registry'),
+    desiredState: hash('desired_state'),
+    auditEvents: Number(events),
+    auditHeadHash: head === '' ? null : head,
+  };
+}
+
+/** The live digest in the lines backup.sh writes, so the two can be diffed by eye or by `diff`. */
+export function renderDigest(digest: ControlPlaneDigestView): string {
+  return (
+    `registry=${digest.registry}\n` +
+    `desired_state=${digest.desiredState}\n` +
+    `audit_events=${digest.auditChain.events}\n` +
+    `audit_head_hash=${digest.auditChain.headHash ?? ''}\n` +
+    `audit_chain_valid=${digest.auditChain.valid}\n`
+  );
+}
+
+export interface DigestCheck {
+  readonly check: 'registry' | 'desired state' | 'audit chain';
+  readonly same: boolean;
+  readonly detail: string;
+}
+
+/**
+ * Compares the running controller with a backup's digest: the registry and
+ * the desired state must be the same; the audit chain must verify and hold
+ * the backup's events (its event at the backup's length has the backup's
+ * head hash), with any number appended since.
+ */
+export function compareDigests(
+  recorded: RecordedDigest,
+  live: ControlPlaneDigestView,
+  liveHashAtBackupLength: string | null,
+): DigestCheck[] {
+  const short = (hash: string | null) => (hash === null ? 'none' : hash.slice(0, 12));
+  const same = (check: 'registry' | 'desired state', backup: string, now: string): DigestCheck => ({
+    check,
+    same: backup === now,
+    detail: backup === now ? short(now) : `backup ${short(backup)}, now ${short(now)}`,
+  });
+  const appended = live.auditChain.events - recorded.auditEvents;
+  const audit: DigestCheck = !live.auditChain.valid
+    ? { check: 'audit chain', same: false, detail: 'does not verify (see auditChainStatus)' }
+    : appended < 0
+      ? {
+          check: 'audit chain',
+          same: false,
+          detail: `${live.auditChain.events} events, fewer than the backup's ${recorded.auditEvents}`,
+        }
+      : recorded.auditEvents > 0 && liveHashAtBackupLength !== recorded.auditHeadHash
+        ? {
+            check: 'audit chain',
+            same: false,
+            detail: `event ${recorded.auditEvents} is ${short(liveHashAtBackupLength)}, the backup's head ${short(recorded.auditHeadHash)}`,
+          }
+        : {
+            check: 'audit chain',
+            same: true,
+            detail: `holds the backup's ${recorded.auditEvents} events, ${appended} appended since`,
+          };
+  return [
+    same('registry', recorded.registry, live.registry),
+    same('desired state', recorded.desiredState, live.desiredState),
+    audit,
+  ];
+}
+
+export interface DigestOptions {
+  readonly compare?: string;
+}
+
+/**
+ * `digest`: hashes of the registry, the desired state and the audit chain,
+ * computed as backup.sh records them beside each dump. With `--compare
+ * <dump>.digest`, checks the running controller against that backup — after a
+ * restore, before Reconcile writes — and exits 1 when anything differs.
+ * Without it, exits 1 when the audit chain does not verify.
+ */
+export async function digestCommand(ctx: CommandContext, options: DigestOptions): Promise<ExitCode> {
+  let recorded: RecordedDigest | undefined;
+  if (options.compare !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.compare, 'utf8');
+    } catch (error) {
+      throw usageError(
+        `cannot read ${options.compare}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    recorded = parseRecordedDigest(text, options.compare);
+  }
+  const { data } = await ctx.api.graphql(
+    DIGEST_DOCUMENTS.digest,
+    {},
+    dataOf('controlPlaneDigest', ControlPlaneDigestSchema),
+  );
+  const live = data.controlPlaneDigest;
+  if (recorded === undefined) {
+    if (ctx.json) writeJson(ctx.io.stdout, live);
+    else ctx.io.stdout(renderDigest(live));
+    return live.auditChain.valid ? ExitCode.OK : ExitCode.FAILURE;
+  }
+  let hashAtBackupLength: string | null = null;
+  if (recorded.auditEvents > 0 && live.auditChain.events >= recorded.auditEvents) {
+    const event = await ctx.api.graphql(
+      DIGEST_DOCUMENTS.auditEvent,
+      { seq: recorded.auditEvents },
+      dataOf('auditEvent', AuditEventHashSchema),
+    );
+    hashAtBackupLength = event.data.auditEvent?.hash ?? null;
+  }
+  const checks = compareDigests(recorded, live, hashAtBackupLength);
+  const allSame = checks.every((check) => check.same);
+  if (ctx.json) writeJson(ctx.io.stdout, { same: allSame, checks, live });
+  else
+    ctx.io.stdout(
+      formatTable(
+        ['CHECK', 'RESULT', 'DETAIL'],
+        checks.map((check) => [check.check, check.same ? 'same' : 'DIFFERS', check.detail]),
+      ) +
+        (allSame
+          ? 'the controller holds what the backup did\n'
+          : 'the controller does not hold what the backup did\n'),
+    );
+  return allSame ? ExitCode.OK : ExitCode.FAILURE;
+}

@@ -77,10 +77,20 @@ function runCommand(command, args, env, { buffered = false } = {}) {
       output += chunk.toString('utf8');
       if (!buffered) stream.write(chunk);
     };
-    if (buffered) child.on('exit', () => process.stdout.write(output));
     child.stdout.on('data', relay(process.stdout));
     child.stderr.on('data', relay(process.stderr));
-    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+    // 'exit' can come before the last output is read; 'close' would wait for any grandchild still
+    // holding the pipes. Read to the end of both, or give up after a second.
+    const drained = (stream) =>
+      new Promise((done) => (stream.readableEnded ? done() : stream.once('end', done)));
+    child.on('exit', (code, signal) => {
+      void Promise.race([Promise.all([drained(child.stdout), drained(child.stderr)]), delay(1_000)]).then(
+        () => {
+          if (buffered) process.stdout.write(output);
+          resolve({ code: code ?? (signal ? 1 : 0), output });
+        },
+      );
+    });
   });
 }
 
@@ -103,7 +113,8 @@ async function mochaTier(name, files, env, timeoutMs, { buffered = false } = {})
   const began = Date.now();
   const { code, output } = await runCommand(process.execPath, [...args, ...files], env, { buffered });
   const seconds = Math.round((Date.now() - began) / 1000);
-  if (files.length === 1) recordSeconds(files[0], seconds);
+  // A --grep run is not the file's time.
+  if (files.length === 1 && !values.grep) recordSeconds(files[0], seconds);
   const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(output)?.[1] ?? 0);
   const passed = count('passing');
   let failed = count('failing');

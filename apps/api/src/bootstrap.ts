@@ -1,7 +1,14 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createServiceMetrics, tracingEnabled, type BuildInfo, type Logger } from '@lunanexa/observability';
+import {
+  createServiceMetrics,
+  keepIdleConnectionsOpen,
+  tracingEnabled,
+  type BuildInfo,
+  type Logger,
+} from '@lunanexa/observability';
 import { AppModule } from './app.module';
 import { validationErrorToLunaNexa } from './common/errors';
 import { GraphqlTracingInterceptor } from './common/graphql-tracing.interceptor';
@@ -44,5 +51,6 @@ export async function createApiApp(
   );
   if (tracingEnabled()) app.useGlobalInterceptors(new GraphqlTracingInterceptor());
   app.enableShutdownHooks();
+  keepIdleConnectionsOpen(app.getHttpServer() as Server);
   return app;
 }

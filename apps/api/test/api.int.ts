@@ -1,3 +1,4 @@
+import { Agent, get, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -120,6 +121,21 @@ describe('api on real Temporal and PostgreSQL', function () {
       commit: 'test',
       contracts: 'v1',
     });
+  });
+
+  it('keeps an idle connection open longer than clients do, and says so (Keep-Alive: timeout=65)', async () => {
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const headers = await new Promise<IncomingHttpHeaders>((resolve, reject) =>
+        get(`${base}/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers));
+        }).on('error', reject),
+      );
+      expect(headers['keep-alive']).to.equal('timeout=65');
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('answers the GraphQL health query', async () => {

@@ -28,6 +28,7 @@ import {
   otelTrace,
   tracer,
   tracingEnabled,
+  keepIdleConnectionsOpen,
 } from '@lunanexa/observability';
 import type { AccessLogMode } from './access-log';
 import { AdmissionController, type AdmissionLimits } from './admission';
@@ -509,6 +510,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   };
 
   const server = createServer(onRequest);
+  keepIdleConnectionsOpen(server);
 
   return {
     server,

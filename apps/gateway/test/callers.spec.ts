@@ -370,6 +370,10 @@ describe('gateway caller identity', () => {
   it('/health, /ready and /metrics need no credential', async () => {
     for (const path of ['/health', '/ready', '/metrics'])
       expect((await call(gw.url, 'GET', path, { anonymous: true })).status).to.equal(200);
+    // Idle connections outlive the clients' own idle timeouts: the client closes first, never mid-request.
+    expect((await call(gw.url, 'GET', '/health', { anonymous: true })).headers['keep-alive']).to.equal(
+      'timeout=65',
+    );
     const metrics = (await call(gw.url, 'GET', '/metrics')).text;
     expect(metrics).to.match(/lunanexa_gateway_auth_refusals_total\{reason="missing"\} [1-9]/);
     expect(metrics).to.not.include(ACME_KEY.key);

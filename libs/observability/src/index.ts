@@ -5,3 +5,4 @@ export * from './metrics';
 export * from './build-info';
 export * from './shutdown';
 export * from './tracing';
+export * from './http-server';

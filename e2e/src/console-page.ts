@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { BrowserProblem, RecordedPage } from './browser';
 
 /** Longer than one poll of any view (10 s), so a state that needs one refresh still shows up. */
@@ -45,6 +45,26 @@ export async function expectVisible(
     );
   }
   expect(await locator.isVisible(), `${page.url()}: ${locator.toString()}`).to.equal(true);
+}
+
+/**
+ * The dialog just opened, once it has taken focus. A dialog moves focus into
+ * itself (its first field, heading or container) when its opening animation
+ * ends; text typed before then lands wherever focus is moved to, such as a
+ * display name typed into the id field above it. A person sees the dialog
+ * settle before typing; a test waits for the focus.
+ */
+export async function openedDialog(page: Page): Promise<Locator> {
+  const dialog = page.getByRole('dialog').last();
+  await expectVisible(page, dialog);
+  // A string, evaluated in the page: this package is compiled without the DOM's types.
+  await page.waitForFunction(
+    `(() => { const all = document.querySelectorAll('[role="dialog"]'); const newest = all[all.length - 1];
+       return !!newest && newest.contains(document.activeElement); })()`,
+    undefined,
+    { timeout: 10_000 },
+  );
+  return dialog;
 }
 
 /** The open dialog's text when there is one (that is where a form's errors are), else the page's; at most 2,000 characters. */

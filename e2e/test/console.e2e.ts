@@ -12,6 +12,7 @@ import {
   screenshot,
   signIn as signInAs,
   type RecordedPage,
+  openedDialog,
 } from '../src';
 
 /**
@@ -158,7 +159,7 @@ describe('operator console in a browser', function () {
     await signIn(harness, recorded);
     await page.goto(`${harness.apiUrl}/nodes`);
     await page.getByRole('button', { name: 'Create bootstrap token' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openedDialog(page);
     await expectVisible(page, dialog.getByRole('heading', { name: 'Create bootstrap token' }));
     await dialog.getByLabel('Node name (optional)').fill('ui-node');
     await dialog.getByRole('button', { name: 'Create token' }).click();

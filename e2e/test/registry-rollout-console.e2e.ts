@@ -11,6 +11,7 @@ import {
   signIn,
   waitUntil,
   type RecordedPage,
+  openedDialog,
 } from '../src';
 
 /**
@@ -104,7 +105,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
     const candidate = `chat-${spec.version}-candidate`;
     await page.goto(`${harness.apiUrl}/deployments`);
     await page.getByRole('button', { name: 'Deploy' }).first().click();
-    const deploy = page.getByRole('dialog');
+    const deploy = await openedDialog(page);
     await deploy.getByLabel('Deployment name').fill(candidate);
     await deploy.getByRole('button', { name: 'Register a fake model version' }).click();
     await deploy.getByLabel('Model name').fill('chat');
@@ -130,7 +131,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
     expect(await page.getByRole('button', { name: 'Approve' }).isDisabled()).to.equal(true);
 
     await page.getByRole('button', { name: 'Evaluate' }).click();
-    const evaluate = page.getByRole('dialog');
+    const evaluate = await openedDialog(page);
     await expectVisible(page, evaluate.getByRole('heading', { name: `Evaluate ${ref}` }));
     await choose(page, evaluate, 'Deployment', new RegExp(candidate));
     await choose(page, evaluate, 'Evaluation suite', new RegExp(SUITE));
@@ -151,7 +152,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await expectVisible(page, state.getByText('Evaluated', { exact: true }));
 
     await page.getByRole('button', { name: 'Approve' }).click();
-    const approve = page.getByRole('dialog');
+    const approve = await openedDialog(page);
     await expectVisible(page, approve.getByText(`Approves ${ref} for rollouts`, { exact: false }));
     await approve.getByRole('button', { name: 'Confirm approve' }).click();
     await expectVisible(page, approve.getByRole('status').getByText('Approved', { exact: true }), 60_000);
@@ -281,7 +282,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
 
     await page.goto(`${harness.apiUrl}/deployments`);
     await page.getByRole('button', { name: 'Create alias' }).click();
-    const create = page.getByRole('dialog');
+    const create = await openedDialog(page);
     await create.getByLabel('Alias name').fill(ALIAS);
     await create.getByRole('button', { name: 'Create alias' }).click();
     await expectVisible(page, create.getByRole('heading', { name: `Alias ${ALIAS} created` }));
@@ -289,7 +290,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await expectVisible(page, page.getByRole('link', { name: ALIAS, exact: true }));
 
     await page.getByRole('button', { name: 'Start rollout' }).click();
-    const start = page.getByRole('dialog');
+    const start = await openedDialog(page);
     await choose(page, start, 'Alias', new RegExp(ALIAS));
     await choose(page, start, 'Model version', /chat@1/);
     await start.getByRole('button', { name: 'Start rollout' }).click();
@@ -357,7 +358,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await page.goto(`${harness.apiUrl}/deployments/aliases/${ALIAS}`);
     await expectVisible(page, page.getByRole('heading', { name: ALIAS, level: 1 }));
     await page.getByRole('button', { name: 'Start rollout' }).click();
-    const start = page.getByRole('dialog');
+    const start = await openedDialog(page);
     await choose(page, start, 'Model version', /chat@2/);
     await start.getByLabel('Canary steps (%)').fill('10, 50, 100');
     // Long windows, so the test sees each step and promotes by hand before the last one.
@@ -387,7 +388,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await expectVisible(page, currentRevision(page).filter({ hasText: 'revision 1: chat@1' }));
 
     await page.getByRole('button', { name: 'Promote', exact: true }).click();
-    const promote = page.getByRole('dialog');
+    const promote = await openedDialog(page);
     await expectVisible(page, promote.getByText('Promotes chat@2 now', { exact: false }));
     await screenshot(page, 'rollout-promote-confirm', DESKTOP.width);
     await promote.getByRole('button', { name: 'Confirm promote' }).click();
@@ -408,7 +409,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
 
     // Baking: the previous stable still runs, so the promoted rollout can still be rolled back.
     await page.getByRole('button', { name: 'Roll back', exact: true }).click();
-    const rollback = page.getByRole('dialog');
+    const rollback = await openedDialog(page);
     await expectVisible(page, rollback.getByText('Traffic returns to revision 1: chat@1', { exact: false }));
     await rollback.getByLabel('Reason (optional)').fill('browser test: slower time to first token');
     await screenshot(page, 'rollout-rollback-confirm', DESKTOP.width);

@@ -153,9 +153,6 @@ describe('operator console flows on the real stack', function () {
     await page.keyboard.press('Enter');
     const dialog = await openedDialog(page);
     await expectVisible(page, dialog.getByRole('heading', { name: 'Create bootstrap token' }));
-    await page.waitForFunction(
-      `!!document.activeElement && !!document.activeElement.closest('mat-dialog-container')`,
-    );
     await tabTo(page, /^Node name/);
     await page.keyboard.type('kb-node');
     await tabTo(page, /^Create token$/);
@@ -172,11 +169,9 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, page.getByRole('button', { name: 'Approve' }));
     await tabTo(page, /^Approve$/);
     await page.keyboard.press('Enter');
-    await expectVisible(page, page.getByRole('dialog').getByRole('button', { name: 'Approve kb-node' }));
     // The dialog takes focus once it has opened; Tab from there, not from the page behind it.
-    await page.waitForFunction(
-      `!!document.activeElement && !!document.activeElement.closest('mat-dialog-container')`,
-    );
+    const approve = await openedDialog(page);
+    await expectVisible(page, approve.getByRole('button', { name: 'Approve kb-node' }));
     await tabTo(page, /^Approve kb-node$/);
     await page.keyboard.press('Enter');
     // The receipt: the workflow link and the ids of the call (its hash once the workflow has written it).

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { parseControlPlaneDigestFile, type RecordedControlPlaneDigest } from '@lunanexa/contracts';
 import {
   controlPlaneDigest,
   createDataSource,
@@ -78,13 +79,8 @@ function script(name: string, args: readonly string[], env: Record<string, strin
 }
 
 /** What backup.sh wrote beside a control-plane dump (`<dump>.digest`). */
-function recordedDigest(dumpFile: string): Record<string, string> {
-  return Object.fromEntries(
-    readFileSync(`${dumpFile}.digest`, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+function recordedDigest(dumpFile: string): RecordedControlPlaneDigest {
+  return parseControlPlaneDigestFile(readFileSync(`${dumpFile}.digest`, 'utf8'));
 }
 
 async function digestOf(url: string): Promise<ControlPlaneDigest> {
@@ -218,13 +214,13 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     // The digest was read in the snapshot pg_dump dumped: the registry and desired state are the
     // controller's, and the audit head is an event of the source chain at exactly that length.
     const recorded = recordedDigest(dump);
-    expect(recorded['registry']).to.equal(atBackup.registry);
-    expect(recorded['desired_state']).to.equal(atBackup.desiredState);
+    expect(recorded.registry).to.equal(atBackup.registry);
+    expect(recorded.desiredState).to.equal(atBackup.desiredState);
     const head = await h.sql<{ seq: string }>(`SELECT seq FROM audit_events WHERE hash = $1`, [
-      recorded['audit_head_hash'],
+      recorded.auditHeadHash,
     ]);
-    expect(head.map((row) => Number(row.seq))).to.deep.equal([Number(recorded['audit_events'])]);
-    expect(Number(recorded['audit_events'])).to.be.at.least(atBackup.auditChain.events);
+    expect(head.map((row) => Number(row.seq))).to.deep.equal([recorded.auditEvents]);
+    expect(recorded.auditEvents).to.be.at.least(atBackup.auditChain.events);
   });
 
   it('the fleet moves on after the backup: summarize stopped (a newer generation on its node), late deployed', async () => {
@@ -266,7 +262,7 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     const recorded = recordedDigest(dump);
     writeFileSync(
       `${mismatched}.digest`,
-      readFileSync(`${dump}.digest`, 'utf8').replace(recorded['desired_state'] ?? '', '0'.repeat(64)),
+      readFileSync(`${dump}.digest`, 'utf8').replace(recorded.desiredState, '0'.repeat(64)),
     );
     const target = `${source.name}_mismatch`;
     restoredByName.push(target);
@@ -301,8 +297,8 @@ describe('Backup and restore: backup.sh on a running controller, restore.sh into
     expect(digest.desiredState).to.equal(atBackup.desiredState);
     expect(digest.auditChain.valid).to.equal(true);
     // Exactly the chain the backup's snapshot held; its head is an event of the source chain.
-    expect(digest.auditChain.events).to.equal(Number(recordedDigest(dump)['audit_events']));
-    expect(digest.auditChain.headHash).to.equal(recordedDigest(dump)['audit_head_hash']);
+    expect(digest.auditChain.events).to.equal(recordedDigest(dump).auditEvents);
+    expect(digest.auditChain.headHash).to.equal(recordedDigest(dump).auditHeadHash);
     const sourceEvent = await h.sql<{ seq: string; hash: string }>(
       `SELECT seq, hash FROM audit_events WHERE hash = $1`,
       [digest.auditChain.headHash],

@@ -29,3 +29,4 @@ export * from './enrollment';
 export * from './gateway-openapi';
 export * from './healing';
 export * from './reconcile';
+export * from './control-plane-digest';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parseControlPlaneDigestFile, type RecordedControlPlaneDigest } from '@lunanexa/contracts';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
 import { dataOf } from '../fleet-api';
@@ -34,43 +35,15 @@ const auditEventConforms: Conforms<
 > = true;
 void [digestConforms, auditEventConforms];
 
-/** What infra/backup/backup.sh writes beside a control-plane dump (`<dump>.digest`). */
-export interface RecordedDigest {
-  readonly registry: string;
-  readonly desiredState: string;
-  readonly auditEvents: number;
-  readonly auditHeadHash: string | null;
-}
+export type RecordedDigest = RecordedControlPlaneDigest;
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/** Parses a `.digest` file (`key=value` lines); anything else is a usage error naming the file. */
+/** Parses a `.digest` file; anything else is a usage error naming the file. */
 export function parseRecordedDigest(text: string, path: string): RecordedDigest {
-  const fields = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const equals = line.indexOf('=');
-    if (equals < 0) throw usageError(`${path}: ${JSON.stringify(line)} is not key=value`);
-    fields.set(line.slice(0, equals), line.slice(equals + 1));
+  try {
+    return parseControlPlaneDigestFile(text);
+  } catch (error) {
+    throw usageError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const hash = (key: string): string => {
-    const value = fields.get(key);
-    if (value === undefined || !SHA256_HEX.test(value))
-      throw usageError(`${path}: ${key} must be a sha256 in hex (is it a digest backup.sh wrote?)`);
-    return value;
-  };
-  const events = fields.get('audit_events');
-  if (events === undefined || !/^\d{1,15}$/.test(events))
-    throw usageError(`${path}: audit_events must be a whole number`);
-  const head = fields.get('audit_head_hash');
-  if (head === undefined || (head !== '' && !SHA256_HEX.test(head)))
-    throw usageError(`${path}: audit_head_hash must be a sha256 in hex, or empty for an empty chain`);
-  return {
-    registry: hash('registry'),
-    desiredState: hash('desired_state'),
-    auditEvents: Number(events),
-    auditHeadHash: head === '' ? null : head,
-  };
 }
 
 /** The live digest in the lines backup.sh writes, so the two can be diffed by eye or by `diff`. */

@@ -179,10 +179,31 @@ export function titleFor(code: ErrorCode): string {
  * ErrorCode). Structural, so it needs no Temporal import.
  */
 export function typedFailureCode(error: unknown): string | undefined {
+  return firstApplicationFailure(error)?.type;
+}
+
+/**
+ * A Temporal failure as the LunaNexaError an activity or workflow raised:
+ * the code and message of the first `ApplicationFailure` in its cause chain,
+ * not the wrappers' ("Activity task failed", "Workflow execution failed"),
+ * which tell an operator nothing. Undefined when no typed failure is in it.
+ */
+export function typedFailure(error: unknown): LunaNexaError | undefined {
+  const failure = firstApplicationFailure(error);
+  if (failure === undefined || !isErrorCode(failure.type)) return undefined;
+  return new LunaNexaError(failure.type, failure.message);
+}
+
+function firstApplicationFailure(error: unknown): { type: string; message: string } | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 10; depth++) {
-    const candidate = current as { name?: string; type?: string | null; cause?: unknown };
-    if (candidate.name === 'ApplicationFailure' && candidate.type) return candidate.type;
+    const candidate = current as { name?: string; type?: string | null; message?: unknown; cause?: unknown };
+    if (candidate.name === 'ApplicationFailure' && candidate.type) {
+      return {
+        type: candidate.type,
+        message: typeof candidate.message === 'string' ? candidate.message : '',
+      };
+    }
     current = candidate.cause;
   }
   return undefined;

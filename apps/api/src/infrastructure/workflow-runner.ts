@@ -6,13 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
-import {
-  ErrorCode,
-  LunaNexaError,
-  SEARCH_ATTRIBUTES,
-  isErrorCode,
-  typedFailureCode,
-} from '@lunanexa/contracts';
+import { ErrorCode, LunaNexaError, SEARCH_ATTRIBUTES, typedFailure } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
 import { temporalWorkflowUrl } from '../system/temporal-links';
@@ -43,9 +37,7 @@ export function isTemporalConnectionFailure(error: unknown): boolean {
 export function translateTemporalError(error: unknown): unknown {
   if (error instanceof LunaNexaError) return error;
   if (error instanceof WorkflowFailedError) {
-    const code = typedFailureCode(error);
-    if (code && isErrorCode(code)) return new LunaNexaError(code, error.cause?.message ?? error.message);
-    return new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
+    return typedFailure(error) ?? new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
   }
   if (error instanceof WorkflowNotFoundError) {
     return new LunaNexaError(ErrorCode.NOT_FOUND, 'the workflow does not exist (or has finished)');

@@ -6,8 +6,7 @@ import {
   LunaNexaError,
   SEARCH_ATTRIBUTES,
   WORKFLOW_TYPES,
-  isErrorCode,
-  typedFailureCode,
+  typedFailure,
   workflowIdFor,
   type PingWorkflowInput,
   type PingWorkflowResult,
@@ -143,9 +142,7 @@ export class PingService {
   private translate(error: unknown): unknown {
     if (error instanceof LunaNexaError) return error;
     if (error instanceof WorkflowFailedError) {
-      const code = typedFailureCode(error);
-      if (code && isErrorCode(code)) return new LunaNexaError(code, error.cause?.message ?? error.message);
-      return new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
+      return typedFailure(error) ?? new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
     }
     if (isConnectionFailure(error))
       return new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Temporal is not reachable');

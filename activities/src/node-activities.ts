@@ -6,10 +6,11 @@ import {
   LunaNexaError,
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
-import { nodeLifecycle, transition, type NodeEvent } from '@lunanexa/domain';
+import { controllerKeyRefusalIsTransient, nodeLifecycle, transition, type NodeEvent } from '@lunanexa/domain';
 import { findNode, listAssignments, type NodeRow } from '@lunanexa/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from './clock';
+import { ControllerKeyRefusedError } from './southbound';
 import {
   currentWorkflowId,
   receiptedTransaction,
@@ -164,14 +165,27 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
      * The controller reaches the agent over SSH: the host key must be the one
      * pinned at enrollment, the agent must accept the controller key, and its
      * status report must verify with the node key. Retried while the agent is
-     * not answering (DEPENDENCY_UNAVAILABLE); a host-key mismatch is final.
+     * not answering (DEPENDENCY_UNAVAILABLE), and while an Approved node's
+     * agent refuses the controller key because its enrollment answer was lost
+     * and it is still asking for it; a host-key mismatch is final.
      */
     async checkNodeReachable(input: NodeStepInput): Promise<{ assignments: number }> {
       return typed(async () => {
         const node = await findNode(db, input.nodeId);
         if (!node) throw new LunaNexaError(ErrorCode.NOT_FOUND, `node ${input.nodeId} does not exist`);
-        const report = await southbound.status(southboundTarget(node));
-        return { assignments: report.assignments.length };
+        try {
+          const report = await southbound.status(southboundTarget(node));
+          return { assignments: report.assignments.length };
+        } catch (error: unknown) {
+          if (error instanceof ControllerKeyRefusedError && controllerKeyRefusalIsTransient(node.lifecycle)) {
+            throw new LunaNexaError(
+              ErrorCode.DEPENDENCY_UNAVAILABLE,
+              `${error.message}; node ${node.name} is ${node.lifecycle} and its agent learns the controller key ` +
+                'from its enrollment answer, which has not reached it yet (it retries enrolling): asking again',
+            );
+          }
+          throw error;
+        }
       });
     },
 

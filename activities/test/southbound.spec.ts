@@ -2,7 +2,7 @@ import { createServer, type Server as TcpServer, type Socket } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import { expect } from 'chai';
-import { SouthboundClient, type SouthboundNode } from '../src/southbound';
+import { ControllerKeyRefusedError, SouthboundClient, type SouthboundNode } from '../src/southbound';
 import { startScriptedPeer, type ScriptedPeer } from './southbound-scripted-peer';
 import {
   anAssignment,
@@ -125,6 +125,8 @@ describe('SouthboundClient against a real agent process', function () {
     );
 
     expect(error.code).to.equal(ErrorCode.FORBIDDEN);
+    // Its own class: an enrolling node's reachability check waits this one out (see checkNodeReachable).
+    expect(error).to.be.instanceOf(ControllerKeyRefusedError);
     expect(error.message).to.contain(intruder.identity.keyId);
     const health = await agent.health();
     expect(health.sshRefusals.map((refusal) => refusal.request)).to.include('auth-publickey');

@@ -399,19 +399,25 @@ export class FleetHarness {
 
   /**
    * Writes an agent config (simulated DGX Spark, SSH on loopback) and starts
-   * the agent; a token enrolls it; `moveTo` restarts it on another SSH port.
+   * the agent; a token enrolls it; `options` move a restarted agent to
+   * another SSH port, or route it to the API through something else.
    */
   async startAgent(
     name: string,
     bootstrapToken?: string,
-    moveTo: { readonly sshPort?: number } = {},
+    options: {
+      /** Moves a restarted agent to another SSH port. */
+      readonly sshPort?: number;
+      /** Where the agent finds the API, when a test puts something between them. */
+      readonly controllerUrl?: string;
+    } = {},
   ): Promise<AgentProcess> {
     const existing = this.agents.get(name);
     const dir = join(this.dataDir, 'agents', name);
     mkdirSync(dir, { recursive: true });
     const httpPort = existing?.httpPort ?? (await freePort());
     // A restart keeps its ports unless the test moves the agent.
-    const sshPort = moveTo.sshPort ?? existing?.sshPort ?? (await freePort());
+    const sshPort = options.sshPort ?? existing?.sshPort ?? (await freePort());
     const configFile = join(dir, 'agent.json');
     const stateDir = join(dir, 'state');
     writeFileSync(
@@ -421,7 +427,7 @@ export class FleetHarness {
           nodeName: name,
           listen: { host: '127.0.0.1', port: httpPort },
           dataDir: stateDir,
-          controllerUrl: this.apiUrl,
+          controllerUrl: options.controllerUrl ?? this.apiUrl,
           controllerKeyFingerprint: await this.controllerFingerprint(),
           ssh: { host: '127.0.0.1', port: sshPort },
           inventory: { source: 'simulated', profile: 'dgx-spark' },

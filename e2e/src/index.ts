@@ -11,3 +11,4 @@ export * from './agent-simulator';
 export * from './bench-environment';
 export * from './otlp-sink';
 export * from './pg-tools';
+export * from './enrollment-answer-loss';

@@ -19,6 +19,7 @@ import {
   REPO_ROOT,
   fakeRuntimeProcesses,
   freePort,
+  startEnrollmentAnswerLoss,
   waitUntil,
   type AgentProcess,
 } from '../src';
@@ -535,6 +536,50 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     expect(fakeRuntimeProcesses(ref)).to.have.length(1);
     await h.graphql(`mutation { stopDeployment(deployment: "demo-moved") { deploymentId } }`);
     await waitUntil('runtime stopped', () => Promise.resolve(fakeRuntimeProcesses(ref).length === 0), 30_000);
+  });
+
+  it('an enrollment answer lost on its way back: approval waits until the agent has asked again, instead of failing the node', async () => {
+    // What an API killed between committing the Pending node and replying does to the agent, made deterministic.
+    const lossy = await startEnrollmentAnswerLoss(h.apiUrl);
+    try {
+      const token = await h.createBootstrapToken('dgx-lost-answer');
+      const agent = await h.startAgent('dgx-lost-answer', token, { controllerUrl: lossy.url });
+      await waitUntil(
+        'dgx-lost-answer Pending',
+        async () => (await node('dgx-lost-answer'))?.lifecycle === 'Pending',
+        30_000,
+      );
+      await waitUntil('the agent asking again', () => Promise.resolve(lossy.enrollRequests() >= 2), 30_000);
+      // approveNode answers when EnrollNode has finished, which it cannot until the agent has its answer.
+      const approving = h.graphql<{ approveNode: { node: NodeView } }>(
+        `mutation { approveNode(node: "dgx-lost-answer") { node { ${NODE_FIELDS} } } }`,
+      );
+      approving.catch(() => undefined);
+      // The reachability check meets an agent that does not trust the controller key yet.
+      await waitUntil(
+        'the controller key refused by the agent that has no enrollment answer',
+        async () => {
+          const health = (await (await fetch(`http://127.0.0.1:${agent.httpPort}/health`)).json()) as {
+            sshRefusals: { request: string }[];
+            enrollment: { enrolled: boolean };
+          };
+          expect(health.enrollment.enrolled).to.equal(false);
+          return health.sshRefusals.some((refusal) => refusal.request === 'auth-publickey');
+        },
+        30_000,
+      );
+      expect((await node('dgx-lost-answer'))?.lifecycle).to.equal('Approved');
+      lossy.release();
+      expect((await approving).approveNode.node.lifecycle).to.equal('Active');
+      const [enrolled] = await h.sql<{ lifecycle: string; count: string }>(
+        `SELECT n.lifecycle, (SELECT count(*) FROM audit_events a
+            WHERE a.action = 'node.activate' AND a.evidence->>'nodeName' = n.name) AS count
+           FROM nodes n WHERE n.name = 'dgx-lost-answer'`,
+      );
+      expect(enrolled).to.deep.equal({ lifecycle: 'Active', count: '1' });
+    } finally {
+      await lossy.close();
+    }
   });
 
   it('controller restart: api and worker killed mid EnrollNode and mid deploy — both finish, no duplicate assignment or runtime', async () => {

@@ -164,13 +164,29 @@ function findReply(decoded: DecodedFrames, options: ExchangeOptions): Envelope |
 function clientFailure(node: SouthboundNode, options: ExchangeOptions, error: SshError): LunaNexaError {
   if (error.level === 'client-authentication') {
     // Not retryable: the node does not hold this controller key (wrong node, or a key rotation it never got).
-    return new LunaNexaError(
-      ErrorCode.FORBIDDEN,
-      `node ${node.id} refused controller key ${options.controllerKeyId} (SSH publickey authentication failed)`,
-    );
+    return new ControllerKeyRefusedError(node.id, options.controllerKeyId);
   }
   const detail = error.code === undefined ? error.message : `${error.code}: ${error.message}`;
   return unavailable(node, detail);
+}
+
+/**
+ * FORBIDDEN because the node does not trust this controller key. Its own
+ * class so the one caller that may wait it out (the reachability check of a
+ * node whose enrollment answer may still be on its way) can tell it from a
+ * refused subsystem, which no wait mends.
+ */
+export class ControllerKeyRefusedError extends LunaNexaError {
+  constructor(
+    readonly nodeId: string,
+    readonly controllerKeyId: string,
+  ) {
+    super(
+      ErrorCode.FORBIDDEN,
+      `node ${nodeId} refused controller key ${controllerKeyId} (SSH publickey authentication failed)`,
+    );
+    this.name = 'ControllerKeyRefusedError';
+  }
 }
 
 function subsystemFailure(node: SouthboundNode, error: SshError): LunaNexaError {

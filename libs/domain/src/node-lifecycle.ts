@@ -57,3 +57,17 @@ export const nodeLifecycle = defineStateMachine<NodeLifecycleState, NodeEvent>({
     { from: 'Drained', event: 'revoke', to: 'Revoked' },
   ],
 });
+
+/**
+ * Whether a node refusing the controller's SSH key is worth asking again.
+ * An agent learns the controller key from the answer to its enrollment
+ * request. When that answer is lost (the API restarted after committing the
+ * Pending node and before replying) the agent keeps retrying its enrollment,
+ * gets the same answer, and trusts the key from then on — so while the node
+ * is Approved and not yet reached, a refusal is a wait, not a verdict. A node
+ * in any other state was given the key when it enrolled: a refusal there is
+ * a key it does not hold, and another attempt would repeat it.
+ */
+export function controllerKeyRefusalIsTransient(lifecycle: NodeLifecycleState): boolean {
+  return lifecycle === 'Approved';
+}

@@ -11,7 +11,7 @@ import {
 } from '@lunanexa/contracts';
 import { deploymentLifecycle } from '../src/deployment-lifecycle';
 import { modelVersionLifecycle } from '../src/model-version-lifecycle';
-import { nodeLifecycle } from '../src/node-lifecycle';
+import { controllerKeyRefusalIsTransient, nodeLifecycle } from '../src/node-lifecycle';
 import {
   allowedEvents,
   canTransition,
@@ -236,6 +236,13 @@ describe('lifecycle rules an operator relies on', () => {
       transitions: nodeLifecycle.transitions.filter((t) => t.event !== 'approve'),
     });
     expect(reachableStates(withoutApprove, 'Pending').has('Active')).to.equal(false);
+  });
+
+  it('waits out a refused controller key only while an approved node has not been reached yet', () => {
+    // Approved is the one state between the enrollment answer and the first SSH contact.
+    const transient = nodeLifecycle.states.filter((state) => controllerKeyRefusalIsTransient(state));
+    expect(transient).to.deep.equal(['Approved']);
+    expect(canTransition(nodeLifecycle, 'Approved', 'activate')).to.equal(true);
   });
 
   it('keeps readiness and cordon out of the node lifecycle', () => {

@@ -163,7 +163,7 @@ function findReply(decoded: DecodedFrames, options: ExchangeOptions): Envelope |
 
 function clientFailure(node: SouthboundNode, options: ExchangeOptions, error: SshError): LunaNexaError {
   if (error.level === 'client-authentication') {
-    // Not retryable: the node does not hold this controller key (wrong node, or a key rotation it never got).
+    // The node does not hold this controller key (wrong node, a key rotation it never got, or an enrollment answer still on its way).
     return new ControllerKeyRefusedError(node.id, options.controllerKeyId);
   }
   const detail = error.code === undefined ? error.message : `${error.code}: ${error.message}`;

@@ -16,28 +16,12 @@ import type { RequestIds } from '@lunanexa/observability';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
+import { isTemporalConnectionFailure } from '../infrastructure/workflow-runner';
 import type { PingRecord, PingResult } from './system.types';
 import { temporalWorkflowUrl } from './temporal-links';
 
 const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
 const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);
-
-/** gRPC UNAVAILABLE / DEADLINE_EXCEEDED anywhere in the chain means Temporal itself is not answering. */
-function isConnectionFailure(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
-    if (candidate.code === 14 || candidate.code === 4) return true;
-    if (
-      typeof candidate.message === 'string' &&
-      /\b(UNAVAILABLE|ECONNREFUSED|DEADLINE_EXCEEDED)\b/.test(candidate.message)
-    ) {
-      return true;
-    }
-    current = candidate.cause;
-  }
-  return false;
-}
 
 @Injectable()
 export class PingService {
@@ -144,7 +128,7 @@ export class PingService {
     if (error instanceof WorkflowFailedError) {
       return typedFailure(error) ?? new LunaNexaError(ErrorCode.INTERNAL, 'workflow failed');
     }
-    if (isConnectionFailure(error))
+    if (isTemporalConnectionFailure(error))
       return new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Temporal is not reachable');
     return error;
   }

@@ -207,8 +207,8 @@ export const ModelCapabilitySchema = z.enum(MODEL_CAPABILITIES);
 
 /**
  * The `lunanexa` member of a `/v1/models` entry: what an application router
- * (MoonGate) needs to pick a model — its limits, what it accepts, and live
- * health as this gateway sees it. OpenAI clients ignore the extra member.
+ * needs to pick a model — its limits, what it accepts, and live health as
+ * this gateway sees it. OpenAI clients ignore the extra member.
  */
 export const ModelDiscoverySchema = z
   .object({

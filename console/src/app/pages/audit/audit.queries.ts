@@ -4,7 +4,7 @@ import type {
   AuditEvent,
   AuditEventFilter,
   AuditEventPage,
-} from '../../shared/graphql/schema-types.generated';
+} from '@lunanexa/sdk/generated/graphql';
 
 /** What a row of the list shows; the detail asks for the rest. */
 export type AuditEventRow = Pick<

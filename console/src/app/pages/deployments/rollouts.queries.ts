@@ -1,5 +1,5 @@
 import { graphqlOperation } from '../../shared/graphql/graphql-operation';
-import type * as Schema from '../../shared/graphql/schema-types.generated';
+import type * as Schema from '@lunanexa/sdk/generated/graphql';
 
 /*
  * Aliases and rollouts (apps/api/src/rollouts). As in deployments.queries.ts,

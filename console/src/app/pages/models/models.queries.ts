@@ -1,5 +1,5 @@
 import { graphqlOperation } from '../../shared/graphql/graphql-operation';
-import type * as Schema from '../../shared/graphql/schema-types.generated';
+import type * as Schema from '@lunanexa/sdk/generated/graphql';
 
 /*
  * The model registry (apps/api/src/registry): models, their digest-pinned

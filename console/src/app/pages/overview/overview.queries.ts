@@ -6,7 +6,7 @@ import type {
   TrafficBucket,
   TrafficReport,
   WorkflowAlert,
-} from '../../shared/graphql/schema-types.generated';
+} from '@lunanexa/sdk/generated/graphql';
 
 export const SYSTEM_HEALTH = graphqlOperation<{ readonly health: Health }>(`
   query ConsoleSystemHealth {

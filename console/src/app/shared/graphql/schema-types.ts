@@ -1,14 +1,14 @@
 /**
  * The shapes the console's operations select, built from the types generated
- * from the API's committed schema (schema-types.generated.ts, `npm run
- * console:types`). An operation that selects only some fields of a type gets
+ * from the API's committed schema (libs/sdk/src/generated/graphql.ts, `npm run
+ * sdk:generate`). An operation that selects only some fields of a type gets
  * a `Pick` of it here, so its result type never claims a field the query did
  * not ask for.
  */
 
 import type { Role as ContractsRole } from '@lunanexa/contracts/roles';
 
-import type * as Schema from './schema-types.generated';
+import type * as Schema from '@lunanexa/sdk/generated/graphql';
 
 export type {
   DateTimeString,
@@ -17,7 +17,7 @@ export type {
   LiveEvent,
   LoginInput,
   PingRecord,
-} from './schema-types.generated';
+} from '@lunanexa/sdk/generated/graphql';
 
 /** What sign-in selects of the account (`operator { id username role }`). */
 export type Operator = Pick<Schema.Operator, 'id' | 'username' | 'role'>;

@@ -1,5 +1,5 @@
 import { graphqlOperation } from '../graphql/graphql-operation';
-import type { SearchHit } from '../graphql/schema-types.generated';
+import type { SearchHit } from '@lunanexa/sdk/generated/graphql';
 
 /** The API refuses longer terms (VALIDATION_FAILED), so the box stops accepting text there. */
 export const SEARCH_TERM_MAX_LENGTH = 300;

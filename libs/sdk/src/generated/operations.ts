@@ -34,15 +34,19 @@ export const DataPoliciesDocument: TypedDocument<DataPoliciesQuery, DataPolicies
   operationName: 'DataPolicies',
   document: `query DataPolicies {
   dataPolicies {
-    tenantId
-    dataClass
-    retentionMode
-    retentionDays
-    evaluationCaptureConsent
-    configured
-    updatedBy
-    updatedAt
+    ...CliDataPolicy
   }
+}
+
+fragment CliDataPolicy on DataPolicy {
+  tenantId
+  dataClass
+  retentionMode
+  retentionDays
+  evaluationCaptureConsent
+  configured
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -68,15 +72,19 @@ export const DataPolicyDocument: TypedDocument<DataPolicyQuery, DataPolicyQueryV
   operationName: 'DataPolicy',
   document: `query DataPolicy($tenantId: String!) {
   dataPolicy(tenantId: $tenantId) {
-    tenantId
-    dataClass
-    retentionMode
-    retentionDays
-    evaluationCaptureConsent
-    configured
-    updatedBy
-    updatedAt
+    ...CliDataPolicy
   }
+}
+
+fragment CliDataPolicy on DataPolicy {
+  tenantId
+  dataClass
+  retentionMode
+  retentionDays
+  evaluationCaptureConsent
+  configured
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -102,15 +110,19 @@ export const SetDataPolicyDocument: TypedDocument<SetDataPolicyMutation, SetData
   operationName: 'SetDataPolicy',
   document: `mutation SetDataPolicy($input: SetDataPolicyInput!) {
   setDataPolicy(input: $input) {
-    tenantId
-    dataClass
-    retentionMode
-    retentionDays
-    evaluationCaptureConsent
-    configured
-    updatedBy
-    updatedAt
+    ...CliDataPolicy
   }
+}
+
+fragment CliDataPolicy on DataPolicy {
+  tenantId
+  dataClass
+  retentionMode
+  retentionDays
+  evaluationCaptureConsent
+  configured
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -375,47 +387,51 @@ export const StartEvaluationDocument: TypedDocument<
     temporalUiUrl
     correlationId
     run {
-      id
-      modelRef
-      deploymentId
-      suite
-      profile
-      state
-      passed
-      reasons
-      errorCode
-      workflowId
-      temporalUiUrl
-      createdAt
-      finishedAt
-      scores {
-        passRate
-        passedCases
-        totalCases
-        passThreshold
-        cases {
-          caseId
-          grader
-          passed
-          reason
-          errorCode
-        }
-      }
-      metrics {
-        requests
-        errors
-        errorRate
-        ttftMs {
-          p50
-          p95
-          p99
-        }
-        tokensPerSecond
-        completionTokens
-        durationMs
-        concurrency
-      }
+      ...CliEvaluationRun
     }
+  }
+}
+
+fragment CliEvaluationRun on EvaluationRun {
+  id
+  modelRef
+  deploymentId
+  suite
+  profile
+  state
+  passed
+  reasons
+  errorCode
+  workflowId
+  temporalUiUrl
+  createdAt
+  finishedAt
+  scores {
+    passRate
+    passedCases
+    totalCases
+    passThreshold
+    cases {
+      caseId
+      grader
+      passed
+      reason
+      errorCode
+    }
+  }
+  metrics {
+    requests
+    errors
+    errorRate
+    ttftMs {
+      p50
+      p95
+      p99
+    }
+    tokensPerSecond
+    completionTokens
+    durationMs
+    concurrency
   }
 }`,
 };
@@ -474,46 +490,50 @@ export const EvaluationRunDocument: TypedDocument<EvaluationRunQuery, Evaluation
   operationName: 'EvaluationRun',
   document: `query EvaluationRun($id: ID!) {
   evaluationRun(id: $id) {
-    id
-    modelRef
-    deploymentId
-    suite
-    profile
-    state
-    passed
-    reasons
-    errorCode
-    workflowId
-    temporalUiUrl
-    createdAt
-    finishedAt
-    scores {
-      passRate
-      passedCases
-      totalCases
-      passThreshold
-      cases {
-        caseId
-        grader
-        passed
-        reason
-        errorCode
-      }
+    ...CliEvaluationRun
+  }
+}
+
+fragment CliEvaluationRun on EvaluationRun {
+  id
+  modelRef
+  deploymentId
+  suite
+  profile
+  state
+  passed
+  reasons
+  errorCode
+  workflowId
+  temporalUiUrl
+  createdAt
+  finishedAt
+  scores {
+    passRate
+    passedCases
+    totalCases
+    passThreshold
+    cases {
+      caseId
+      grader
+      passed
+      reason
+      errorCode
     }
-    metrics {
-      requests
-      errors
-      errorRate
-      ttftMs {
-        p50
-        p95
-        p99
-      }
-      tokensPerSecond
-      completionTokens
-      durationMs
-      concurrency
+  }
+  metrics {
+    requests
+    errors
+    errorRate
+    ttftMs {
+      p50
+      p95
+      p99
     }
+    tokensPerSecond
+    completionTokens
+    durationMs
+    concurrency
   }
 }`,
 };
@@ -573,46 +593,50 @@ export const EvaluationRunsDocument: TypedDocument<EvaluationRunsQuery, Evaluati
   operationName: 'EvaluationRuns',
   document: `query EvaluationRuns($v: String, $p: String) {
   evaluationRuns(modelVersion: $v, profile: $p) {
-    id
-    modelRef
-    deploymentId
-    suite
-    profile
-    state
-    passed
-    reasons
-    errorCode
-    workflowId
-    temporalUiUrl
-    createdAt
-    finishedAt
-    scores {
-      passRate
-      passedCases
-      totalCases
-      passThreshold
-      cases {
-        caseId
-        grader
-        passed
-        reason
-        errorCode
-      }
+    ...CliEvaluationRun
+  }
+}
+
+fragment CliEvaluationRun on EvaluationRun {
+  id
+  modelRef
+  deploymentId
+  suite
+  profile
+  state
+  passed
+  reasons
+  errorCode
+  workflowId
+  temporalUiUrl
+  createdAt
+  finishedAt
+  scores {
+    passRate
+    passedCases
+    totalCases
+    passThreshold
+    cases {
+      caseId
+      grader
+      passed
+      reason
+      errorCode
     }
-    metrics {
-      requests
-      errors
-      errorRate
-      ttftMs {
-        p50
-        p95
-        p99
-      }
-      tokensPerSecond
-      completionTokens
-      durationMs
-      concurrency
+  }
+  metrics {
+    requests
+    errors
+    errorRate
+    ttftMs {
+      p50
+      p95
+      p99
     }
+    tokensPerSecond
+    completionTokens
+    durationMs
+    concurrency
   }
 }`,
 };
@@ -781,71 +805,75 @@ export const NodesDocument: TypedDocument<NodesQuery, NodesQueryVariables> = {
   operationName: 'Nodes',
   document: `query Nodes {
   nodes {
-    id
+    ...CliFleetNode
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
     name
-    lifecycle
-    readiness
-    cordoned
-    heartbeatAgeSeconds
-    address
-    sshPort
-    agentVersion
-    architecture
-    cpuCores
-    systemMemoryBytes
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
     leaseExpiresAt
-    enrolledAt
-    updatedAt
-    enrollWorkflowId
-    temporalUiUrl
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    message
   }
 }`,
 };
@@ -929,71 +957,75 @@ export const NodeDocument: TypedDocument<NodeQuery, NodeQueryVariables> = {
   operationName: 'Node',
   document: `query Node($node: String!) {
   node(node: $node) {
-    id
+    ...CliFleetNode
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
     name
-    lifecycle
-    readiness
-    cordoned
-    heartbeatAgeSeconds
-    address
-    sshPort
-    agentVersion
-    architecture
-    cpuCores
-    systemMemoryBytes
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
     leaseExpiresAt
-    enrolledAt
-    updatedAt
-    enrollWorkflowId
-    temporalUiUrl
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    message
   }
 }`,
 };
@@ -1024,21 +1056,25 @@ export const BootstrapTokensDocument: TypedDocument<BootstrapTokensQuery, Bootst
   operationName: 'BootstrapTokens',
   document: `query BootstrapTokens {
   bootstrapTokens {
-    id
-    prefix
-    nodeName
-    labels {
-      key
-      value
-    }
-    autoApprove
-    createdBy
-    createdAt
-    expiresAt
-    usedAt
-    usedByNodeId
-    revokedAt
+    ...CliBootstrapToken
   }
+}
+
+fragment CliBootstrapToken on BootstrapToken {
+  id
+  prefix
+  nodeName
+  labels {
+    key
+    value
+  }
+  autoApprove
+  createdBy
+  createdAt
+  expiresAt
+  usedAt
+  usedByNodeId
+  revokedAt
 }`,
 };
 
@@ -1084,22 +1120,26 @@ export const CreateBootstrapTokenDocument: TypedDocument<
     controllerUrl
     controllerKeyFingerprint
     bootstrapToken {
-      id
-      prefix
-      nodeName
-      labels {
-        key
-        value
-      }
-      autoApprove
-      createdBy
-      createdAt
-      expiresAt
-      usedAt
-      usedByNodeId
-      revokedAt
+      ...CliBootstrapToken
     }
   }
+}
+
+fragment CliBootstrapToken on BootstrapToken {
+  id
+  prefix
+  nodeName
+  labels {
+    key
+    value
+  }
+  autoApprove
+  createdBy
+  createdAt
+  expiresAt
+  usedAt
+  usedByNodeId
+  revokedAt
 }`,
 };
 
@@ -1134,21 +1174,25 @@ export const RevokeBootstrapTokenDocument: TypedDocument<
   operationName: 'RevokeBootstrapToken',
   document: `mutation RevokeBootstrapToken($id: ID!) {
   revokeBootstrapToken(id: $id) {
-    id
-    prefix
-    nodeName
-    labels {
-      key
-      value
-    }
-    autoApprove
-    createdBy
-    createdAt
-    expiresAt
-    usedAt
-    usedByNodeId
-    revokedAt
+    ...CliBootstrapToken
   }
+}
+
+fragment CliBootstrapToken on BootstrapToken {
+  id
+  prefix
+  nodeName
+  labels {
+    key
+    value
+  }
+  autoApprove
+  createdBy
+  createdAt
+  expiresAt
+  usedAt
+  usedByNodeId
+  revokedAt
 }`,
 };
 
@@ -1242,72 +1286,76 @@ export const ApproveNodeDocument: TypedDocument<ApproveNodeMutation, ApproveNode
     correlationId
     receiptHash
     node {
-      id
-      name
-      lifecycle
-      readiness
-      cordoned
-      heartbeatAgeSeconds
-      address
-      sshPort
-      agentVersion
-      architecture
-      cpuCores
-      systemMemoryBytes
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      enrolledAt
-      updatedAt
-      enrollWorkflowId
-      temporalUiUrl
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeId
-        nodeName
-        intent
-        generation
-        ackedGeneration
-        observedGeneration
-        observedState
-        observedAt
-        inFlight
-        endpointPort
-        leaseExpiresAt
-        message
-      }
+      ...CliFleetNode
     }
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -1403,72 +1451,76 @@ export const RejectNodeDocument: TypedDocument<RejectNodeMutation, RejectNodeMut
     correlationId
     receiptHash
     node {
-      id
-      name
-      lifecycle
-      readiness
-      cordoned
-      heartbeatAgeSeconds
-      address
-      sshPort
-      agentVersion
-      architecture
-      cpuCores
-      systemMemoryBytes
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      enrolledAt
-      updatedAt
-      enrollWorkflowId
-      temporalUiUrl
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeId
-        nodeName
-        intent
-        generation
-        ackedGeneration
-        observedGeneration
-        observedState
-        observedAt
-        inFlight
-        endpointPort
-        leaseExpiresAt
-        message
-      }
+      ...CliFleetNode
     }
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -1553,71 +1605,75 @@ export const SetNodeLabelsDocument: TypedDocument<SetNodeLabelsMutation, SetNode
   operationName: 'SetNodeLabels',
   document: `mutation SetNodeLabels($node: String!, $labels: [LabelInput!]!) {
   setNodeLabels(node: $node, labels: $labels) {
-    id
+    ...CliFleetNode
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
     name
-    lifecycle
-    readiness
-    cordoned
-    heartbeatAgeSeconds
-    address
-    sshPort
-    agentVersion
-    architecture
-    cpuCores
-    systemMemoryBytes
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
     leaseExpiresAt
-    enrolledAt
-    updatedAt
-    enrollWorkflowId
-    temporalUiUrl
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    message
   }
 }`,
 };
@@ -1702,71 +1758,75 @@ export const SetNodeTaintsDocument: TypedDocument<SetNodeTaintsMutation, SetNode
   operationName: 'SetNodeTaints',
   document: `mutation SetNodeTaints($node: String!, $taints: [TaintInput!]!) {
   setNodeTaints(node: $node, taints: $taints) {
-    id
+    ...CliFleetNode
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
     name
-    lifecycle
-    readiness
-    cordoned
-    heartbeatAgeSeconds
-    address
-    sshPort
-    agentVersion
-    architecture
-    cpuCores
-    systemMemoryBytes
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
     leaseExpiresAt
-    enrolledAt
-    updatedAt
-    enrollWorkflowId
-    temporalUiUrl
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    message
   }
 }`,
 };
@@ -1850,71 +1910,75 @@ export const CordonNodeDocument: TypedDocument<CordonNodeMutation, CordonNodeMut
   operationName: 'CordonNode',
   document: `mutation CordonNode($node: String!) {
   node: cordonNode(node: $node) {
-    id
+    ...CliFleetNode
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
     name
-    lifecycle
-    readiness
-    cordoned
-    heartbeatAgeSeconds
-    address
-    sshPort
-    agentVersion
-    architecture
-    cpuCores
-    systemMemoryBytes
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
     leaseExpiresAt
-    enrolledAt
-    updatedAt
-    enrollWorkflowId
-    temporalUiUrl
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    message
   }
 }`,
 };
@@ -1998,71 +2062,75 @@ export const UncordonNodeDocument: TypedDocument<UncordonNodeMutation, UncordonN
   operationName: 'UncordonNode',
   document: `mutation UncordonNode($node: String!) {
   node: uncordonNode(node: $node) {
-    id
+    ...CliFleetNode
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
     name
-    lifecycle
-    readiness
-    cordoned
-    heartbeatAgeSeconds
-    address
-    sshPort
-    agentVersion
-    architecture
-    cpuCores
-    systemMemoryBytes
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
     leaseExpiresAt
-    enrolledAt
-    updatedAt
-    enrollWorkflowId
-    temporalUiUrl
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    message
   }
 }`,
 };
@@ -2169,72 +2237,76 @@ export const DrainNodeDocument: TypedDocument<DrainNodeMutation, DrainNodeMutati
     inFlightAtStart
     inFlightAtTimeout
     node {
-      id
-      name
-      lifecycle
-      readiness
-      cordoned
-      heartbeatAgeSeconds
-      address
-      sshPort
-      agentVersion
-      architecture
-      cpuCores
-      systemMemoryBytes
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      enrolledAt
-      updatedAt
-      enrollWorkflowId
-      temporalUiUrl
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeId
-        nodeName
-        intent
-        generation
-        ackedGeneration
-        observedGeneration
-        observedState
-        observedAt
-        inFlight
-        endpointPort
-        leaseExpiresAt
-        message
-      }
+      ...CliFleetNode
     }
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -2333,72 +2405,76 @@ export const RotateNodeCredentialDocument: TypedDocument<
     correlationId
     receiptHash
     node {
-      id
-      name
-      lifecycle
-      readiness
-      cordoned
-      heartbeatAgeSeconds
-      address
-      sshPort
-      agentVersion
-      architecture
-      cpuCores
-      systemMemoryBytes
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      enrolledAt
-      updatedAt
-      enrollWorkflowId
-      temporalUiUrl
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeId
-        nodeName
-        intent
-        generation
-        ackedGeneration
-        observedGeneration
-        observedState
-        observedAt
-        inFlight
-        endpointPort
-        leaseExpiresAt
-        message
-      }
+      ...CliFleetNode
     }
+  }
+}
+
+fragment CliFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  cordoned
+  heartbeatAgeSeconds
+  address
+  sshPort
+  agentVersion
+  architecture
+  cpuCores
+  systemMemoryBytes
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  enrolledAt
+  updatedAt
+  enrollWorkflowId
+  temporalUiUrl
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -2483,37 +2559,41 @@ export const DeploymentsDocument: TypedDocument<DeploymentsQuery, DeploymentsQue
   operationName: 'Deployments',
   document: `query Deployments {
   deployments {
+    ...CliDeployment
+  }
+}
+
+fragment CliDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  desiredReplicas
+  readyReplicas
+  generation
+  observedGeneration
+  workflowId
+  temporalUiUrl
+  createdAt
+  createdBy
+  updatedAt
+  assignments {
     id
-    name
-    modelRef
-    purpose
-    state
-    stateReason
-    desiredReplicas
-    readyReplicas
+    deploymentId
+    nodeId
+    nodeName
+    intent
     generation
+    ackedGeneration
     observedGeneration
-    workflowId
-    temporalUiUrl
-    createdAt
-    createdBy
-    updatedAt
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -2563,37 +2643,41 @@ export const DeploymentDocument: TypedDocument<DeploymentQuery, DeploymentQueryV
   operationName: 'Deployment',
   document: `query Deployment($deployment: String!) {
   deployment(deployment: $deployment) {
+    ...CliDeployment
+  }
+}
+
+fragment CliDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  desiredReplicas
+  readyReplicas
+  generation
+  observedGeneration
+  workflowId
+  temporalUiUrl
+  createdAt
+  createdBy
+  updatedAt
+  assignments {
     id
-    name
-    modelRef
-    purpose
-    state
-    stateReason
-    desiredReplicas
-    readyReplicas
+    deploymentId
+    nodeId
+    nodeName
+    intent
     generation
+    ackedGeneration
     observedGeneration
-    workflowId
-    temporalUiUrl
-    createdAt
-    createdBy
-    updatedAt
-    assignments {
-      id
-      deploymentId
-      nodeId
-      nodeName
-      intent
-      generation
-      ackedGeneration
-      observedGeneration
-      observedState
-      observedAt
-      inFlight
-      endpointPort
-      leaseExpiresAt
-      message
-    }
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -2697,38 +2781,42 @@ export const CreateDeploymentDocument: TypedDocument<
     temporalUiUrl
     correlationId
     deployment {
-      id
-      name
-      modelRef
-      purpose
-      state
-      stateReason
-      desiredReplicas
-      readyReplicas
-      generation
-      observedGeneration
-      workflowId
-      temporalUiUrl
-      createdAt
-      createdBy
-      updatedAt
-      assignments {
-        id
-        deploymentId
-        nodeId
-        nodeName
-        intent
-        generation
-        ackedGeneration
-        observedGeneration
-        observedState
-        observedAt
-        inFlight
-        endpointPort
-        leaseExpiresAt
-        message
-      }
+      ...CliDeployment
     }
+  }
+}
+
+fragment CliDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  desiredReplicas
+  readyReplicas
+  generation
+  observedGeneration
+  workflowId
+  temporalUiUrl
+  createdAt
+  createdBy
+  updatedAt
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
 };
@@ -2790,38 +2878,42 @@ export const StopDeploymentDocument: TypedDocument<StopDeploymentMutation, StopD
     temporalUiUrl
     correlationId
     deployment {
-      id
-      name
-      modelRef
-      purpose
-      state
-      stateReason
-      desiredReplicas
-      readyReplicas
-      generation
-      observedGeneration
-      workflowId
-      temporalUiUrl
-      createdAt
-      createdBy
-      updatedAt
-      assignments {
-        id
-        deploymentId
-        nodeId
-        nodeName
-        intent
-        generation
-        ackedGeneration
-        observedGeneration
-        observedState
-        observedAt
-        inFlight
-        endpointPort
-        leaseExpiresAt
-        message
-      }
+      ...CliDeployment
     }
+  }
+}
+
+fragment CliDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  desiredReplicas
+  readyReplicas
+  generation
+  observedGeneration
+  workflowId
+  temporalUiUrl
+  createdAt
+  createdBy
+  updatedAt
+  assignments {
+    id
+    deploymentId
+    nodeId
+    nodeName
+    intent
+    generation
+    ackedGeneration
+    observedGeneration
+    observedState
+    observedAt
+    inFlight
+    endpointPort
+    leaseExpiresAt
+    message
   }
 }`,
   };
@@ -3001,17 +3093,21 @@ export const ModelsDocument: TypedDocument<ModelsQuery, ModelsQueryVariables> = 
   operationName: 'Models',
   document: `query Models {
   models {
-    id
-    name
-    displayName
-    description
-    createdBy
-    createdAt
-    updatedAt
-    versions {
-      ref
-      state
-    }
+    ...CliModel
+  }
+}
+
+fragment CliModel on Model {
+  id
+  name
+  displayName
+  description
+  createdBy
+  createdAt
+  updatedAt
+  versions {
+    ref
+    state
   }
 }`,
 };
@@ -3041,17 +3137,21 @@ export const ModelDocument: TypedDocument<ModelQuery, ModelQueryVariables> = {
   operationName: 'Model',
   document: `query Model($name: String!) {
   model(name: $name) {
-    id
-    name
-    displayName
-    description
-    createdBy
-    createdAt
-    updatedAt
-    versions {
-      ref
-      state
-    }
+    ...CliModel
+  }
+}
+
+fragment CliModel on Model {
+  id
+  name
+  displayName
+  description
+  createdBy
+  createdAt
+  updatedAt
+  versions {
+    ref
+    state
   }
 }`,
 };
@@ -3081,17 +3181,21 @@ export const CreateModelDocument: TypedDocument<CreateModelMutation, CreateModel
   operationName: 'CreateModel',
   document: `mutation CreateModel($input: CreateModelInput!) {
   createModel(input: $input) {
-    id
-    name
-    displayName
-    description
-    createdBy
-    createdAt
-    updatedAt
-    versions {
-      ref
-      state
-    }
+    ...CliModel
+  }
+}
+
+fragment CliModel on Model {
+  id
+  name
+  displayName
+  description
+  createdBy
+  createdAt
+  updatedAt
+  versions {
+    ref
+    state
   }
 }`,
 };
@@ -3124,23 +3228,27 @@ export const LicensesDocument: TypedDocument<LicensesQuery, LicensesQueryVariabl
   operationName: 'Licenses',
   document: `query Licenses {
   licenses {
-    id
-    name
-    kind
-    spdxId
-    customName
-    termsUri
-    termsDigest
-    commercialUse
-    allowedDataClasses
-    attribution
-    approvalState
-    decidedBy
-    decidedAt
-    note
-    createdBy
-    createdAt
+    ...CliLicense
   }
+}
+
+fragment CliLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
 }`,
 };
 
@@ -3174,23 +3282,27 @@ export const CreateLicenseDocument: TypedDocument<CreateLicenseMutation, CreateL
   operationName: 'CreateLicense',
   document: `mutation CreateLicense($input: CreateLicenseInput!) {
   createLicense(input: $input) {
-    id
-    name
-    kind
-    spdxId
-    customName
-    termsUri
-    termsDigest
-    commercialUse
-    allowedDataClasses
-    attribution
-    approvalState
-    decidedBy
-    decidedAt
-    note
-    createdBy
-    createdAt
+    ...CliLicense
   }
+}
+
+fragment CliLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
 }`,
 };
 
@@ -3226,23 +3338,27 @@ export const ApproveLicenseDocument: TypedDocument<ApproveLicenseMutation, Appro
     operationName: 'ApproveLicense',
     document: `mutation ApproveLicense($name: String!, $note: String!) {
   license: approveLicense(name: $name, note: $note) {
-    id
-    name
-    kind
-    spdxId
-    customName
-    termsUri
-    termsDigest
-    commercialUse
-    allowedDataClasses
-    attribution
-    approvalState
-    decidedBy
-    decidedAt
-    note
-    createdBy
-    createdAt
+    ...CliLicense
   }
+}
+
+fragment CliLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
 }`,
   };
 
@@ -3277,23 +3393,27 @@ export const RejectLicenseDocument: TypedDocument<RejectLicenseMutation, RejectL
   operationName: 'RejectLicense',
   document: `mutation RejectLicense($name: String!, $note: String!) {
   license: rejectLicense(name: $name, note: $note) {
-    id
-    name
-    kind
-    spdxId
-    customName
-    termsUri
-    termsDigest
-    commercialUse
-    allowedDataClasses
-    attribution
-    approvalState
-    decidedBy
-    decidedAt
-    note
-    createdBy
-    createdAt
+    ...CliLicense
   }
+}
+
+fragment CliLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
 }`,
 };
 
@@ -3341,39 +3461,43 @@ export const RuntimesDocument: TypedDocument<RuntimesQuery, RuntimesQueryVariabl
   operationName: 'Runtimes',
   document: `query Runtimes {
   runtimes {
-    id
-    name
-    version
-    kind
-    allowed
-    packaging {
-      type
-      image
-      digest
-    }
-    launch {
-      executable
-      args
-      envAllowlist
-      containerPort
-    }
-    health {
-      path
-      startupTimeoutMs
-      intervalMs
-    }
-    supportedHardware {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    createdBy
-    createdAt
+    ...CliRuntime
   }
+}
+
+fragment CliRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  packaging {
+    type
+    image
+    digest
+  }
+  launch {
+    executable
+    args
+    envAllowlist
+    containerPort
+  }
+  health {
+    path
+    startupTimeoutMs
+    intervalMs
+  }
+  supportedHardware {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  createdBy
+  createdAt
 }`,
 };
 
@@ -3426,39 +3550,43 @@ export const RegisterRuntimeDocument: TypedDocument<
   operationName: 'RegisterRuntime',
   document: `mutation RegisterRuntime($input: RegisterRuntimeInput!) {
   registerRuntime(input: $input) {
-    id
-    name
-    version
-    kind
-    allowed
-    packaging {
-      type
-      image
-      digest
-    }
-    launch {
-      executable
-      args
-      envAllowlist
-      containerPort
-    }
-    health {
-      path
-      startupTimeoutMs
-      intervalMs
-    }
-    supportedHardware {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    createdBy
-    createdAt
+    ...CliRuntime
   }
+}
+
+fragment CliRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  packaging {
+    type
+    image
+    digest
+  }
+  launch {
+    executable
+    args
+    envAllowlist
+    containerPort
+  }
+  health {
+    path
+    startupTimeoutMs
+    intervalMs
+  }
+  supportedHardware {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  createdBy
+  createdAt
 }`,
 };
 
@@ -3512,39 +3640,43 @@ export const SetRuntimeAllowedDocument: TypedDocument<
   operationName: 'SetRuntimeAllowed',
   document: `mutation SetRuntimeAllowed($id: ID!, $allowed: Boolean!) {
   setRuntimeAllowed(id: $id, allowed: $allowed) {
-    id
-    name
-    version
-    kind
-    allowed
-    packaging {
-      type
-      image
-      digest
-    }
-    launch {
-      executable
-      args
-      envAllowlist
-      containerPort
-    }
-    health {
-      path
-      startupTimeoutMs
-      intervalMs
-    }
-    supportedHardware {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    createdBy
-    createdAt
+    ...CliRuntime
   }
+}
+
+fragment CliRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  packaging {
+    type
+    image
+    digest
+  }
+  launch {
+    executable
+    args
+    envAllowlist
+    containerPort
+  }
+  health {
+    path
+    startupTimeoutMs
+    intervalMs
+  }
+  supportedHardware {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  createdBy
+  createdAt
 }`,
 };
 
@@ -3628,69 +3760,73 @@ export const RegistryModelVersionsDocument: TypedDocument<
   operationName: 'RegistryModelVersions',
   document: `query RegistryModelVersions($model: String) {
   modelVersions(model: $model) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -3772,69 +3908,73 @@ export const ModelVersionDocument: TypedDocument<ModelVersionQuery, ModelVersion
   operationName: 'ModelVersion',
   document: `query ModelVersion($ref: String!) {
   modelVersion(ref: $ref) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -3919,69 +4059,73 @@ export const CreateModelVersionDocument: TypedDocument<
   operationName: 'CreateModelVersion',
   document: `mutation CreateModelVersion($input: CreateModelVersionInput!) {
   version: createModelVersion(input: $input) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -4066,69 +4210,73 @@ export const VerifyModelVersionDocument: TypedDocument<
   operationName: 'VerifyModelVersion',
   document: `mutation VerifyModelVersion($ref: String!) {
   version: verifyModelVersion(ref: $ref) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -4214,69 +4362,73 @@ export const ApproveModelVersionDocument: TypedDocument<
   operationName: 'ApproveModelVersion',
   document: `mutation ApproveModelVersion($ref: String!, $note: String) {
   version: approveModelVersion(ref: $ref, note: $note) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -4362,69 +4514,73 @@ export const DeprecateModelVersionDocument: TypedDocument<
   operationName: 'DeprecateModelVersion',
   document: `mutation DeprecateModelVersion($ref: String!, $reason: String!) {
   version: deprecateModelVersion(ref: $ref, reason: $reason) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -4510,69 +4666,73 @@ export const ReinstateModelVersionDocument: TypedDocument<
   operationName: 'ReinstateModelVersion',
   document: `mutation ReinstateModelVersion($ref: String!, $note: String) {
   version: reinstateModelVersion(ref: $ref, note: $note) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -4659,69 +4819,73 @@ export const RetireModelVersionDocument: TypedDocument<
   operationName: 'RetireModelVersion',
   document: `mutation RetireModelVersion($ref: String!, $reason: String!, $withdraw: Boolean) {
   version: retireModelVersion(ref: $ref, reason: $reason, withdraw: $withdraw) {
-    id
-    ref
-    model
-    version
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...CliModelVersion
+  }
+}
+
+fragment CliModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-    }
-    runtimeEnv {
-      name
-      value
-    }
-    license {
-      name
-      approvalState
-    }
-    runtime {
-      id
-      allowed
-    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+  }
+  runtimeEnv {
+    name
+    value
+  }
+  license {
+    name
+    approvalState
+  }
+  runtime {
+    id
+    allowed
   }
 }`,
 };
@@ -4769,37 +4933,41 @@ export const AliasesDocument: TypedDocument<AliasesQuery, AliasesQueryVariables>
   operationName: 'Aliases',
   document: `query Aliases {
   aliases {
+    ...CliAlias
+  }
+}
+
+fragment CliAlias on Alias {
+  id
+  name
+  description
+  dataClass
+  currentRevision
+  canaryWeight
+  canaryDeploymentId
+  current {
+    revision
+    modelRef
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+  }
+  revisions {
+    revision
+    modelRef
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+    rolloutId
+    createdBy
+    createdAt
+  }
+  activeRollout {
     id
-    name
-    description
-    dataClass
-    currentRevision
-    canaryWeight
-    canaryDeploymentId
-    current {
-      revision
-      modelRef
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-    }
-    revisions {
-      revision
-      modelRef
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-      rolloutId
-      createdBy
-      createdAt
-    }
-    activeRollout {
-      id
-      state
-      currentWeight
-    }
+    state
+    currentWeight
   }
 }`,
 };
@@ -4849,37 +5017,41 @@ export const AliasDocument: TypedDocument<AliasQuery, AliasQueryVariables> = {
   operationName: 'Alias',
   document: `query Alias($alias: String!) {
   alias(alias: $alias) {
+    ...CliAlias
+  }
+}
+
+fragment CliAlias on Alias {
+  id
+  name
+  description
+  dataClass
+  currentRevision
+  canaryWeight
+  canaryDeploymentId
+  current {
+    revision
+    modelRef
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+  }
+  revisions {
+    revision
+    modelRef
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+    rolloutId
+    createdBy
+    createdAt
+  }
+  activeRollout {
     id
-    name
-    description
-    dataClass
-    currentRevision
-    canaryWeight
-    canaryDeploymentId
-    current {
-      revision
-      modelRef
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-    }
-    revisions {
-      revision
-      modelRef
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-      rolloutId
-      createdBy
-      createdAt
-    }
-    activeRollout {
-      id
-      state
-      currentWeight
-    }
+    state
+    currentWeight
   }
 }`,
 };
@@ -4929,37 +5101,41 @@ export const CreateAliasDocument: TypedDocument<CreateAliasMutation, CreateAlias
   operationName: 'CreateAlias',
   document: `mutation CreateAlias($input: CreateAliasInput!) {
   createAlias(input: $input) {
+    ...CliAlias
+  }
+}
+
+fragment CliAlias on Alias {
+  id
+  name
+  description
+  dataClass
+  currentRevision
+  canaryWeight
+  canaryDeploymentId
+  current {
+    revision
+    modelRef
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+  }
+  revisions {
+    revision
+    modelRef
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+    rolloutId
+    createdBy
+    createdAt
+  }
+  activeRollout {
     id
-    name
-    description
-    dataClass
-    currentRevision
-    canaryWeight
-    canaryDeploymentId
-    current {
-      revision
-      modelRef
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-    }
-    revisions {
-      revision
-      modelRef
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-      rolloutId
-      createdBy
-      createdAt
-    }
-    activeRollout {
-      id
-      state
-      currentWeight
-    }
+    state
+    currentWeight
   }
 }`,
 };
@@ -5017,44 +5193,48 @@ export const RolloutsDocument: TypedDocument<RolloutsQuery, RolloutsQueryVariabl
   operationName: 'Rollouts',
   document: `query Rollouts($alias: String, $limit: Int) {
   rollouts(alias: $alias, limit: $limit) {
-    id
-    alias
-    modelRef
-    baseRevision
-    state
-    stateReason
-    refusalCode
-    steps
-    currentStep
-    currentWeight
-    canaryDeploymentId
-    workflowId
-    temporalUiUrl
-    createdBy
-    createdAt
-    finishedAt
-    analyses {
-      step
-      weight
-      window
-      verdict
-      reasons
-      canaryRequests
-      canaryErrors
-      canaryErrorRate
-      canaryP95Ms
-      stableRequests
-      stableErrorRate
-      stableP95Ms
-    }
-    receipts {
-      seq
-      action
-      result
-      evidenceJson
-      hash
-      occurredAt
-    }
+    ...CliRollout
+  }
+}
+
+fragment CliRollout on Rollout {
+  id
+  alias
+  modelRef
+  baseRevision
+  state
+  stateReason
+  refusalCode
+  steps
+  currentStep
+  currentWeight
+  canaryDeploymentId
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  analyses {
+    step
+    weight
+    window
+    verdict
+    reasons
+    canaryRequests
+    canaryErrors
+    canaryErrorRate
+    canaryP95Ms
+    stableRequests
+    stableErrorRate
+    stableP95Ms
+  }
+  receipts {
+    seq
+    action
+    result
+    evidenceJson
+    hash
+    occurredAt
   }
 }`,
 };
@@ -5111,44 +5291,48 @@ export const RolloutDocument: TypedDocument<RolloutQuery, RolloutQueryVariables>
   operationName: 'Rollout',
   document: `query Rollout($id: ID!) {
   rollout(id: $id) {
-    id
-    alias
-    modelRef
-    baseRevision
-    state
-    stateReason
-    refusalCode
-    steps
-    currentStep
-    currentWeight
-    canaryDeploymentId
-    workflowId
-    temporalUiUrl
-    createdBy
-    createdAt
-    finishedAt
-    analyses {
-      step
-      weight
-      window
-      verdict
-      reasons
-      canaryRequests
-      canaryErrors
-      canaryErrorRate
-      canaryP95Ms
-      stableRequests
-      stableErrorRate
-      stableP95Ms
-    }
-    receipts {
-      seq
-      action
-      result
-      evidenceJson
-      hash
-      occurredAt
-    }
+    ...CliRollout
+  }
+}
+
+fragment CliRollout on Rollout {
+  id
+  alias
+  modelRef
+  baseRevision
+  state
+  stateReason
+  refusalCode
+  steps
+  currentStep
+  currentWeight
+  canaryDeploymentId
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  analyses {
+    step
+    weight
+    window
+    verdict
+    reasons
+    canaryRequests
+    canaryErrors
+    canaryErrorRate
+    canaryP95Ms
+    stableRequests
+    stableErrorRate
+    stableP95Ms
+  }
+  receipts {
+    seq
+    action
+    result
+    evidenceJson
+    hash
+    occurredAt
   }
 }`,
 };
@@ -5214,45 +5398,49 @@ export const StartRolloutDocument: TypedDocument<StartRolloutMutation, StartRoll
     temporalUiUrl
     correlationId
     rollout {
-      id
-      alias
-      modelRef
-      baseRevision
-      state
-      stateReason
-      refusalCode
-      steps
-      currentStep
-      currentWeight
-      canaryDeploymentId
-      workflowId
-      temporalUiUrl
-      createdBy
-      createdAt
-      finishedAt
-      analyses {
-        step
-        weight
-        window
-        verdict
-        reasons
-        canaryRequests
-        canaryErrors
-        canaryErrorRate
-        canaryP95Ms
-        stableRequests
-        stableErrorRate
-        stableP95Ms
-      }
-      receipts {
-        seq
-        action
-        result
-        evidenceJson
-        hash
-        occurredAt
-      }
+      ...CliRollout
     }
+  }
+}
+
+fragment CliRollout on Rollout {
+  id
+  alias
+  modelRef
+  baseRevision
+  state
+  stateReason
+  refusalCode
+  steps
+  currentStep
+  currentWeight
+  canaryDeploymentId
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  analyses {
+    step
+    weight
+    window
+    verdict
+    reasons
+    canaryRequests
+    canaryErrors
+    canaryErrorRate
+    canaryP95Ms
+    stableRequests
+    stableErrorRate
+    stableP95Ms
+  }
+  receipts {
+    seq
+    action
+    result
+    evidenceJson
+    hash
+    occurredAt
   }
 }`,
 };
@@ -5311,44 +5499,48 @@ export const SignalRolloutDocument: TypedDocument<SignalRolloutMutation, SignalR
   operationName: 'SignalRollout',
   document: `mutation SignalRollout($rollout: ID!, $action: RolloutAction!, $reason: String) {
   signalRollout(rollout: $rollout, action: $action, reason: $reason) {
-    id
-    alias
-    modelRef
-    baseRevision
-    state
-    stateReason
-    refusalCode
-    steps
-    currentStep
-    currentWeight
-    canaryDeploymentId
-    workflowId
-    temporalUiUrl
-    createdBy
-    createdAt
-    finishedAt
-    analyses {
-      step
-      weight
-      window
-      verdict
-      reasons
-      canaryRequests
-      canaryErrors
-      canaryErrorRate
-      canaryP95Ms
-      stableRequests
-      stableErrorRate
-      stableP95Ms
-    }
-    receipts {
-      seq
-      action
-      result
-      evidenceJson
-      hash
-      occurredAt
-    }
+    ...CliRollout
+  }
+}
+
+fragment CliRollout on Rollout {
+  id
+  alias
+  modelRef
+  baseRevision
+  state
+  stateReason
+  refusalCode
+  steps
+  currentStep
+  currentWeight
+  canaryDeploymentId
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  analyses {
+    step
+    weight
+    window
+    verdict
+    reasons
+    canaryRequests
+    canaryErrors
+    canaryErrorRate
+    canaryP95Ms
+    stableRequests
+    stableErrorRate
+    stableP95Ms
+  }
+  receipts {
+    seq
+    action
+    result
+    evidenceJson
+    hash
+    occurredAt
   }
 }`,
 };
@@ -5376,15 +5568,19 @@ export const TrustedSigningKeysDocument: TypedDocument<
   operationName: 'TrustedSigningKeys',
   document: `query TrustedSigningKeys {
   trustedSigningKeys {
-    keyId
-    algorithm
-    publicKey
-    label
-    createdBy
-    createdAt
-    revokedAt
-    revokedBy
+    ...CliTrustedSigningKey
   }
+}
+
+fragment CliTrustedSigningKey on TrustedSigningKey {
+  keyId
+  algorithm
+  publicKey
+  label
+  createdBy
+  createdAt
+  revokedAt
+  revokedBy
 }`,
 };
 
@@ -5413,15 +5609,19 @@ export const RegisterSigningKeyDocument: TypedDocument<
   operationName: 'RegisterSigningKey',
   document: `mutation RegisterSigningKey($input: RegisterSigningKeyInput!) {
   registerSigningKey(input: $input) {
-    keyId
-    algorithm
-    publicKey
-    label
-    createdBy
-    createdAt
-    revokedAt
-    revokedBy
+    ...CliTrustedSigningKey
   }
+}
+
+fragment CliTrustedSigningKey on TrustedSigningKey {
+  keyId
+  algorithm
+  publicKey
+  label
+  createdBy
+  createdAt
+  revokedAt
+  revokedBy
 }`,
 };
 
@@ -5450,15 +5650,19 @@ export const RevokeSigningKeyDocument: TypedDocument<
   operationName: 'RevokeSigningKey',
   document: `mutation RevokeSigningKey($keyId: String!) {
   revokeSigningKey(keyId: $keyId) {
-    keyId
-    algorithm
-    publicKey
-    label
-    createdBy
-    createdAt
-    revokedAt
-    revokedBy
+    ...CliTrustedSigningKey
   }
+}
+
+fragment CliTrustedSigningKey on TrustedSigningKey {
+  keyId
+  algorithm
+  publicKey
+  label
+  createdBy
+  createdAt
+  revokedAt
+  revokedBy
 }`,
 };
 
@@ -5579,20 +5783,24 @@ export const TenantsDocument: TypedDocument<TenantsQuery, TenantsQueryVariables>
   operationName: 'Tenants',
   document: `query Tenants {
   tenants {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...CliTenant
   }
+}
+
+fragment CliTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -5637,34 +5845,42 @@ export const TenantDocument: TypedDocument<TenantQuery, TenantQueryVariables> = 
   operationName: 'Tenant',
   document: `query Tenant($id: String!) {
   tenant(id: $id) {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...CliTenant
   }
   gatewayKeys(tenantId: $id, includeRevoked: true) {
-    id
-    tenantId
-    name
-    prefix
-    aliases
-    state
-    createdBy
-    createdAt
-    expiresAt
-    revokedAt
-    revokedBy
-    lastUsedAt
+    ...CliGatewayKey
   }
+}
+
+fragment CliTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
+}
+
+fragment CliGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 
@@ -5695,20 +5911,24 @@ export const CreateTenantDocument: TypedDocument<CreateTenantMutation, CreateTen
   operationName: 'CreateTenant',
   document: `mutation CreateTenant($input: CreateTenantInput!) {
   createTenant(input: $input) {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...CliTenant
   }
+}
+
+fragment CliTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -5739,20 +5959,24 @@ export const UpdateTenantDocument: TypedDocument<UpdateTenantMutation, UpdateTen
   operationName: 'UpdateTenant',
   document: `mutation UpdateTenant($input: UpdateTenantInput!) {
   updateTenant(input: $input) {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...CliTenant
   }
+}
+
+fragment CliTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -5783,19 +6007,23 @@ export const GatewayKeysDocument: TypedDocument<GatewayKeysQuery, GatewayKeysQue
   operationName: 'GatewayKeys',
   document: `query GatewayKeys($tenantId: String!, $includeRevoked: Boolean) {
   gatewayKeys(tenantId: $tenantId, includeRevoked: $includeRevoked) {
-    id
-    tenantId
-    name
-    prefix
-    aliases
-    state
-    createdBy
-    createdAt
-    expiresAt
-    revokedAt
-    revokedBy
-    lastUsedAt
+    ...CliGatewayKey
   }
+}
+
+fragment CliGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 
@@ -5833,20 +6061,24 @@ export const CreateGatewayKeyDocument: TypedDocument<
   createGatewayKey(input: $input) {
     secret
     key {
-      id
-      tenantId
-      name
-      prefix
-      aliases
-      state
-      createdBy
-      createdAt
-      expiresAt
-      revokedAt
-      revokedBy
-      lastUsedAt
+      ...CliGatewayKey
     }
   }
+}
+
+fragment CliGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 
@@ -5879,19 +6111,23 @@ export const RevokeGatewayKeyDocument: TypedDocument<
   operationName: 'RevokeGatewayKey',
   document: `mutation RevokeGatewayKey($id: ID!) {
   revokeGatewayKey(id: $id) {
-    id
-    tenantId
-    name
-    prefix
-    aliases
-    state
-    createdBy
-    createdAt
-    expiresAt
-    revokedAt
-    revokedBy
-    lastUsedAt
+    ...CliGatewayKey
   }
+}
+
+fragment CliGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 
@@ -6232,47 +6468,51 @@ export const ConsoleDeploymentsDocument: TypedDocument<
   operationName: 'ConsoleDeployments',
   document: `query ConsoleDeployments {
   deployments {
+    ...ConsoleDeployment
+  }
+}
+
+fragment ConsoleDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  generation
+  observedGeneration
+  desiredReplicas
+  readyReplicas
+  createdBy
+  createdAt
+  updatedAt
+  workflowId
+  temporalUiUrl
+  assignments {
     id
-    name
-    modelRef
-    purpose
-    state
-    stateReason
+    nodeId
+    nodeName
     generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
     observedGeneration
-    desiredReplicas
-    readyReplicas
-    createdBy
-    createdAt
-    updatedAt
-    workflowId
-    temporalUiUrl
-    assignments {
-      id
-      nodeId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      inFlight
-      message
-      observedAt
+    inFlight
+    message
+    observedAt
+  }
+  placement {
+    decidedAt
+    chosen {
+      node
+      reason
     }
-    placement {
-      decidedAt
-      chosen {
-        node
-        reason
-      }
-      rejected {
-        node
-        reasons
-      }
-      unplaced
+    rejected {
+      node
+      reasons
     }
+    unplaced
   }
 }`,
 };
@@ -6335,47 +6575,51 @@ export const ConsoleDeploymentDocument: TypedDocument<
   operationName: 'ConsoleDeployment',
   document: `query ConsoleDeployment($deployment: String!) {
   deployment(deployment: $deployment) {
+    ...ConsoleDeployment
+  }
+}
+
+fragment ConsoleDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  generation
+  observedGeneration
+  desiredReplicas
+  readyReplicas
+  createdBy
+  createdAt
+  updatedAt
+  workflowId
+  temporalUiUrl
+  assignments {
     id
-    name
-    modelRef
-    purpose
-    state
-    stateReason
+    nodeId
+    nodeName
     generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
     observedGeneration
-    desiredReplicas
-    readyReplicas
-    createdBy
-    createdAt
-    updatedAt
-    workflowId
-    temporalUiUrl
-    assignments {
-      id
-      nodeId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      inFlight
-      message
-      observedAt
+    inFlight
+    message
+    observedAt
+  }
+  placement {
+    decidedAt
+    chosen {
+      node
+      reason
     }
-    placement {
-      decidedAt
-      chosen {
-        node
-        reason
-      }
-      rejected {
-        node
-        reasons
-      }
-      unplaced
+    rejected {
+      node
+      reasons
     }
+    unplaced
   }
 }`,
 };
@@ -6496,48 +6740,52 @@ export const ConsoleCreateDeploymentDocument: TypedDocument<
     temporalUiUrl
     correlationId
     deployment {
-      id
-      name
-      modelRef
-      purpose
-      state
-      stateReason
-      generation
-      observedGeneration
-      desiredReplicas
-      readyReplicas
-      createdBy
-      createdAt
-      updatedAt
-      workflowId
-      temporalUiUrl
-      assignments {
-        id
-        nodeId
-        nodeName
-        generation
-        intent
-        leaseExpiresAt
-        ackedGeneration
-        observedState
-        observedGeneration
-        inFlight
-        message
-        observedAt
-      }
-      placement {
-        decidedAt
-        chosen {
-          node
-          reason
-        }
-        rejected {
-          node
-          reasons
-        }
-        unplaced
-      }
+      ...ConsoleDeployment
     }
+  }
+}
+
+fragment ConsoleDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  generation
+  observedGeneration
+  desiredReplicas
+  readyReplicas
+  createdBy
+  createdAt
+  updatedAt
+  workflowId
+  temporalUiUrl
+  assignments {
+    id
+    nodeId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    inFlight
+    message
+    observedAt
+  }
+  placement {
+    decidedAt
+    chosen {
+      node
+      reason
+    }
+    rejected {
+      node
+      reasons
+    }
+    unplaced
   }
 }`,
 };
@@ -6611,48 +6859,52 @@ export const ConsoleStopDeploymentDocument: TypedDocument<
     temporalUiUrl
     correlationId
     deployment {
-      id
-      name
-      modelRef
-      purpose
-      state
-      stateReason
-      generation
-      observedGeneration
-      desiredReplicas
-      readyReplicas
-      createdBy
-      createdAt
-      updatedAt
-      workflowId
-      temporalUiUrl
-      assignments {
-        id
-        nodeId
-        nodeName
-        generation
-        intent
-        leaseExpiresAt
-        ackedGeneration
-        observedState
-        observedGeneration
-        inFlight
-        message
-        observedAt
-      }
-      placement {
-        decidedAt
-        chosen {
-          node
-          reason
-        }
-        rejected {
-          node
-          reasons
-        }
-        unplaced
-      }
+      ...ConsoleDeployment
     }
+  }
+}
+
+fragment ConsoleDeployment on Deployment {
+  id
+  name
+  modelRef
+  purpose
+  state
+  stateReason
+  generation
+  observedGeneration
+  desiredReplicas
+  readyReplicas
+  createdBy
+  createdAt
+  updatedAt
+  workflowId
+  temporalUiUrl
+  assignments {
+    id
+    nodeId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    inFlight
+    message
+    observedAt
+  }
+  placement {
+    decidedAt
+    chosen {
+      node
+      reason
+    }
+    rejected {
+      node
+      reasons
+    }
+    unplaced
   }
 }`,
 };
@@ -6948,124 +7200,10 @@ export const ConsoleModelVersionDocument: TypedDocument<
   operationName: 'ConsoleModelVersion',
   document: `query ConsoleModelVersion($ref: String!, $limit: Int) {
   modelVersion(ref: $ref) {
-    id
-    ref
-    model
-    version
-    runtimeKind
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
-      }
-    }
-    requirements {
-      architectures
-      memoryModels
-      minComputeCapability
-      maxComputeCapability
-      minCudaVersion
-      gpusPerReplica
-      minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-      scores {
-        name
-        value
-      }
-    }
-    license {
-      id
-      name
-      kind
-      spdxId
-      customName
-      termsUri
-      commercialUse
-      allowedDataClasses
-      approvalState
-      decidedBy
-      decidedAt
-      note
-    }
-    runtime {
-      id
-      name
-      version
-      kind
-      allowed
-      supportedHardware {
-        architectures
-        memoryModels
-        minComputeCapability
-        maxComputeCapability
-        minCudaVersion
-        gpusPerReplica
-        minMemoryBytesPerReplica
-      }
-    }
+    ...ConsoleModelVersion
   }
   evaluationRuns(modelVersion: $ref, limit: $limit) {
-    id
-    modelRef
-    deploymentId
-    suite
-    profile
-    state
-    passed
-    reasons
-    errorCode
-    workflowId
-    temporalUiUrl
-    createdBy
-    createdAt
-    finishedAt
-    scores {
-      passRate
-      passedCases
-      totalCases
-      passThreshold
-    }
-    metrics {
-      requests
-      errorRate
-      tokensPerSecond
-      ttftMs {
-        p50
-        p95
-        p99
-      }
-    }
+    ...ConsoleEvaluationRun
   }
   aliases {
     id
@@ -7080,6 +7218,128 @@ export const ConsoleModelVersionDocument: TypedDocument<
       id
       modelRef
       state
+    }
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
+      }
+    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
+      architectures
+      memoryModels
+      minComputeCapability
+      maxComputeCapability
+      minCudaVersion
+      gpusPerReplica
+      minMemoryBytesPerReplica
+    }
+  }
+}
+
+fragment ConsoleEvaluationRun on EvaluationRun {
+  id
+  modelRef
+  deploymentId
+  suite
+  profile
+  state
+  passed
+  reasons
+  errorCode
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  scores {
+    passRate
+    passedCases
+    totalCases
+    passThreshold
+  }
+  metrics {
+    requests
+    errorRate
+    tokensPerSecond
+    ttftMs {
+      p50
+      p95
+      p99
     }
   }
 }`,
@@ -7132,35 +7392,39 @@ export const ConsoleEvaluationRunDocument: TypedDocument<
   operationName: 'ConsoleEvaluationRun',
   document: `query ConsoleEvaluationRun($id: ID!) {
   evaluationRun(id: $id) {
-    id
-    modelRef
-    deploymentId
-    suite
-    profile
-    state
-    passed
-    reasons
-    errorCode
-    workflowId
-    temporalUiUrl
-    createdBy
-    createdAt
-    finishedAt
-    scores {
-      passRate
-      passedCases
-      totalCases
-      passThreshold
-    }
-    metrics {
-      requests
-      errorRate
-      tokensPerSecond
-      ttftMs {
-        p50
-        p95
-        p99
-      }
+    ...ConsoleEvaluationRun
+  }
+}
+
+fragment ConsoleEvaluationRun on EvaluationRun {
+  id
+  modelRef
+  deploymentId
+  suite
+  profile
+  state
+  passed
+  reasons
+  errorCode
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  scores {
+    passRate
+    passedCases
+    totalCases
+    passThreshold
+  }
+  metrics {
+    requests
+    errorRate
+    tokensPerSecond
+    ttftMs {
+      p50
+      p95
+      p99
     }
   }
 }`,
@@ -7330,36 +7594,40 @@ export const ConsoleStartEvaluationDocument: TypedDocument<
     temporalUiUrl
     correlationId
     run {
-      id
-      modelRef
-      deploymentId
-      suite
-      profile
-      state
-      passed
-      reasons
-      errorCode
-      workflowId
-      temporalUiUrl
-      createdBy
-      createdAt
-      finishedAt
-      scores {
-        passRate
-        passedCases
-        totalCases
-        passThreshold
-      }
-      metrics {
-        requests
-        errorRate
-        tokensPerSecond
-        ttftMs {
-          p50
-          p95
-          p99
-        }
-      }
+      ...ConsoleEvaluationRun
+    }
+  }
+}
+
+fragment ConsoleEvaluationRun on EvaluationRun {
+  id
+  modelRef
+  deploymentId
+  suite
+  profile
+  state
+  passed
+  reasons
+  errorCode
+  workflowId
+  temporalUiUrl
+  createdBy
+  createdAt
+  finishedAt
+  scores {
+    passRate
+    passedCases
+    totalCases
+    passThreshold
+  }
+  metrics {
+    requests
+    errorRate
+    tokensPerSecond
+    ttftMs {
+      p50
+      p95
+      p99
     }
   }
 }`,
@@ -7493,35 +7761,88 @@ export const ConsoleCreateModelVersionDocument: TypedDocument<
   operationName: 'ConsoleCreateModelVersion',
   document: `mutation ConsoleCreateModelVersion($input: CreateModelVersionInput!) {
   createModelVersion(input: $input) {
-    id
-    ref
-    model
-    version
-    runtimeKind
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...ConsoleModelVersion
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
       architectures
       memoryModels
       minComputeCapability
@@ -7529,55 +7850,6 @@ export const ConsoleCreateModelVersionDocument: TypedDocument<
       minCudaVersion
       gpusPerReplica
       minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-      scores {
-        name
-        value
-      }
-    }
-    license {
-      id
-      name
-      kind
-      spdxId
-      customName
-      termsUri
-      commercialUse
-      allowedDataClasses
-      approvalState
-      decidedBy
-      decidedAt
-      note
-    }
-    runtime {
-      id
-      name
-      version
-      kind
-      allowed
-      supportedHardware {
-        architectures
-        memoryModels
-        minComputeCapability
-        maxComputeCapability
-        minCudaVersion
-        gpusPerReplica
-        minMemoryBytesPerReplica
-      }
     }
   }
 }`,
@@ -7686,35 +7958,88 @@ export const ConsoleVerifyModelVersionDocument: TypedDocument<
   operationName: 'ConsoleVerifyModelVersion',
   document: `mutation ConsoleVerifyModelVersion($ref: String!) {
   verifyModelVersion(ref: $ref) {
-    id
-    ref
-    model
-    version
-    runtimeKind
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...ConsoleModelVersion
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
       architectures
       memoryModels
       minComputeCapability
@@ -7722,55 +8047,6 @@ export const ConsoleVerifyModelVersionDocument: TypedDocument<
       minCudaVersion
       gpusPerReplica
       minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-      scores {
-        name
-        value
-      }
-    }
-    license {
-      id
-      name
-      kind
-      spdxId
-      customName
-      termsUri
-      commercialUse
-      allowedDataClasses
-      approvalState
-      decidedBy
-      decidedAt
-      note
-    }
-    runtime {
-      id
-      name
-      version
-      kind
-      allowed
-      supportedHardware {
-        architectures
-        memoryModels
-        minComputeCapability
-        maxComputeCapability
-        minCudaVersion
-        gpusPerReplica
-        minMemoryBytesPerReplica
-      }
     }
   }
 }`,
@@ -7880,35 +8156,88 @@ export const ConsoleApproveModelVersionDocument: TypedDocument<
   operationName: 'ConsoleApproveModelVersion',
   document: `mutation ConsoleApproveModelVersion($ref: String!, $note: String) {
   approveModelVersion(ref: $ref, note: $note) {
-    id
-    ref
-    model
-    version
-    runtimeKind
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...ConsoleModelVersion
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
       architectures
       memoryModels
       minComputeCapability
@@ -7916,55 +8245,6 @@ export const ConsoleApproveModelVersionDocument: TypedDocument<
       minCudaVersion
       gpusPerReplica
       minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-      scores {
-        name
-        value
-      }
-    }
-    license {
-      id
-      name
-      kind
-      spdxId
-      customName
-      termsUri
-      commercialUse
-      allowedDataClasses
-      approvalState
-      decidedBy
-      decidedAt
-      note
-    }
-    runtime {
-      id
-      name
-      version
-      kind
-      allowed
-      supportedHardware {
-        architectures
-        memoryModels
-        minComputeCapability
-        maxComputeCapability
-        minCudaVersion
-        gpusPerReplica
-        minMemoryBytesPerReplica
-      }
     }
   }
 }`,
@@ -8074,35 +8354,88 @@ export const ConsoleDeprecateModelVersionDocument: TypedDocument<
   operationName: 'ConsoleDeprecateModelVersion',
   document: `mutation ConsoleDeprecateModelVersion($ref: String!, $reason: String!) {
   deprecateModelVersion(ref: $ref, reason: $reason) {
-    id
-    ref
-    model
-    version
-    runtimeKind
-    state
-    stateReason
-    allowedEvents
-    contextLength
-    parameterCount
-    createdBy
-    createdAt
-    updatedAt
-    artifact {
-      uri
-      digest
-      sizeBytes
-      format
-      provenance {
-        source
-        uploader
-        uploadedAt
-        signature {
-          algorithm
-          keyId
-        }
+    ...ConsoleModelVersion
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
       }
     }
-    requirements {
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
       architectures
       memoryModels
       minComputeCapability
@@ -8110,55 +8443,6 @@ export const ConsoleDeprecateModelVersionDocument: TypedDocument<
       minCudaVersion
       gpusPerReplica
       minMemoryBytesPerReplica
-    }
-    verification {
-      ok
-      digest
-      sizeBytes
-      store
-      verifiedAt
-      code
-      message
-    }
-    evaluation {
-      runId
-      suite
-      passed
-      evaluatedAt
-      scores {
-        name
-        value
-      }
-    }
-    license {
-      id
-      name
-      kind
-      spdxId
-      customName
-      termsUri
-      commercialUse
-      allowedDataClasses
-      approvalState
-      decidedBy
-      decidedAt
-      note
-    }
-    runtime {
-      id
-      name
-      version
-      kind
-      allowed
-      supportedHardware {
-        architectures
-        memoryModels
-        minComputeCapability
-        maxComputeCapability
-        minCudaVersion
-        gpusPerReplica
-        minMemoryBytesPerReplica
-      }
     }
   }
 }`,
@@ -8243,71 +8527,75 @@ export const ConsoleFleetNodesDocument: TypedDocument<
   operationName: 'ConsoleFleetNodes',
   document: `query ConsoleFleetNodes {
   nodes {
-    id
-    name
-    lifecycle
-    readiness
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    cordoned
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    address
-    sshPort
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
-    leaseExpiresAt
-    heartbeatAgeSeconds
-    architecture
-    cpuCores
-    systemMemoryBytes
-    agentVersion
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      endpointPort
-      inFlight
-      message
-      observedAt
-    }
-    enrollWorkflowId
-    temporalUiUrl
-    enrolledAt
-    updatedAt
+    ...ConsoleFleetNode
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -8390,71 +8678,75 @@ export const ConsoleFleetNodeDocument: TypedDocument<ConsoleFleetNodeQuery, Cons
     operationName: 'ConsoleFleetNode',
     document: `query ConsoleFleetNode($node: String!) {
   node(node: $node) {
-    id
-    name
-    lifecycle
-    readiness
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    cordoned
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    address
-    sshPort
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
-    leaseExpiresAt
-    heartbeatAgeSeconds
-    architecture
-    cpuCores
-    systemMemoryBytes
-    agentVersion
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      endpointPort
-      inFlight
-      message
-      observedAt
-    }
-    enrollWorkflowId
-    temporalUiUrl
-    enrolledAt
-    updatedAt
+    ...ConsoleFleetNode
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
   };
 
@@ -8607,76 +8899,80 @@ export const ConsoleApproveNodeDocument: TypedDocument<
   document: `mutation ConsoleApproveNode($node: String!) {
   approveNode(node: $node) {
     node {
-      id
-      name
-      lifecycle
-      readiness
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      cordoned
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      address
-      sshPort
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      heartbeatAgeSeconds
-      architecture
-      cpuCores
-      systemMemoryBytes
-      agentVersion
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeName
-        generation
-        intent
-        leaseExpiresAt
-        ackedGeneration
-        observedState
-        observedGeneration
-        endpointPort
-        inFlight
-        message
-        observedAt
-      }
-      enrollWorkflowId
-      temporalUiUrl
-      enrolledAt
-      updatedAt
+      ...ConsoleFleetNode
     }
     workflowId
     temporalUiUrl
     correlationId
     receiptHash
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -8761,71 +9057,75 @@ export const ConsoleCordonNodeDocument: TypedDocument<
   operationName: 'ConsoleCordonNode',
   document: `mutation ConsoleCordonNode($node: String!) {
   cordonNode(node: $node) {
-    id
-    name
-    lifecycle
-    readiness
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    cordoned
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    address
-    sshPort
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
-    leaseExpiresAt
-    heartbeatAgeSeconds
-    architecture
-    cpuCores
-    systemMemoryBytes
-    agentVersion
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      endpointPort
-      inFlight
-      message
-      observedAt
-    }
-    enrollWorkflowId
-    temporalUiUrl
-    enrolledAt
-    updatedAt
+    ...ConsoleFleetNode
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -8910,71 +9210,75 @@ export const ConsoleUncordonNodeDocument: TypedDocument<
   operationName: 'ConsoleUncordonNode',
   document: `mutation ConsoleUncordonNode($node: String!) {
   uncordonNode(node: $node) {
-    id
-    name
-    lifecycle
-    readiness
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    cordoned
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    address
-    sshPort
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
-    leaseExpiresAt
-    heartbeatAgeSeconds
-    architecture
-    cpuCores
-    systemMemoryBytes
-    agentVersion
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      endpointPort
-      inFlight
-      message
-      observedAt
-    }
-    enrollWorkflowId
-    temporalUiUrl
-    enrolledAt
-    updatedAt
+    ...ConsoleFleetNode
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -9070,70 +9374,7 @@ export const ConsoleDrainNodeDocument: TypedDocument<
   document: `mutation ConsoleDrainNode($node: String!, $idempotencyKey: String) {
   drainNode(node: $node, idempotencyKey: $idempotencyKey) {
     node {
-      id
-      name
-      lifecycle
-      readiness
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      cordoned
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      address
-      sshPort
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      heartbeatAgeSeconds
-      architecture
-      cpuCores
-      systemMemoryBytes
-      agentVersion
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeName
-        generation
-        intent
-        leaseExpiresAt
-        ackedGeneration
-        observedState
-        observedGeneration
-        endpointPort
-        inFlight
-        message
-        observedAt
-      }
-      enrollWorkflowId
-      temporalUiUrl
-      enrolledAt
-      updatedAt
+      ...ConsoleFleetNode
     }
     workflowId
     temporalUiUrl
@@ -9143,6 +9384,73 @@ export const ConsoleDrainNodeDocument: TypedDocument<
     inFlightAtTimeout
     receiptHash
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -9235,76 +9543,80 @@ export const ConsoleRotateNodeCredentialDocument: TypedDocument<
   document: `mutation ConsoleRotateNodeCredential($node: String!, $idempotencyKey: String) {
   rotateNodeCredential(node: $node, idempotencyKey: $idempotencyKey) {
     node {
-      id
-      name
-      lifecycle
-      readiness
-      conditions {
-        type
-        status
-        reason
-        message
-        lastTransitionAt
-      }
-      cordoned
-      labels {
-        key
-        value
-      }
-      taints {
-        key
-        value
-        effect
-      }
-      address
-      sshPort
-      hostKeyFingerprint
-      keyId
-      nextKeyId
-      credentialSerial
-      credentialExpiresAt
-      leaseRenewedAt
-      leaseExpiresAt
-      heartbeatAgeSeconds
-      architecture
-      cpuCores
-      systemMemoryBytes
-      agentVersion
-      gpus {
-        index
-        name
-        uuid
-        memoryModel
-        memorySource
-        totalMemoryBytes
-        freeMemoryBytes
-        computeCapability
-      }
-      assignments {
-        id
-        deploymentId
-        nodeName
-        generation
-        intent
-        leaseExpiresAt
-        ackedGeneration
-        observedState
-        observedGeneration
-        endpointPort
-        inFlight
-        message
-        observedAt
-      }
-      enrollWorkflowId
-      temporalUiUrl
-      enrolledAt
-      updatedAt
+      ...ConsoleFleetNode
     }
     workflowId
     temporalUiUrl
     correlationId
     receiptHash
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -9390,71 +9702,75 @@ export const ConsoleSetNodeLabelsDocument: TypedDocument<
   operationName: 'ConsoleSetNodeLabels',
   document: `mutation ConsoleSetNodeLabels($node: String!, $labels: [LabelInput!]!) {
   setNodeLabels(node: $node, labels: $labels) {
-    id
-    name
-    lifecycle
-    readiness
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    cordoned
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    address
-    sshPort
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
-    leaseExpiresAt
-    heartbeatAgeSeconds
-    architecture
-    cpuCores
-    systemMemoryBytes
-    agentVersion
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      endpointPort
-      inFlight
-      message
-      observedAt
-    }
-    enrollWorkflowId
-    temporalUiUrl
-    enrolledAt
-    updatedAt
+    ...ConsoleFleetNode
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -9540,71 +9856,75 @@ export const ConsoleSetNodeTaintsDocument: TypedDocument<
   operationName: 'ConsoleSetNodeTaints',
   document: `mutation ConsoleSetNodeTaints($node: String!, $taints: [TaintInput!]!) {
   setNodeTaints(node: $node, taints: $taints) {
-    id
-    name
-    lifecycle
-    readiness
-    conditions {
-      type
-      status
-      reason
-      message
-      lastTransitionAt
-    }
-    cordoned
-    labels {
-      key
-      value
-    }
-    taints {
-      key
-      value
-      effect
-    }
-    address
-    sshPort
-    hostKeyFingerprint
-    keyId
-    nextKeyId
-    credentialSerial
-    credentialExpiresAt
-    leaseRenewedAt
-    leaseExpiresAt
-    heartbeatAgeSeconds
-    architecture
-    cpuCores
-    systemMemoryBytes
-    agentVersion
-    gpus {
-      index
-      name
-      uuid
-      memoryModel
-      memorySource
-      totalMemoryBytes
-      freeMemoryBytes
-      computeCapability
-    }
-    assignments {
-      id
-      deploymentId
-      nodeName
-      generation
-      intent
-      leaseExpiresAt
-      ackedGeneration
-      observedState
-      observedGeneration
-      endpointPort
-      inFlight
-      message
-      observedAt
-    }
-    enrollWorkflowId
-    temporalUiUrl
-    enrolledAt
-    updatedAt
+    ...ConsoleFleetNode
   }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
 }`,
 };
 
@@ -9901,28 +10221,36 @@ export const ConsolePoliciesDocument: TypedDocument<ConsolePoliciesQuery, Consol
   operationName: 'ConsolePolicies',
   document: `query ConsolePolicies {
   dataPolicies {
-    tenantId
-    dataClass
-    retentionMode
-    retentionDays
-    evaluationCaptureConsent
-    configured
-    updatedBy
-    updatedAt
+    ...ConsoleDataPolicy
   }
   runtimes {
-    id
-    name
-    version
-    kind
-    allowed
-    createdBy
-    updatedAt
-    packaging {
-      type
-      image
-      digest
-    }
+    ...ConsoleRuntime
+  }
+}
+
+fragment ConsoleDataPolicy on DataPolicy {
+  tenantId
+  dataClass
+  retentionMode
+  retentionDays
+  evaluationCaptureConsent
+  configured
+  updatedBy
+  updatedAt
+}
+
+fragment ConsoleRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  createdBy
+  updatedAt
+  packaging {
+    type
+    image
+    digest
   }
 }`,
 };
@@ -9952,15 +10280,19 @@ export const ConsoleSetDataPolicyDocument: TypedDocument<
   operationName: 'ConsoleSetDataPolicy',
   document: `mutation ConsoleSetDataPolicy($input: SetDataPolicyInput!) {
   setDataPolicy(input: $input) {
-    tenantId
-    dataClass
-    retentionMode
-    retentionDays
-    evaluationCaptureConsent
-    configured
-    updatedBy
-    updatedAt
+    ...ConsoleDataPolicy
   }
+}
+
+fragment ConsoleDataPolicy on DataPolicy {
+  tenantId
+  dataClass
+  retentionMode
+  retentionDays
+  evaluationCaptureConsent
+  configured
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -9994,18 +10326,22 @@ export const ConsoleSetRuntimeAllowedDocument: TypedDocument<
   operationName: 'ConsoleSetRuntimeAllowed',
   document: `mutation ConsoleSetRuntimeAllowed($id: ID!, $allowed: Boolean!) {
   setRuntimeAllowed(id: $id, allowed: $allowed) {
-    id
-    name
-    version
-    kind
-    allowed
-    createdBy
-    updatedAt
-    packaging {
-      type
-      image
-      digest
-    }
+    ...ConsoleRuntime
+  }
+}
+
+fragment ConsoleRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  createdBy
+  updatedAt
+  packaging {
+    type
+    image
+    digest
   }
 }`,
 };
@@ -10281,39 +10617,47 @@ export const ConsoleAliasesDocument: TypedDocument<ConsoleAliasesQuery, ConsoleA
   operationName: 'ConsoleAliases',
   document: `query ConsoleAliases {
   aliases {
-    id
-    name
-    description
-    dataClass
-    currentRevision
-    canaryWeight
-    canaryDeploymentId
+    ...ConsoleAlias
+  }
+}
+
+fragment ConsoleAlias on Alias {
+  id
+  name
+  description
+  dataClass
+  currentRevision
+  canaryWeight
+  canaryDeploymentId
+  createdBy
+  createdAt
+  updatedAt
+  current {
+    revision
+    modelRef
+    modelVersionId
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+    rolloutId
     createdBy
     createdAt
-    updatedAt
-    current {
-      revision
-      modelRef
-      modelVersionId
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-      rolloutId
-      createdBy
-      createdAt
-    }
-    activeRollout {
-      id
-      alias
-      modelRef
-      state
-      currentStep
-      currentWeight
-      steps
-      createdAt
-    }
   }
+  activeRollout {
+    ...ConsoleRollout
+  }
+}
+
+fragment ConsoleRollout on Rollout {
+  id
+  alias
+  modelRef
+  state
+  currentStep
+  currentWeight
+  steps
+  createdAt
 }`,
 };
 
@@ -10409,14 +10753,7 @@ export const ConsoleAliasDocument: TypedDocument<ConsoleAliasQuery, ConsoleAlias
       createdAt
     }
     activeRollout {
-      id
-      alias
-      modelRef
-      state
-      currentStep
-      currentWeight
-      steps
-      createdAt
+      ...ConsoleRollout
     }
     revisions {
       revision
@@ -10432,15 +10769,19 @@ export const ConsoleAliasDocument: TypedDocument<ConsoleAliasQuery, ConsoleAlias
     }
   }
   rollouts(alias: $alias, limit: $limit) {
-    id
-    alias
-    modelRef
-    state
-    currentStep
-    currentWeight
-    steps
-    createdAt
+    ...ConsoleRollout
   }
+}
+
+fragment ConsoleRollout on Rollout {
+  id
+  alias
+  modelRef
+  state
+  currentStep
+  currentWeight
+  steps
+  createdAt
 }`,
 };
 
@@ -10643,14 +10984,7 @@ export const ConsoleRolloutChoicesDocument: TypedDocument<
       createdAt
     }
     activeRollout {
-      id
-      alias
-      modelRef
-      state
-      currentStep
-      currentWeight
-      steps
-      createdAt
+      ...ConsoleRollout
     }
   }
   modelVersions {
@@ -10660,6 +10994,17 @@ export const ConsoleRolloutChoicesDocument: TypedDocument<
     version
     runtimeKind
   }
+}
+
+fragment ConsoleRollout on Rollout {
+  id
+  alias
+  modelRef
+  state
+  currentStep
+  currentWeight
+  steps
+  createdAt
 }`,
 };
 
@@ -10712,39 +11057,47 @@ export const ConsoleCreateAliasDocument: TypedDocument<
   operationName: 'ConsoleCreateAlias',
   document: `mutation ConsoleCreateAlias($input: CreateAliasInput!) {
   createAlias(input: $input) {
-    id
-    name
-    description
-    dataClass
-    currentRevision
-    canaryWeight
-    canaryDeploymentId
+    ...ConsoleAlias
+  }
+}
+
+fragment ConsoleAlias on Alias {
+  id
+  name
+  description
+  dataClass
+  currentRevision
+  canaryWeight
+  canaryDeploymentId
+  createdBy
+  createdAt
+  updatedAt
+  current {
+    revision
+    modelRef
+    modelVersionId
+    deploymentId
+    deploymentName
+    reason
+    restoredFrom
+    rolloutId
     createdBy
     createdAt
-    updatedAt
-    current {
-      revision
-      modelRef
-      modelVersionId
-      deploymentId
-      deploymentName
-      reason
-      restoredFrom
-      rolloutId
-      createdBy
-      createdAt
-    }
-    activeRollout {
-      id
-      alias
-      modelRef
-      state
-      currentStep
-      currentWeight
-      steps
-      createdAt
-    }
   }
+  activeRollout {
+    ...ConsoleRollout
+  }
+}
+
+fragment ConsoleRollout on Rollout {
+  id
+  alias
+  modelRef
+  state
+  currentStep
+  currentWeight
+  steps
+  createdAt
 }`,
 };
 
@@ -11109,20 +11462,24 @@ export const ConsoleTenantsDocument: TypedDocument<ConsoleTenantsQuery, ConsoleT
   operationName: 'ConsoleTenants',
   document: `query ConsoleTenants {
   tenants {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...ConsoleTenant
   }
+}
+
+fragment ConsoleTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -11153,20 +11510,24 @@ export const ConsoleTenantDocument: TypedDocument<ConsoleTenantQuery, ConsoleTen
   operationName: 'ConsoleTenant',
   document: `query ConsoleTenant($id: String!) {
   tenant(id: $id) {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...ConsoleTenant
   }
+}
+
+fragment ConsoleTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -11199,19 +11560,23 @@ export const ConsoleGatewayKeysDocument: TypedDocument<
   operationName: 'ConsoleGatewayKeys',
   document: `query ConsoleGatewayKeys($tenantId: String!) {
   gatewayKeys(tenantId: $tenantId, includeRevoked: true) {
-    id
-    tenantId
-    name
-    prefix
-    aliases
-    state
-    createdBy
-    createdAt
-    expiresAt
-    revokedAt
-    revokedBy
-    lastUsedAt
+    ...ConsoleGatewayKey
   }
+}
+
+fragment ConsoleGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 
@@ -11266,20 +11631,24 @@ export const ConsoleCreateTenantDocument: TypedDocument<
   operationName: 'ConsoleCreateTenant',
   document: `mutation ConsoleCreateTenant($input: CreateTenantInput!) {
   createTenant(input: $input) {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...ConsoleTenant
   }
+}
+
+fragment ConsoleTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -11313,20 +11682,24 @@ export const ConsoleUpdateTenantDocument: TypedDocument<
   operationName: 'ConsoleUpdateTenant',
   document: `mutation ConsoleUpdateTenant($input: UpdateTenantInput!) {
   updateTenant(input: $input) {
-    id
-    displayName
-    quota {
-      requestsPerMinute
-      tokensPerMinute
-      maxConcurrentRequests
-    }
-    keyCount
-    activeKeyCount
-    createdBy
-    createdAt
-    updatedBy
-    updatedAt
+    ...ConsoleTenant
   }
+}
+
+fragment ConsoleTenant on Tenant {
+  id
+  displayName
+  quota {
+    requestsPerMinute
+    tokensPerMinute
+    maxConcurrentRequests
+  }
+  keyCount
+  activeKeyCount
+  createdBy
+  createdAt
+  updatedBy
+  updatedAt
 }`,
 };
 
@@ -11364,20 +11737,24 @@ export const ConsoleCreateGatewayKeyDocument: TypedDocument<
   createGatewayKey(input: $input) {
     secret
     key {
-      id
-      tenantId
-      name
-      prefix
-      aliases
-      state
-      createdBy
-      createdAt
-      expiresAt
-      revokedAt
-      revokedBy
-      lastUsedAt
+      ...ConsoleGatewayKey
     }
   }
+}
+
+fragment ConsoleGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 
@@ -11410,19 +11787,23 @@ export const ConsoleRevokeGatewayKeyDocument: TypedDocument<
   operationName: 'ConsoleRevokeGatewayKey',
   document: `mutation ConsoleRevokeGatewayKey($id: ID!) {
   revokeGatewayKey(id: $id) {
-    id
-    tenantId
-    name
-    prefix
-    aliases
-    state
-    createdBy
-    createdAt
-    expiresAt
-    revokedAt
-    revokedBy
-    lastUsedAt
+    ...ConsoleGatewayKey
   }
+}
+
+fragment ConsoleGatewayKey on GatewayKey {
+  id
+  tenantId
+  name
+  prefix
+  aliases
+  state
+  createdBy
+  createdAt
+  expiresAt
+  revokedAt
+  revokedBy
+  lastUsedAt
 }`,
 };
 

@@ -6,7 +6,13 @@ import {
   LunaNexaError,
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
-import { controllerKeyRefusalIsTransient, nodeLifecycle, transition, type NodeEvent } from '@lunanexa/domain';
+import {
+  controllerKeyRefusalIsTransient,
+  nodeActionRefusal,
+  nodeLifecycle,
+  transition,
+  type NodeEvent,
+} from '@lunanexa/domain';
 import { findNode, listAssignments, type NodeRow } from '@lunanexa/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from './clock';
@@ -221,12 +227,8 @@ export function createNodeActivities({ db, clock, controller, southbound }: Node
         receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
-          if (!['Active', 'Draining', 'Drained'].includes(node.lifecycle)) {
-            throw new LunaNexaError(
-              ErrorCode.INVALID_TRANSITION,
-              `node ${node.name} is ${node.lifecycle}; only enrolled nodes rotate credentials`,
-            );
-          }
+          const refusal = nodeActionRefusal(node, 'rotateCredential');
+          if (refusal !== null) throw new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
           const now = clock.now();
           const existing = await manager.query<{ evidence: { previousKeyId: string } }[]>(
             `SELECT evidence FROM audit_events WHERE workflow_id = $1 AND action = 'node.credential.rotate.request' LIMIT 1`,

@@ -58,6 +58,13 @@ export interface Assignment {
   readonly observedAt: DateTimeString | null;
 }
 
+/** Whether the node's lifecycle state allows an action, as the API decides it (libs/domain node-actions). */
+export interface NodeActionAvailability {
+  readonly action: string;
+  readonly allowed: boolean;
+  readonly reason: string | null;
+}
+
 export interface FleetNode {
   readonly id: string;
   readonly name: string;
@@ -65,6 +72,7 @@ export interface FleetNode {
   readonly readiness: string;
   readonly conditions: readonly NodeCondition[];
   readonly cordoned: boolean;
+  readonly actions: readonly NodeActionAvailability[];
   readonly labels: readonly Label[];
   readonly taints: readonly Taint[];
   readonly address: string;
@@ -157,6 +165,7 @@ const FLEET_NODE_FIELDS = `
   readiness
   conditions { type status reason message lastTransitionAt }
   cordoned
+  actions { action allowed reason }
   labels { key value }
   taints { key value effect }
   address

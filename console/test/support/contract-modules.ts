@@ -1,19 +1,29 @@
 import Module from 'node:module';
+import path from 'node:path';
 
 /*
  * The console imports contract modules by file (`@lunanexa/contracts/roles`,
  * see console/tsconfig.json), which the bundler resolves to their sources.
  * Node finds no such files in the package: its modules are built under
  * dist/src. Every spec imports this module first, so the rules it loads after
- * find the same modules there.
+ * find the same modules there. Only requests from the console's compiled files
+ * are redirected: the unit tier runs every package's specs in this process.
  */
 const CONTRACT_MODULE = /^@lunanexa\/contracts\/(?!dist\/)(.+)$/;
+/** console/test/dist, where this file's compiled copy sits in support/ under test/. */
+const CONSOLE_BUILD = path.resolve(__dirname, '..', '..');
 
 interface ModuleResolver {
-  _resolveFilename(request: string, ...rest: unknown[]): string;
+  _resolveFilename(request: string, parent: { filename?: string } | undefined, ...rest: unknown[]): string;
 }
 
 const resolver = Module as unknown as ModuleResolver;
 const resolveFilename = resolver._resolveFilename.bind(resolver);
-resolver._resolveFilename = (request, ...rest) =>
-  resolveFilename(request.replace(CONTRACT_MODULE, '@lunanexa/contracts/dist/src/$1'), ...rest);
+resolver._resolveFilename = (request, parent, ...rest) =>
+  resolveFilename(
+    parent?.filename?.startsWith(CONSOLE_BUILD + path.sep)
+      ? request.replace(CONTRACT_MODULE, '@lunanexa/contracts/dist/src/$1')
+      : request,
+    parent,
+    ...rest,
+  );

@@ -4210,6 +4210,13 @@ export const ConsoleFleetNodesQuerySchema = z.object({
         }),
       ),
       cordoned: z.boolean(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       labels: z.array(
         z.object({
           key: z.string(),
@@ -4292,6 +4299,13 @@ export const ConsoleFleetNodeQuerySchema = z.object({
         }),
       ),
       cordoned: z.boolean(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       labels: z.array(
         z.object({
           key: z.string(),
@@ -4402,6 +4416,13 @@ export const ConsoleApproveNodeMutationSchema = z.object({
         }),
       ),
       cordoned: z.boolean(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       labels: z.array(
         z.object({
           key: z.string(),
@@ -4487,6 +4508,13 @@ export const ConsoleCordonNodeMutationSchema = z.object({
       }),
     ),
     cordoned: z.boolean(),
+    actions: z.array(
+      z.object({
+        action: z.string(),
+        allowed: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    ),
     labels: z.array(
       z.object({
         key: z.string(),
@@ -4567,6 +4595,13 @@ export const ConsoleUncordonNodeMutationSchema = z.object({
       }),
     ),
     cordoned: z.boolean(),
+    actions: z.array(
+      z.object({
+        action: z.string(),
+        allowed: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    ),
     labels: z.array(
       z.object({
         key: z.string(),
@@ -4648,6 +4683,13 @@ export const ConsoleDrainNodeMutationSchema = z.object({
         }),
       ),
       cordoned: z.boolean(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       labels: z.array(
         z.object({
           key: z.string(),
@@ -4737,6 +4779,13 @@ export const ConsoleRotateNodeCredentialMutationSchema = z.object({
         }),
       ),
       cordoned: z.boolean(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       labels: z.array(
         z.object({
           key: z.string(),
@@ -4822,6 +4871,13 @@ export const ConsoleSetNodeLabelsMutationSchema = z.object({
       }),
     ),
     cordoned: z.boolean(),
+    actions: z.array(
+      z.object({
+        action: z.string(),
+        allowed: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    ),
     labels: z.array(
       z.object({
         key: z.string(),
@@ -4902,6 +4958,13 @@ export const ConsoleSetNodeTaintsMutationSchema = z.object({
       }),
     ),
     cordoned: z.boolean(),
+    actions: z.array(
+      z.object({
+        action: z.string(),
+        allowed: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    ),
     labels: z.array(
       z.object({
         key: z.string(),

@@ -8463,6 +8463,11 @@ export type ConsoleFleetNodesQuery = {
       readonly lastTransitionAt: Schema.DateTimeString;
     }[];
     readonly cordoned: boolean;
+    readonly actions: readonly {
+      readonly action: string;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly labels: readonly {
       readonly key: string;
       readonly value: string;
@@ -8544,6 +8549,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -8614,6 +8624,11 @@ export type ConsoleFleetNodeQuery = {
       readonly lastTransitionAt: Schema.DateTimeString;
     }[];
     readonly cordoned: boolean;
+    readonly actions: readonly {
+      readonly action: string;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly labels: readonly {
       readonly key: string;
       readonly value: string;
@@ -8695,6 +8710,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -8827,6 +8847,11 @@ export type ConsoleApproveNodeMutation = {
         readonly lastTransitionAt: Schema.DateTimeString;
       }[];
       readonly cordoned: boolean;
+      readonly actions: readonly {
+        readonly action: string;
+        readonly allowed: boolean;
+        readonly reason: string | null;
+      }[];
       readonly labels: readonly {
         readonly key: string;
         readonly value: string;
@@ -8921,6 +8946,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -8991,6 +9021,11 @@ export type ConsoleCordonNodeMutation = {
       readonly lastTransitionAt: Schema.DateTimeString;
     }[];
     readonly cordoned: boolean;
+    readonly actions: readonly {
+      readonly action: string;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly labels: readonly {
       readonly key: string;
       readonly value: string;
@@ -9074,6 +9109,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9144,6 +9184,11 @@ export type ConsoleUncordonNodeMutation = {
       readonly lastTransitionAt: Schema.DateTimeString;
     }[];
     readonly cordoned: boolean;
+    readonly actions: readonly {
+      readonly action: string;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly labels: readonly {
       readonly key: string;
       readonly value: string;
@@ -9227,6 +9272,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9298,6 +9348,11 @@ export type ConsoleDrainNodeMutation = {
         readonly lastTransitionAt: Schema.DateTimeString;
       }[];
       readonly cordoned: boolean;
+      readonly actions: readonly {
+        readonly action: string;
+        readonly allowed: boolean;
+        readonly reason: string | null;
+      }[];
       readonly labels: readonly {
         readonly key: string;
         readonly value: string;
@@ -9399,6 +9454,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9470,6 +9530,11 @@ export type ConsoleRotateNodeCredentialMutation = {
         readonly lastTransitionAt: Schema.DateTimeString;
       }[];
       readonly cordoned: boolean;
+      readonly actions: readonly {
+        readonly action: string;
+        readonly allowed: boolean;
+        readonly reason: string | null;
+      }[];
       readonly labels: readonly {
         readonly key: string;
         readonly value: string;
@@ -9565,6 +9630,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9635,6 +9705,11 @@ export type ConsoleSetNodeLabelsMutation = {
       readonly lastTransitionAt: Schema.DateTimeString;
     }[];
     readonly cordoned: boolean;
+    readonly actions: readonly {
+      readonly action: string;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly labels: readonly {
       readonly key: string;
       readonly value: string;
@@ -9719,6 +9794,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9789,6 +9869,11 @@ export type ConsoleSetNodeTaintsMutation = {
       readonly lastTransitionAt: Schema.DateTimeString;
     }[];
     readonly cordoned: boolean;
+    readonly actions: readonly {
+      readonly action: string;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly labels: readonly {
       readonly key: string;
       readonly value: string;
@@ -9873,6 +9958,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value

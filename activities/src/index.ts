@@ -4,21 +4,17 @@ import { createDeploymentActivities } from './deployment-activities';
 import type { SouthboundPort } from './fleet-support';
 import { createNodeActivities, type ControllerSigningIdentity } from './node-activities';
 import { createSystemActivities } from './system-activities';
-import { createRolloutActivities } from './rollout-activities';
-import { createEvaluationActivities } from './evaluation-activities';
+import { createRolloutActivities } from './rollout';
+import { createEvaluationActivities } from './evaluation';
 import { createRetentionActivities } from './retention-activities';
 import { createNodeRecoveryActivities } from './node-recovery-activities';
 import { createHealingActivities } from './healing-activities';
 import { createReconcileActivities, type FleetWorkflowsPort } from './reconcile-activities';
-import {
-  createArtifactActivities,
-  EMPTY_ARTIFACT_STORE_CONFIG,
-  type ArtifactStoreConfig,
-} from './artifact-activities';
+import { createArtifactActivities, EMPTY_ARTIFACT_STORE_CONFIG, type ArtifactStoreConfig } from './artifact';
 
 export * from './clock';
 export type { FleetWorkflowsPort } from './reconcile-activities';
-export * from './artifact-activities';
+export * from './artifact';
 export { createSystemActivities } from './system-activities';
 export { createNodeActivities, type ControllerSigningIdentity, type Receipt } from './node-activities';
 export {

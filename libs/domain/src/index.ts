@@ -14,4 +14,5 @@ export * from './admission';
 export * from './node-recovery';
 export * from './healing';
 export * from './fleet-reconcile';
+export * from './serving-health';
 export * from './rollout-lifecycle';

@@ -20,6 +20,7 @@ import type {
 } from '@lunanexa/contracts';
 import { ROLLOUT_QUERIES, ROLLOUT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
+import type { RolloutEndOutcome } from '@lunanexa/domain';
 import { deploymentWorkflow, stopDeploymentSignal } from './deployment';
 
 const steps = proxyActivities<Activities>({
@@ -140,7 +141,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<Roll
     }
   };
   const endWithout = async (
-    outcome: 'RolledBack' | 'Aborted' | 'Failed',
+    outcome: RolloutEndOutcome,
     trigger: 'analysis' | 'operator' | 'insufficient-traffic' | 'canary-not-ready',
     reason: string,
   ) => {

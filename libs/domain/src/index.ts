@@ -16,3 +16,4 @@ export * from './healing';
 export * from './fleet-reconcile';
 export * from './node-actions';
 export * from './serving-health';
+export * from './rollout-lifecycle';

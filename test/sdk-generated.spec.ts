@@ -140,6 +140,8 @@ describe('GraphQL operations', () => {
         }
         fragment ThingParts on Thing { parts { name weight } }
         mutation AddThing($input: ThingInput!) { added: addThing(input: $input) { __typename id maybe } }
+        query OneThing($id: ID!) { thing(id: $id) { ...ThingFields } }
+        fragment ThingFields on Thing { id tags }
       `,
     },
   ];
@@ -170,6 +172,13 @@ describe('GraphQL operations', () => {
     expect(operations).to.include("operationName: 'ListThings',");
     // The document sent carries the fragments it spreads.
     expect(operations).to.include('fragment ThingParts on Thing {\n  parts {');
+    // A selection that is only a fragment spread is typed by the fragment's named type.
+    expect(operations).to.include(
+      'export type ThingFieldsFragment = {\n  readonly id: string;\n  readonly tags: readonly string[];\n};',
+    );
+    expect(operations).to.include(
+      'export type OneThingQuery = {\n  readonly thing: ThingFieldsFragment | null;\n};',
+    );
   });
 
   it('writes a zod schema of each result, reading enum values as plain strings', async () => {
@@ -182,6 +191,8 @@ describe('GraphQL operations', () => {
         '        }),\n      ),\n      colour: z.string(),\n      when: z.string().nullable(),\n      tags: z.array(z.string()),\n',
     );
     expect(schemas).to.include("__typename: z.literal('Thing'),");
+    expect(schemas).to.include('export const ThingFieldsFragmentSchema = z.object({');
+    expect(schemas).to.include('thing: ThingFieldsFragmentSchema.nullable(),');
     expect(schemas).to.include('maybe: z.array(z.number().int().nullable()).nullable(),');
   });
 

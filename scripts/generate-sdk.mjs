@@ -50,7 +50,7 @@ export const GRAPHQL_TYPES_FILE = path.join(SDK, 'src', 'generated', 'graphql.ts
 export const OPERATIONS_FILE = path.join(SDK, 'src', 'generated', 'operations.ts');
 export const OPERATION_SCHEMAS_FILE = path.join(SDK, 'src', 'generated', 'operation-schemas.ts');
 /** The version the committed description carries: the SDK's own, not a build's, so it is reproducible. */
-const SDK_VERSION = '0.1.0';
+const SDK_VERSION = JSON.parse(await readFile(path.join(SDK, 'package.json'), 'utf8')).version;
 
 async function format(source, file) {
   const options = (await prettier.resolveConfig(file)) ?? {};

@@ -117,6 +117,23 @@ const SOURCES: Readonly<Record<string, readonly Planted[]>> = {
     ["import { createActivities } from '@lunanexa/activities';"],
     [`import { Gate } from '${GATE_SDK}';`, 'no-moon-dependency'],
   ],
+  // A feature reaches another only through its index.ts; common/ and infrastructure/ are open to all.
+  'apps/api/src/rollouts/rollouts.service.ts': [
+    ["import { NodesService } from '../nodes/nodes.service';", 'api-feature-internals'],
+    ["import { assignmentView } from '../deployments';"],
+    ["import { Assignment } from '../deployments/index';"],
+    ["import { callerOf } from '../common/caller';"],
+    ["import { WorkflowRunner } from '../infrastructure/workflow-runner';"],
+    ["import { API_CONFIG } from '../config';"],
+    ["import { RolloutsResolver } from './rollouts.resolver';"],
+    ["import type { FleetNode } from '../nodes/nodes.types';", 'api-feature-internals'],
+    ["export { nodeView } from '../nodes/views';", 'api-feature-internals'],
+    ["const views = require('../deployments/views');", 'api-feature-internals'],
+  ],
+  'apps/api/src/auth/dto/operator.types.ts': [["import type { Principal } from '../principal';"]],
+  // The composition root wires every feature's module; tests may reach any file.
+  'apps/api/src/app.module.ts': [["import { NodesModule } from './nodes/nodes.module';"]],
+  'apps/api/test/nodes.int.ts': [["import { NodesService } from '../src/nodes/nodes.service';"]],
   'console/src/app/app.ts': [
     ["import { Component } from '@angular/core';"],
     [`import { client } from '${SUITE_CLIENT}';`, 'no-moon-dependency'],
@@ -242,6 +259,14 @@ describe('architecture: dependency direction and isolation (DESIGN.md, STYLE.md 
       expect(at('package.json', `${GATE_SDK}@^1.0.0`)).to.deep.equal(['no-moon-dependency']);
       expect(at('apps/api/package.json', `${SUITE_CLIENT}@1.0.0`)).to.deep.equal(['no-moon-dependency']);
       expect(at('console/package.json', `sdk@npm:${GATE_SDK}@1.0.0`)).to.deep.equal(['no-moon-dependency']);
+    });
+
+    it("reports an apps/api feature importing another feature's file instead of its index.ts", () => {
+      const file = 'apps/api/src/rollouts/rollouts.service.ts';
+      expect(at(file, '../nodes/nodes.service')).to.deep.equal(['api-feature-internals']);
+      expect(at(file, '../deployments')).to.deep.equal([]);
+      expect(at(file, '../common/caller')).to.deep.equal([]);
+      expect(at('apps/api/src/app.module.ts', './nodes/nodes.module')).to.deep.equal([]);
     });
 
     it('reports exactly the planted violations: none missed, none extra, at the right lines', () => {

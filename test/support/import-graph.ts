@@ -301,6 +301,7 @@ export type RuleId =
   | 'activities-no-apps'
   | 'activities-no-workflow-values'
   | 'restricted-zone-non-literal-import'
+  | 'api-feature-internals'
   | 'package-json-unreadable';
 
 export interface Violation {
@@ -490,12 +491,52 @@ export function checkImport(file: string, entry: ModuleImport): Omit<Violation, 
 
 const RESTRICTED_ZONES: ReadonlySet<Zone> = new Set(['workflow-sandbox', 'contracts', 'domain']);
 
+const API_SOURCE_ROOT = 'apps/api/src/';
+/** Folders of apps/api/src every feature may reach into: cross-cutting helpers and process-wide handles. */
+const API_SHARED_FOLDERS: ReadonlySet<string> = new Set(['common', 'infrastructure']);
+
+/** The apps/api/src folder a repo-relative path lies in; undefined for files at the root of src (the composition root). */
+function apiFolderOf(file: string): string | undefined {
+  if (!file.startsWith(API_SOURCE_ROOT)) return undefined;
+  const rest = file.slice(API_SOURCE_ROOT.length).split('/');
+  return rest.length > 1 ? rest[0] : undefined;
+}
+
+/**
+ * One module per feature in apps/api (DESIGN.md "How the parts talk"): a
+ * feature folder reaches another feature only through that feature's
+ * `index.ts` (`'../nodes'`), never one of its files, so each feature decides
+ * what it shares. common/ and infrastructure/ are open to all; the files at
+ * the root of src (app module, schema, bootstrap) compose the features and may
+ * import any of them.
+ */
+export function checkApiFeatureImport(
+  file: string,
+  entry: ModuleImport,
+): Omit<Violation, 'file'> | undefined {
+  const from = apiFolderOf(file);
+  const { specifier, line } = entry;
+  if (from === undefined || !(specifier.startsWith('./') || specifier.startsWith('../'))) return undefined;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+  if (!resolved.startsWith(API_SOURCE_ROOT)) return undefined;
+  // One segment: a root file of src, or a feature's index.ts.
+  const [to, ...inside] = resolved.slice(API_SOURCE_ROOT.length).split('/');
+  if (to === undefined || inside.length === 0 || to === from || API_SHARED_FOLDERS.has(to)) return undefined;
+  if (inside.length === 1 && inside[0] === 'index') return undefined;
+  return {
+    line,
+    specifier,
+    rule: 'api-feature-internals',
+    message: `apps/api feature ${from}/ reaches into ${to}/; import what ${to}/ shares from '../${to}' (its index.ts)`,
+  };
+}
+
 /** Violations of one source file (repo-relative `file`). */
 export function checkSource(file: string, text: string): Violation[] {
   const { imports, nonLiteral } = collectImports(file, text);
   const violations: Violation[] = [];
   for (const entry of imports) {
-    const found = checkImport(file, entry);
+    const found = checkImport(file, entry) ?? checkApiFeatureImport(file, entry);
     if (found) violations.push({ file, ...found });
   }
   if (RESTRICTED_ZONES.has(zoneOf(file))) {

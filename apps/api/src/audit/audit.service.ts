@@ -3,7 +3,7 @@ import { verifyChain } from '@lunanexa/audit';
 import { AuditEventEntity, toChained, verifyAuditChain } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
-import { temporalWorkflowUrl } from '../system/temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 import type {
   AuditChainLink,
   AuditChainStatus,

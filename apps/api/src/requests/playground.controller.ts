@@ -3,7 +3,7 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import { CORRELATION_ID_HEADER, ErrorCode, LunaNexaError, REQUEST_ID_HEADER } from '@lunanexa/contracts';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { API_CONFIG, gatewayUrl, type ApiConfig } from '../config';
 import { requestIdsOf } from '../common/request-ids';
 

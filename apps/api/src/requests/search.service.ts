@@ -3,7 +3,7 @@ import { Client } from '@temporalio/client';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
-import { temporalWorkflowUrl } from '../system/temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 import type { SearchHit } from './search.types';
 
 /** LIKE treats % and _ as wildcards; a prefix search must match them literally. */

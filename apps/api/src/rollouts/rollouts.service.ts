@@ -27,10 +27,10 @@ import {
   type RolloutRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied } from '../auth/audit-writer';
+import { AuditWriter, Denied } from '../auth';
 import { API_CONFIG, type ApiConfig } from '../config';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import { RolloutAction } from './rollouts.types';
 import type {

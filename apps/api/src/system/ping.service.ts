@@ -18,7 +18,7 @@ import { API_CONFIG, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
 import { isTemporalConnectionFailure } from '../infrastructure/workflow-runner';
 import type { PingRecord, PingResult } from './system.types';
-import { temporalWorkflowUrl } from './temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 
 const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
 const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);

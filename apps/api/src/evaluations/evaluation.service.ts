@@ -39,9 +39,9 @@ import {
   type EvaluationSuiteRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied } from '../auth/audit-writer';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import { AuditWriter, Denied } from '../auth';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import {
   GraderKind,

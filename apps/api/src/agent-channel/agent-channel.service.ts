@@ -39,9 +39,7 @@ import {
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NodeChangeAnnouncer } from './node-change-announcer';
-import { AuditWriter, Denied } from '../auth/audit-writer';
-import { CONTROLLER_KEY } from '../auth/auth.constants';
-import type { ControllerKey } from '../auth/controller-key';
+import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
 import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';

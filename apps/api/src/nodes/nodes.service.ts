@@ -13,7 +13,6 @@ import {
   MAX_NODE_LABELS,
   MIN_BOOTSTRAP_TOKEN_TTL_SECONDS,
   NameSchema,
-  OPAQUE_ID_PATTERN,
   TaintSchema,
   WORKFLOW_TYPES,
   type DrainNodeWorkflowInput,
@@ -26,7 +25,6 @@ import {
   type Taint as TaintRecord,
 } from '@lunanexa/contracts';
 import { nodeLifecycle, transition } from '@lunanexa/domain';
-import type { RequestIds } from '@lunanexa/observability';
 import {
   findBootstrapToken,
   findNode,
@@ -36,12 +34,12 @@ import {
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied } from '../auth/audit-writer';
-import { CONTROLLER_KEY } from '../auth/auth.constants';
-import type { ControllerKey } from '../auth/controller-key';
+import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
-import { enrollWorkflowId, hashBootstrapToken } from './agent-channel.service';
+import { enrollWorkflowId, hashBootstrapToken } from '../agent-channel';
 import type {
   BootstrapToken,
   ControllerIdentity,
@@ -52,13 +50,8 @@ import type {
   LabelInput,
   NodeOperation,
   TaintInput,
-} from './fleet.types';
+} from './nodes.types';
 import { bootstrapTokenView, nodeView } from './views';
-
-export interface Caller {
-  readonly actor: string;
-  readonly ids: RequestIds;
-}
 
 function invalid(path: string, message: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
@@ -102,13 +95,6 @@ export function validateTaints(input: readonly TaintInput[]): TaintRecord[] {
   return taints;
 }
 
-export function validateIdempotencyKey(key: string | null | undefined): string {
-  if (key === null || key === undefined) return randomUUID();
-  if (!OPAQUE_ID_PATTERN.test(key))
-    throw invalid('idempotencyKey', 'must be 1-128 of letters, digits, . _ : -');
-  return key;
-}
-
 /**
  * The node lifecycle for operators: bootstrap tokens, node views, approval,
  * labels and taints, cordon, drain and credential rotation. Multi-step
@@ -117,7 +103,7 @@ export function validateIdempotencyKey(key: string | null | undefined): string {
  * change and its audit event, like account administration.
  */
 @Injectable()
-export class FleetService {
+export class NodesService {
   constructor(
     private readonly db: DataSource,
     private readonly audit: AuditWriter,

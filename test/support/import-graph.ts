@@ -302,6 +302,7 @@ export type RuleId =
   | 'activities-no-workflow-values'
   | 'restricted-zone-non-literal-import'
   | 'api-feature-internals'
+  | 'sql-outside-persistence'
   | 'package-json-unreadable';
 
 export interface Violation {
@@ -531,6 +532,112 @@ export function checkApiFeatureImport(
   };
 }
 
+// ---------------------------------------------------------------------------
+// SQL lives in libs/persistence
+
+/** SQL statements as they appear in string and template literals. */
+const SQL_TEXT: readonly RegExp[] = [
+  /\bselect\s+(?:distinct\s+)?[\w*"'$:.,()\s-]+?\s+from\s+["\w]/i,
+  /^\s*select\s+\d+\s*;?\s*$/i,
+  /\binsert\s+into\s+["\w]/i,
+  /\bupdate\s+["\w.]+\s+set\s+["\w]/i,
+  /\bdelete\s+from\s+["\w]/i,
+  /\bwith\s+(?:recursive\s+)?\w+\s+as\s*(?:not\s+)?(?:materialized\s*)?\(/i,
+];
+
+/** Database handles by the names this repository gives them: `.query(` on one of these runs SQL. */
+const SQL_RECEIVER = /^(?:db|pool|manager|client|dataSource|heartbeatDb|queryRunner|connection|q|tx)$/i;
+
+/** Query-building entry points of TypeORM. */
+const SQL_BUILDER_CALLS: ReadonlySet<string> = new Set(['createQueryBuilder', 'getRepository']);
+
+/**
+ * Production code besides libs/persistence that still holds SQL, each with why.
+ * Every entry is meant to shrink; nothing new is added here.
+ */
+export const SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS: Readonly<Record<string, string>> = {
+  // Load-test fixtures written straight into a scratch database, never run by a service.
+  'apps/gateway/bench/': 'bench seed data for a throwaway database',
+  // Operator accounts and API tokens through TypeORM repositories; next to move into libs/persistence.
+  'apps/api/src/auth/auth.service.ts': 'identity reads and writes not yet moved to libs/persistence',
+  'apps/api/src/auth/identity.service.ts': 'identity reads and writes not yet moved to libs/persistence',
+  'apps/api/src/auth/first-admin.ts': 'identity reads and writes not yet moved to libs/persistence',
+  // Activities are being reworked on their own (issue 19); their statements move with that work.
+  'activities/src/': 'activity statements move to libs/persistence with the activities rework',
+};
+
+/** Whether SQL in this file breaks `sql-outside-persistence`: production code outside libs/persistence. */
+function sqlRuleApplies(file: string): boolean {
+  if (!/^(?:apps\/[^/]+|libs\/[^/]+|activities|workflows)\//.test(file)) return false;
+  if (file.startsWith('libs/persistence/')) return false;
+  const segments = file.split('/');
+  if (segments.includes('test') || segments.includes('migrations')) return false;
+  if (/\.(?:spec|int|e2e|test)\.[cm]?[jt]sx?$/.test(file)) return false;
+  return !Object.keys(SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS).some((prefix) =>
+    prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix,
+  );
+}
+
+/**
+ * SQL text in string and template literals, `.query(` on a database handle and
+ * TypeORM query builders outside libs/persistence (one way through the code:
+ * every statement is a named function of a persistence module).
+ */
+export function checkSqlPlacement(file: string, text: string): Violation[] {
+  if (!sqlRuleApplies(file)) return [];
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
+  const violations: Violation[] = [];
+  const reportedLines = new Set<number>();
+  const report = (node: ts.Node, specifier: string, message: string): void => {
+    const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+    // One finding per line: `db.query(\`SELECT …\`)` is one statement, not two.
+    if (reportedLines.has(line)) return;
+    reportedLines.add(line);
+    violations.push({
+      file,
+      line,
+      specifier,
+      rule: 'sql-outside-persistence',
+      message,
+    });
+  };
+  const literalText = (node: ts.Node): string | undefined => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isTemplateExpression(node)) {
+      return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' $ ');
+    }
+    return undefined;
+  };
+  const visit = (node: ts.Node): void => {
+    const literal = literalText(node);
+    if (literal !== undefined && SQL_TEXT.some((pattern) => pattern.test(literal))) {
+      report(
+        node,
+        literal.trim().replace(/\s+/g, ' ').slice(0, 60),
+        'SQL text outside libs/persistence; write it as a named function of a persistence module',
+      );
+      return;
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const method = node.expression.name.text;
+      const receiver = node.expression.expression;
+      const receiverName = ts.isIdentifier(receiver)
+        ? receiver.text
+        : ts.isPropertyAccessExpression(receiver)
+          ? receiver.name.text
+          : '';
+      if (method === 'query' && SQL_RECEIVER.test(receiverName)) {
+        report(node, `${receiverName}.query(…)`, 'queries run in libs/persistence; call a function of it');
+      } else if (SQL_BUILDER_CALLS.has(method)) {
+        report(node, `${method}(…)`, 'TypeORM query building belongs in libs/persistence');
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return violations;
+}
+
 /** Violations of one source file (repo-relative `file`). */
 export function checkSource(file: string, text: string): Violation[] {
   const { imports, nonLiteral } = collectImports(file, text);
@@ -621,7 +728,8 @@ export function checkArchitecture(repoRoot: string): Violation[] {
   const { sources, packageJsons } = listRepoFiles(repoRoot);
   const violations: Violation[] = [];
   for (const file of sources) {
-    violations.push(...checkSource(file, readFileSync(path.join(repoRoot, file), 'utf8')));
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    violations.push(...checkSource(file, text), ...checkSqlPlacement(file, text));
   }
   for (const file of packageJsons) {
     violations.push(...checkPackageJson(file, readFileSync(path.join(repoRoot, file), 'utf8')));

@@ -26,7 +26,11 @@ import {
 } from '@lunanexa/contracts';
 import { nodeLifecycle, transition } from '@lunanexa/domain';
 import {
+  changeNodeSettings,
   findBootstrapToken,
+  insertBootstrapToken,
+  revokeBootstrapToken,
+  type NodeSettingsChange,
   findNode,
   listAssignments,
   listBootstrapTokens,
@@ -195,22 +199,17 @@ export class NodesService {
         ttlSeconds: ttl,
       },
       async (manager) => {
-        await manager.query(
-          `INSERT INTO bootstrap_tokens (id, token_hash, prefix, node_name, labels, auto_approve, created_by,
-             created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
-          [
-            id,
-            hashBootstrapToken(token),
-            prefix,
-            input.nodeName ?? null,
-            JSON.stringify(labels),
-            input.autoApprove,
-            caller.actor,
-            now,
-            expiresAt,
-          ],
-        );
+        await insertBootstrapToken(manager, {
+          id,
+          tokenHash: hashBootstrapToken(token),
+          prefix,
+          nodeName: input.nodeName ?? null,
+          labels,
+          autoApprove: input.autoApprove,
+          createdBy: caller.actor,
+          createdAt: now,
+          expiresAt,
+        });
         return { value: undefined };
       },
     );
@@ -234,11 +233,7 @@ export class NodesService {
       { actor: caller.actor, action: 'bootstrap-token.revoke', ids: caller.ids },
       { tokenId: id },
       async (manager) => {
-        const rows = await manager.query<{ id: string }[]>(
-          `UPDATE bootstrap_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE id::text = $1 RETURNING id`,
-          [id],
-        );
-        if (rows.length === 0)
+        if (!(await revokeBootstrapToken(manager, id)))
           throw new Denied(new LunaNexaError(ErrorCode.NOT_FOUND, `no bootstrap token ${id}`));
         return { value: undefined };
       },
@@ -322,7 +317,7 @@ export class NodesService {
     action: string,
     evidence: Record<string, unknown>,
     caller: Caller,
-    apply: (node: NodeRow) => { sql: string; params: unknown[] } | LunaNexaError,
+    apply: (node: NodeRow) => NodeSettingsChange | LunaNexaError,
   ): Promise<FleetNode> {
     const node = await this.requireNode(idOrName);
     await this.audit.change(
@@ -334,7 +329,7 @@ export class NodesService {
           throw new Denied(new LunaNexaError(ErrorCode.NOT_FOUND, `node ${idOrName} does not exist`));
         const change = apply(locked);
         if (change instanceof LunaNexaError) throw new Denied(change);
-        await manager.query(change.sql, change.params);
+        await changeNodeSettings(manager, locked.id, change);
         return { value: undefined };
       },
     );
@@ -343,18 +338,12 @@ export class NodesService {
 
   setLabels(idOrName: string, input: readonly LabelInput[], caller: Caller): Promise<FleetNode> {
     const labels = validateLabels(input);
-    return this.changeNode(idOrName, 'node.labels.set', { labels }, caller, (node) => ({
-      sql: `UPDATE nodes SET labels = $2::jsonb, updated_at = now() WHERE id = $1`,
-      params: [node.id, JSON.stringify(labels)],
-    }));
+    return this.changeNode(idOrName, 'node.labels.set', { labels }, caller, () => ({ labels }));
   }
 
   setTaints(idOrName: string, input: readonly TaintInput[], caller: Caller): Promise<FleetNode> {
     const taints = validateTaints(input);
-    return this.changeNode(idOrName, 'node.taints.set', { taints }, caller, (node) => ({
-      sql: `UPDATE nodes SET taints = $2::jsonb, updated_at = now() WHERE id = $1`,
-      params: [node.id, JSON.stringify(taints)],
-    }));
+    return this.changeNode(idOrName, 'node.taints.set', { taints }, caller, () => ({ taints }));
   }
 
   /**
@@ -377,10 +366,7 @@ export class NodesService {
         !cordoned && node.lifecycle === 'Drained'
           ? transition(nodeLifecycle, node.lifecycle, 'activate')
           : node.lifecycle;
-      return {
-        sql: `UPDATE nodes SET cordoned = $2, lifecycle = $3, updated_at = now() WHERE id = $1`,
-        params: [node.id, cordoned, lifecycle],
-      };
+      return { cordoned, lifecycle };
     });
   }
 

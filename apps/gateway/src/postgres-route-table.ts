@@ -70,6 +70,7 @@ function allowedClasses(value: unknown): readonly DataClass[] {
 interface EndpointGroup {
   readonly modelRef: string;
   createdAt: Date;
+  readonly contextLength: number | null;
   readonly allowedDataClasses: readonly DataClass[];
   readonly endpoints: (RouteEndpoint & { deploymentId: string })[];
 }
@@ -97,6 +98,7 @@ function group(map: Map<string, EndpointGroup>, key: string, row: RouteRow): voi
     entry = {
       modelRef: row.model_ref,
       createdAt: row.deployment_created_at,
+      contextLength: row.context_length,
       allowedDataClasses: allowedClasses(row.allowed_data_classes),
       endpoints: [],
     };
@@ -125,7 +127,16 @@ function buildSnapshot(
   const models: RouteModel[] = [];
   for (const [ref, entry] of byRef) {
     routes.set(ref, routeSet(entry, null, previous.routes.get(ref)));
-    models.push({ id: ref, createdAt: entry.createdAt.toISOString() });
+    models.push({
+      id: ref,
+      createdAt: entry.createdAt.toISOString(),
+      kind: 'modelVersion',
+      modelVersion: ref,
+      contextLength: entry.contextLength,
+      allowedDataClasses: entry.allowedDataClasses,
+      readyReplicas: entry.endpoints.length,
+      deploymentIds: [...new Set(entry.endpoints.map((endpoint) => endpoint.deploymentId))],
+    });
   }
   const aliases = new Map<string, AliasRoutes>();
   for (const row of aliasRows) {
@@ -142,7 +153,19 @@ function buildSnapshot(
       canary: canaryGroup && routeSet(canaryGroup, row.name, before?.canary),
       canaryWeight: Math.min(Math.max(row.canary_weight, 0), 100),
     });
-    models.push({ id: row.name, createdAt: new Date(row.created_at).toISOString() });
+    // The stable side describes the alias; during a first rollout only the canary exists.
+    const described = (stableGroup ?? canaryGroup) as EndpointGroup;
+    const sides = [stableGroup, canaryGroup].filter((side): side is EndpointGroup => side !== undefined);
+    models.push({
+      id: row.name,
+      createdAt: new Date(row.created_at).toISOString(),
+      kind: 'alias',
+      modelVersion: described.modelRef,
+      contextLength: described.contextLength,
+      allowedDataClasses: described.allowedDataClasses,
+      readyReplicas: sides.reduce((sum, side) => sum + side.endpoints.length, 0),
+      deploymentIds: sides.map((side) => side.endpoints[0].deploymentId),
+    });
   }
   models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { routes, aliases, models };

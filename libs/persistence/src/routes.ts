@@ -26,6 +26,7 @@ SELECT d.id AS deployment_id,
        d.created_at AS deployment_created_at,
        n.address,
        a.endpoint_port,
+       mv.context_length,
        l.document->'allowedDataClasses' AS allowed_data_classes
   FROM assignments a
   JOIN deployments d ON d.id = a.deployment_id
@@ -72,6 +73,7 @@ export interface RoutableReplicaRow {
   readonly deployment_created_at: Date;
   readonly address: string;
   readonly endpoint_port: number;
+  readonly context_length: number | null;
   readonly allowed_data_classes: unknown;
 }
 

@@ -117,6 +117,41 @@ const SOURCES: Readonly<Record<string, readonly Planted[]>> = {
     ["import { createActivities } from '@lunanexa/activities';"],
     [`import { Gate } from '${GATE_SDK}';`, 'no-moon-dependency'],
   ],
+  // A feature reaches another only through its index.ts; common/ and infrastructure/ are open to all.
+  'apps/api/src/rollouts/rollouts.service.ts': [
+    ["import { NodesService } from '../nodes/nodes.service';", 'api-feature-internals'],
+    ["import { assignmentView } from '../deployments';"],
+    ["import { Assignment } from '../deployments/index';"],
+    ["import { callerOf } from '../common/caller';"],
+    ["import { WorkflowRunner } from '../infrastructure/workflow-runner';"],
+    ["import { API_CONFIG } from '../config';"],
+    ["import { RolloutsResolver } from './rollouts.resolver';"],
+    ["import type { FleetNode } from '../nodes/nodes.types';", 'api-feature-internals'],
+    ["export { nodeView } from '../nodes/views';", 'api-feature-internals'],
+    ["const views = require('../deployments/views');", 'api-feature-internals'],
+  ],
+  'apps/api/src/auth/dto/operator.types.ts': [["import type { Principal } from '../principal';"]],
+  // The composition root wires every feature's module; tests may reach any file.
+  'apps/api/src/app.module.ts': [["import { NodesModule } from './nodes/nodes.module';"]],
+  'apps/api/test/nodes.int.ts': [["import { NodesService } from '../src/nodes/nodes.service';"]],
+  // SQL is a named function of libs/persistence; production code elsewhere only calls those.
+  'apps/gateway/src/log.ts': [
+    ['const sql = `SELECT id, name FROM nodes WHERE id = $1`;', 'sql-outside-persistence'],
+    ["await pool.query('LISTEN lunanexa_events');", 'sql-outside-persistence'],
+    ['const rows = await this.db.query(statement, [id]);', 'sql-outside-persistence'],
+    ['const repo = manager.getRepository(NodeEntity);', 'sql-outside-persistence'],
+    ['await insertRequestRecords(queryableOf(this.pool), batch);'],
+    ["const message = 'Select a deployment to see its traffic, or update its labels';"],
+    ['const status = await handle.query(statusQuery);'],
+    ['const insert = `insert into request_records (id) values ($1)`;', 'sql-outside-persistence'],
+    ['const drop = "DELETE FROM payload_captures WHERE expires_at < now()";', 'sql-outside-persistence'],
+    ['const upd = `UPDATE nodes SET cordoned = true WHERE id = ${id}`;', 'sql-outside-persistence'],
+    ['const cte = `WITH recent AS (SELECT 1) SELECT * FROM recent`;', 'sql-outside-persistence'],
+  ],
+  'libs/persistence/src/nodes.ts': [['const sql = `SELECT id, name FROM nodes WHERE id = $1`;']],
+  'libs/persistence/src/migrations/1-initial.ts': [["await queryRunner.query('DELETE FROM nodes');"]],
+  'apps/gateway/test/log.int.ts': [["await pool.query('DELETE FROM request_records');"]],
+  'apps/gateway/bench/seed.ts': [["await pool.query('INSERT INTO nodes (id) VALUES ($1)', [id]);"]],
   'console/src/app/app.ts': [
     ["import { Component } from '@angular/core';"],
     [`import { client } from '${SUITE_CLIENT}';`, 'no-moon-dependency'],
@@ -242,6 +277,23 @@ describe('architecture: dependency direction and isolation (DESIGN.md, STYLE.md 
       expect(at('package.json', `${GATE_SDK}@^1.0.0`)).to.deep.equal(['no-moon-dependency']);
       expect(at('apps/api/package.json', `${SUITE_CLIENT}@1.0.0`)).to.deep.equal(['no-moon-dependency']);
       expect(at('console/package.json', `sdk@npm:${GATE_SDK}@1.0.0`)).to.deep.equal(['no-moon-dependency']);
+    });
+
+    it("reports an apps/api feature importing another feature's file instead of its index.ts", () => {
+      const file = 'apps/api/src/rollouts/rollouts.service.ts';
+      expect(at(file, '../nodes/nodes.service')).to.deep.equal(['api-feature-internals']);
+      expect(at(file, '../deployments')).to.deep.equal([]);
+      expect(at(file, '../common/caller')).to.deep.equal([]);
+      expect(at('apps/api/src/app.module.ts', './nodes/nodes.module')).to.deep.equal([]);
+    });
+
+    it('reports SQL text and .query( on a database handle outside libs/persistence, but not in tests or migrations', () => {
+      const sql = violations
+        .filter((v) => v.rule === 'sql-outside-persistence')
+        .map((v) => `${v.file}:${v.line}`);
+      expect(sql).to.include('apps/gateway/src/log.ts:1');
+      expect(sql).to.include('apps/gateway/src/log.ts:2');
+      expect(sql.filter((where) => !where.startsWith('apps/gateway/src/log.ts'))).to.deep.equal([]);
     });
 
     it('reports exactly the planted violations: none missed, none extra, at the right lines', () => {

@@ -301,6 +301,8 @@ export type RuleId =
   | 'activities-no-apps'
   | 'activities-no-workflow-values'
   | 'restricted-zone-non-literal-import'
+  | 'api-feature-internals'
+  | 'sql-outside-persistence'
   | 'package-json-unreadable';
 
 export interface Violation {
@@ -490,12 +492,156 @@ export function checkImport(file: string, entry: ModuleImport): Omit<Violation, 
 
 const RESTRICTED_ZONES: ReadonlySet<Zone> = new Set(['workflow-sandbox', 'contracts', 'domain']);
 
+const API_SOURCE_ROOT = 'apps/api/src/';
+/** Folders of apps/api/src every feature may reach into: cross-cutting helpers and process-wide handles. */
+const API_SHARED_FOLDERS: ReadonlySet<string> = new Set(['common', 'infrastructure']);
+
+/** The apps/api/src folder a repo-relative path lies in; undefined for files at the root of src (the composition root). */
+function apiFolderOf(file: string): string | undefined {
+  if (!file.startsWith(API_SOURCE_ROOT)) return undefined;
+  const rest = file.slice(API_SOURCE_ROOT.length).split('/');
+  return rest.length > 1 ? rest[0] : undefined;
+}
+
+/**
+ * One module per feature in apps/api (DESIGN.md "How the parts talk"): a
+ * feature folder reaches another feature only through that feature's
+ * `index.ts` (`'../nodes'`), never one of its files, so each feature decides
+ * what it shares. common/ and infrastructure/ are open to all; the files at
+ * the root of src (app module, schema, bootstrap) compose the features and may
+ * import any of them.
+ */
+export function checkApiFeatureImport(
+  file: string,
+  entry: ModuleImport,
+): Omit<Violation, 'file'> | undefined {
+  const from = apiFolderOf(file);
+  const { specifier, line } = entry;
+  if (from === undefined || !(specifier.startsWith('./') || specifier.startsWith('../'))) return undefined;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+  if (!resolved.startsWith(API_SOURCE_ROOT)) return undefined;
+  // One segment: a root file of src, or a feature's index.ts.
+  const [to, ...inside] = resolved.slice(API_SOURCE_ROOT.length).split('/');
+  if (to === undefined || inside.length === 0 || to === from || API_SHARED_FOLDERS.has(to)) return undefined;
+  if (inside.length === 1 && inside[0] === 'index') return undefined;
+  return {
+    line,
+    specifier,
+    rule: 'api-feature-internals',
+    message: `apps/api feature ${from}/ reaches into ${to}/; import what ${to}/ shares from '../${to}' (its index.ts)`,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// SQL lives in libs/persistence
+
+/** SQL statements as they appear in string and template literals. */
+const SQL_TEXT: readonly RegExp[] = [
+  /\bselect\s+(?:distinct\s+)?[\w*"'$:.,()\s-]+?\s+from\s+["\w]/i,
+  /^\s*select\s+\d+\s*;?\s*$/i,
+  /\binsert\s+into\s+["\w]/i,
+  /\bupdate\s+["\w.]+\s+set\s+["\w]/i,
+  /\bdelete\s+from\s+["\w]/i,
+  /\bwith\s+(?:recursive\s+)?\w+\s+as\s*(?:not\s+)?(?:materialized\s*)?\(/i,
+];
+
+/** Database handles by the names this repository gives them: `.query(` on one of these runs SQL. */
+const SQL_RECEIVER = /^(?:db|pool|manager|client|dataSource|heartbeatDb|queryRunner|connection|q|tx)$/i;
+
+/** Query-building entry points of TypeORM. */
+const SQL_BUILDER_CALLS: ReadonlySet<string> = new Set(['createQueryBuilder', 'getRepository']);
+
+/**
+ * Production code besides libs/persistence that still holds SQL, each with why.
+ * Every entry is meant to shrink; nothing new is added here.
+ */
+export const SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS: Readonly<Record<string, string>> = {
+  // Load-test fixtures written straight into a scratch database, never run by a service.
+  'apps/gateway/bench/': 'bench seed data for a throwaway database',
+  // Operator accounts and API tokens through TypeORM repositories; next to move into libs/persistence.
+  'apps/api/src/auth/auth.service.ts': 'identity reads and writes not yet moved to libs/persistence',
+  'apps/api/src/auth/identity.service.ts': 'identity reads and writes not yet moved to libs/persistence',
+  'apps/api/src/auth/first-admin.ts': 'identity reads and writes not yet moved to libs/persistence',
+};
+
+/** Whether SQL in this file breaks `sql-outside-persistence`: production code outside libs/persistence. */
+function sqlRuleApplies(file: string): boolean {
+  if (!/^(?:apps\/[^/]+|libs\/[^/]+|activities|workflows)\//.test(file)) return false;
+  if (file.startsWith('libs/persistence/')) return false;
+  const segments = file.split('/');
+  if (segments.includes('test') || segments.includes('migrations')) return false;
+  if (/\.(?:spec|int|e2e|test)\.[cm]?[jt]sx?$/.test(file)) return false;
+  return !Object.keys(SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS).some((prefix) =>
+    prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix,
+  );
+}
+
+/**
+ * SQL text in string and template literals, `.query(` on a database handle and
+ * TypeORM query builders outside libs/persistence (one way through the code:
+ * every statement is a named function of a persistence module).
+ */
+export function checkSqlPlacement(file: string, text: string): Violation[] {
+  if (!sqlRuleApplies(file)) return [];
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
+  const violations: Violation[] = [];
+  const reportedLines = new Set<number>();
+  const report = (node: ts.Node, specifier: string, message: string): void => {
+    const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+    // One finding per line: `db.query(\`SELECT …\`)` is one statement, not two.
+    if (reportedLines.has(line)) return;
+    reportedLines.add(line);
+    violations.push({
+      file,
+      line,
+      specifier,
+      rule: 'sql-outside-persistence',
+      message,
+    });
+  };
+  const literalText = (node: ts.Node): string | undefined => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isTemplateExpression(node)) {
+      return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' $ ');
+    }
+    return undefined;
+  };
+  const visit = (node: ts.Node): void => {
+    const literal = literalText(node);
+    if (literal !== undefined && SQL_TEXT.some((pattern) => pattern.test(literal))) {
+      report(
+        node,
+        literal.trim().replace(/\s+/g, ' ').slice(0, 60),
+        'SQL text outside libs/persistence; write it as a named function of a persistence module',
+      );
+      return;
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const method = node.expression.name.text;
+      const receiver = node.expression.expression;
+      const receiverName = ts.isIdentifier(receiver)
+        ? receiver.text
+        : ts.isPropertyAccessExpression(receiver)
+          ? receiver.name.text
+          : '';
+      if (method === 'query' && SQL_RECEIVER.test(receiverName)) {
+        report(node, `${receiverName}.query(…)`, 'queries run in libs/persistence; call a function of it');
+      } else if (SQL_BUILDER_CALLS.has(method)) {
+        report(node, `${method}(…)`, 'TypeORM query building belongs in libs/persistence');
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return violations;
+}
+
 /** Violations of one source file (repo-relative `file`). */
 export function checkSource(file: string, text: string): Violation[] {
   const { imports, nonLiteral } = collectImports(file, text);
   const violations: Violation[] = [];
   for (const entry of imports) {
-    const found = checkImport(file, entry);
+    const found = checkImport(file, entry) ?? checkApiFeatureImport(file, entry);
     if (found) violations.push({ file, ...found });
   }
   if (RESTRICTED_ZONES.has(zoneOf(file))) {
@@ -580,7 +726,8 @@ export function checkArchitecture(repoRoot: string): Violation[] {
   const { sources, packageJsons } = listRepoFiles(repoRoot);
   const violations: Violation[] = [];
   for (const file of sources) {
-    violations.push(...checkSource(file, readFileSync(path.join(repoRoot, file), 'utf8')));
+    const text = readFileSync(path.join(repoRoot, file), 'utf8');
+    violations.push(...checkSource(file, text), ...checkSqlPlacement(file, text));
   }
   for (const file of packageJsons) {
     violations.push(...checkPackageJson(file, readFileSync(path.join(repoRoot, file), 'utf8')));

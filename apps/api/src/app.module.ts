@@ -8,7 +8,9 @@ import { AuthModule } from './auth/auth.module';
 import { formatGraphQLError } from './common/errors';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
 import type { ApiConfig } from './config';
-import { FleetModule } from './fleet/fleet.module';
+import { AgentChannelModule } from './agent-channel/agent-channel.module';
+import { DeploymentsModule } from './deployments/deployments.module';
+import { NodesModule } from './nodes/nodes.module';
 import { HealingModule } from './healing/healing.module';
 import { ReconcileModule } from './reconcile/reconcile.module';
 import { HealthModule } from './health/health.module';
@@ -22,7 +24,7 @@ import { PrivacyModule } from './privacy/privacy.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { SigningModule } from './signing/signing.module';
 import { RegistryModule } from './registry/registry.module';
-import { EvaluationModule } from './registry/evaluation.module';
+import { EvaluationsModule } from './evaluations/evaluations.module';
 import { SystemModule } from './system/system.module';
 
 /** Every GraphQL error carries the request and correlation ids of the call that produced it. */
@@ -106,8 +108,10 @@ export class AppModule {
         TenancyModule,
         SigningModule,
         RegistryModule,
-        EvaluationModule,
-        FleetModule,
+        EvaluationsModule,
+        NodesModule,
+        AgentChannelModule,
+        DeploymentsModule,
         HealingModule,
         ReconcileModule,
         LiveModule,

@@ -4,7 +4,8 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { AuditResolver } from './audit/audit.resolver';
 import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
-import { FleetResolver } from './fleet/fleet.resolver';
+import { DeploymentsResolver } from './deployments/deployments.resolver';
+import { NodesResolver } from './nodes/nodes.resolver';
 import { HealingResolver } from './healing/healing.resolver';
 import { ReconcileResolver } from './reconcile/reconcile.resolver';
 import { LiveResolver } from './live/live.resolver';
@@ -18,7 +19,7 @@ import {
   ModelVersionFieldsResolver,
   RegistryResolver,
 } from './registry/registry.resolver';
-import { EvaluationResolver } from './registry/evaluation.resolver';
+import { EvaluationResolver } from './evaluations/evaluation.resolver';
 import { SearchResolver } from './requests/search.resolver';
 import { WorkflowAlertsResolver } from './requests/workflow-alerts.resolver';
 import { SystemResolver } from './system/system.resolver';
@@ -28,7 +29,8 @@ export const GRAPHQL_RESOLVERS = [
   HealthResolver,
   SystemResolver,
   AuthResolver,
-  FleetResolver,
+  NodesResolver,
+  DeploymentsResolver,
   HealingResolver,
   ReconcileResolver,
   LiveResolver,

@@ -10,9 +10,10 @@ import {
   type OperatorTokenCredential,
   loadGatewayCredentials,
   touchGatewayKeysLastUsed,
+  listenTo,
+  queryableOf,
 } from '@lunanexa/persistence';
 import { Client, Pool } from 'pg';
-import { queryableOf } from './pg';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**
@@ -377,7 +378,7 @@ export class PostgresCredentialTable implements CredentialTable {
     client.on('notification', () => void this.refresh());
     try {
       await client.connect();
-      await client.query(`LISTEN ${GATEWAY_CREDENTIALS_CHANNEL}`);
+      await listenTo(client, GATEWAY_CREDENTIALS_CHANNEL);
     } catch (error: unknown) {
       this.logger.warn({ err: error }, 'credential change listener could not connect; retrying');
       retry();

@@ -1,5 +1,6 @@
 import { DATA_CLASSES, type DataClass, type TenantDataPolicy, defaultDataPolicy } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
+import { dataPolicyRows, queryableOf, type DataPolicyRow } from '@lunanexa/persistence';
 import { Pool } from 'pg';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
@@ -33,26 +34,12 @@ export class StaticDataPolicyTable implements DataPolicyTable {
   }
 }
 
-export const DATA_POLICIES_SQL = `
-SELECT tenant_id, data_class, retention_mode, retention_days, evaluation_capture_consent, updated_by, updated_at
-  FROM tenant_data_policies`;
-
-interface PolicyRow {
-  readonly tenant_id: string;
-  readonly data_class: string;
-  readonly retention_mode: string;
-  readonly retention_days: number | null;
-  readonly evaluation_capture_consent: boolean;
-  readonly updated_by: string;
-  readonly updated_at: Date;
-}
-
 /**
  * A row as a policy. The database's CHECK constraints make a bad row
  * impossible; should one appear anyway, it reads as the most cautious
  * policy (restricted, keep nothing) rather than something more permissive.
  */
-export function policyFromRow(row: PolicyRow): TenantDataPolicy {
+export function policyFromRow(row: DataPolicyRow): TenantDataPolicy {
   const dataClass: DataClass = (DATA_CLASSES as readonly string[]).includes(row.data_class)
     ? (row.data_class as DataClass)
     : 'restricted';
@@ -154,7 +141,7 @@ export class PostgresDataPolicyTable implements DataPolicyTable {
 
   private async load(): Promise<boolean> {
     try {
-      const { rows } = await this.pool.query<PolicyRow>(DATA_POLICIES_SQL);
+      const rows = await dataPolicyRows(queryableOf(this.pool));
       this.snapshot = new Map(rows.map((row) => [row.tenant_id, policyFromRow(row)]));
       this.loaded = true;
       this.consecutiveFailures = 0;

@@ -1,9 +1,8 @@
 import { hostname } from 'node:os';
 import type { Logger } from '@lunanexa/observability';
-import { publishGatewayLoad } from '@lunanexa/persistence';
+import { publishGatewayLoad, queryableOf } from '@lunanexa/persistence';
 import { Pool } from 'pg';
 import type { AdmissionController } from './admission';
-import { queryableOf } from './pg';
 
 export const LOAD_PUBLISH_MS = 2_000;
 

@@ -6,6 +6,7 @@ import {
   captureExpiresAt,
 } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
+import { insertPayloadCaptures, queryableOf } from '@lunanexa/persistence';
 import { Pool } from 'pg';
 import { Counter, type Registry } from 'prom-client';
 
@@ -85,12 +86,6 @@ export interface PostgresPayloadCaptureOptions {
 }
 
 const BATCH_ROWS = 100;
-
-const INSERT = `
-INSERT INTO payload_captures (id, tenant_id, request_id, correlation_id, deployment_id, model_ref, purpose,
-       request_body, response_text, captured_at, expires_at)
-SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-       $8::jsonb[], $9::text[], $10::timestamptz[], $11::timestamptz[])`;
 
 interface Queued {
   readonly entry: PayloadCapture;
@@ -178,7 +173,10 @@ export class PostgresPayloadCapture implements PayloadCaptureSink {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, BATCH_ROWS);
       try {
-        await this.pool.query(INSERT, columnsOf(batch));
+        await insertPayloadCaptures(
+          queryableOf(this.pool),
+          batch.map((queued) => ({ ...queued.entry, requestBody: queued.body })),
+        );
       } catch (error: unknown) {
         const code = (error as { code?: unknown }).code;
         // Data or constraint errors (SQLSTATE 22/23) would fail every retry: drop that batch, keep the rest moving.
@@ -202,21 +200,4 @@ export class PostgresPayloadCapture implements PayloadCaptureSink {
   private release(count: number): void {
     for (const queued of this.queue.splice(0, count)) this.queuedBytes -= queued.bytes;
   }
-}
-
-function columnsOf(batch: readonly Queued[]): unknown[][] {
-  const pick = <T>(read: (queued: Queued) => T): T[] => batch.map(read);
-  return [
-    pick((q) => q.entry.id),
-    pick((q) => q.entry.tenantId),
-    pick((q) => q.entry.requestId),
-    pick((q) => q.entry.correlationId),
-    pick((q) => q.entry.deploymentId),
-    pick((q) => q.entry.modelRef),
-    pick((q) => q.entry.purpose),
-    pick((q) => q.body),
-    pick((q) => q.entry.responseText),
-    pick((q) => q.entry.capturedAt.toISOString()),
-    pick((q) => q.entry.expiresAt.toISOString()),
-  ];
 }

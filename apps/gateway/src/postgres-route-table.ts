@@ -1,80 +1,15 @@
 import { DATA_CLASSES, type DataClass } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
+import {
+  routableAliasRows,
+  routableReplicaRows,
+  queryableOf,
+  type RoutableAliasRow as AliasRow,
+  type RoutableReplicaRow as RouteRow,
+} from '@lunanexa/persistence';
 import { Pool } from 'pg';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Route, RouteEndpoint, RouteModel, RouteTable } from './route-table';
-
-/**
- * Every replica that may take a new request, in one round trip. A replica
- * counts only when desired state (intent Run, deployment not being torn down),
- * what the agent reported (Ready for the current generation, with a port) and
- * both leases (assignment and node) agree. Draining/Drained nodes drop out so
- * a drain stops new traffic at once; cordon is deliberately absent because it
- * only blocks new placements. A node whose lease lapsed is Unreachable, and a
- * NULL lease (never heartbeated) compares as unknown, so both drop out too.
- * A version whose license is not Approved (rejected or withdrawn after the
- * rollout) stops serving at the next refresh; the license's allowed data
- * classes travel with the route so the gateway can refuse other classes.
- *
- * Order is least recently updated deployment first, then least recently
- * updated assignment: a stable base order that lookup rotates through.
- */
-export const ROUTES_SQL = `
-SELECT d.id AS deployment_id,
-       d.model_ref,
-       d.created_at AS deployment_created_at,
-       n.address,
-       a.endpoint_port,
-       mv.context_length,
-       l.document->'allowedDataClasses' AS allowed_data_classes
-  FROM assignments a
-  JOIN deployments d ON d.id = a.deployment_id
-  JOIN nodes n ON n.id = a.node_id
-  JOIN model_versions mv ON mv.id = d.model_version_id
-  JOIN licenses l ON l.id = mv.license_id
- WHERE a.intent = 'Run'
-   AND a.observed_state = 'Ready'
-   AND a.observed_generation = a.generation
-   AND a.endpoint_port BETWEEN 1 AND 65535
-   AND a.lease_expires_at > now()
-   AND d.state NOT IN ('Stopping', 'Stopped', 'Failed')
-   AND n.lifecycle = 'Active'
-   AND n.lease_expires_at > now()
-   AND l.approval_state = 'Approved'
- ORDER BY d.model_ref, d.updated_at, d.id, a.updated_at, a.id`;
-
-/**
- * Every alias that can route: its current revision's (stable) deployment and,
- * while a rollout runs, the canary deployment and its share in percent.
- */
-export const ALIASES_SQL = `
-SELECT al.name,
-       al.created_at,
-       al.canary_deployment_id,
-       al.canary_weight,
-       r.deployment_id AS stable_deployment_id
-  FROM aliases al
-  LEFT JOIN alias_revisions r ON r.alias_id = al.id AND r.revision = al.current_revision
- WHERE al.current_revision > 0 OR al.canary_deployment_id IS NOT NULL
- ORDER BY al.name`;
-
-interface AliasRow {
-  readonly name: string;
-  readonly created_at: Date;
-  readonly canary_deployment_id: string | null;
-  readonly canary_weight: number;
-  readonly stable_deployment_id: string | null;
-}
-
-interface RouteRow {
-  readonly deployment_id: string;
-  readonly model_ref: string;
-  readonly deployment_created_at: Date;
-  readonly address: string;
-  readonly endpoint_port: number;
-  readonly context_length: number | null;
-  readonly allowed_data_classes: unknown;
-}
 
 export const DEFAULT_ROUTE_REFRESH_MS = 1000;
 export const DEFAULT_ROUTE_STALE_AFTER_MS = 30_000;
@@ -379,9 +314,9 @@ export class PostgresRouteTable implements RouteTable {
   private async load(): Promise<boolean> {
     if (this.closing !== undefined) return false;
     try {
-      const result = await this.pool.query<RouteRow>(ROUTES_SQL);
-      const aliasResult = await this.pool.query<AliasRow>(ALIASES_SQL);
-      this.snapshot = buildSnapshot(result.rows, aliasResult.rows, this.snapshot);
+      const replicas = await routableReplicaRows(queryableOf(this.pool));
+      const aliases = await routableAliasRows(queryableOf(this.pool));
+      this.snapshot = buildSnapshot(replicas, aliases, this.snapshot);
       const first = this.loadedAt === undefined;
       this.loadedAt = this.now();
       if (first) this.logger.info({ models: this.snapshot.models.length }, 'route table loaded');

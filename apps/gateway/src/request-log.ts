@@ -1,37 +1,15 @@
 import type { Logger } from '@lunanexa/observability';
+import {
+  deleteRequestRecordsOlderThan,
+  insertRequestRecords,
+  queryableOf,
+  type GatewayRequestRecord,
+} from '@lunanexa/persistence';
 import { Pool } from 'pg';
 import { Counter, type Registry } from 'prom-client';
 
-/**
- * One finished inference request as the operator console lists it: ids,
- * model, deployment, outcome, timings and token counts. Deliberately no
- * field can hold a prompt or a completion.
- */
-export interface RequestRecord {
-  readonly requestId: string;
-  readonly correlationId: string;
-  readonly receivedAt: Date;
-  readonly finishedAt: Date;
-  readonly kind: 'chat' | 'completion';
-  readonly dialect: 'openai' | 'generic';
-  /** The model ref or alias the caller named. */
-  readonly requestedModel: string;
-  readonly modelRef: string | null;
-  readonly deploymentId: string | null;
-  readonly stream: boolean;
-  /** Terminal workload state: Rejected | Completed | Failed | Cancelled | TimedOut. */
-  readonly outcome: string;
-  readonly errorCode: string | null;
-  readonly httpStatus: number;
-  readonly ttftMs: number | null;
-  readonly durationMs: number;
-  readonly promptTokens: number | null;
-  readonly completionTokens: number | null;
-  /** The authenticated tenant the request counted against. */
-  readonly tenantId: string | null;
-  /** Who called: a gateway key's display prefix or an operator actor; never a secret. */
-  readonly caller: string | null;
-}
+/** One finished inference request as the operator console lists it (never a prompt or a completion). */
+export type RequestRecord = GatewayRequestRecord;
 
 /** Where the gateway hands request records; `record` must never block or throw on the request path. */
 export interface RequestLog {
@@ -60,14 +38,6 @@ export interface PostgresRequestLogOptions {
 
 const BATCH_ROWS = 500;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-
-const INSERT = `
-INSERT INTO request_records (request_id, correlation_id, received_at, finished_at, kind, dialect,
-       requested_model, model_ref, deployment_id, stream, outcome, error_code, http_status,
-       ttft_ms, duration_ms, prompt_tokens, completion_tokens, tenant_id, caller)
-SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
-       $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::int[],
-       $14::float8[], $15::float8[], $16::int[], $17::int[], $18::text[], $19::text[])`;
 
 /**
  * Appends request records to PostgreSQL in batches, off the request path:
@@ -141,7 +111,7 @@ export class PostgresRequestLog implements RequestLog {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, BATCH_ROWS);
       try {
-        await this.pool.query(INSERT, columnsOf(batch));
+        await insertRequestRecords(queryableOf(this.pool), batch);
       } catch (error: unknown) {
         // Kept for the next tick; the bound above stops the queue growing without limit.
         this.options.logger.warn(
@@ -155,36 +125,9 @@ export class PostgresRequestLog implements RequestLog {
     }
     if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
-      await this.pool
-        .query(`DELETE FROM request_records WHERE received_at < now() - make_interval(hours => $1)`, [
-          this.retentionHours,
-        ])
-        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'request records not pruned'));
+      await deleteRequestRecordsOlderThan(queryableOf(this.pool), this.retentionHours).catch(
+        (error: unknown) => this.options.logger.warn({ err: error }, 'request records not pruned'),
+      );
     }
   }
-}
-
-function columnsOf(batch: readonly RequestRecord[]): unknown[][] {
-  const pick = <T>(read: (entry: RequestRecord) => T): T[] => batch.map(read);
-  return [
-    pick((e) => e.requestId),
-    pick((e) => e.correlationId),
-    pick((e) => e.receivedAt.toISOString()),
-    pick((e) => e.finishedAt.toISOString()),
-    pick((e) => e.kind),
-    pick((e) => e.dialect),
-    pick((e) => e.requestedModel.slice(0, 256)),
-    pick((e) => e.modelRef),
-    pick((e) => e.deploymentId),
-    pick((e) => e.stream),
-    pick((e) => e.outcome),
-    pick((e) => e.errorCode),
-    pick((e) => e.httpStatus),
-    pick((e) => e.ttftMs),
-    pick((e) => e.durationMs),
-    pick((e) => e.promptTokens),
-    pick((e) => e.completionTokens),
-    pick((e) => e.tenantId),
-    pick((e) => e.caller),
-  ];
 }

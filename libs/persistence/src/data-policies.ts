@@ -36,6 +36,63 @@ export async function listDataPolicies(q: Queryable): Promise<TenantDataPolicy[]
   return rows.map(dataPolicyFromRow);
 }
 
+/** A tenant_data_policies row as stored, for readers that map it themselves (the gateway reads a bad row cautiously). */
+export interface DataPolicyRow {
+  readonly tenant_id: string;
+  readonly data_class: string;
+  readonly retention_mode: string;
+  readonly retention_days: number | null;
+  readonly evaluation_capture_consent: boolean;
+  readonly updated_by: string;
+  readonly updated_at: Date;
+}
+
+export async function dataPolicyRows(q: Queryable): Promise<DataPolicyRow[]> {
+  return q.query<DataPolicyRow[]>(`SELECT ${POLICY_COLUMNS} FROM tenant_data_policies`);
+}
+
+/** A payload capture as the gateway writes it; `requestBody` is the workload already serialised as JSON. */
+export interface NewPayloadCapture {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly requestId: string;
+  readonly correlationId: string;
+  readonly deploymentId: string | null;
+  readonly modelRef: string | null;
+  readonly purpose: string;
+  readonly requestBody: string;
+  readonly responseText: string;
+  readonly capturedAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** Appends a batch of payload captures in one statement (one array per column). */
+export async function insertPayloadCaptures(
+  q: Queryable,
+  batch: readonly NewPayloadCapture[],
+): Promise<void> {
+  const pick = <T>(read: (entry: NewPayloadCapture) => T): T[] => batch.map(read);
+  await q.query(
+    `INSERT INTO payload_captures (id, tenant_id, request_id, correlation_id, deployment_id, model_ref, purpose,
+            request_body, response_text, captured_at, expires_at)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+            $8::jsonb[], $9::text[], $10::timestamptz[], $11::timestamptz[])`,
+    [
+      pick((e) => e.id),
+      pick((e) => e.tenantId),
+      pick((e) => e.requestId),
+      pick((e) => e.correlationId),
+      pick((e) => e.deploymentId),
+      pick((e) => e.modelRef),
+      pick((e) => e.purpose),
+      pick((e) => e.requestBody),
+      pick((e) => e.responseText),
+      pick((e) => e.capturedAt.toISOString()),
+      pick((e) => e.expiresAt.toISOString()),
+    ],
+  );
+}
+
 export async function findDataPolicy(
   q: Queryable,
   tenantId: string,

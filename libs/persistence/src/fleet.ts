@@ -577,6 +577,19 @@ export async function findDeployment(
   return rows[0] ? deploymentFromRow(rows[0]) : null;
 }
 
+/** Deployment names by id, for the ids that exist. */
+export async function deploymentNamesById(
+  q: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.query<{ id: string; name: string }[]>(
+    `SELECT id, name FROM deployments WHERE id = ANY($1::text[])`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 export async function listDeployments(q: Queryable): Promise<DeploymentRow[]> {
   const rows = await q.query<Raw[]>(`SELECT ${DEPLOYMENT_COLUMNS} FROM deployments ORDER BY created_at DESC`);
   return rows.map(deploymentFromRow);

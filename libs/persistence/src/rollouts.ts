@@ -58,6 +58,23 @@ export async function findAlias(
   return rows[0] ? aliasFromRow(rows[0]) : null;
 }
 
+export interface NewAlias {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly dataClass: string;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+}
+
+export async function insertAlias(q: Queryable, alias: NewAlias): Promise<void> {
+  await q.query(
+    `INSERT INTO aliases (id, name, description, data_class, created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+    [alias.id, alias.name, alias.description, alias.dataClass, alias.createdBy, alias.createdAt],
+  );
+}
+
 export async function listAliases(q: Queryable): Promise<AliasRow[]> {
   const rows = await q.query<Raw[]>(`SELECT ${ALIAS_COLUMNS} FROM aliases ORDER BY name`);
   return rows.map(aliasFromRow);

@@ -1,6 +1,6 @@
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { AuditService } from './audit.service';
 import { AuditChainStatus, AuditEvent, AuditEventFilter, AuditEventPage } from './audit.types';
 

@@ -1,9 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyChain } from '@lunanexa/audit';
-import { AuditEventEntity, toChained, verifyAuditChain } from '@lunanexa/persistence';
+import {
+  auditEventWithPrevious,
+  listAuditEvents,
+  toChained,
+  verifyAuditChain,
+  type AuditEventEntity,
+} from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
-import { temporalWorkflowUrl } from '../system/temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 import type {
   AuditChainLink,
   AuditChainStatus,
@@ -11,11 +17,6 @@ import type {
   AuditEventFilter,
   AuditEventPage,
 } from './audit.types';
-
-/** LIKE treats % and _ as wildcards; a prefix filter must match them literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 @Injectable()
 export class AuditService {
@@ -29,34 +30,17 @@ export class AuditService {
     first: number,
     before: number | null,
   ): Promise<AuditEventPage> {
-    const query = this.db.getRepository(AuditEventEntity).createQueryBuilder('e');
-    if (before !== null) query.andWhere('e.seq < :before', { before });
-    const action = filter?.action;
-    if (action) {
-      if (action.endsWith('*')) {
-        query.andWhere(`e.action LIKE :actionPrefix ESCAPE '\\'`, {
-          actionPrefix: `${escapeLike(action.slice(0, -1))}%`,
-        });
-      } else {
-        query.andWhere('e.action = :action', { action });
-      }
-    }
-    if (filter?.actor) query.andWhere('e.actor = :actor', { actor: filter.actor });
-    if (filter?.decision) query.andWhere('e.decision = :decision', { decision: filter.decision });
-    if (filter?.correlationId) {
-      query.andWhere('e.correlation_id = :correlationId', { correlationId: filter.correlationId });
-    }
-    if (filter?.workflowId) query.andWhere('e.workflow_id = :workflowId', { workflowId: filter.workflowId });
-    if (filter?.subject) {
-      query.andWhere(`(e.evidence->>'nodeId' = :subject OR e.evidence->>'deploymentId' = :subject)`, {
-        subject: filter.subject,
-      });
-    }
     // One extra row tells whether an older page exists without a second COUNT query.
-    const rows = await query
-      .orderBy('e.seq', 'DESC')
-      .limit(first + 1)
-      .getMany();
+    const rows = await listAuditEvents(this.db, {
+      beforeSeq: before,
+      action: filter?.action ?? null,
+      actor: filter?.actor ?? null,
+      decision: filter?.decision ?? null,
+      correlationId: filter?.correlationId ?? null,
+      workflowId: filter?.workflowId ?? null,
+      subject: filter?.subject ?? null,
+      limit: first + 1,
+    });
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
     return {
@@ -66,12 +50,7 @@ export class AuditService {
   }
 
   async get(seq: number): Promise<AuditEvent | null> {
-    const rows = await this.db
-      .getRepository(AuditEventEntity)
-      .createQueryBuilder('e')
-      .where('e.seq IN (:seq, :previous)', { seq, previous: seq - 1 })
-      .orderBy('e.seq', 'ASC')
-      .getMany();
+    const rows = await auditEventWithPrevious(this.db, seq);
     const row = rows.find((r) => r.seq === seq);
     if (!row) return null;
     const previous = rows.find((r) => r.seq === seq - 1) ?? null;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestIds } from '@lunanexa/observability';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../auth';
 import { requestIdsOf } from './request-ids';
 
 export interface GraphQLContext {

@@ -2,7 +2,7 @@ import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common'
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
-import { PLAYGROUND_CHAT_PATH } from '../requests/playground.controller';
+import { PLAYGROUND_CHAT_PATH } from '../requests';
 import { toLunaNexaError } from './errors';
 import { requestIdsOf } from './request-ids';
 

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import { HealingResolver } from './healing.resolver';
 import { HealingService } from './healing.service';
 
 /** Healing rules: dry run and on-demand healing passes (the standing loop runs in the worker). */
 @Module({
-  providers: [WorkflowRunner, HealingService, HealingResolver],
+  providers: [HealingService, HealingResolver],
 })
 export class HealingModule {}

@@ -1,5 +1,5 @@
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
 import { HealingService } from './healing.service';
 import { HealInput, HealingPlanView, HealingRulesInput, HealingRun } from './healing.types';

@@ -14,9 +14,9 @@ import { healingRulesFromEnv, healingRuleViolations, healingWorkflowId, planHeal
 import { ConfigError } from '@lunanexa/observability';
 import { loadHealingView } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter } from '../auth/audit-writer';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import { AuditWriter } from '../auth';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import type {
   HealInput,

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { CONTRACTS_VERSION, ErrorCode, LunaNexaError, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
 import type { BuildInfo } from '@lunanexa/observability';
-import { Public } from '../auth/decorators';
+import { Public } from '../auth';
 import { BUILD_INFO } from '../config';
 import { HealthService } from './health.service';
 

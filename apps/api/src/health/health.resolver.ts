@@ -1,5 +1,5 @@
 import { Query, Resolver } from '@nestjs/graphql';
-import { Public } from '../auth/decorators';
+import { Public } from '../auth';
 import { HealthService } from './health.service';
 import { Health } from './health.types';
 

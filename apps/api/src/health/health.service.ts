@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Client } from '@temporalio/client';
 import type { BuildInfo } from '@lunanexa/observability';
+import { pingDatabase } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, BUILD_INFO, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
@@ -57,7 +58,7 @@ export class HealthService {
   /** Readiness means both stores that hold accepted state answer right now. */
   async check(): Promise<Health> {
     const checks = await Promise.all([
-      timed('postgresql', () => this.db.query('SELECT 1')),
+      timed('postgresql', () => pingDatabase(this.db)),
       timed('temporal', (signal) =>
         this.temporal.withAbortSignal(signal, () =>
           this.temporal.workflowService.describeNamespace({ namespace: this.config.TEMPORAL_NAMESPACE }),

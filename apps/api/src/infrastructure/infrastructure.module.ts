@@ -13,8 +13,10 @@ import { tracingEnabled, type BuildInfo, type Logger } from '@lunanexa/observabi
 import { DataSource } from 'typeorm';
 import { API_CONFIG, API_LOGGER, BUILD_INFO, type ApiConfig } from '../config';
 import { DrainableRetries } from './drainable-retries';
+import { HEARTBEAT_DB, TEMPORAL_CLIENT } from './tokens';
+import { WorkflowRunner } from './workflow-runner';
 
-export const TEMPORAL_CLIENT = Symbol('TEMPORAL_CLIENT');
+export { HEARTBEAT_DB, TEMPORAL_CLIENT } from './tokens';
 
 /** One pool of the api's PostgreSQL connections, named so pg_stat_activity tells them apart. */
 async function connectedDataSource(
@@ -26,8 +28,6 @@ async function connectedDataSource(
   await ds.initialize();
   return ds;
 }
-/** A DataSource of its own for heartbeat ingest (LUNANEXA_HEARTBEAT_DB_POOL_SIZE connections). */
-export const HEARTBEAT_DB = Symbol('HEARTBEAT_DB');
 
 @Injectable()
 class InfrastructureLifecycle implements OnApplicationShutdown {
@@ -47,7 +47,8 @@ class InfrastructureLifecycle implements OnApplicationShutdown {
 }
 
 /**
- * Process-wide handles: config, logger, PostgreSQL and the Temporal client.
+ * Process-wide handles: config, logger, PostgreSQL, the Temporal client and
+ * the one WorkflowRunner every feature starts and signals workflows through.
  * The Temporal connection is lazy so the API starts (and reports not-ready)
  * while Temporal is still coming up, instead of crashing.
  */
@@ -89,8 +90,17 @@ export class InfrastructureModule {
             }),
         },
         InfrastructureLifecycle,
+        WorkflowRunner,
       ],
-      exports: [API_CONFIG, API_LOGGER, BUILD_INFO, DataSource, HEARTBEAT_DB, TEMPORAL_CLIENT],
+      exports: [
+        API_CONFIG,
+        API_LOGGER,
+        BUILD_INFO,
+        DataSource,
+        HEARTBEAT_DB,
+        TEMPORAL_CLIENT,
+        WorkflowRunner,
+      ],
     };
   }
 }

@@ -9,8 +9,8 @@ import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } 
 import { ErrorCode, LunaNexaError, SEARCH_ATTRIBUTES, typedFailure } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
-import { temporalWorkflowUrl } from '../system/temporal-links';
-import { TEMPORAL_CLIENT } from './infrastructure.module';
+import { temporalWorkflowUrl } from '../common/temporal-links';
+import { TEMPORAL_CLIENT } from './tokens';
 
 const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
 const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);

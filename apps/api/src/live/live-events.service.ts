@@ -1,5 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { LIVE_EVENTS_CHANNEL, type LiveNotice, type LiveNoticePayload } from '@lunanexa/persistence';
+import {
+  LIVE_EVENTS_CHANNEL,
+  listenTo,
+  type LiveNotice,
+  type LiveNoticePayload,
+} from '@lunanexa/persistence';
 import type { Logger } from '@lunanexa/observability';
 import { Client } from 'pg';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
@@ -79,7 +84,7 @@ export class LiveEventsService implements OnModuleInit, OnApplicationShutdown {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${LIVE_EVENTS_CHANNEL}`);
+      await listenTo(client, LIVE_EVENTS_CHANNEL);
       this.client = client;
       this.retryMs = 250;
     } catch (error) {

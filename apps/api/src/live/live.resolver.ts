@@ -1,6 +1,6 @@
 import { Args, Resolver, Subscription } from '@nestjs/graphql';
 import type { LiveNotice } from '@lunanexa/persistence';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { LiveEventsService, type LiveDelivery } from './live-events.service';
 import { LiveEvent } from './live.types';
 

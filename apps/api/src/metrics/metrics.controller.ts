@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import type { ServiceMetrics } from '@lunanexa/observability';
-import { Public } from '../auth/decorators';
+import { Public } from '../auth';
 
 export const SERVICE_METRICS = Symbol('SERVICE_METRICS');
 

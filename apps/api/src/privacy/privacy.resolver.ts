@@ -1,14 +1,10 @@
 import { Args, Context, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { PRIVACY_MUTATION_PERMISSIONS as PERMISSION } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
-import type { Caller } from '../fleet/fleet.service';
+import { callerOf } from '../common/caller';
 import { PrivacyService } from './privacy.service';
 import { DataPolicy, PayloadCapture, PayloadPurge, SetDataPolicyInput } from './privacy.types';
-
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
 
 /**
  * Payload privacy: tenant data policies and the captures they allow. Reads
@@ -42,7 +38,7 @@ export class PrivacyResolver {
     @Args('input') input: SetDataPolicyInput,
     @Context() ctx: GraphQLContext,
   ): Promise<DataPolicy> {
-    return this.service.setDataPolicy(input, caller(ctx));
+    return this.service.setDataPolicy(input, callerOf(ctx));
   }
 
   @RequirePermission('read')
@@ -66,6 +62,6 @@ export class PrivacyResolver {
     @Args('idempotencyKey', { type: () => String, nullable: true }) idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<PayloadPurge> {
-    return this.service.purgePayloadCaptures(tenantId, idempotencyKey, caller(ctx));
+    return this.service.purgePayloadCaptures(tenantId, idempotencyKey, callerOf(ctx));
   }
 }

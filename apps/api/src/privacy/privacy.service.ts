@@ -21,9 +21,9 @@ import {
   upsertDataPolicy,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter } from '../auth/audit-writer';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import { AuditWriter } from '../auth';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import type { DataPolicy, PayloadCapture, PayloadPurge, SetDataPolicyInput } from './privacy.types';
 

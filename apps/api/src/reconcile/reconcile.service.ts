@@ -7,10 +7,10 @@ import {
 import { reconcileWorkflowId } from '@lunanexa/domain';
 import { controlPlaneDigest } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter } from '../auth/audit-writer';
+import { AuditWriter } from '../auth';
 import { API_CONFIG, type ApiConfig } from '../config';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import type { ControlPlaneDigestView, ReconcileInput, ReconcileRun } from './reconcile.types';
 

@@ -1,17 +1,19 @@
 import { Module } from '@nestjs/common';
-import { WorkflowRunner } from '../infrastructure/workflow-runner';
+import { FakeModelVersionService } from './fake-model-version.service';
 import { ModelFieldsResolver, ModelVersionFieldsResolver, RegistryResolver } from './registry.resolver';
 import { RegistryService } from './registry.service';
 
-/** The model registry: models, licenses, runtimes, model versions and their lifecycle. */
+/**
+ * The model registry: models, licenses, runtimes, model versions and their
+ * lifecycle, and the synthetic fake-runtime model versions.
+ */
 @Module({
   providers: [
-    WorkflowRunner,
     RegistryService,
+    FakeModelVersionService,
     RegistryResolver,
     ModelFieldsResolver,
     ModelVersionFieldsResolver,
   ],
-  exports: [RegistryService],
 })
 export class RegistryModule {}

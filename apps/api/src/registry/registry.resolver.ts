@@ -1,9 +1,10 @@
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { REGISTRY_MUTATION_PERMISSIONS as PERMISSION } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
+import { callerOf } from '../common/caller';
 import type { GraphQLContext } from '../common/graphql-context';
-import type { Caller } from '../fleet/fleet.service';
-import { ModelVersion } from '../fleet/fleet.types';
+import { FakeModelVersionService } from './fake-model-version.service';
+import { ModelVersion, RegisterModelVersionInput } from './model-version.types';
 import { RegistryService } from './registry.service';
 import {
   CreateLicenseInput,
@@ -15,10 +16,6 @@ import {
   Runtime,
 } from './registry.types';
 
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
-
 /**
  * The model registry. Reads are `read`; who may call each mutation is the
  * shared table REGISTRY_MUTATION_PERMISSIONS in libs/contracts roles.ts
@@ -26,7 +23,19 @@ function caller(ctx: GraphQLContext): Caller {
  */
 @Resolver()
 export class RegistryResolver {
-  constructor(private readonly registry: RegistryService) {}
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly fakeModelVersions: FakeModelVersionService,
+  ) {}
+
+  @RequirePermission('operate')
+  @Mutation(() => ModelVersion, { description: 'Registers a model version (minimal record).' })
+  registerModelVersion(
+    @Args('input') input: RegisterModelVersionInput,
+    @Context() ctx: GraphQLContext,
+  ): Promise<ModelVersion> {
+    return this.fakeModelVersions.registerModelVersion(input, callerOf(ctx));
+  }
 
   @RequirePermission('read')
   @Query(() => [Model], { description: 'Every model, by name.' })
@@ -45,7 +54,7 @@ export class RegistryResolver {
     description: 'Creates a model; its versions are created with createModelVersion.',
   })
   createModel(@Args('input') input: CreateModelInput, @Context() ctx: GraphQLContext): Promise<Model> {
-    return this.registry.createModel(input, caller(ctx));
+    return this.registry.createModel(input, callerOf(ctx));
   }
 
   @RequirePermission('read')
@@ -63,7 +72,7 @@ export class RegistryResolver {
   @RequirePermission(PERMISSION.createLicense)
   @Mutation(() => License, { description: 'Records a license for review (PendingReview).' })
   createLicense(@Args('input') input: CreateLicenseInput, @Context() ctx: GraphQLContext): Promise<License> {
-    return this.registry.createLicense(input, caller(ctx));
+    return this.registry.createLicense(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.approveLicense)
@@ -73,7 +82,7 @@ export class RegistryResolver {
     @Args('note') note: string,
     @Context() ctx: GraphQLContext,
   ): Promise<License> {
-    return this.registry.decideLicense(name, 'Approved', note, caller(ctx));
+    return this.registry.decideLicense(name, 'Approved', note, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.rejectLicense)
@@ -83,7 +92,7 @@ export class RegistryResolver {
     @Args('note') note: string,
     @Context() ctx: GraphQLContext,
   ): Promise<License> {
-    return this.registry.decideLicense(name, 'Rejected', note, caller(ctx));
+    return this.registry.decideLicense(name, 'Rejected', note, callerOf(ctx));
   }
 
   @RequirePermission('read')
@@ -106,7 +115,7 @@ export class RegistryResolver {
     @Args('input') input: RegisterRuntimeInput,
     @Context() ctx: GraphQLContext,
   ): Promise<Runtime> {
-    return this.registry.registerRuntime(input, caller(ctx));
+    return this.registry.registerRuntime(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.setRuntimeAllowed)
@@ -118,7 +127,7 @@ export class RegistryResolver {
     @Args('allowed') allowed: boolean,
     @Context() ctx: GraphQLContext,
   ): Promise<Runtime> {
-    return this.registry.setRuntimeAllowed(id, allowed, caller(ctx));
+    return this.registry.setRuntimeAllowed(id, allowed, callerOf(ctx));
   }
 
   @RequirePermission('read')
@@ -143,7 +152,7 @@ export class RegistryResolver {
     @Args('input') input: CreateModelVersionInput,
     @Context() ctx: GraphQLContext,
   ): Promise<ModelVersion> {
-    return this.registry.createModelVersion(input, caller(ctx));
+    return this.registry.createModelVersion(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.verifyModelVersion)
@@ -152,7 +161,7 @@ export class RegistryResolver {
       'Hashes the artifact in its store against the digest (verifyModelVersionWorkflow) and returns the version with the verification.',
   })
   verifyModelVersion(@Args('ref') ref: string, @Context() ctx: GraphQLContext): Promise<ModelVersion> {
-    return this.registry.verifyModelVersion(ref, caller(ctx));
+    return this.registry.verifyModelVersion(ref, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.approveModelVersion)
@@ -164,7 +173,7 @@ export class RegistryResolver {
     @Args('note', { type: () => String, nullable: true }) note: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<ModelVersion> {
-    return this.registry.transitionModelVersion(ref, 'approve', note ?? null, caller(ctx));
+    return this.registry.transitionModelVersion(ref, 'approve', note ?? null, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.deprecateModelVersion)
@@ -174,7 +183,7 @@ export class RegistryResolver {
     @Args('reason') reason: string,
     @Context() ctx: GraphQLContext,
   ): Promise<ModelVersion> {
-    return this.registry.transitionModelVersion(ref, 'deprecate', reason, caller(ctx));
+    return this.registry.transitionModelVersion(ref, 'deprecate', reason, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.reinstateModelVersion)
@@ -184,7 +193,7 @@ export class RegistryResolver {
     @Args('note', { type: () => String, nullable: true }) note: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<ModelVersion> {
-    return this.registry.transitionModelVersion(ref, 'reinstate', note ?? null, caller(ctx));
+    return this.registry.transitionModelVersion(ref, 'reinstate', note ?? null, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.retireModelVersion)
@@ -198,7 +207,7 @@ export class RegistryResolver {
     @Args('withdraw', { defaultValue: false }) withdraw: boolean,
     @Context() ctx: GraphQLContext,
   ): Promise<ModelVersion> {
-    return this.registry.transitionModelVersion(ref, withdraw ? 'withdraw' : 'retire', reason, caller(ctx));
+    return this.registry.transitionModelVersion(ref, withdraw ? 'withdraw' : 'retire', reason, callerOf(ctx));
   }
 }
 

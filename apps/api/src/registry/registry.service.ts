@@ -46,12 +46,12 @@ import {
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { z } from 'zod';
-import { AuditWriter, Denied, type AuditContext, type Evidence } from '../auth/audit-writer';
-import { fakeRuntimeRecord } from '../fleet/deployments.service';
-import type { Caller } from '../fleet/fleet.service';
-import type { ModelVersion } from '../fleet/fleet.types';
-import { modelVersionView } from '../fleet/views';
+import { AuditWriter, Denied, type AuditContext, type Evidence } from '../auth';
+import type { Caller } from '../common/caller';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
+import { fakeRuntimeRecord } from './fake-model-version.service';
+import type { ModelVersion } from './model-version.types';
+import { modelVersionView } from './model-version.view';
 import type {
   CompatibleHardwareInput,
   CreateLicenseInput,

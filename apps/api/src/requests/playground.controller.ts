@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CORRELATION_ID_HEADER, ErrorCode, LunaNexaError, REQUEST_ID_HEADER } from '@lunanexa/contracts';
+import { findDeploymentModelAndState } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { API_CONFIG, gatewayUrl, type ApiConfig } from '../config';
 import { requestIdsOf } from '../common/request-ids';
 
@@ -67,12 +68,8 @@ export class PlaygroundController {
       );
     }
     const input = parsed.data;
-    const rows: { model_ref: string; state: string }[] = await this.db.query(
-      `SELECT model_ref, state FROM deployments WHERE id = $1 OR name = $1 LIMIT 1`,
-      [input.deployment],
-    );
-    const deployment = rows[0];
-    if (deployment === undefined) {
+    const deployment = await findDeploymentModelAndState(this.db, input.deployment);
+    if (deployment === null) {
       throw new LunaNexaError(ErrorCode.NOT_FOUND, `No deployment "${input.deployment}".`, [
         { path: 'deployment', message: 'no such deployment' },
       ]);

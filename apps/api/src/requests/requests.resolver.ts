@@ -1,6 +1,6 @@
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { MAX_WINDOW_MINUTES, RequestsService } from './requests.service';
 import { RequestRecordFilter, RequestRecordPage, TrafficReport } from './requests.types';
 

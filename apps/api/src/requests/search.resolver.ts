@@ -1,6 +1,6 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { SearchService } from './search.service';
 import { SearchHit } from './search.types';
 

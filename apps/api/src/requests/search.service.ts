@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Client } from '@temporalio/client';
+import { findSearchCandidates } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
-import { temporalWorkflowUrl } from '../system/temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 import type { SearchHit } from './search.types';
-
-/** LIKE treats % and _ as wildcards; a prefix search must match them literally. */
-function likePrefix(text: string): string {
-  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 const PER_KIND = 5;
 /** A workflow id nobody recorded is still worth one quick look in Temporal; never long enough to stall the search box. */
@@ -29,38 +25,8 @@ export class SearchService {
   ) {}
 
   async search(term: string): Promise<SearchHit[]> {
-    const prefix = likePrefix(term.toLowerCase());
-    const q = <T>(sql: string, params: unknown[]): Promise<T[]> => this.db.query(sql, params);
-    const [nodes, deployments, models, requests, correlations, workflows, deploymentWorkflows] =
-      await Promise.all([
-        q<{ name: string; lifecycle: string }>(
-          `SELECT name, lifecycle FROM nodes WHERE id = $1 OR name LIKE $2 ESCAPE '\\' ORDER BY name LIMIT ${PER_KIND}`,
-          [term, prefix],
-        ),
-        q<{ name: string; model_ref: string; state: string }>(
-          `SELECT name, model_ref, state FROM deployments WHERE id = $1 OR name LIKE $2 ESCAPE '\\' ORDER BY name LIMIT ${PER_KIND}`,
-          [term, prefix],
-        ),
-        q<{ ref: string; deployments: number }>(
-          `SELECT m.ref, (SELECT count(*)::int FROM deployments d WHERE d.model_version_id = m.id) AS deployments
-             FROM model_versions m WHERE m.ref = $1 OR m.model LIKE $2 ESCAPE '\\' ORDER BY m.ref LIMIT ${PER_KIND}`,
-          [term, prefix],
-        ),
-        q<{ request_id: string; outcome: string; model_ref: string | null; requested_model: string }>(
-          `SELECT request_id, outcome, model_ref, requested_model FROM request_records
-            WHERE request_id = $1 ORDER BY id DESC LIMIT ${PER_KIND}`,
-          [term],
-        ),
-        q<{ events: number; requests: number }>(
-          `SELECT (SELECT count(*)::int FROM audit_events WHERE correlation_id = $1) AS events,
-                  (SELECT count(*)::int FROM request_records WHERE correlation_id = $1) AS requests`,
-          [term],
-        ),
-        q<{ events: number }>(`SELECT count(*)::int AS events FROM audit_events WHERE workflow_id = $1`, [
-          term,
-        ]),
-        q<{ name: string }>(`SELECT name FROM deployments WHERE workflow_id = $1`, [term]),
-      ]);
+    const { nodes, deployments, models, requests, correlation, workflowEvents, workflowDeployment } =
+      await findSearchCandidates(this.db, term, PER_KIND);
 
     const hits: SearchHit[] = [];
     if (/^[1-9][0-9]{0,15}$/.test(term)) {
@@ -81,7 +47,6 @@ export class SearchService {
         temporalUiUrl: null,
       });
     }
-    const correlation = correlations[0];
     if (correlation !== undefined && correlation.events + correlation.requests > 0) {
       hits.push({
         kind: 'correlation',
@@ -91,8 +56,6 @@ export class SearchService {
         temporalUiUrl: null,
       });
     }
-    const workflowEvents = workflows[0]?.events ?? 0;
-    const workflowDeployment = deploymentWorkflows[0]?.name;
     if (workflowEvents > 0 || workflowDeployment !== undefined || (await this.temporalKnows(term))) {
       hits.push({
         kind: 'workflow',

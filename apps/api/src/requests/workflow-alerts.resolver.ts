@@ -2,10 +2,10 @@ import { Inject } from '@nestjs/common';
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import { Client } from '@temporalio/client';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
-import { temporalWorkflowUrl } from '../system/temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 import { WorkflowAlert } from './search.types';
 
 const LIST_TIMEOUT_MS = 5000;

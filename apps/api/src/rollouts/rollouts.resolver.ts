@@ -1,7 +1,7 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
-import type { Caller } from '../fleet/fleet.service';
+import { callerOf } from '../common/caller';
 import { RolloutsService } from './rollouts.service';
 import {
   Alias,
@@ -11,10 +11,6 @@ import {
   RolloutOperation,
   StartRolloutInput,
 } from './rollouts.types';
-
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
 
 /** Versioned aliases and the rollouts that move them. Reads need read; every change needs operate. */
 @Resolver()
@@ -51,7 +47,7 @@ export class RolloutsResolver {
   @RequirePermission('operate')
   @Mutation(() => Alias, { description: 'Creates an alias (no revision until its first rollout promotes).' })
   createAlias(@Args('input') input: CreateAliasInput, @Context() ctx: GraphQLContext): Promise<Alias> {
-    return this.service.createAlias(input, caller(ctx));
+    return this.service.createAlias(input, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -63,7 +59,7 @@ export class RolloutsResolver {
     @Args('input') input: StartRolloutInput,
     @Context() ctx: GraphQLContext,
   ): Promise<RolloutOperation> {
-    return this.service.startRollout(input, caller(ctx));
+    return this.service.startRollout(input, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -74,6 +70,6 @@ export class RolloutsResolver {
     @Args('reason', { type: () => String, nullable: true }) reason: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<Rollout> {
-    return this.service.signalRollout(rollout, action, reason ?? null, caller(ctx));
+    return this.service.signalRollout(rollout, action, reason ?? null, callerOf(ctx));
   }
 }

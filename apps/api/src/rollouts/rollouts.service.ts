@@ -16,21 +16,25 @@ import {
   type RolloutWorkflowInput,
 } from '@lunanexa/contracts';
 import {
+  countWorkflowAuditEvents,
+  deploymentNamesById,
   findAlias,
   findModelVersion,
   findRollout,
+  insertAlias,
   listAliasRevisions,
   listAliases,
   listRollouts,
+  workflowAuditEvents,
   type AliasRevisionRow,
   type AliasRow,
   type RolloutRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied } from '../auth/audit-writer';
+import { AuditWriter, Denied } from '../auth';
 import { API_CONFIG, type ApiConfig } from '../config';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import { RolloutAction } from './rollouts.types';
 import type {
@@ -68,13 +72,8 @@ export class RolloutsService {
     @Inject(API_CONFIG) private readonly config: ApiConfig,
   ) {}
 
-  private async deploymentNames(ids: readonly string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.query<{ id: string; name: string }[]>(
-      `SELECT id, name FROM deployments WHERE id = ANY($1::text[])`,
-      [[...new Set(ids)]],
-    );
-    return new Map(rows.map((row) => [row.id, row.name]));
+  private deploymentNames(ids: readonly string[]): Promise<Map<string, string>> {
+    return deploymentNamesById(this.db, ids);
   }
 
   private revisionView(row: AliasRevisionRow, names: Map<string, string>): AliasRevision {
@@ -93,22 +92,7 @@ export class RolloutsService {
   }
 
   private async receipts(workflowId: string): Promise<RolloutReceipt[]> {
-    const rows = await this.db.query<
-      {
-        seq: string;
-        action: string;
-        decision: string;
-        result: string;
-        evidence: unknown;
-        hash: string;
-        occurred_at: Date;
-        actor: string;
-      }[]
-    >(
-      `SELECT seq, action, decision, result, evidence, hash, occurred_at, actor FROM audit_events
-        WHERE workflow_id = $1 AND action LIKE 'rollout.%' ORDER BY seq`,
-      [workflowId],
-    );
+    const rows = await workflowAuditEvents(this.db, workflowId, 'rollout.');
     return rows.map((row) => ({
       seq: Number(row.seq),
       action: row.action,
@@ -237,11 +221,14 @@ export class RolloutsService {
           throw new Denied(new LunaNexaError(ErrorCode.CONFLICT, `alias ${input.name} already exists`));
         }
         const now = new Date();
-        await manager.query(
-          `INSERT INTO aliases (id, name, description, data_class, created_by, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-          [id, input.name, description, dataClass.data, caller.actor, now],
-        );
+        await insertAlias(manager, {
+          id,
+          name: input.name,
+          description,
+          dataClass: dataClass.data,
+          createdBy: caller.actor,
+          createdAt: now,
+        });
         return { value: undefined };
       },
     );
@@ -428,11 +415,12 @@ export class RolloutsService {
   }
 
   private async stillBaking(workflowId: string): Promise<boolean> {
-    const rows = await this.db.query<{ n: string }[]>(
-      `SELECT count(*) AS n FROM audit_events WHERE workflow_id = $1 AND action IN ('rollout.complete', 'rollout.rollback', 'rollout.abort')`,
-      [workflowId],
-    );
-    return Number(rows[0]?.n ?? 0) === 0;
+    const ended = await countWorkflowAuditEvents(this.db, workflowId, [
+      'rollout.complete',
+      'rollout.rollback',
+      'rollout.abort',
+    ]);
+    return ended === 0;
   }
 
   /** Waits briefly for the workflow to act on the signal, so the answer shows its effect. */

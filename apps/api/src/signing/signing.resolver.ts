@@ -1,14 +1,10 @@
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { SIGNING_MUTATION_PERMISSIONS as PERMISSION } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
-import type { Caller } from '../fleet/fleet.service';
+import { callerOf } from '../common/caller';
 import { SigningService } from './signing.service';
 import { RegisterSigningKeyInput, TenantSigningPolicy, TrustedSigningKey } from './signing.types';
-
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
 
 /**
  * Artifact signing trust (docs/OPERATIONS.md "Artifact signatures"): the
@@ -44,7 +40,7 @@ export class SigningResolver {
     @Args('input') input: RegisterSigningKeyInput,
     @Context() ctx: GraphQLContext,
   ): Promise<TrustedSigningKey> {
-    return this.service.registerSigningKey(input, caller(ctx));
+    return this.service.registerSigningKey(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.revokeSigningKey)
@@ -53,7 +49,7 @@ export class SigningResolver {
       'Revokes a signing key: versions it signed fail the deploy gate and the agent with SIGNATURE_INVALID from now on. Idempotent; audited.',
   })
   revokeSigningKey(@Args('keyId') keyId: string, @Context() ctx: GraphQLContext): Promise<TrustedSigningKey> {
-    return this.service.revokeSigningKey(keyId, caller(ctx));
+    return this.service.revokeSigningKey(keyId, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.setTenantUnsignedPolicy)
@@ -66,6 +62,6 @@ export class SigningResolver {
     @Args('allowUnsignedVersions') allowUnsignedVersions: boolean,
     @Context() ctx: GraphQLContext,
   ): Promise<TenantSigningPolicy> {
-    return this.service.setTenantUnsignedPolicy(tenantId, allowUnsignedVersions, caller(ctx));
+    return this.service.setTenantUnsignedPolicy(tenantId, allowUnsignedVersions, callerOf(ctx));
   }
 }

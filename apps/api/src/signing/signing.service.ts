@@ -12,8 +12,8 @@ import {
 } from '@lunanexa/persistence';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied, type AuditContext, type Evidence } from '../auth/audit-writer';
-import type { Caller } from '../fleet/fleet.service';
+import { AuditWriter, Denied, type AuditContext, type Evidence } from '../auth';
+import type { Caller } from '../common/caller';
 import type { RegisterSigningKeyInput, TenantSigningPolicy, TrustedSigningKey } from './signing.types';
 
 const KEY_ID = /^ed25519:[0-9a-f]{32}$/;

@@ -11,14 +11,14 @@ import {
   type PingWorkflowInput,
   type PingWorkflowResult,
 } from '@lunanexa/contracts';
-import { PingRecordEntity } from '@lunanexa/persistence';
+import { recentPingRecords } from '@lunanexa/persistence';
 import type { RequestIds } from '@lunanexa/observability';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { TEMPORAL_CLIENT } from '../infrastructure/infrastructure.module';
 import { isTemporalConnectionFailure } from '../infrastructure/workflow-runner';
 import type { PingRecord, PingResult } from './system.types';
-import { temporalWorkflowUrl } from './temporal-links';
+import { temporalWorkflowUrl } from '../common/temporal-links';
 
 const correlationKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.correlationId, SearchAttributeType.KEYWORD);
 const actorKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.actor, SearchAttributeType.KEYWORD);
@@ -105,9 +105,7 @@ export class PingService {
   }
 
   async recent(limit: number): Promise<PingRecord[]> {
-    const rows = await this.db
-      .getRepository(PingRecordEntity)
-      .find({ order: { createdAt: 'DESC' }, take: limit });
+    const rows = await recentPingRecords(this.db, limit);
     return rows.map((row) => ({
       id: row.id,
       workflowId: row.workflowId,

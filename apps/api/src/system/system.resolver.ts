@@ -1,6 +1,6 @@
 import { Args, Context, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
 import { PingService } from './ping.service';
 import { PingInput, PingRecord, PingResult } from './system.types';

@@ -1,8 +1,8 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { TENANCY_MUTATION_PERMISSIONS as PERMISSION } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
-import type { Caller } from '../fleet/fleet.service';
+import { callerOf } from '../common/caller';
 import { TenancyService } from './tenancy.service';
 import {
   CreateGatewayKeyInput,
@@ -12,10 +12,6 @@ import {
   Tenant,
   UpdateTenantInput,
 } from './tenancy.types';
-
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
 
 /**
  * Tenants, quotas and gateway keys. Everyone who may read sees them (never
@@ -54,7 +50,7 @@ export class TenancyResolver {
   @RequirePermission(PERMISSION.createTenant)
   @Mutation(() => Tenant, { description: 'Creates a tenant (CONFLICT when the id is taken); audited.' })
   createTenant(@Args('input') input: CreateTenantInput, @Context() ctx: GraphQLContext): Promise<Tenant> {
-    return this.service.createTenant(input, caller(ctx));
+    return this.service.createTenant(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.updateTenant)
@@ -63,7 +59,7 @@ export class TenancyResolver {
       "Changes a tenant's display name and quotas (left out: unchanged; null: unlimited); audited with before and after. Gateways apply it at once.",
   })
   updateTenant(@Args('input') input: UpdateTenantInput, @Context() ctx: GraphQLContext): Promise<Tenant> {
-    return this.service.updateTenant(input, caller(ctx));
+    return this.service.updateTenant(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.createGatewayKey)
@@ -75,7 +71,7 @@ export class TenancyResolver {
     @Args('input') input: CreateGatewayKeyInput,
     @Context() ctx: GraphQLContext,
   ): Promise<CreateGatewayKeyResult> {
-    return this.service.createGatewayKey(input, caller(ctx));
+    return this.service.createGatewayKey(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.revokeGatewayKey)
@@ -87,6 +83,6 @@ export class TenancyResolver {
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphQLContext,
   ): Promise<GatewayKey> {
-    return this.service.revokeGatewayKey(id, caller(ctx));
+    return this.service.revokeGatewayKey(id, callerOf(ctx));
   }
 }

@@ -35,8 +35,8 @@ import {
 import { generateGatewayKey } from '@lunanexa/credentials';
 import type { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied, type AuditContext, type Evidence } from '../auth/audit-writer';
-import type { Caller } from '../fleet/fleet.service';
+import { AuditWriter, Denied, type AuditContext, type Evidence } from '../auth';
+import type { Caller } from '../common/caller';
 import type {
   CreateGatewayKeyInput,
   CreateGatewayKeyResult,

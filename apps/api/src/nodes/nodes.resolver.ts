@@ -1,43 +1,29 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
+import { callerOf } from '../common/caller';
 import type { GraphQLContext } from '../common/graphql-context';
-import { DeploymentsService } from './deployments.service';
-import { FleetService, type Caller } from './fleet.service';
+import { NodesService } from './nodes.service';
 import {
   BootstrapToken,
   ControllerIdentity,
   CreateBootstrapTokenInput,
   CreatedBootstrapToken,
-  CreateDeploymentInput,
-  Deployment,
-  DeploymentOperation,
   DrainResult,
   FleetNode,
   LabelInput,
-  ModelVersion,
   NodeOperation,
-  PlacementPlanInput,
-  PlacementPlanView,
-  RegisterModelVersionInput,
   TaintInput,
-} from './fleet.types';
-
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
+} from './nodes.types';
 
 /**
- * Nodes, bootstrap tokens, model versions and deployments. Node arguments
- * accept a node id or its name. Who may call what is the shared table in
- * libs/contracts roles.ts: bootstrap tokens are credential administration
- * (admin); the rest of the fleet is operate; reads are read.
+ * Nodes and bootstrap tokens. Node arguments accept a node id or its name.
+ * Who may call what is the shared table in libs/contracts roles.ts: bootstrap
+ * tokens are credential administration (admin); the rest of the fleet is
+ * operate; reads are read.
  */
 @Resolver()
-export class FleetResolver {
-  constructor(
-    private readonly fleet: FleetService,
-    private readonly deploymentsService: DeploymentsService,
-  ) {}
+export class NodesResolver {
+  constructor(private readonly fleet: NodesService) {}
 
   @RequirePermission('read')
   @Query(() => ControllerIdentity, {
@@ -73,7 +59,7 @@ export class FleetResolver {
     @Args('input') input: CreateBootstrapTokenInput,
     @Context() ctx: GraphQLContext,
   ): Promise<CreatedBootstrapToken> {
-    return this.fleet.createBootstrapToken(input, caller(ctx));
+    return this.fleet.createBootstrapToken(input, callerOf(ctx));
   }
 
   @RequirePermission('administer')
@@ -82,7 +68,7 @@ export class FleetResolver {
     @Args('id', { type: () => ID }) id: string,
     @Context() ctx: GraphQLContext,
   ): Promise<BootstrapToken> {
-    return this.fleet.revokeBootstrapToken(id, caller(ctx));
+    return this.fleet.revokeBootstrapToken(id, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -91,7 +77,7 @@ export class FleetResolver {
       'Approves a Pending node and waits for EnrollNode to finish (credential issued, SSH checked, Active).',
   })
   approveNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<NodeOperation> {
-    return this.fleet.approveNode(node, caller(ctx));
+    return this.fleet.approveNode(node, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -103,7 +89,7 @@ export class FleetResolver {
     @Args('reason') reason: string,
     @Context() ctx: GraphQLContext,
   ): Promise<NodeOperation> {
-    return this.fleet.rejectNode(node, reason, caller(ctx));
+    return this.fleet.rejectNode(node, reason, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -113,7 +99,7 @@ export class FleetResolver {
     @Args('labels', { type: () => [LabelInput] }) labels: LabelInput[],
     @Context() ctx: GraphQLContext,
   ): Promise<FleetNode> {
-    return this.fleet.setLabels(node, labels, caller(ctx));
+    return this.fleet.setLabels(node, labels, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -123,13 +109,13 @@ export class FleetResolver {
     @Args('taints', { type: () => [TaintInput] }) taints: TaintInput[],
     @Context() ctx: GraphQLContext,
   ): Promise<FleetNode> {
-    return this.fleet.setTaints(node, taints, caller(ctx));
+    return this.fleet.setTaints(node, taints, callerOf(ctx));
   }
 
   @RequirePermission('operate')
   @Mutation(() => FleetNode, { description: 'No new placements on the node; running replicas keep serving.' })
   cordonNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<FleetNode> {
-    return this.fleet.setCordoned(node, true, caller(ctx));
+    return this.fleet.setCordoned(node, true, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -137,7 +123,7 @@ export class FleetResolver {
     description: 'Placements allowed again; on a Drained node this also returns it to service (Active).',
   })
   uncordonNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<FleetNode> {
-    return this.fleet.setCordoned(node, false, caller(ctx));
+    return this.fleet.setCordoned(node, false, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -151,7 +137,7 @@ export class FleetResolver {
     @Args('idempotencyKey', { type: () => String, nullable: true }) idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<DrainResult> {
-    return this.fleet.drainNode(node, timeoutSeconds, idempotencyKey, caller(ctx));
+    return this.fleet.drainNode(node, timeoutSeconds, idempotencyKey, callerOf(ctx));
   }
 
   @RequirePermission('operate')
@@ -164,59 +150,6 @@ export class FleetResolver {
     @Args('idempotencyKey', { type: () => String, nullable: true }) idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<NodeOperation> {
-    return this.fleet.rotateNodeCredential(node, idempotencyKey, caller(ctx));
-  }
-
-  @RequirePermission('operate')
-  @Mutation(() => ModelVersion, { description: 'Registers a model version (minimal record).' })
-  registerModelVersion(
-    @Args('input') input: RegisterModelVersionInput,
-    @Context() ctx: GraphQLContext,
-  ): Promise<ModelVersion> {
-    return this.deploymentsService.registerModelVersion(input, caller(ctx));
-  }
-
-  @RequirePermission('read')
-  @Query(() => [Deployment])
-  deployments(): Promise<Deployment[]> {
-    return this.deploymentsService.deployments();
-  }
-
-  @RequirePermission('read')
-  @Query(() => Deployment, { nullable: true })
-  deployment(@Args('deployment') deployment: string): Promise<Deployment | null> {
-    return this.deploymentsService.deployment(deployment);
-  }
-
-  @RequirePermission('read')
-  @Query(() => PlacementPlanView, {
-    description:
-      'Dry run of the scheduler: where replicas of a model version would go now and why every node was or was not chosen. Changes nothing.',
-  })
-  placementPlan(@Args('input') input: PlacementPlanInput): Promise<PlacementPlanView> {
-    return this.deploymentsService.placementPlan(input);
-  }
-
-  @RequirePermission('operate')
-  @Mutation(() => DeploymentOperation, {
-    description:
-      'Starts the deployment workflow (place, push signed assignments, wait for Ready, keep leases).',
-  })
-  createDeployment(
-    @Args('input') input: CreateDeploymentInput,
-    @Context() ctx: GraphQLContext,
-  ): Promise<DeploymentOperation> {
-    return this.deploymentsService.createDeployment(input, caller(ctx));
-  }
-
-  @RequirePermission('operate')
-  @Mutation(() => DeploymentOperation, {
-    description: 'Stops every replica and waits until the agents report them stopped.',
-  })
-  stopDeployment(
-    @Args('deployment') deployment: string,
-    @Context() ctx: GraphQLContext,
-  ): Promise<DeploymentOperation> {
-    return this.deploymentsService.stopDeployment(deployment, caller(ctx));
+    return this.fleet.rotateNodeCredential(node, idempotencyKey, callerOf(ctx));
   }
 }

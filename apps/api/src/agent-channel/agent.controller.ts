@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { AGENT_HTTP_PATHS } from '@lunanexa/agent-protocol';
-import { Public } from '../auth/decorators';
+import { Public } from '../auth';
 import { requestIdsOf } from '../common/request-ids';
 import { AgentChannelService } from './agent-channel.service';
 

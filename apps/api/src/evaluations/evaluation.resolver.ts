@@ -1,8 +1,8 @@
 import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EVALUATION_MUTATION_PERMISSIONS as PERMISSION } from '@lunanexa/contracts';
-import { RequirePermission } from '../auth/decorators';
+import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
-import type { Caller } from '../fleet/fleet.service';
+import { callerOf } from '../common/caller';
 import { EvaluationService } from './evaluation.service';
 import {
   BenchmarkComparison,
@@ -15,10 +15,6 @@ import {
   EvaluationSuite,
   StartEvaluationInput,
 } from './evaluation.types';
-
-function caller(ctx: GraphQLContext): Caller {
-  return { actor: ctx.actor, ids: ctx.ids };
-}
 
 /** Evaluation suites, benchmark profiles, runs and comparisons. Reads need read; every change needs operate. */
 @Resolver()
@@ -79,7 +75,7 @@ export class EvaluationResolver {
     @Args('input') input: CreateEvaluationSuiteInput,
     @Context() ctx: GraphQLContext,
   ): Promise<EvaluationSuite> {
-    return this.evaluation.createSuite(input, caller(ctx));
+    return this.evaluation.createSuite(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.createBenchmarkProfile)
@@ -90,7 +86,7 @@ export class EvaluationResolver {
     @Args('input') input: CreateBenchmarkProfileInput,
     @Context() ctx: GraphQLContext,
   ): Promise<BenchmarkProfile> {
-    return this.evaluation.createProfile(input, caller(ctx));
+    return this.evaluation.createProfile(input, callerOf(ctx));
   }
 
   @RequirePermission(PERMISSION.startEvaluation)
@@ -102,6 +98,6 @@ export class EvaluationResolver {
     @Args('input') input: StartEvaluationInput,
     @Context() ctx: GraphQLContext,
   ): Promise<EvaluationOperation> {
-    return this.evaluation.startEvaluation(input, caller(ctx));
+    return this.evaluation.startEvaluation(input, callerOf(ctx));
   }
 }

@@ -34,14 +34,15 @@ import {
   listEvaluationRuns,
   listEvaluationSuites,
   readyEndpoints,
+  firstWorkflowAuditEvidence,
   type BenchmarkProfileRow,
   type EvaluationRunRow,
   type EvaluationSuiteRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied } from '../auth/audit-writer';
-import type { Caller } from '../fleet/fleet.service';
-import { validateIdempotencyKey } from '../fleet/fleet.service';
+import { AuditWriter, Denied } from '../auth';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import {
   GraderKind,
@@ -550,11 +551,11 @@ export class EvaluationService {
     for (;;) {
       const run = await findEvaluationRun(this.db, runId);
       if (run) return run;
-      const refusals = await this.db.query<{ evidence: { errorCode?: string; reason?: string } }[]>(
-        `SELECT evidence FROM audit_events WHERE workflow_id = $1 AND action = 'evaluation.refuse' ORDER BY seq LIMIT 1`,
-        [workflowId],
+      const refusal = await firstWorkflowAuditEvidence<{ errorCode?: string; reason?: string }>(
+        this.db,
+        workflowId,
+        'evaluation.refuse',
       );
-      const refusal = refusals[0]?.evidence;
       if (refusal) {
         const code =
           refusal.errorCode !== undefined && isErrorCode(refusal.errorCode)

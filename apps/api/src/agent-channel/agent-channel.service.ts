@@ -28,7 +28,11 @@ import {
 } from '@lunanexa/contracts';
 import type { Logger, RequestIds } from '@lunanexa/observability';
 import {
+  bootstrapTokenAutoApproves,
   findBootstrapTokenByHash,
+  insertPendingNode,
+  markBootstrapTokenUsed,
+  recordNodeHeartbeat,
   findNode,
   findNodeKeys,
   renewNodeLease,
@@ -39,9 +43,7 @@ import {
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NodeChangeAnnouncer } from './node-change-announcer';
-import { AuditWriter, Denied } from '../auth/audit-writer';
-import { CONTROLLER_KEY } from '../auth/auth.constants';
-import type { ControllerKey } from '../auth/controller-key';
+import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
 import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
@@ -183,30 +185,21 @@ export class AgentChannelService {
         if (await findNode(manager, body.nodeName)) {
           throw deny(ErrorCode.CONFLICT, `a node named ${body.nodeName} is already enrolled`);
         }
-        await manager.query(`UPDATE bootstrap_tokens SET used_at = $2, used_by_node_id = $3 WHERE id = $1`, [
-          found.id,
-          now,
-          nodeId,
-        ]);
-        await manager.query(
-          `INSERT INTO nodes (id, name, lifecycle, cordoned, labels, taints, address, ssh_port, host_key_fingerprint,
-             key_id, public_key, inventory, enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at)
-           VALUES ($1, $2, 'Pending', false, $3::jsonb, '[]'::jsonb, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)`,
-          [
-            nodeId,
-            body.nodeName,
-            JSON.stringify({ ...body.labels, ...found.labels }),
-            body.address,
-            body.ssh.port,
-            body.ssh.hostKeyFingerprint,
-            envelope.signature.keyId,
-            body.publicKey,
-            JSON.stringify(body.inventory),
-            enrollWorkflowId(nodeId),
-            found.id,
-            now,
-          ],
-        );
+        await markBootstrapTokenUsed(manager, found.id, now, nodeId);
+        await insertPendingNode(manager, {
+          id: nodeId,
+          name: body.nodeName,
+          labels: { ...body.labels, ...found.labels },
+          address: body.address,
+          sshPort: body.ssh.port,
+          hostKeyFingerprint: body.ssh.hostKeyFingerprint,
+          keyId: envelope.signature.keyId,
+          publicKey: body.publicKey,
+          inventory: body.inventory,
+          enrollWorkflowId: enrollWorkflowId(nodeId),
+          bootstrapTokenId: found.id,
+          enrolledAt: now,
+        });
         const lifecycle: NodeLifecycleState = 'Pending';
         return {
           value: { autoApprove: found.autoApprove, nodeId, lifecycle },
@@ -360,13 +353,9 @@ export class AgentChannelService {
     const current = outcome.node;
     this.announcer.changed(current.id);
     if (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') {
-      const token = await this.db.query<{ auto_approve: boolean }[]>(
-        `SELECT auto_approve FROM bootstrap_tokens WHERE id = $1`,
-        [current.bootstrapTokenId],
-      );
       await this.ensureEnrollWorkflow(
         current.id,
-        token[0]?.auto_approve ?? false,
+        await bootstrapTokenAutoApproves(this.db, current.bootstrapTokenId),
         `node:${current.name}`,
         ids,
       ).catch((error: unknown) =>
@@ -511,30 +500,23 @@ export class AgentChannelService {
       sshPort = endpoint.sshPort;
     }
     const inventoryJson = JSON.stringify(heartbeat.inventory);
-    await manager.query(
-      `UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
-              inventory = COALESCE($5::jsonb, inventory), observed = $6::jsonb, agent_credential_serial = $7, key_id = $8, public_key = $9,
-              next_key_id = $10, next_public_key = $11, rotation_requested_at = $12, address = $13, ssh_port = $14,
-              updated_at = $3
-        WHERE id = $1`,
-      [
-        locked.id,
-        heartbeat.sequence,
-        now,
-        leaseExpiresAt,
-        // Unchanged (nearly always): not rewritten, so PostgreSQL neither parses nor re-toasts it each beat.
-        isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory) ? null : inventoryJson,
-        JSON.stringify({ observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes }),
-        envelope.body.credentialSerial,
-        keyId,
-        publicKey,
-        nextKeyId,
-        nextPublicKey,
-        rotationRequestedAt,
-        address,
-        sshPort,
-      ],
-    );
+    await recordNodeHeartbeat(manager, {
+      nodeId: locked.id,
+      sequence: heartbeat.sequence,
+      receivedAt: now,
+      leaseExpiresAt,
+      // Unchanged (nearly always): not rewritten, so PostgreSQL neither parses nor re-toasts it each beat.
+      inventoryJson: isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory) ? null : inventoryJson,
+      observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
+      agentCredentialSerial: envelope.body.credentialSerial,
+      keyId,
+      publicKey,
+      nextKeyId,
+      nextPublicKey,
+      rotationRequestedAt,
+      address,
+      sshPort,
+    });
     await recordAssignmentObservations(manager, locked.id, heartbeat.observedAssignments, now);
     for (const refusal of refusals) {
       await this.audit.appendIn(

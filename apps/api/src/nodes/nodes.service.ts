@@ -13,7 +13,6 @@ import {
   MAX_NODE_LABELS,
   MIN_BOOTSTRAP_TOKEN_TTL_SECONDS,
   NameSchema,
-  OPAQUE_ID_PATTERN,
   TaintSchema,
   WORKFLOW_TYPES,
   type DrainNodeWorkflowInput,
@@ -26,9 +25,12 @@ import {
   type Taint as TaintRecord,
 } from '@lunanexa/contracts';
 import { nodeActionRefusal, nodeLifecycle, transition } from '@lunanexa/domain';
-import type { RequestIds } from '@lunanexa/observability';
 import {
+  changeNodeSettings,
   findBootstrapToken,
+  insertBootstrapToken,
+  revokeBootstrapToken,
+  type NodeSettingsChange,
   findNode,
   listAssignments,
   listBootstrapTokens,
@@ -36,12 +38,12 @@ import {
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, Denied } from '../auth/audit-writer';
-import { CONTROLLER_KEY } from '../auth/auth.constants';
-import type { ControllerKey } from '../auth/controller-key';
+import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
+import type { Caller } from '../common/caller';
+import { validateIdempotencyKey } from '../common/idempotency-key';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
-import { enrollWorkflowId, hashBootstrapToken } from './agent-channel.service';
+import { enrollWorkflowId, hashBootstrapToken } from '../agent-channel';
 import type {
   BootstrapToken,
   ControllerIdentity,
@@ -52,13 +54,8 @@ import type {
   LabelInput,
   NodeOperation,
   TaintInput,
-} from './fleet.types';
+} from './nodes.types';
 import { bootstrapTokenView, nodeView } from './views';
-
-export interface Caller {
-  readonly actor: string;
-  readonly ids: RequestIds;
-}
 
 function invalid(path: string, message: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
@@ -102,13 +99,6 @@ export function validateTaints(input: readonly TaintInput[]): TaintRecord[] {
   return taints;
 }
 
-export function validateIdempotencyKey(key: string | null | undefined): string {
-  if (key === null || key === undefined) return randomUUID();
-  if (!OPAQUE_ID_PATTERN.test(key))
-    throw invalid('idempotencyKey', 'must be 1-128 of letters, digits, . _ : -');
-  return key;
-}
-
 /**
  * The node lifecycle for operators: bootstrap tokens, node views, approval,
  * labels and taints, cordon, drain and credential rotation. Multi-step
@@ -117,7 +107,7 @@ export function validateIdempotencyKey(key: string | null | undefined): string {
  * change and its audit event, like account administration.
  */
 @Injectable()
-export class FleetService {
+export class NodesService {
   constructor(
     private readonly db: DataSource,
     private readonly audit: AuditWriter,
@@ -209,22 +199,17 @@ export class FleetService {
         ttlSeconds: ttl,
       },
       async (manager) => {
-        await manager.query(
-          `INSERT INTO bootstrap_tokens (id, token_hash, prefix, node_name, labels, auto_approve, created_by,
-             created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
-          [
-            id,
-            hashBootstrapToken(token),
-            prefix,
-            input.nodeName ?? null,
-            JSON.stringify(labels),
-            input.autoApprove,
-            caller.actor,
-            now,
-            expiresAt,
-          ],
-        );
+        await insertBootstrapToken(manager, {
+          id,
+          tokenHash: hashBootstrapToken(token),
+          prefix,
+          nodeName: input.nodeName ?? null,
+          labels,
+          autoApprove: input.autoApprove,
+          createdBy: caller.actor,
+          createdAt: now,
+          expiresAt,
+        });
         return { value: undefined };
       },
     );
@@ -248,11 +233,7 @@ export class FleetService {
       { actor: caller.actor, action: 'bootstrap-token.revoke', ids: caller.ids },
       { tokenId: id },
       async (manager) => {
-        const rows = await manager.query<{ id: string }[]>(
-          `UPDATE bootstrap_tokens SET revoked_at = COALESCE(revoked_at, now()) WHERE id::text = $1 RETURNING id`,
-          [id],
-        );
-        if (rows.length === 0)
+        if (!(await revokeBootstrapToken(manager, id)))
           throw new Denied(new LunaNexaError(ErrorCode.NOT_FOUND, `no bootstrap token ${id}`));
         return { value: undefined };
       },
@@ -332,7 +313,7 @@ export class FleetService {
     action: string,
     evidence: Record<string, unknown>,
     caller: Caller,
-    apply: (node: NodeRow) => { sql: string; params: unknown[] } | LunaNexaError,
+    apply: (node: NodeRow) => NodeSettingsChange | LunaNexaError,
   ): Promise<FleetNode> {
     const node = await this.requireNode(idOrName);
     await this.audit.change(
@@ -344,7 +325,7 @@ export class FleetService {
           throw new Denied(new LunaNexaError(ErrorCode.NOT_FOUND, `node ${idOrName} does not exist`));
         const change = apply(locked);
         if (change instanceof LunaNexaError) throw new Denied(change);
-        await manager.query(change.sql, change.params);
+        await changeNodeSettings(manager, locked.id, change);
         return { value: undefined };
       },
     );
@@ -355,11 +336,7 @@ export class FleetService {
     const labels = validateLabels(input);
     return this.changeNode(idOrName, 'node.labels.set', { labels }, caller, (node) => {
       const refusal = nodeActionRefusal(node, 'setLabels');
-      if (refusal !== null) return new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
-      return {
-        sql: `UPDATE nodes SET labels = $2::jsonb, updated_at = now() WHERE id = $1`,
-        params: [node.id, JSON.stringify(labels)],
-      };
+      return refusal === null ? { labels } : new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
     });
   }
 
@@ -367,11 +344,7 @@ export class FleetService {
     const taints = validateTaints(input);
     return this.changeNode(idOrName, 'node.taints.set', { taints }, caller, (node) => {
       const refusal = nodeActionRefusal(node, 'setTaints');
-      if (refusal !== null) return new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
-      return {
-        sql: `UPDATE nodes SET taints = $2::jsonb, updated_at = now() WHERE id = $1`,
-        params: [node.id, JSON.stringify(taints)],
-      };
+      return refusal === null ? { taints } : new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
     });
   }
 
@@ -388,10 +361,7 @@ export class FleetService {
         !cordoned && node.lifecycle === 'Drained'
           ? transition(nodeLifecycle, node.lifecycle, 'activate')
           : node.lifecycle;
-      return {
-        sql: `UPDATE nodes SET cordoned = $2, lifecycle = $3, updated_at = now() WHERE id = $1`,
-        params: [node.id, cordoned, lifecycle],
-      };
+      return { cordoned, lifecycle };
     });
   }
 

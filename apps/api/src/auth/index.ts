@@ -1,0 +1,6 @@
+// What other features use of auth: permission decorators, the audit writer, the caller's principal, the controller key.
+export { Public, RequirePermission, Roles } from './decorators';
+export { AuditWriter, Denied, type AuditContext, type Evidence } from './audit-writer';
+export { CONTROLLER_KEY } from './auth.constants';
+export type { ControllerKey } from './controller-key';
+export type { Principal } from './principal';

@@ -1,0 +1,93 @@
+import type { NodeLabels, Taint as TaintRecord } from '@lunanexa/contracts';
+import { deriveNodeReadiness, nodeActions } from '@lunanexa/domain';
+import type { AssignmentRow, BootstrapTokenRow, NodeRow } from '@lunanexa/persistence';
+import { assignmentView } from '../deployments';
+import type { BootstrapToken, FleetNode, Label, Taint } from './nodes.types';
+
+export function labelsOf(labels: NodeLabels): Label[] {
+  return Object.entries(labels)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => ({ key, value }));
+}
+
+export function taintsOf(taints: readonly TaintRecord[]): Taint[] {
+  return taints.map((taint) => ({ key: taint.key, value: taint.value, effect: taint.effect }));
+}
+
+export function nodeView(
+  node: NodeRow,
+  assignments: readonly AssignmentRow[],
+  temporalUiUrl: string,
+  now: Date = new Date(),
+): FleetNode {
+  const readiness = deriveNodeReadiness({
+    leaseRenewedAt: node.leaseRenewedAt,
+    leaseExpiresAt: node.leaseExpiresAt,
+    inventory: node.inventory,
+    now,
+  });
+  return {
+    id: node.id,
+    name: node.name,
+    lifecycle: node.lifecycle,
+    readiness: readiness.readiness,
+    conditions: [
+      {
+        type: readiness.condition.type,
+        status: readiness.condition.status,
+        reason: readiness.condition.reason,
+        message: readiness.condition.message ?? null,
+        lastTransitionAt: new Date(readiness.condition.lastTransitionAt),
+      },
+    ],
+    cordoned: node.cordoned,
+    actions: nodeActions(node),
+    labels: labelsOf(node.labels),
+    taints: taintsOf(node.taints),
+    address: node.address,
+    sshPort: node.sshPort,
+    hostKeyFingerprint: node.hostKeyFingerprint,
+    keyId: node.keyId,
+    nextKeyId: node.nextKeyId,
+    credentialSerial: node.credentialSerial,
+    credentialExpiresAt: node.credentialExpiresAt,
+    leaseRenewedAt: node.leaseRenewedAt,
+    leaseExpiresAt: node.leaseExpiresAt,
+    heartbeatAgeSeconds: readiness.heartbeatAgeSeconds,
+    architecture: node.inventory.architecture,
+    cpuCores: node.inventory.cpu.cores,
+    systemMemoryBytes: node.inventory.systemMemory.totalBytes,
+    agentVersion: node.inventory.agentVersion,
+    gpus: node.inventory.gpus.map((gpu) => ({
+      index: gpu.index,
+      name: gpu.name,
+      uuid: gpu.uuid,
+      memoryModel: gpu.memoryModel,
+      memorySource: gpu.memorySource,
+      totalMemoryBytes: gpu.totalMemoryBytes,
+      freeMemoryBytes: gpu.freeMemoryBytes,
+      computeCapability: gpu.computeCapability,
+    })),
+    assignments: assignments.map((row) => assignmentView(row, node.name)),
+    enrollWorkflowId: node.enrollWorkflowId,
+    temporalUiUrl,
+    enrolledAt: node.enrolledAt,
+    updatedAt: node.updatedAt,
+  };
+}
+
+export function bootstrapTokenView(row: BootstrapTokenRow): BootstrapToken {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    nodeName: row.nodeName,
+    labels: labelsOf(row.labels),
+    autoApprove: row.autoApprove,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    usedAt: row.usedAt,
+    usedByNodeId: row.usedByNodeId,
+    revokedAt: row.revokedAt,
+  };
+}

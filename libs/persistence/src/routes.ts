@@ -1,0 +1,88 @@
+import type { Queryable } from './fleet';
+
+/**
+ * The gateway's routing snapshot (apps/gateway postgres-route-table.ts): which
+ * replicas and aliases can take a request right now, read every refresh.
+ */
+
+/**
+ * Every replica that may take a new request, in one round trip. A replica
+ * counts only when desired state (intent Run, deployment not being torn down),
+ * what the agent reported (Ready for the current generation, with a port) and
+ * both leases (assignment and node) agree. Draining/Drained nodes drop out so
+ * a drain stops new traffic at once; cordon is deliberately absent because it
+ * only blocks new placements. A node whose lease lapsed is Unreachable, and a
+ * NULL lease (never heartbeated) compares as unknown, so both drop out too.
+ * A version whose license is not Approved (rejected or withdrawn after the
+ * rollout) stops serving at the next refresh; the license's allowed data
+ * classes travel with the route so the gateway can refuse other classes.
+ *
+ * Order is least recently updated deployment first, then least recently
+ * updated assignment: a stable base order that lookup rotates through.
+ */
+const ROUTES_SQL = `
+SELECT d.id AS deployment_id,
+       d.model_ref,
+       d.created_at AS deployment_created_at,
+       n.address,
+       a.endpoint_port,
+       mv.context_length,
+       l.document->'allowedDataClasses' AS allowed_data_classes
+  FROM assignments a
+  JOIN deployments d ON d.id = a.deployment_id
+  JOIN nodes n ON n.id = a.node_id
+  JOIN model_versions mv ON mv.id = d.model_version_id
+  JOIN licenses l ON l.id = mv.license_id
+ WHERE a.intent = 'Run'
+   AND a.observed_state = 'Ready'
+   AND a.observed_generation = a.generation
+   AND a.endpoint_port BETWEEN 1 AND 65535
+   AND a.lease_expires_at > now()
+   AND d.state NOT IN ('Stopping', 'Stopped', 'Failed')
+   AND n.lifecycle = 'Active'
+   AND n.lease_expires_at > now()
+   AND l.approval_state = 'Approved'
+ ORDER BY d.model_ref, d.updated_at, d.id, a.updated_at, a.id`;
+
+/**
+ * Every alias that can route: its current revision's (stable) deployment and,
+ * while a rollout runs, the canary deployment and its share in percent.
+ */
+const ALIASES_SQL = `
+SELECT al.name,
+       al.created_at,
+       al.canary_deployment_id,
+       al.canary_weight,
+       r.deployment_id AS stable_deployment_id
+  FROM aliases al
+  LEFT JOIN alias_revisions r ON r.alias_id = al.id AND r.revision = al.current_revision
+ WHERE al.current_revision > 0 OR al.canary_deployment_id IS NOT NULL
+ ORDER BY al.name`;
+
+export interface RoutableAliasRow {
+  readonly name: string;
+  readonly created_at: Date;
+  readonly canary_deployment_id: string | null;
+  readonly canary_weight: number;
+  readonly stable_deployment_id: string | null;
+}
+
+export interface RoutableReplicaRow {
+  readonly deployment_id: string;
+  readonly model_ref: string;
+  readonly deployment_created_at: Date;
+  readonly address: string;
+  readonly endpoint_port: number;
+  readonly context_length: number | null;
+  readonly allowed_data_classes: unknown;
+}
+
+/** Every replica that may take a new request now (see ROUTES_SQL), in the table's stable base order. */
+export function routableReplicaRows(q: Queryable): Promise<RoutableReplicaRow[]> {
+  return q.query<RoutableReplicaRow[]>(ROUTES_SQL);
+}
+
+/** Every alias that can route, with its stable and canary deployments. */
+export function routableAliasRows(q: Queryable): Promise<RoutableAliasRow[]> {
+  return q.query<RoutableAliasRow[]>(ALIASES_SQL);
+}

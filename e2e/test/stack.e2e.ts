@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   REPO_ROOT,
+  describeProblems,
+  expectVisible,
   formatLeakFinding,
+  launchBrowser,
+  openPage,
+  signIn,
   isolatedStackEnv,
   launchStack,
   processesUsing,
@@ -101,6 +106,7 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
   let env: Record<string, string>;
   let urls: Urls;
   let stack: LaunchedStack | undefined;
+  let adminPassword = '';
   const responses: { source: string; text: string }[] = [];
 
   before(async () => {
@@ -181,6 +187,7 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
       stack.output(),
     )?.[1];
     expect(password, stack.output()).to.be.a('string');
+    adminPassword = password!;
     for (const log of readdirSync(join(dataDir, 'logs'))) {
       expect(readFileSync(join(dataDir, 'logs', log), 'utf8'), log).not.to.include(password);
     }
@@ -286,6 +293,18 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
         tenant: { id: 'demo' },
       },
     });
+    // The console's Overview offers the same first call.
+    const browser = await launchBrowser();
+    try {
+      const recorded = await openPage(browser, { width: 1440, height: 900 });
+      await signIn(urls.api, recorded, { username: 'admin', password: adminPassword });
+      const card = recorded.page.getByRole('region', { name: 'Try it' });
+      await expectVisible(recorded.page, card.getByText(`curl -N ${urls.gateway}/v1/chat/completions`));
+      await expectVisible(recorded.page, card.getByText('.data/controller/demo.key').first());
+      expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('API responses carry no product names, secrets or machine paths', () => {

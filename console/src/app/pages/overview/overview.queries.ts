@@ -128,3 +128,20 @@ export const RECENT_CHANGES = graphqlOperation<
     }
   }
 `);
+
+/** The alias and tenant `npm start` prepares on a fresh data directory (scripts/lib/demo.mjs). */
+export const DEMO_ALIAS = 'demo-chat';
+export const DEMO_TENANT = 'demo';
+
+/** Whether the launcher's demo is ready to call, and where the gateway answers. */
+export const TRY_IT = graphqlOperation<{
+  readonly gatewayEndpoint: string;
+  readonly alias: { readonly currentRevision: number } | null;
+  readonly tenant: { readonly id: string } | null;
+}>(`
+  query ConsoleTryIt {
+    gatewayEndpoint
+    alias(alias: "${DEMO_ALIAS}") { currentRevision }
+    tenant(id: "${DEMO_TENANT}") { id }
+  }
+`);

@@ -111,6 +111,14 @@ async function timedStart(cloneDir, env) {
   return { seconds, demo: /Try it \(tenant demo/.test(output), phases };
 }
 
+/** Wall times on a machine busy with other work measure that work as much as this one: say so in the result. */
+function loadNote(cpus, loadAverages) {
+  const highest = Math.max(...loadAverages);
+  return highest > cpus * 2
+    ? `shared machine: load average up to ${highest} on ${cpus} CPUs, so each step waited for a CPU most of the time; compare runs at similar load only`
+    : null;
+}
+
 async function main() {
   const cloneDir = path.resolve(options['clone-dir']);
   const laterStarts = Number(options['later-starts']);
@@ -189,7 +197,13 @@ async function main() {
           clock: 'from spawning `npm start` to the "LunaNexa is up." line',
           caches,
         },
-        machine: { cpus: os.cpus().length, node: process.version, loadAverageStart, loadAverageEnd },
+        machine: {
+          cpus: os.cpus().length,
+          node: process.version,
+          loadAverageStart,
+          loadAverageEnd,
+          note: loadNote(os.cpus().length, [...loadAverageStart, ...loadAverageEnd]),
+        },
         summary: {
           firstStartSeconds: first.seconds,
           laterStartSeconds: later.map((run) => run.seconds),

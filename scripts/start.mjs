@@ -4,7 +4,8 @@
 
 import { bootstrap } from './lib/bootstrap.mjs';
 import { openConsole } from './lib/open-browser.mjs';
-import { runSystemCheck, startStack } from './lib/stack.mjs';
+import { demoEnabled, demoSnippets, ensureDemo } from './lib/demo.mjs';
+import { graphqlAs, preflight, runSystemCheck, startStack } from './lib/stack.mjs';
 
 const log = (line) => console.log(`[lunanexa] ${line}`);
 
@@ -30,6 +31,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
+  // Seconds, not minutes, to learn that a port is busy: before npm ci, the Temporal CLI build and tsc.
+  await preflight({ log });
   const { temporalCli } = await bootstrap(log);
   stack = await startStack({ temporalCli, log });
   if (startupInterrupted) {
@@ -37,6 +40,21 @@ try {
     process.exit(130);
   }
   const check = await runSystemCheck(stack.urls.api, stack.tokenFile);
+  let tryIt = 'Demo         off (LUNANEXA_DEMO=0)';
+  if (demoEnabled() && stack.settings.agents > 0) {
+    // The stack is up either way: a demo that cannot be prepared is reported, not fatal.
+    tryIt = await ensureDemo({
+      graphql: (query, variables) => graphqlAs(stack.urls.api, stack.adminTokenFile, query, variables),
+      gatewayUrl: stack.urls.gateway,
+      dataDir: stack.settings.dataDir,
+      log,
+    }).then(
+      demoSnippets,
+      (error) => `Demo         not ready: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  } else if (demoEnabled()) {
+    tryIt = 'Demo         needs at least one simulated agent (LUNANEXA_AGENTS)';
+  }
   const agents = stack.urls.agents.map((a) => `${a.nodeName} ${a.url}`).join(', ');
   const opened = openConsole(stack.urls.console);
   console.log(`
@@ -49,6 +67,9 @@ LunaNexa is up.
   Logs         ${stack.logDir}
   CLI token    ${stack.tokenFile}  (export LUNANEXA_TOKEN_FILE=${stack.tokenFile})
   System check ${check.workflowId} → ${check.temporalUiUrl}
+
+${tryIt}
+
 Press Ctrl-C to stop.`);
 } catch (error) {
   console.error(`[lunanexa] start failed: ${error instanceof Error ? error.message : String(error)}`);

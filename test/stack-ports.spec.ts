@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findRepoRoot } from './support/repo';
@@ -15,12 +17,18 @@ interface Settings {
   agentBasePort: number;
   agentSshBasePort: number;
   agents: number;
+  dataDir: string;
+  assignedPorts?: Record<string, number>;
 }
 
 interface Ports {
   readonly stackSettings: (env: Record<string, string>) => Settings;
   readonly stackPorts: (settings: Settings) => { port: number; what: string; variable: string }[];
   readonly checkStackPorts: (settings: Settings) => Promise<string | null>;
+  readonly resolveStackPorts: (
+    settings: Settings,
+    options?: { log?: (line: string) => void },
+  ) => Promise<Settings>;
 }
 
 // A specifier held in a variable keeps this a real ESM import() in the compiled CommonJS.
@@ -123,5 +131,90 @@ describe('npm start checks its ports before it starts anything', () => {
     expect(await checkStackPorts(crowded)).to.equal(
       'port 4221 is set for both simulated agent dgx-1 SSH (LUNANEXA_AGENT_SSH_BASE_PORT) and simulated agent dgx-21 HTTP (LUNANEXA_AGENT_BASE_PORT); set one of them to another port',
     );
+  });
+});
+
+const closeServer = (server: Server | null): Promise<void> =>
+  server ? new Promise((resolve) => server.close(() => resolve())) : Promise.resolve();
+
+describe('npm start moves busy internal ports by itself and keeps them in <dataDir>/ports.json', () => {
+  const dataDirs: string[] = [];
+  after(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  function isolated(base: number, extra: Record<string, string> = {}): Record<string, string> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'lunanexa-ports-'));
+    dataDirs.push(dataDir);
+    // Chosen ports (set, hence checked strictly) on a free run; internal ones left to their defaults' logic.
+    return {
+      LUNANEXA_DATA_DIR: dataDir,
+      LUNANEXA_TEMPORAL_UI_PORT: String(base),
+      LUNANEXA_API_PORT: String(base + 1),
+      LUNANEXA_GATEWAY_PORT: String(base + 2),
+      ...extra,
+    };
+  }
+
+  it('a busy agent port (NATS on 4222 or another stack on 4201) is replaced by a free one, kept across restarts', async () => {
+    const { stackSettings, resolveStackPorts } = await load();
+    const base = await freeBase(3);
+    const env = isolated(base);
+    const defaults = stackSettings(env);
+    // Whatever already listens on 4201/4222 stays; otherwise this test holds them itself.
+    const held = await Promise.all([4201, 4222].map((port) => listen(port, '0.0.0.0').catch(() => null)));
+    const lines: string[] = [];
+    try {
+      const settings = await resolveStackPorts(defaults, { log: (line) => lines.push(line) });
+      const assigned = settings.assignedPorts ?? {};
+      expect(assigned['dgx-1-http']).to.be.a('number').and.not.equal(4201);
+      expect(assigned['dgx-2-ssh']).to.be.a('number').and.not.equal(4222);
+      expect(new Set(Object.values(assigned)).size, 'no port given twice').to.equal(
+        Object.values(assigned).length,
+      );
+      expect(lines.join('\n')).to.include('port 4222 (simulated agent dgx-2 SSH) is in use; took');
+      const kept = JSON.parse(readFileSync(path.join(defaults.dataDir, 'ports.json'), 'utf8')) as Record<
+        string,
+        number
+      >;
+      expect(kept).to.deep.equal(assigned);
+      // Freed or not, the next start keeps the addresses the nodes were given.
+      await Promise.all(held.map(closeServer));
+      held.fill(null);
+      const again = await resolveStackPorts(stackSettings(env));
+      expect(again.assignedPorts).to.deep.equal(assigned);
+    } finally {
+      await Promise.all(held.map(closeServer));
+    }
+  });
+
+  it('a busy port the user chose or types stops the start, naming its variable; so does a busy internal port whose variable is set', async () => {
+    const { stackSettings, resolveStackPorts } = await load();
+    const base = await freeBase(4);
+    const gateway = await listen(base + 2, '127.0.0.1');
+    try {
+      const failure = await resolveStackPorts(stackSettings(isolated(base))).then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(failure?.name).to.equal('StackPortError');
+      expect(failure?.message).to.equal(
+        `port ${base + 2} (gateway) is already in use by another process; set LUNANEXA_GATEWAY_PORT to move it`,
+      );
+    } finally {
+      await new Promise((r) => gateway.close(r));
+    }
+    const pg = await listen(base + 3, '127.0.0.1');
+    try {
+      const failure = await resolveStackPorts(
+        stackSettings(isolated(base, { LUNANEXA_PG_PORT: String(base + 3) })),
+      ).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      expect(failure).to.equal(
+        `port ${base + 3} (embedded PostgreSQL) is already in use by another process; set LUNANEXA_PG_PORT to move it`,
+      );
+    } finally {
+      await new Promise((r) => pg.close(r));
+    }
   });
 });

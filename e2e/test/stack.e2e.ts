@@ -1,13 +1,19 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import OpenAI from 'openai';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   REPO_ROOT,
+  describeProblems,
+  expectVisible,
   formatLeakFinding,
+  launchBrowser,
+  openPage,
+  signIn,
   isolatedStackEnv,
   launchStack,
   processesUsing,
@@ -27,15 +33,32 @@ interface Urls {
 }
 
 function urlsFrom(env: Record<string, string>): Urls {
-  const base = Number(env['LUNANEXA_AGENT_BASE_PORT']);
   return {
     api: `http://127.0.0.1:${env['LUNANEXA_API_PORT']}`,
     gateway: `http://127.0.0.1:${env['LUNANEXA_GATEWAY_PORT']}`,
     temporalUi: `http://127.0.0.1:${env['LUNANEXA_TEMPORAL_UI_PORT']}`,
     temporal: `127.0.0.1:${env['LUNANEXA_TEMPORAL_PORT']}`,
-    agents: [1, 2, 3, 4].map((i) => `http://127.0.0.1:${base + i}`),
+    agents: [],
   };
 }
+
+/** The agents' URLs as the launcher's banner prints them (their ports are the launcher's to choose). */
+function agentUrlsFrom(output: string): string[] {
+  const line = /^\s+Agents\s+(.*)$/m.exec(output)?.[1] ?? '';
+  return [...line.matchAll(/dgx-\d+ (http:\/\/\S+?)(?:,|$)/g)].map((match) => match[1]);
+}
+
+/** Listens on `port` on every address, like NATS does on 4222; null when something listens there already. */
+function occupy(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(null));
+    server.listen({ port, host: '0.0.0.0' }, () => resolve(server));
+  });
+}
+
+const closeServer = (server: Server | null) =>
+  server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
 
 async function graphql(api: string, query: string, variables?: Record<string, unknown>, token?: string) {
   const response = await fetch(`${api}/graphql`, {
@@ -83,10 +106,13 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
   let env: Record<string, string>;
   let urls: Urls;
   let stack: LaunchedStack | undefined;
+  let adminPassword = '';
   const responses: { source: string; text: string }[] = [];
 
   before(async () => {
     env = await isolatedStackEnv(dataDir);
+    // The simulated nodes' ports are internal: left to the launcher, which starts from 4201… and 4221….
+    delete env['LUNANEXA_AGENT_BASE_PORT'];
     urls = urlsFrom(env);
   });
 
@@ -98,38 +124,70 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     if (this.currentTest?.state !== 'failed') rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a busy port stops the start in one line naming the port and the variable that moves it; nothing is left running', async () => {
-    // Like NATS, which listens on 4222 (agent dgx-2's default SSH port) on every address.
-    const busyPort = Number(env['LUNANEXA_AGENT_BASE_PORT']) + 22;
+  it('a busy port the user chose stops the start within seconds, before any build step, naming the variable that moves it; nothing is left running', async () => {
+    const busyPort = Number(env['LUNANEXA_GATEWAY_PORT']);
     const other = await new Promise<Server>((resolve, reject) => {
       const server = createServer();
       server.once('error', reject);
       server.listen({ port: busyPort, host: '0.0.0.0' }, () => resolve(server));
     });
     try {
+      const started = Date.now();
       const failure = await launchStack(env).then(
         () => null,
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
       expect(failure, 'the launcher started although a port was busy').to.be.a('string');
       expect(failure).to.include(
-        `[lunanexa] start failed: port ${busyPort} (simulated agent dgx-2 SSH) is already in use by another process; set LUNANEXA_AGENT_SSH_BASE_PORT to move it\n`,
+        `[lunanexa] start failed: port ${busyPort} (gateway) is already in use by another process; set LUNANEXA_GATEWAY_PORT to move it\n`,
       );
+      expect(failure).not.to.include('building TypeScript');
       expect(failure).not.to.include('starting PostgreSQL');
+      expect(Date.now() - started, 'reported within seconds').to.be.lessThan(15_000);
       expect(processesUsing(dataDir)).to.deep.equal([]);
     } finally {
       await new Promise((resolve) => other.close(resolve));
     }
   });
 
-  it('first start: every service answers, the system check ran, the CLI reads the API', async () => {
-    stack = await launchStack(env);
+  it('first start with 4201 and 4222 taken (another stack, NATS): the nodes get other ports and all are Ready; every service answers, the system check ran, the CLI reads the API', async () => {
+    // Held here unless something listens there already (NATS often does on 4222): busy either way.
+    const held = await Promise.all([4201, 4222].map(occupy));
+    try {
+      stack = await launchStack(env);
+    } finally {
+      await Promise.all(held.map(closeServer));
+    }
     expect(stack.output()).to.include('System check ping/startup-');
+    expect(stack.output()).to.match(/port 4201 \(simulated agent dgx-1 HTTP\) is in use; took \d+ instead/);
+    expect(stack.output()).to.match(/port 4222 \(simulated agent dgx-2 SSH\) is in use; took \d+ instead/);
+    urls.agents = agentUrlsFrom(stack.output());
+    expect(urls.agents, stack.output()).to.have.length(4);
+    expect(urls.agents).not.to.include('http://127.0.0.1:4201');
+    const kept = JSON.parse(readFileSync(join(dataDir, 'ports.json'), 'utf8')) as Record<string, number>;
+    expect(kept['dgx-2-ssh']).to.be.a('number').and.not.equal(4222);
+    const nodes = await graphql(
+      urls.api,
+      '{ nodes { name lifecycle readiness } }',
+      undefined,
+      readFileSync(tokenFile, 'utf8').trim(),
+    );
+    expect(
+      (
+        JSON.parse(nodes.text) as {
+          data: { nodes: { name: string; lifecycle: string; readiness: string }[] };
+        }
+      ).data.nodes
+        .filter((n) => /^dgx-[1-4]$/.test(n.name))
+        .map((n) => `${n.name} ${n.lifecycle} ${n.readiness}`)
+        .sort(),
+    ).to.deep.equal(['dgx-1 Active Ready', 'dgx-2 Active Ready', 'dgx-3 Active Ready', 'dgx-4 Active Ready']);
     // The first admin's generated password is shown once, on the launcher's terminal only.
     const password = /its generated password is shown this once[^\n]*\n\S*\s+(\S+)/i.exec(
       stack.output(),
     )?.[1];
     expect(password, stack.output()).to.be.a('string');
+    adminPassword = password!;
     for (const log of readdirSync(join(dataDir, 'logs'))) {
       expect(readFileSync(join(dataDir, 'logs', log), 'utf8'), log).not.to.include(password);
     }
@@ -198,6 +256,57 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     expect(ping.stdout).to.include('ping/e2e-first-run');
   });
 
+  it('a first call in two commands: the demo key (0600) streams from demo-chat with the official openai client', async () => {
+    const keyFile = join(dataDir, 'controller', 'demo.key');
+    expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+    expect(stack!.output()).to.include(`curl -N ${urls.gateway}/v1/chat/completions`);
+    expect(stack!.output()).to.include(`baseURL: '${urls.gateway}/v1'`);
+    const client = new OpenAI({
+      baseURL: `${urls.gateway}/v1`,
+      apiKey: readFileSync(keyFile, 'utf8').trim(),
+    });
+    const stream = await client.chat.completions.create({
+      model: 'demo-chat',
+      stream: true,
+      messages: [{ role: 'user', content: 'Hello!' }],
+    });
+    let text = '';
+    let chunks = 0;
+    for await (const chunk of stream) {
+      chunks++;
+      text += chunk.choices[0]?.delta?.content ?? '';
+    }
+    expect(chunks).to.be.greaterThan(2);
+    expect(text.trim()).not.to.equal('');
+    // The real path left its receipts: registered, evaluated, approved, rolled out; the tenant and its key.
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    const version = await graphql(
+      urls.api,
+      '{ modelVersion(ref: "demo-model@1") { state } alias(alias: "demo-chat") { currentRevision current { modelRef } } tenant(id: "demo") { id } }',
+      undefined,
+      token,
+    );
+    expect(JSON.parse(version.text)).to.deep.equal({
+      data: {
+        modelVersion: { state: 'Approved' },
+        alias: { currentRevision: 1, current: { modelRef: 'demo-model@1' } },
+        tenant: { id: 'demo' },
+      },
+    });
+    // The console's Overview offers the same first call.
+    const browser = await launchBrowser();
+    try {
+      const recorded = await openPage(browser, { width: 1440, height: 900 });
+      await signIn(urls.api, recorded, { username: 'admin', password: adminPassword });
+      const card = recorded.page.getByRole('region', { name: 'Try it' });
+      await expectVisible(recorded.page, card.getByText(`curl -N ${urls.gateway}/v1/chat/completions`));
+      await expectVisible(recorded.page, card.getByText('.data/controller/demo.key').first());
+      expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('API responses carry no product names, secrets or machine paths', () => {
     const findings = responses.flatMap((r) => scanForLeaks(r.text, r.source));
     expect(findings.map(formatLeakFinding)).to.deep.equal([]);
@@ -232,12 +341,27 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     );
     expect(deploy.code, `${deploy.stdout}${deploy.stderr}`).to.equal(0);
     const runtimes = processesUsing(dataDir).filter((p) => p.command.includes('fake-runtime'));
-    expect(runtimes, 'the deployment’s runtime process, found by its owner tag').to.have.length(1);
+    expect(
+      runtimes,
+      'the runtime processes of this deployment and of demo-chat, found by their owner tag',
+    ).to.have.length(2);
     await interrupt(stack!, dataDir);
   });
 
-  it('second start reuses the data: the first run’s ping is still in Temporal and PostgreSQL', async () => {
+  it('second start reuses the data: the first run’s ping is still in Temporal and PostgreSQL; the nodes keep their ports; the demo is not made again', async () => {
+    const keptBefore = readFileSync(join(dataDir, 'ports.json'), 'utf8');
+    const demoKey = readFileSync(join(dataDir, 'controller', 'demo.key'), 'utf8').trim();
     stack = await launchStack(env);
+    expect(agentUrlsFrom(stack.output())).to.deep.equal(urls.agents);
+    expect(readFileSync(join(dataDir, 'ports.json'), 'utf8')).to.equal(keptBefore);
+    expect(stack.output()).not.to.include('preparing the demo');
+    expect(readFileSync(join(dataDir, 'controller', 'demo.key'), 'utf8').trim()).to.equal(demoKey);
+    const answer = await fetch(`${urls.gateway}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demoKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'demo-chat', messages: [{ role: 'user', content: 'Hello again' }] }),
+    });
+    expect(answer.status, await answer.clone().text()).to.equal(200);
     const { stdout } = await run(temporalCliPath(), [
       'workflow',
       'describe',

@@ -1,34 +1,52 @@
 // "Install whatever is missing": npm packages, the pinned Temporal CLI, the
 // TypeScript build and the console build. Each step is a fast no-op when it
-// is already done, so `npm start` and `npm test` can always run it.
+// is already done, so `npm start` and `npm test` can always run it. Steps that
+// do not need each other run at once: the Temporal CLI's `go install` beside
+// `npm ci` and the builds, the console build (which compiles the contracts
+// from source) beside tsc.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function run(command, args, { quiet = false } = {}) {
-  const result = spawnSync(command, args, {
-    cwd: REPO_ROOT,
-    stdio: quiet ? 'pipe' : 'inherit',
-    env: process.env,
+/**
+ * Runs a command to completion without blocking the event loop, so another step's child runs meanwhile. Output is
+ * collected and shown only on failure: two steps' output interleaved on one terminal reads badly.
+ */
+function runAsync(command, args, description) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: REPO_ROOT,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve(Buffer.concat(output).toString('utf8'));
+      process.stderr.write(Buffer.concat(output));
+      reject(new Error(`${description ?? `${command} ${args.join(' ')}`} failed (exit ${code ?? signal})`));
+    });
   });
-  if (result.status !== 0) {
-    if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
-  }
 }
 
 /** `npm ci` when node_modules is missing or older than package-lock.json. */
-export function ensureNodeModules(log) {
+export async function ensureNodeModules(log) {
   const marker = path.join(REPO_ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(REPO_ROOT, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
   log('installing npm packages (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  const started = Date.now();
+  await runAsync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  log(`npm packages installed in ${seconds(started)} s`);
 }
+
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
 export async function ensureTemporal(log) {
   const { ensureTemporalCli } = await import('../../temporal/install.mjs');
@@ -62,9 +80,15 @@ function gitCommit() {
 }
 
 /** Incremental TypeScript build of every package, and the build stamp the services report. */
-export function buildTypeScript(log) {
+export async function buildTypeScript(log) {
   log('building TypeScript (incremental)…');
-  run(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-b', 'tsconfig.build.json']);
+  const started = Date.now();
+  await runAsync(
+    path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'),
+    ['-b', 'tsconfig.build.json'],
+    'tsc -b tsconfig.build.json',
+  );
+  log(`TypeScript built in ${seconds(started)} s`);
   mkdirSync(path.join(REPO_ROOT, 'dist'), { recursive: true });
   writeFileSync(
     path.join(REPO_ROOT, 'dist', 'build-info.json'),
@@ -72,8 +96,13 @@ export function buildTypeScript(log) {
   );
 }
 
-export function buildConsole() {
-  run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-console.mjs')]);
+export async function buildConsole(log) {
+  const output = await runAsync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'scripts', 'build-console.mjs')],
+    'console build',
+  );
+  for (const line of output.trimEnd().split('\n')) if (line) log(line);
 }
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -118,12 +147,13 @@ export function ensureChromium(log) {
 }
 
 export async function bootstrap(log, { console: withConsole = true, artifactStores = false } = {}) {
-  ensureNodeModules(log);
-  const [temporalCli, stores] = await Promise.all([
-    ensureTemporal(log),
-    artifactStores ? ensureArtifactStores(log) : null,
-  ]);
-  buildTypeScript(log);
-  if (withConsole) buildConsole();
+  // The Go tools need nothing from node_modules; the builds need node_modules and nothing from each other.
+  const goTools = Promise.all([ensureTemporal(log), artifactStores ? ensureArtifactStores(log) : null]);
+  // A failing Go build is reported once awaited below, after the node side settles; never as an unhandled rejection.
+  goTools.catch(() => undefined);
+  const builds = ensureNodeModules(log).then(() =>
+    Promise.all([buildTypeScript(log), withConsole ? buildConsole(log) : null]),
+  );
+  const [[temporalCli, stores]] = await Promise.all([goTools, builds]);
   return { temporalCli, artifactStores: stores };
 }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './bootstrap.mjs';
-import { checkStackPorts } from './ports.mjs';
+import { agentHttpPort, agentSshPort, resolveStackPorts, StackPortError } from './ports.mjs';
 import { clearRun, delay, reclaimStaleRun, recordRun, startService, tailFile } from './supervisor.mjs';
 
 function intFromEnv(env, name, fallback) {
@@ -48,6 +48,10 @@ export function stackSettings(env = process.env) {
     ),
     agents,
     logLevel: env.LUNANEXA_LOG_LEVEL || 'info',
+    // A port whose variable is set was chosen: it is never moved, only reported when busy.
+    chosenPortVariables: Object.keys(env).filter(
+      (name) => /^LUNANEXA_.*_PORT$/.test(name) && env[name] !== '',
+    ),
   };
 }
 
@@ -91,11 +95,11 @@ function agentConfig(settings, index, controllerKeyFingerprint) {
   const stateDir = path.join(dir, 'state');
   const config = {
     nodeName,
-    listen: { host: '127.0.0.1', port: settings.agentBasePort + index },
+    listen: { host: '127.0.0.1', port: agentHttpPort(settings, index) },
     dataDir: stateDir,
     controllerUrl: `http://127.0.0.1:${settings.apiPort}`,
     controllerKeyFingerprint,
-    ssh: { host: '127.0.0.1', port: settings.agentSshBasePort + index },
+    ssh: { host: '127.0.0.1', port: agentSshPort(settings, index) },
     inventory: { source: 'simulated', profile: 'dgx-spark' },
     labels: { 'lunanexa.io/simulated': 'true', 'lunanexa.io/rack': 'bench' },
   };
@@ -108,7 +112,7 @@ function agentConfig(settings, index, controllerKeyFingerprint) {
   };
 }
 
-async function graphqlAs(apiUrl, tokenFile, query, variables) {
+export async function graphqlAs(apiUrl, tokenFile, query, variables) {
   const token = readFileSync(tokenFile, 'utf8').trim();
   const response = await fetch(`${apiUrl}/graphql`, {
     method: 'POST',
@@ -143,12 +147,17 @@ async function controllerFingerprint(apiUrl, tokenFile) {
   );
 }
 
-/** A port the stack needs is taken or set twice; the message is the one line to show. */
-export class StackPortError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'StackPortError';
-  }
+export { StackPortError };
+
+/**
+ * What can be checked in seconds, before any install or build step: no other
+ * launcher owns the data directory, and every port the stack needs can be
+ * bound (internal ones moved when busy). Answers the settings to start with.
+ */
+export async function preflight({ env = process.env, log = (line) => console.log(line) } = {}) {
+  const settings = stackSettings(env);
+  await reclaimStaleRun(settings.dataDir, log);
+  return resolveStackPorts(settings, { log });
 }
 
 /**
@@ -157,13 +166,11 @@ export class StackPortError extends Error {
  * start stops whatever had started before rethrowing.
  */
 export async function startStack({ temporalCli, env = process.env, log = (line) => console.log(line) }) {
-  const settings = stackSettings(env);
+  // Again right before anything starts (the build may have taken minutes): a busy port found half-way up would leave
+  // a partial stack to unwind.
+  const settings = await preflight({ env, log });
   const logDir = path.join(settings.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  await reclaimStaleRun(settings.dataDir, log);
-  // Before anything starts: a busy port found half-way up would leave a partial stack to unwind.
-  const portProblem = await checkStackPorts(settings);
-  if (portProblem) throw new StackPortError(portProblem);
 
   const services = [];
   let temporal;
@@ -382,6 +389,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       },
       logDir,
       tokenFile,
+      adminTokenFile,
       services,
       temporal,
       stop,

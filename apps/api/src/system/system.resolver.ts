@@ -1,7 +1,9 @@
+import { Inject } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
+import { API_CONFIG, gatewayUrl, type ApiConfig } from '../config';
 import { PingService } from './ping.service';
 import { PingInput, PingRecord, PingResult } from './system.types';
 
@@ -9,7 +11,19 @@ const MAX_RECENT = 100;
 
 @Resolver()
 export class SystemResolver {
-  constructor(private readonly pings: PingService) {}
+  constructor(
+    private readonly pings: PingService,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  @RequirePermission('read')
+  @Query(() => String, {
+    description:
+      "The gateway's base URL as this API reaches it (LUNANEXA_GATEWAY_URL, else the local gateway port); its OpenAI-compatible API is under /v1.",
+  })
+  gatewayEndpoint(): string {
+    return gatewayUrl(this.config);
+  }
 
   @RequirePermission('operate')
   @Mutation(() => PingResult, {

@@ -1608,6 +1608,8 @@ export interface Query {
   readonly evaluationRuns: readonly EvaluationRun[];
   /** Every evaluation suite, by name. */
   readonly evaluationSuites: readonly EvaluationSuite[];
+  /** The gateway's base URL as this API reaches it (LUNANEXA_GATEWAY_URL, else the local gateway port); its OpenAI-compatible API is under /v1. */
+  readonly gatewayEndpoint: string;
   /** A tenant's gateway keys, newest first, without secrets; revoked ones only with includeRevoked (NOT_FOUND for an unknown tenant). */
   readonly gatewayKeys: readonly GatewayKey[];
   /** Dry run of the healing rules: the actions a pass would take now (rule, target, reason, evidence) and the candidates a bound held back. Changes nothing. */

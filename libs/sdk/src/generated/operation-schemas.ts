@@ -2079,6 +2079,21 @@ export const ConsoleRecentChangesQuerySchema = z.object({
   }),
 });
 
+/** From libs/sdk/graphql/console/overview.graphql. */
+export const ConsoleTryItQuerySchema = z.object({
+  gatewayEndpoint: z.string(),
+  alias: z
+    .object({
+      currentRevision: z.number().int(),
+    })
+    .nullable(),
+  tenant: z
+    .object({
+      id: z.string(),
+    })
+    .nullable(),
+});
+
 /** From libs/sdk/graphql/console/policies.graphql. */
 export const ConsolePoliciesQuerySchema = z.object({
   dataPolicies: z.array(ConsoleDataPolicyFragmentSchema),

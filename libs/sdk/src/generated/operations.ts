@@ -7646,6 +7646,32 @@ export const ConsoleRecentChangesDocument: TypedDocument<
 }`,
 };
 
+/** From libs/sdk/graphql/console/overview.graphql. */
+export type ConsoleTryItQuery = {
+  readonly gatewayEndpoint: string;
+  readonly alias: {
+    readonly currentRevision: number;
+  } | null;
+  readonly tenant: {
+    readonly id: string;
+  } | null;
+};
+
+export type ConsoleTryItQueryVariables = Record<string, never>;
+
+export const ConsoleTryItDocument: TypedDocument<ConsoleTryItQuery, ConsoleTryItQueryVariables> = {
+  operationName: 'ConsoleTryIt',
+  document: `query ConsoleTryIt {
+  gatewayEndpoint
+  alias(alias: "demo-chat") {
+    currentRevision
+  }
+  tenant(id: "demo") {
+    id
+  }
+}`,
+};
+
 /** From libs/sdk/graphql/console/policies.graphql. */
 export type ConsolePoliciesQuery = {
   readonly dataPolicies: readonly ConsoleDataPolicyFragment[];

@@ -5,6 +5,7 @@ import {
   ConsoleRecentChangesDocument,
   ConsoleRecentSystemChecksDocument,
   ConsoleSystemHealthDocument,
+  ConsoleTryItDocument,
   ConsoleWorkflowAlertsDocument,
   type ConsoleFleetCapacityQuery,
   type ConsoleOverviewDeploymentsQuery,
@@ -32,3 +33,10 @@ export const WORKFLOW_ALERTS = ConsoleWorkflowAlertsDocument;
 
 export type RecentChange = ConsoleRecentChangesQuery['auditEvents']['events'][number];
 export const RECENT_CHANGES = ConsoleRecentChangesDocument;
+
+/** The alias and tenant `npm start` prepares on a fresh data directory (scripts/lib/demo.mjs). */
+export const DEMO_ALIAS = 'demo-chat';
+export const DEMO_TENANT = 'demo';
+
+/** Whether the launcher's demo is ready to call, and where the gateway answers. */
+export const TRY_IT = ConsoleTryItDocument;

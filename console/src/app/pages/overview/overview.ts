@@ -45,15 +45,20 @@ import {
   FLEET_CAPACITY,
   OVERVIEW_DEPLOYMENTS,
   OVERVIEW_TRAFFIC,
+  DEMO_ALIAS,
+  DEMO_TENANT,
   type OverviewNode,
   RECENT_CHANGES,
   RECENT_SYSTEM_CHECKS,
   SYSTEM_HEALTH,
+  TRY_IT,
   WORKFLOW_ALERTS,
 } from './overview.queries';
 
 const REFRESH_INTERVAL_MS = 10_000;
 const RECENT_CHECKS_LIMIT = 10;
+/** The demo appears once, a minute after a start at most; it needs no closer watch. */
+const TRY_IT_INTERVAL_MS = 60_000;
 /** The Requests view's shortest window: 15 minutes in 30 s buckets. */
 const TRAFFIC_WINDOW = TRAFFIC_WINDOWS[0];
 /** Listing closed workflows is a Temporal visibility query; failures are rare and need no second-by-second watch. */
@@ -189,6 +194,29 @@ export class Overview {
         )
         .then((data) => data.workflowAlerts),
     { intervalMs: WORKFLOW_ALERTS_INTERVAL_MS },
+  );
+
+  /**
+   * The first call a fresh `npm start` leaves ready (the demo alias behind the
+   * demo tenant's key), or null. Not one of the page's watched queries: without
+   * the demo, or without the right to read tenants, the card is simply absent.
+   */
+  protected readonly tryIt = pollQuery(
+    (signal) =>
+      this.graphql.request(TRY_IT, {}, { flow: this.flow, signal }).then((data) =>
+        (data.alias?.currentRevision ?? 0) > 0 && data.tenant
+          ? {
+              alias: DEMO_ALIAS,
+              tenant: DEMO_TENANT,
+              curl: [
+                `curl -N ${data.gatewayEndpoint}/v1/chat/completions \\`,
+                `  -H "authorization: Bearer $(cat .data/controller/demo.key)" -H 'content-type: application/json' \\`,
+                `  -d '{"model":"${DEMO_ALIAS}","stream":true,"messages":[{"role":"user","content":"Hello!"}]}'`,
+              ].join('\n'),
+            }
+          : null,
+      ),
+    { intervalMs: TRY_IT_INTERVAL_MS },
   );
 
   protected readonly recentChanges = pollQuery(

@@ -148,12 +148,14 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
     const rows = await listAssignments(db, { deploymentId });
     let pushed = 0;
     const unreachable: string[] = [];
-    for (const row of rows) {
+    const byNode = new Map<string, AssignmentRow[]>();
+    for (const row of rows) byNode.set(row.nodeId, [...(byNode.get(row.nodeId) ?? []), row]);
+    const pushOne = async (row: AssignmentRow): Promise<void> => {
       const node = await findNode(db, row.nodeId);
-      if (!node) continue;
+      if (!node) return;
       // A stopped replica whose stop the agent has acknowledged needs no more pushes.
       if (row.intent === 'Stop' && row.ackedGeneration === row.generation && row.observedState === 'Stopped')
-        continue;
+        return;
       const leaseExpiresAt = new Date(clock.now().getTime() + leaseSeconds * 1000);
       const assignment = buildAssignment(
         row.id,
@@ -171,19 +173,25 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
         // Recorded only once the agent holds it, so the row never claims a lease the node does not have.
         await db.query(
           `UPDATE assignments SET spec = $2::jsonb, lease_expires_at = $3, updated_at = $4,
-                  acked_generation = GREATEST(COALESCE(acked_generation, 0), $5), acked_at = $4
-            WHERE id = $1 AND generation = $6`,
+                    acked_generation = GREATEST(COALESCE(acked_generation, 0), $5), acked_at = $4
+              WHERE id = $1 AND generation = $6`,
           [row.id, JSON.stringify(assignment), leaseExpiresAt, clock.now(), ack.generation, row.generation],
         );
         pushed += 1;
       } catch (error) {
         if (error instanceof LunaNexaError && error.code === ErrorCode.DEPENDENCY_UNAVAILABLE) {
           unreachable.push(node.name);
-          continue;
+          return;
         }
         throw error;
       }
-    }
+    };
+    // Nodes at once (one slow or unreachable node does not hold up the others' replicas), one node's in order.
+    await Promise.all(
+      [...byNode.values()].map(async (nodeRows) => {
+        for (const row of nodeRows) await pushOne(row);
+      }),
+    );
     return { pushed, unreachable };
   }
 

@@ -4,7 +4,7 @@ import { ed25519KeyId, openSshPublicKey, sshFingerprint } from '@lunanexa/agent-
 import {
   BOOTSTRAP_TOKEN_PREFIX,
   DEFAULT_BOOTSTRAP_TOKEN_TTL_SECONDS,
-  ENROLL_NODE_SIGNALS,
+  ENROLL_NODE_UPDATES,
   ErrorCode,
   LabelKeySchema,
   LabelValueSchema,
@@ -40,8 +40,9 @@ import { AuditWriter, Denied } from '../auth/audit-writer';
 import { CONTROLLER_KEY } from '../auth/auth.constants';
 import type { ControllerKey } from '../auth/controller-key';
 import { API_CONFIG, type ApiConfig } from '../config';
+import { derivedKey } from '../common/idempotency-keys';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
-import { enrollWorkflowId, hashBootstrapToken } from './agent-channel.service';
+import { hashBootstrapToken } from './agent-channel.service';
 import type {
   BootstrapToken,
   ControllerIdentity,
@@ -279,12 +280,13 @@ export class FleetService {
       );
       throw error;
     }
-    await this.workflows.signal(node.enrollWorkflowId, ENROLL_NODE_SIGNALS.approve, {
-      actor: caller.actor,
-      correlationId: caller.ids.correlationId,
-      requestId: caller.ids.requestId,
-    });
-    const result = await this.workflows.result<EnrollNodeWorkflowResult>(enrollWorkflowId(node.id));
+    // Answers once EnrollNode has finished (Active); a node is approved once, so its id is the key.
+    const result = await this.workflows.ask<EnrollNodeWorkflowResult>(
+      node.enrollWorkflowId,
+      ENROLL_NODE_UPDATES.approve,
+      { actor: caller.actor, correlationId: caller.ids.correlationId, requestId: caller.ids.requestId },
+      derivedKey('node.approve', node.id),
+    );
     return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
   }
 
@@ -305,13 +307,17 @@ export class FleetService {
       throw error;
     }
     if (reason.length < 1 || reason.length > 1024) throw invalid('reason', 'must be 1-1024 characters');
-    await this.workflows.signal(node.enrollWorkflowId, ENROLL_NODE_SIGNALS.reject, {
-      actor: caller.actor,
-      correlationId: caller.ids.correlationId,
-      requestId: caller.ids.requestId,
-      reason,
-    });
-    const result = await this.workflows.result<EnrollNodeWorkflowResult>(node.enrollWorkflowId);
+    const result = await this.workflows.ask<EnrollNodeWorkflowResult>(
+      node.enrollWorkflowId,
+      ENROLL_NODE_UPDATES.reject,
+      {
+        actor: caller.actor,
+        correlationId: caller.ids.correlationId,
+        requestId: caller.ids.requestId,
+        reason,
+      },
+      derivedKey('node.reject', node.id),
+    );
     return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
   }
 

@@ -144,7 +144,10 @@ async function runRollout(input: RolloutWorkflowInput): Promise<RolloutWorkflowR
       validator: (signal: RolloutSignal) => {
         if (!OPERATOR_ACTIONS.includes(signal.action))
           throw new Error(`unknown action ${String(signal.action)}`);
-        const bakeRollback = status.state === 'Promoted' && baking && signal.action !== 'promote';
+        const bakeRollback =
+          status.state === 'Promoted' &&
+          baking &&
+          (signal.action === 'rollback' || signal.action === 'abort');
         if (ended || (!ACTIVE_STATES.includes(status.state) && !bakeRollback)) {
           throw ApplicationFailure.create({
             type: 'INVALID_TRANSITION',

@@ -389,7 +389,12 @@ export class DeploymentsService {
   }
 
   /** Signals the deployment's workflow to stop and waits for it to finish (replicas stopped). */
-  async stopDeployment(idOrName: string, caller: Caller): Promise<DeploymentOperation> {
+  async stopDeployment(
+    idOrName: string,
+    caller: Caller,
+    idempotencyKey: string | null = null,
+  ): Promise<DeploymentOperation> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const row = await findDeployment(this.db, idOrName);
     if (!row) throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${idOrName} does not exist`);
     if (row.state !== 'Stopped') {
@@ -398,7 +403,7 @@ export class DeploymentsService {
         row.workflowId,
         DEPLOYMENT_UPDATES.stop,
         { actor: caller.actor, correlationId: caller.ids.correlationId, requestId: caller.ids.requestId },
-        stopIdempotencyKey(row.id),
+        idempotencyKey ?? stopIdempotencyKey(row.id),
       );
     }
     const after = await findDeployment(this.db, row.id);

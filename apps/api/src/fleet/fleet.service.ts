@@ -264,7 +264,12 @@ export class FleetService {
   }
 
   /** Signals EnrollNode and waits for it to finish (credential issued, SSH reachable, Active). */
-  async approveNode(idOrName: string, caller: Caller): Promise<NodeOperation> {
+  async approveNode(
+    idOrName: string,
+    caller: Caller,
+    idempotencyKey: string | null = null,
+  ): Promise<NodeOperation> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
     if (node.lifecycle !== 'Pending') {
       const error = new LunaNexaError(
@@ -285,12 +290,18 @@ export class FleetService {
       node.enrollWorkflowId,
       ENROLL_NODE_UPDATES.approve,
       { actor: caller.actor, correlationId: caller.ids.correlationId, requestId: caller.ids.requestId },
-      derivedKey('node.approve', node.id),
+      idempotencyKey ?? derivedKey('node.approve', node.id),
     );
     return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
   }
 
-  async rejectNode(idOrName: string, reason: string, caller: Caller): Promise<NodeOperation> {
+  async rejectNode(
+    idOrName: string,
+    reason: string,
+    caller: Caller,
+    idempotencyKey: string | null = null,
+  ): Promise<NodeOperation> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
     if (node.lifecycle !== 'Pending') {
       const error = new LunaNexaError(
@@ -316,7 +327,7 @@ export class FleetService {
         requestId: caller.ids.requestId,
         reason,
       },
-      derivedKey('node.reject', node.id),
+      idempotencyKey ?? derivedKey('node.reject', node.id),
     );
     return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
   }

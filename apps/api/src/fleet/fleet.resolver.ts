@@ -90,8 +90,17 @@ export class FleetResolver {
     description:
       'Approves a Pending node and waits for EnrollNode to finish (credential issued, SSH checked, Active).',
   })
-  approveNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<NodeOperation> {
-    return this.fleet.approveNode(node, caller(ctx));
+  approveNode(
+    @Args('node') node: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'The same key again returns the first call’s answer; default: derived from the node.',
+    })
+    idempotencyKey: string | null,
+    @Context() ctx: GraphQLContext,
+  ): Promise<NodeOperation> {
+    return this.fleet.approveNode(node, caller(ctx), idempotencyKey ?? null);
   }
 
   @RequirePermission('operate')
@@ -101,9 +110,15 @@ export class FleetResolver {
   rejectNode(
     @Args('node') node: string,
     @Args('reason') reason: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'The same key again returns the first call’s answer; default: derived from the node.',
+    })
+    idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<NodeOperation> {
-    return this.fleet.rejectNode(node, reason, caller(ctx));
+    return this.fleet.rejectNode(node, reason, caller(ctx), idempotencyKey ?? null);
   }
 
   @RequirePermission('operate')
@@ -215,8 +230,15 @@ export class FleetResolver {
   })
   stopDeployment(
     @Args('deployment') deployment: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description:
+        'The same key again returns the first call’s answer; default: derived from the deployment.',
+    })
+    idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<DeploymentOperation> {
-    return this.deploymentsService.stopDeployment(deployment, caller(ctx));
+    return this.deploymentsService.stopDeployment(deployment, caller(ctx), idempotencyKey ?? null);
   }
 }

@@ -35,6 +35,8 @@ async function buildInputs() {
     ...(await filesUnder(path.join(CONSOLE_DIR, 'src'))),
     // The console compiles these contract modules from source (see console/tsconfig.json).
     ...(await filesUnder(path.join(ROOT, 'libs', 'contracts', 'src'))),
+    // And the GraphQL operations and schema types the SDK generates.
+    ...(await filesUnder(path.join(ROOT, 'libs', 'sdk', 'src', 'generated'))),
     path.join(CONSOLE_DIR, 'angular.json'),
     ...consoleFiles
       .filter((name) => /^tsconfig.*\.json$/.test(name))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { appendAuditEvent, chainedAuditEvents } from '@lunanexa/persistence';
+import { appendAuditEvent, chainedAuditEvents, firstWorkflowReceipt } from '@lunanexa/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /** The workflow an activity runs for; every receipt names it. */
@@ -69,13 +69,7 @@ export async function receiptOnce(
   workflowId: string,
   draft: ReceiptDraft,
 ): Promise<ReceiptRef> {
-  const existing = await manager.query<{ id: string }[]>(
-    `SELECT id FROM audit_events
-      WHERE workflow_id = $1 AND action = $2 AND evidence->>'step' = $3
-      ORDER BY seq LIMIT 1`,
-    [workflowId, draft.action, draft.step],
-  );
-  const first = existing[0];
+  const first = await firstWorkflowReceipt(manager, workflowId, draft.action, draft.step);
   if (first) return new ReceiptRef(first.id);
   const event = await appendAuditEvent(manager, {
     id: randomUUID(),
@@ -96,6 +90,9 @@ export interface ChainedReceipt {
   readonly seq: number;
   readonly hash: string;
 }
+
+/** What an activity hands its workflow for a step it recorded. */
+export type Receipt = ChainedReceipt;
 
 /** `T` with every ReceiptRef (the value itself, or one of its properties) replaced by its chained receipt. */
 export type Receipted<T> = T extends ReceiptRef

@@ -1,15 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { systemClock, type Clock } from './clock';
-import { createDeploymentActivities } from './deployment-activities';
+import { createDeploymentActivities } from './deployment';
 import type { SouthboundPort } from './fleet-support';
-import { createNodeActivities, type ControllerSigningIdentity } from './node-activities';
-import { createSystemActivities } from './system-activities';
+import { createNodeActivities, type ControllerSigningIdentity } from './node';
+import { createSystemActivities } from './system';
 import { createRolloutActivities } from './rollout-activities';
 import { createEvaluationActivities } from './evaluation-activities';
-import { createRetentionActivities } from './retention-activities';
-import { createNodeRecoveryActivities } from './node-recovery-activities';
-import { createHealingActivities } from './healing-activities';
-import { createReconcileActivities, type FleetWorkflowsPort } from './reconcile-activities';
+import { createRetentionActivities } from './retention';
+import { createNodeRecoveryActivities } from './node-recovery';
+import { createHealingActivities } from './healing';
+import { createReconcileActivities, type FleetWorkflowsPort } from './reconcile';
 import {
   createArtifactActivities,
   EMPTY_ARTIFACT_STORE_CONFIG,
@@ -17,19 +17,16 @@ import {
 } from './artifact-activities';
 
 export * from './clock';
-export type { FleetWorkflowsPort } from './reconcile-activities';
+export type { FleetWorkflowsPort } from './reconcile';
 export * from './artifact-activities';
-export { createSystemActivities } from './system-activities';
-export { createNodeActivities, type ControllerSigningIdentity, type Receipt } from './node-activities';
-export {
-  createDeploymentActivities,
-  assignmentIdFor,
-  type DeploymentObservation,
-} from './deployment-activities';
+export { createSystemActivities } from './system';
+export { createNodeActivities, type ControllerSigningIdentity } from './node';
+export { createDeploymentActivities, assignmentIdFor, type DeploymentObservation } from './deployment';
 export * from './southbound';
 export {
   asActivityFailure,
   southboundTarget,
+  type Receipt,
   type SouthboundPort,
   type SouthboundTarget,
 } from './fleet-support';

@@ -118,7 +118,9 @@ describe('lunanexa eval', () => {
       },
     });
     let regressed = true;
-    const api = await cannedApi({ 'POST /graphql': graphqlRoute({ '': () => answer(regressed) }) });
+    const api = await cannedApi({
+      'POST /graphql': graphqlRoute({ BenchmarkComparison: () => answer(regressed) }),
+    });
     try {
       const io = captureIo();
       const code = await runCli(

@@ -108,3 +108,8 @@ export function countNodeReadiness(
   }
   return counts;
 }
+
+/** The node's heartbeat lease has not run out: the controller can count on its agent's reports. */
+export function leaseHolds(leaseExpiresAt: Date | null | undefined, now: Date): boolean {
+  return leaseExpiresAt !== null && leaseExpiresAt !== undefined && leaseExpiresAt.getTime() > now.getTime();
+}

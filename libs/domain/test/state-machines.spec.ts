@@ -86,35 +86,46 @@ const cases: Case[] = [
   },
   {
     machine: deploymentLifecycle,
-    contractStates: DEPLOYMENT_STATES,
+    // Placing and Updating are contract vocabulary nothing writes (see deployment-lifecycle.ts).
+    contractStates: DEPLOYMENT_STATES.filter((state) => state !== 'Placing' && state !== 'Updating'),
     initial: 'Pending',
     terminal: ['Stopped'],
     allowed: [
-      'Pending --place--> Placing',
-      'Pending --stop--> Stopping',
-      'Placing --placed--> Assigned',
-      'Placing --placementFailed--> Pending',
-      'Placing --stop--> Stopping',
+      'Pending --place--> Assigned',
+      'Starting --place--> Assigned',
+      'Ready --place--> Assigned',
+      'Degraded --place--> Assigned',
+      'Failed --place--> Assigned',
+      'Assigned --placementFailed--> Pending',
+      'Starting --placementFailed--> Pending',
+      'Ready --placementFailed--> Pending',
+      'Degraded --placementFailed--> Pending',
+      'Failed --placementFailed--> Pending',
+      'Pending --start--> Starting',
       'Assigned --start--> Starting',
-      'Assigned --replace--> Placing',
-      'Assigned --fail--> Failed',
-      'Assigned --stop--> Stopping',
+      'Ready --start--> Starting',
+      'Degraded --start--> Starting',
+      'Failed --start--> Starting',
+      'Pending --ready--> Ready',
+      'Assigned --ready--> Ready',
       'Starting --ready--> Ready',
-      'Starting --replace--> Placing',
-      'Starting --fail--> Failed',
-      'Starting --stop--> Stopping',
+      'Degraded --ready--> Ready',
+      'Failed --ready--> Ready',
+      'Pending --degrade--> Degraded',
+      'Assigned --degrade--> Degraded',
+      'Starting --degrade--> Degraded',
       'Ready --degrade--> Degraded',
-      'Ready --update--> Updating',
-      'Ready --stop--> Stopping',
-      'Degraded --recover--> Ready',
-      'Degraded --update--> Updating',
+      'Failed --degrade--> Degraded',
+      'Pending --fail--> Failed',
+      'Assigned --fail--> Failed',
+      'Starting --fail--> Failed',
+      'Ready --fail--> Failed',
       'Degraded --fail--> Failed',
+      'Pending --stop--> Stopping',
+      'Assigned --stop--> Stopping',
+      'Starting --stop--> Stopping',
+      'Ready --stop--> Stopping',
       'Degraded --stop--> Stopping',
-      'Updating --updated--> Ready',
-      'Updating --updateFailed--> Degraded',
-      'Updating --fail--> Failed',
-      'Updating --stop--> Stopping',
-      'Failed --retry--> Pending',
       'Failed --stop--> Stopping',
       'Stopping --stopped--> Stopped',
     ],
@@ -269,12 +280,12 @@ describe('lifecycle rules an operator relies on', () => {
 
   it('reports INVALID_TRANSITION as HTTP 409 and names the allowed events', () => {
     try {
-      transition(deploymentLifecycle, 'Ready', 'placed');
+      transition(deploymentLifecycle, 'Stopping', 'ready');
       expect.fail('should have thrown');
     } catch (error: unknown) {
       const problem = (error as LunaNexaError).toProblem();
       expect(problem.status).to.equal(HTTP_STATUS_BY_CODE.INVALID_TRANSITION);
-      expect(problem.detail).to.include('degrade');
+      expect(problem.detail).to.include('stopped');
     }
   });
 

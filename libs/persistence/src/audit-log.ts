@@ -6,6 +6,7 @@ import {
   type ChainVerification,
 } from '@lunanexa/audit';
 import type { EntityManager } from 'typeorm';
+import type { Queryable } from './fleet';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /** An audit_events row as the chain functions (libs/audit) take it. */
@@ -209,4 +210,41 @@ export async function verifyAuditChain(manager: EntityManager, pageSize = 1000):
     checked += result.checked;
     anchor = page[page.length - 1] ?? null;
   }
+}
+
+/** A workflow's receipt for one step, as an activity that may be running again looks for it. */
+export interface WorkflowReceipt {
+  readonly id: string;
+  readonly seq: number;
+  readonly hash: string;
+  readonly evidence: Record<string, unknown>;
+}
+
+/**
+ * The first receipt a workflow wrote for `action` (and `step`, when given):
+ * an activity whose transaction committed but whose completion was lost runs
+ * again and must find it instead of chaining a second one.
+ */
+export async function firstWorkflowReceipt(
+  q: Queryable,
+  workflowId: string,
+  action: string,
+  step?: string,
+): Promise<WorkflowReceipt | null> {
+  const rows = await q.query<{ id: string; seq: string; hash: string; evidence: Record<string, unknown> }[]>(
+    `SELECT id, seq, hash, evidence FROM audit_events
+      WHERE workflow_id = $1 AND action = $2 AND ($3::text IS NULL OR evidence->>'step' = $3)
+      ORDER BY seq LIMIT 1`,
+    [workflowId, action, step ?? null],
+  );
+  const first = rows[0];
+  return first ? { id: first.id, seq: Number(first.seq), hash: first.hash, evidence: first.evidence } : null;
+}
+
+/**
+ * Holds `key` until the transaction ends, so a retried step that overlaps a
+ * slow first attempt waits for it and then finds its receipt.
+ */
+export async function lockWorkflowStep(q: Queryable, key: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [key]);
 }

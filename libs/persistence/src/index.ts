@@ -20,3 +20,6 @@ export * from './app-role';
 export * from './healing';
 export * from './signing-keys';
 export * from './fleet-reconcile';
+export * from './deployments';
+export * from './nodes';
+export * from './pings';

@@ -23,3 +23,7 @@ export { DEFAULT_RETRY_POLICY, retryableFailure, retryableStatus, type RetryPoli
 export type * as Gateway from './generated/gateway';
 export { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from './generated/gateway';
 export type * as Graphql from './generated/graphql';
+/** Every operation in libs/sdk/graphql, typed: the document, its result and its variables. */
+export * as GraphqlOperations from './generated/operations';
+/** A zod schema of each operation's result, for callers that check what the API answered. */
+export * as GraphqlResultSchemas from './generated/operation-schemas';

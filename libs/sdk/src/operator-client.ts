@@ -1,33 +1,28 @@
 import { errorFromFailure, errorFromResponse, LunaNexaError } from './errors';
-import type { Alias, AliasRevision, Deployment, Model, ModelVersion } from './generated/graphql';
+import {
+  SdkAliasesDocument,
+  SdkDeploymentsDocument,
+  SdkModelsDocument,
+  type SdkAliasesQuery,
+  type SdkDeploymentsQuery,
+  type SdkModelsQuery,
+  type TypedDocument,
+} from './generated/operations';
 
 /**
- * The operations this client sends, each checked against apps/api/schema.gql
- * by the SDK's drift test; the result types below pick the same fields from
- * the generated schema types, so a renamed or retyped field fails the build.
+ * The operations this client sends (libs/sdk/graphql/sdk/operator.graphql), validated against
+ * apps/api/schema.gql by the generator; their result types are generated from the same
+ * documents, so a renamed or retyped field fails the build.
  */
 export const OPERATOR_OPERATIONS = {
-  models: `query SdkModels {
-  models { name displayName description versions { ref state runtimeKind contextLength } }
-}`,
-  aliases: `query SdkAliases {
-  aliases { name dataClass description currentRevision current { revision modelRef deploymentName } }
-}`,
-  deployments: `query SdkDeployments {
-  deployments { name modelRef state desiredReplicas readyReplicas purpose }
-}`,
+  models: SdkModelsDocument.document,
+  aliases: SdkAliasesDocument.document,
+  deployments: SdkDeploymentsDocument.document,
 } as const;
 
-export type ModelSummary = Pick<Model, 'name' | 'displayName' | 'description'> & {
-  readonly versions: readonly Pick<ModelVersion, 'ref' | 'state' | 'runtimeKind' | 'contextLength'>[];
-};
-export type AliasSummary = Pick<Alias, 'name' | 'dataClass' | 'description' | 'currentRevision'> & {
-  readonly current: Pick<AliasRevision, 'revision' | 'modelRef' | 'deploymentName'> | null;
-};
-export type DeploymentSummary = Pick<
-  Deployment,
-  'name' | 'modelRef' | 'state' | 'desiredReplicas' | 'readyReplicas' | 'purpose'
->;
+export type ModelSummary = SdkModelsQuery['models'][number];
+export type AliasSummary = SdkAliasesQuery['aliases'][number];
+export type DeploymentSummary = SdkDeploymentsQuery['deployments'][number];
 
 export interface OperatorClientOptions {
   /** The API's base URL (its GraphQL endpoint is `/graphql`). */
@@ -57,25 +52,27 @@ export class OperatorClient {
   }
 
   async models(signal?: AbortSignal): Promise<readonly ModelSummary[]> {
-    return (await this.query<{ models: ModelSummary[] }>(OPERATOR_OPERATIONS.models, signal)).models;
+    return (await this.query(SdkModelsDocument, signal)).models;
   }
 
   async aliases(signal?: AbortSignal): Promise<readonly AliasSummary[]> {
-    return (await this.query<{ aliases: AliasSummary[] }>(OPERATOR_OPERATIONS.aliases, signal)).aliases;
+    return (await this.query(SdkAliasesDocument, signal)).aliases;
   }
 
   async deployments(signal?: AbortSignal): Promise<readonly DeploymentSummary[]> {
-    return (await this.query<{ deployments: DeploymentSummary[] }>(OPERATOR_OPERATIONS.deployments, signal))
-      .deployments;
+    return (await this.query(SdkDeploymentsDocument, signal)).deployments;
   }
 
-  private async query<T>(query: string, signal: AbortSignal | undefined): Promise<T> {
+  private async query<T>(
+    operation: TypedDocument<T, Record<string, never>>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
     let response: Response;
     try {
       response = await this.fetcher(`${this.options.apiUrl.replace(/\/+$/, '')}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token}` },
-        body: JSON.stringify({ query }),
+        body: JSON.stringify({ query: operation.document }),
         signal,
       });
     } catch (error) {

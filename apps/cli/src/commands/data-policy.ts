@@ -1,32 +1,19 @@
 import { DATA_CLASSES, MAX_RETENTION_DAYS } from '@lunanexa/contracts';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
 import { formatFields, formatTable, writeJson } from '../output';
 
-const POLICY_FIELDS =
-  'tenantId dataClass retentionMode retentionDays evaluationCaptureConsent configured updatedBy updatedAt';
-
-/** The CLI's data policy operations (validated against apps/api/schema.gql by test/data-policy.spec.ts). */
+/** The CLI's data policy operations (libs/sdk/graphql/cli/data-policy.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const DATA_POLICY_DOCUMENTS = {
-  dataPolicies: `query DataPolicies { dataPolicies { ${POLICY_FIELDS} } }`,
-  dataPolicy: `query DataPolicy($tenantId: String!) { dataPolicy(tenantId: $tenantId) { ${POLICY_FIELDS} } }`,
-  setDataPolicy: `mutation SetDataPolicy($input: SetDataPolicyInput!) { setDataPolicy(input: $input) { ${POLICY_FIELDS} } }`,
+  dataPolicies: Operations.DataPoliciesDocument.document,
+  dataPolicy: Operations.DataPolicyDocument.document,
+  setDataPolicy: Operations.SetDataPolicyDocument.document,
 } as const;
 
-export const DataPolicySchema = z.object({
-  tenantId: z.string(),
-  dataClass: z.string(),
-  retentionMode: z.string(),
-  retentionDays: z.number().nullable(),
-  evaluationCaptureConsent: z.boolean(),
-  configured: z.boolean(),
-  updatedBy: z.string(),
-  updatedAt: z.string(),
-});
-export type DataPolicyView = z.infer<typeof DataPolicySchema>;
+export type DataPolicyView = z.infer<typeof Results.SetDataPolicyMutationSchema>['setDataPolicy'];
 
 export interface DataPolicySetOptions {
   readonly dataClass?: string;
@@ -104,7 +91,7 @@ export async function dataPolicyGetCommand(ctx: CommandContext, tenantId: string
   const { data } = await ctx.api.graphql(
     DATA_POLICY_DOCUMENTS.dataPolicy,
     { tenantId },
-    dataOf('dataPolicy', DataPolicySchema),
+    Results.DataPolicyQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.dataPolicy);
   else ctx.io.stdout(renderDataPolicy(data.dataPolicy));
@@ -119,7 +106,7 @@ export async function dataPolicySetCommand(
   const { data, requestId } = await ctx.api.graphql(
     DATA_POLICY_DOCUMENTS.setDataPolicy,
     { input: dataPolicyInput(tenantId, options) },
-    dataOf('setDataPolicy', DataPolicySchema),
+    Results.SetDataPolicyMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.setDataPolicy, requestId });
   else ctx.io.stdout(renderDataPolicy(data.setDataPolicy));
@@ -130,7 +117,7 @@ export async function dataPolicyListCommand(ctx: CommandContext): Promise<ExitCo
   const { data } = await ctx.api.graphql(
     DATA_POLICY_DOCUMENTS.dataPolicies,
     undefined,
-    dataOf('dataPolicies', z.array(DataPolicySchema)),
+    Results.DataPoliciesQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.dataPolicies);
   else ctx.io.stdout(renderDataPolicyList(data.dataPolicies));

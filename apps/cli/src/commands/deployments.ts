@@ -6,20 +6,11 @@ import {
   type DeploymentPurpose,
   type PlacementStrategy,
 } from '@lunanexa/contracts';
-import { z } from 'zod';
+import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { CliError, CliErrorCode, ExitCode, usageError } from '../errors';
-import {
-  DeploymentOperationSchema,
-  DeploymentSchema,
-  FLEET_DOCUMENTS,
-  PlacementPlanSchema,
-  dataOf,
-  type Deployment,
-  type DeploymentOperation,
-  type PlacementPlan,
-} from '../fleet-api';
+import { FLEET_DOCUMENTS, type Deployment, type DeploymentOperation, type PlacementPlan } from '../fleet-api';
 import { formatFields, formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS, renderAssignments } from './nodes';
 
@@ -148,7 +139,7 @@ export async function waitForReady(
     const { data, requestId } = await ctx.api.graphql(
       FLEET_DOCUMENTS.deployment,
       { deployment: deploymentId },
-      dataOf('deployment', DeploymentSchema.nullable()),
+      Results.DeploymentQuerySchema,
     );
     const deployment = data.deployment;
     if (deployment !== null) {
@@ -198,7 +189,7 @@ export async function deployCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.createDeployment,
     { input },
-    dataOf('createDeployment', DeploymentOperationSchema),
+    Results.CreateDeploymentMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   const operation: DeploymentOperation = data.createDeployment;
@@ -234,7 +225,7 @@ export async function deployListCommand(ctx: CommandContext): Promise<ExitCode> 
   const { data } = await ctx.api.graphql(
     FLEET_DOCUMENTS.deployments,
     undefined,
-    dataOf('deployments', z.array(DeploymentSchema)),
+    Results.DeploymentsQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.deployments);
   else ctx.io.stdout(renderDeploymentList(data.deployments));
@@ -245,7 +236,7 @@ export async function deployGetCommand(ctx: CommandContext, name: string): Promi
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.deployment,
     { deployment: name },
-    dataOf('deployment', DeploymentSchema.nullable()),
+    Results.DeploymentQuerySchema,
   );
   if (data.deployment === null) {
     throw new CliError(
@@ -262,7 +253,7 @@ export async function deployStopCommand(ctx: CommandContext, name: string): Prom
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.stopDeployment,
     { deployment: name },
-    dataOf('stopDeployment', DeploymentOperationSchema),
+    Results.StopDeploymentMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   const operation = data.stopDeployment;
@@ -320,7 +311,7 @@ export async function placementPlanCommand(
   const { data } = await ctx.api.graphql(
     FLEET_DOCUMENTS.placementPlan,
     { input },
-    dataOf('placementPlan', PlacementPlanSchema),
+    Results.PlacementPlanQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.placementPlan);
   else ctx.io.stdout(renderPlacementPlan(data.placementPlan));

@@ -1,39 +1,20 @@
 import { readFileSync } from 'node:fs';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { parseControlPlaneDigestFile, type RecordedControlPlaneDigest } from '@lunanexa/contracts';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
-import type { Conforms, Graphql, Narrow } from '../generated-types';
 import { formatTable, writeJson } from '../output';
 
+/** libs/sdk/graphql/cli/digest.graphql, validated against apps/api/schema.gql by `npm run sdk:generate` */
 export const DIGEST_DOCUMENTS = {
-  digest:
-    'query ControlPlaneDigest { controlPlaneDigest { registry desiredState auditChain { events headHash valid } } }',
-  auditEvent: 'query AuditEventHash($seq: Int!) { auditEvent(seq: $seq) { seq hash } }',
+  digest: Operations.ControlPlaneDigestDocument.document,
+  auditEvent: Operations.AuditEventHashDocument.document,
 } as const;
 
-export const ControlPlaneDigestSchema = z.object({
-  registry: z.string(),
-  desiredState: z.string(),
-  auditChain: z.object({
-    events: z.number().int(),
-    headHash: z.string().nullable(),
-    valid: z.boolean(),
-  }),
-});
-export type ControlPlaneDigestView = Narrow<
-  Graphql.ControlPlaneDigestView,
-  z.infer<typeof ControlPlaneDigestSchema>
->;
-const AuditEventHashSchema = z.object({ seq: z.number().int(), hash: z.string() }).nullable();
-// Compile-time only: the response schemas agree with the generated GraphQL types.
-const digestConforms: Conforms<z.infer<typeof ControlPlaneDigestSchema>, ControlPlaneDigestView> = true;
-const auditEventConforms: Conforms<
-  z.infer<typeof AuditEventHashSchema>,
-  Narrow<Graphql.AuditEvent | null, z.infer<typeof AuditEventHashSchema>>
-> = true;
-void [digestConforms, auditEventConforms];
+export type ControlPlaneDigestView = z.infer<
+  typeof Results.ControlPlaneDigestQuerySchema
+>['controlPlaneDigest'];
 
 export type RecordedDigest = RecordedControlPlaneDigest;
 
@@ -131,11 +112,7 @@ export async function digestCommand(ctx: CommandContext, options: DigestOptions)
     }
     recorded = parseRecordedDigest(text, options.compare);
   }
-  const { data } = await ctx.api.graphql(
-    DIGEST_DOCUMENTS.digest,
-    {},
-    dataOf('controlPlaneDigest', ControlPlaneDigestSchema),
-  );
+  const { data } = await ctx.api.graphql(DIGEST_DOCUMENTS.digest, {}, Results.ControlPlaneDigestQuerySchema);
   const live = data.controlPlaneDigest;
   if (recorded === undefined) {
     if (ctx.json) writeJson(ctx.io.stdout, live);
@@ -147,7 +124,7 @@ export async function digestCommand(ctx: CommandContext, options: DigestOptions)
     const event = await ctx.api.graphql(
       DIGEST_DOCUMENTS.auditEvent,
       { seq: recorded.auditEvents },
-      dataOf('auditEvent', AuditEventHashSchema),
+      Results.AuditEventHashQuerySchema,
     );
     hashAtBackupLength = event.data.auditEvent?.hash ?? null;
   }

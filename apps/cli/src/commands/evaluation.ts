@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { ErrorCode } from '@lunanexa/contracts';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { CliError, ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
 import { formatFields, formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
 
@@ -21,123 +21,24 @@ import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
 export const EVAL_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_EVAL_WAIT_SECONDS = 3600;
 
-const RUN_FIELDS = `id modelRef deploymentId suite profile state passed reasons errorCode workflowId temporalUiUrl createdAt finishedAt
-  scores { passRate passedCases totalCases passThreshold cases { caseId grader passed reason errorCode } }
-  metrics { requests errors errorRate ttftMs { p50 p95 p99 } tokensPerSecond completionTokens durationMs concurrency }`;
-
+/** The CLI's evaluation operations (libs/sdk/graphql/cli/evaluation.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const EVALUATION_DOCUMENTS = {
-  createSuite: `mutation($input: CreateEvaluationSuiteInput!) { createEvaluationSuite(input: $input) { id name digest caseCount passThreshold createdAt } }`,
-  suites: `query { evaluationSuites { id name digest caseCount passThreshold createdAt } }`,
-  createProfile: `mutation($input: CreateBenchmarkProfileInput!) { createBenchmarkProfile(input: $input) { id name digest concurrency inputTokens outputTokens durationSeconds requestCount createdAt } }`,
-  profiles: `query { benchmarkProfiles { id name digest concurrency inputTokens outputTokens durationSeconds requestCount createdAt } }`,
-  start: `mutation($input: StartEvaluationInput!) { startEvaluation(input: $input) { runId workflowId temporalUiUrl correlationId run { ${RUN_FIELDS} } } }`,
-  run: `query($id: ID!) { evaluationRun(id: $id) { ${RUN_FIELDS} } }`,
-  runs: `query($v: String, $p: String) { evaluationRuns(modelVersion: $v, profile: $p) { ${RUN_FIELDS} } }`,
-  compare: `query($p: String!, $v: [String!]!, $b: String) { benchmarkComparison(profile: $p, modelVersions: $v, baseline: $b) {
-    profile profileDigest baseline regressed
-    thresholds { maxTtftP95Increase ttftSlackMs maxTokensPerSecondDrop maxErrorRateIncrease maxPassRateDrop }
-    entries { modelRef baseline passRate ttftP50Ms ttftP95Ms ttftP99Ms tokensPerSecond errorRate sameSuiteAsBaseline regressed
-      regressions { metric baseline candidate reason } run { id } } } }`,
+  createSuite: Operations.CreateEvaluationSuiteDocument.document,
+  suites: Operations.EvaluationSuitesDocument.document,
+  createProfile: Operations.CreateBenchmarkProfileDocument.document,
+  profiles: Operations.BenchmarkProfilesDocument.document,
+  start: Operations.StartEvaluationDocument.document,
+  run: Operations.EvaluationRunDocument.document,
+  runs: Operations.EvaluationRunsDocument.document,
+  compare: Operations.BenchmarkComparisonDocument.document,
 } as const;
 
-const SuiteSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  digest: z.string(),
-  caseCount: z.number(),
-  passThreshold: z.number(),
-  createdAt: z.string(),
-});
-const ProfileSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  digest: z.string(),
-  concurrency: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  durationSeconds: z.number().nullable(),
-  requestCount: z.number().nullable(),
-  createdAt: z.string(),
-});
-const PercentilesSchema = z.object({ p50: z.number(), p95: z.number(), p99: z.number() });
-const RunSchema = z.object({
-  id: z.string(),
-  modelRef: z.string(),
-  deploymentId: z.string(),
-  suite: z.string(),
-  profile: z.string().nullable(),
-  state: z.string(),
-  passed: z.boolean().nullable(),
-  reasons: z.array(z.string()),
-  errorCode: z.string().nullable(),
-  workflowId: z.string(),
-  temporalUiUrl: z.string(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-  scores: z
-    .object({
-      passRate: z.number(),
-      passedCases: z.number(),
-      totalCases: z.number(),
-      passThreshold: z.number(),
-      cases: z.array(
-        z.object({
-          caseId: z.string(),
-          grader: z.string(),
-          passed: z.boolean(),
-          reason: z.string().nullable(),
-          errorCode: z.string().nullable(),
-        }),
-      ),
-    })
-    .nullable(),
-  metrics: z
-    .object({
-      requests: z.number(),
-      errors: z.number(),
-      errorRate: z.number(),
-      ttftMs: PercentilesSchema.nullable(),
-      tokensPerSecond: z.number(),
-      completionTokens: z.number(),
-      durationMs: z.number(),
-      concurrency: z.number(),
-    })
-    .nullable(),
-});
-export type EvaluationRunView = z.infer<typeof RunSchema>;
-const OperationSchema = z.object({
-  runId: z.string(),
-  workflowId: z.string(),
-  temporalUiUrl: z.string(),
-  correlationId: z.string(),
-  run: RunSchema.nullable(),
-});
-const ComparisonSchema = z.object({
-  profile: z.string(),
-  profileDigest: z.string(),
-  baseline: z.string(),
-  regressed: z.boolean(),
-  thresholds: z.record(z.string(), z.number()),
-  entries: z.array(
-    z.object({
-      modelRef: z.string(),
-      baseline: z.boolean(),
-      passRate: z.number().nullable(),
-      ttftP50Ms: z.number().nullable(),
-      ttftP95Ms: z.number().nullable(),
-      ttftP99Ms: z.number().nullable(),
-      tokensPerSecond: z.number().nullable(),
-      errorRate: z.number().nullable(),
-      sameSuiteAsBaseline: z.boolean(),
-      regressed: z.boolean(),
-      regressions: z.array(
-        z.object({ metric: z.string(), baseline: z.number(), candidate: z.number(), reason: z.string() }),
-      ),
-      run: z.object({ id: z.string() }).nullable(),
-    }),
-  ),
-});
-export type BenchmarkComparisonView = z.infer<typeof ComparisonSchema>;
+export type EvaluationRunView = NonNullable<
+  z.infer<typeof Results.EvaluationRunQuerySchema>['evaluationRun']
+>;
+export type BenchmarkComparisonView = z.infer<
+  typeof Results.BenchmarkComparisonQuerySchema
+>['benchmarkComparison'];
 
 const FINISHED = new Set(['Passed', 'Failed', 'Errored']);
 
@@ -301,7 +202,7 @@ export async function evalSuiteCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     EVALUATION_DOCUMENTS.createSuite,
     { input },
-    dataOf('createEvaluationSuite', SuiteSchema),
+    Results.CreateEvaluationSuiteMutationSchema,
   );
   const suite = data.createEvaluationSuite;
   if (ctx.json) writeJson(ctx.io.stdout, { ...suite, requestId });
@@ -321,7 +222,7 @@ export async function evalSuiteListCommand(ctx: CommandContext): Promise<ExitCod
   const { data } = await ctx.api.graphql(
     EVALUATION_DOCUMENTS.suites,
     undefined,
-    dataOf('evaluationSuites', z.array(SuiteSchema)),
+    Results.EvaluationSuitesQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.evaluationSuites);
   else
@@ -350,7 +251,7 @@ export async function evalProfileCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     EVALUATION_DOCUMENTS.createProfile,
     { input },
-    dataOf('createBenchmarkProfile', ProfileSchema),
+    Results.CreateBenchmarkProfileMutationSchema,
   );
   const profile = data.createBenchmarkProfile;
   if (ctx.json) writeJson(ctx.io.stdout, { ...profile, requestId });
@@ -370,7 +271,7 @@ export async function evalProfileListCommand(ctx: CommandContext): Promise<ExitC
   const { data } = await ctx.api.graphql(
     EVALUATION_DOCUMENTS.profiles,
     undefined,
-    dataOf('benchmarkProfiles', z.array(ProfileSchema)),
+    Results.BenchmarkProfilesQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.benchmarkProfiles);
   else
@@ -432,7 +333,7 @@ export async function evalRunCommand(
   const { data, requestId } = await ctx.api.graphql(
     EVALUATION_DOCUMENTS.start,
     { input },
-    dataOf('startEvaluation', OperationSchema),
+    Results.StartEvaluationMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   const operation = data.startEvaluation;
@@ -456,7 +357,7 @@ export async function evalRunCommand(
     const answer = await ctx.api.graphql(
       EVALUATION_DOCUMENTS.run,
       { id: operation.runId },
-      dataOf('evaluationRun', RunSchema.nullable()),
+      Results.EvaluationRunQuerySchema,
     );
     const run = answer.data.evaluationRun;
     if (run && FINISHED.has(run.state)) {
@@ -491,7 +392,7 @@ export async function evalRunsCommand(
           : parseModelVersionRef(options.modelVersion, '--model-version').ref,
       p: options.profile === undefined ? null : parseName(options.profile, 'profile name'),
     },
-    dataOf('evaluationRuns', z.array(RunSchema)),
+    Results.EvaluationRunsQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.evaluationRuns);
   else ctx.io.stdout(renderRuns(data.evaluationRuns));
@@ -518,7 +419,7 @@ export async function evalCompareCommand(
       v: versions,
       b: options.baseline === undefined ? null : parseModelVersionRef(options.baseline, '--baseline').ref,
     },
-    dataOf('benchmarkComparison', ComparisonSchema),
+    Results.BenchmarkComparisonQuerySchema,
   );
   const comparison = data.benchmarkComparison;
   if (ctx.json) writeJson(ctx.io.stdout, comparison);

@@ -1,42 +1,17 @@
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { parseIdempotencyKey, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { ExitCode } from '../errors';
-import { dataOf } from '../fleet-api';
 import { formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
 
-const PLAN_FIELDS =
-  'dryRun rules { crashLoopRestarts healthFailureThreshold nodeCrashThreshold nodeCrashWindowSeconds nodeCrashMinReplicas maxActionsPerPass cooldownSeconds } actions { rule kind target nodeId deploymentId reason evidenceJson outcome receiptHash } skipped { rule target reason }';
-
+/** The CLI's healing operation (libs/sdk/graphql/cli/healing.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const HEALING_DOCUMENTS = {
-  heal: `mutation Heal($input: HealInput!) { heal(input: $input) { workflowId temporalUiUrl correlationId plan { ${PLAN_FIELDS} } } }`,
+  heal: Operations.HealDocument.document,
 } as const;
 
-const HealingActionSchema = z.object({
-  rule: z.string(),
-  kind: z.string(),
-  target: z.string(),
-  nodeId: z.string(),
-  deploymentId: z.string().nullable(),
-  reason: z.string(),
-  evidenceJson: z.string(),
-  outcome: z.string().nullable(),
-  receiptHash: z.string().nullable(),
-});
-
-export const HealingRunSchema = z.object({
-  workflowId: z.string(),
-  temporalUiUrl: z.string(),
-  correlationId: z.string(),
-  plan: z.object({
-    dryRun: z.boolean(),
-    rules: z.record(z.string(), z.number()),
-    actions: z.array(HealingActionSchema),
-    skipped: z.array(z.object({ rule: z.string(), target: z.string(), reason: z.string() })),
-  }),
-});
-export type HealingRunView = z.infer<typeof HealingRunSchema>;
+export type HealingRunView = z.infer<typeof Results.HealMutationSchema>['heal'];
 
 export interface HealOptions {
   readonly dryRun?: boolean;
@@ -74,14 +49,9 @@ export async function healCommand(ctx: CommandContext, options: HealOptions): Pr
       : { rules: { maxActionsPerPass: parseWholeNumber(options.maxActions, '--max-actions', 0, 100) } }),
     ...(options.key === undefined ? {} : { idempotencyKey: parseIdempotencyKey(options.key) }),
   };
-  const { data } = await ctx.api.graphql(
-    HEALING_DOCUMENTS.heal,
-    { input },
-    dataOf('heal', HealingRunSchema),
-    {
-      timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS),
-    },
-  );
+  const { data } = await ctx.api.graphql(HEALING_DOCUMENTS.heal, { input }, Results.HealMutationSchema, {
+    timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS),
+  });
   if (ctx.json) writeJson(ctx.io.stdout, data.heal);
   else ctx.io.stdout(renderHealing(data.heal));
   const failed = data.heal.plan.actions.some(

@@ -1,7 +1,8 @@
+import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { parseModelVersionRef, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode } from '../errors';
-import { FLEET_DOCUMENTS, ModelVersionSchema, dataOf } from '../fleet-api';
+import { FLEET_DOCUMENTS } from '../fleet-api';
 import { formatFields, writeJson } from '../output';
 
 export interface ModelRegisterOptions {
@@ -38,7 +39,7 @@ export async function modelRegisterCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.registerModelVersion,
     { input },
-    dataOf('registerModelVersion', ModelVersionSchema),
+    Results.RegisterModelVersionMutationSchema,
   );
   const version = data.registerModelVersion;
   if (ctx.json) {

@@ -3,18 +3,11 @@ import {
   MAX_BOOTSTRAP_TOKEN_TTL_SECONDS,
   MIN_BOOTSTRAP_TOKEN_TTL_SECONDS,
 } from '@lunanexa/contracts';
-import { z } from 'zod';
+import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { parseLabels, parseName, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode } from '../errors';
-import {
-  BootstrapTokenSchema,
-  CreatedBootstrapTokenSchema,
-  FLEET_DOCUMENTS,
-  dataOf,
-  type BootstrapToken,
-  type CreatedBootstrapToken,
-} from '../fleet-api';
+import { FLEET_DOCUMENTS, type BootstrapToken, type CreatedBootstrapToken } from '../fleet-api';
 import { UNKNOWN, formatFields, formatInstant, formatTable, writeJson, yesNo } from '../output';
 import { formatLabels } from './nodes';
 
@@ -105,7 +98,7 @@ export async function tokenCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.createBootstrapToken,
     { input },
-    dataOf('createBootstrapToken', CreatedBootstrapTokenSchema),
+    Results.CreateBootstrapTokenMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.createBootstrapToken, requestId });
   else ctx.io.stdout(renderCreatedToken(data.createBootstrapToken));
@@ -116,7 +109,7 @@ export async function tokenListCommand(ctx: CommandContext): Promise<ExitCode> {
   const { data } = await ctx.api.graphql(
     FLEET_DOCUMENTS.bootstrapTokens,
     undefined,
-    dataOf('bootstrapTokens', z.array(BootstrapTokenSchema)),
+    Results.BootstrapTokensQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.bootstrapTokens);
   else ctx.io.stdout(renderTokenList(data.bootstrapTokens));
@@ -127,7 +120,7 @@ export async function tokenRevokeCommand(ctx: CommandContext, id: string): Promi
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.revokeBootstrapToken,
     { id },
-    dataOf('revokeBootstrapToken', BootstrapTokenSchema),
+    Results.RevokeBootstrapTokenMutationSchema,
   );
   const token = data.revokeBootstrapToken;
   if (ctx.json) writeJson(ctx.io.stdout, { ...token, requestId });

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@lunanexa/contracts';
-import { z } from 'zod';
+import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import {
   parseIdempotencyKey,
   parseLabels,
@@ -11,11 +11,7 @@ import {
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { CliError, ExitCode, usageError } from '../errors';
 import {
-  DrainResultSchema,
   FLEET_DOCUMENTS,
-  FleetNodeSchema,
-  NodeOperationSchema,
-  dataOf,
   type Assignment,
   type DrainResult,
   type FleetNode,
@@ -206,11 +202,8 @@ export function renderDrain(result: DrainResult): string {
 // ---------------------------------------------------------------------------
 // Commands
 
-const NodesData = dataOf('nodes', z.array(FleetNodeSchema));
-const NodeData = dataOf('node', FleetNodeSchema.nullable());
-
 export async function nodeListCommand(ctx: CommandContext): Promise<ExitCode> {
-  const { data } = await ctx.api.graphql(FLEET_DOCUMENTS.nodes, undefined, NodesData);
+  const { data } = await ctx.api.graphql(FLEET_DOCUMENTS.nodes, undefined, Results.NodesQuerySchema);
   if (ctx.json) writeJson(ctx.io.stdout, data.nodes);
   else ctx.io.stdout(renderNodeList(data.nodes));
   return ExitCode.OK;
@@ -218,7 +211,7 @@ export async function nodeListCommand(ctx: CommandContext): Promise<ExitCode> {
 
 /** The API answers null for an unknown node; a script needs that as NOT_FOUND, not as `null` and exit 0. */
 export async function nodeGetCommand(ctx: CommandContext, node: string): Promise<ExitCode> {
-  const { data, requestId } = await ctx.api.graphql(FLEET_DOCUMENTS.node, { node }, NodeData);
+  const { data, requestId } = await ctx.api.graphql(FLEET_DOCUMENTS.node, { node }, Results.NodeQuerySchema);
   if (data.node === null) {
     throw new CliError({ code: ErrorCode.NOT_FOUND, message: `node ${node} does not exist` }, requestId);
   }
@@ -241,7 +234,7 @@ export async function nodeApproveCommand(ctx: CommandContext, node: string): Pro
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.approveNode,
     { node },
-    dataOf('approveNode', NodeOperationSchema),
+    Results.ApproveNodeMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   writeOperation(ctx, data.approveNode, requestId, 'approved');
@@ -264,7 +257,7 @@ export async function nodeRejectCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.rejectNode,
     { node, reason },
-    dataOf('rejectNode', NodeOperationSchema),
+    Results.RejectNodeMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   writeOperation(ctx, data.rejectNode, requestId, 'rejected');
@@ -305,7 +298,7 @@ export async function nodeLabelCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.setNodeLabels,
     { node, labels },
-    dataOf('setNodeLabels', FleetNodeSchema),
+    Results.SetNodeLabelsMutationSchema,
   );
   const updated = data.setNodeLabels;
   if (ctx.json) writeJson(ctx.io.stdout, { node: updated, requestId });
@@ -323,7 +316,7 @@ export async function nodeTaintCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.setNodeTaints,
     { node, taints },
-    dataOf('setNodeTaints', FleetNodeSchema),
+    Results.SetNodeTaintsMutationSchema,
   );
   const updated = data.setNodeTaints;
   if (ctx.json) writeJson(ctx.io.stdout, { node: updated, requestId });
@@ -339,7 +332,7 @@ export async function nodeCordonCommand(
   const { data, requestId } = await ctx.api.graphql(
     cordon ? FLEET_DOCUMENTS.cordonNode : FLEET_DOCUMENTS.uncordonNode,
     { node },
-    dataOf('node', FleetNodeSchema),
+    cordon ? Results.CordonNodeMutationSchema : Results.UncordonNodeMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { node: data.node, requestId });
   else if (cordon)
@@ -367,7 +360,7 @@ export async function nodeDrainCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.drainNode,
     { node, timeoutSeconds, idempotencyKey },
-    dataOf('drainNode', DrainResultSchema),
+    Results.DrainNodeMutationSchema,
     // The drain may legitimately take its whole timeout before the API answers.
     { timeoutMs: waitingTimeoutMs(ctx, timeoutSeconds * 1000 + WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
@@ -389,7 +382,7 @@ export async function nodeRotateCredentialCommand(
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.rotateNodeCredential,
     { node, idempotencyKey },
-    dataOf('rotateNodeCredential', NodeOperationSchema),
+    Results.RotateNodeCredentialMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   const operation = data.rotateNodeCredential;

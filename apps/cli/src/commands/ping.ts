@@ -1,25 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PING_MESSAGE_MAX_LENGTH } from '@lunanexa/contracts';
-import { z } from 'zod';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { parseIdempotencyKey } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
 import { formatFields, writeJson } from '../output';
 
-export const PING_MUTATION =
-  'mutation Ping($input: PingInput!) { ping(input: $input) { workflowId runId pingId message correlationId temporalUiUrl receiptHash } }';
-
-const PingDataSchema = z.object({
-  ping: z.object({
-    workflowId: z.string(),
-    runId: z.string(),
-    pingId: z.string(),
-    message: z.string(),
-    correlationId: z.string(),
-    temporalUiUrl: z.string(),
-    receiptHash: z.string(),
-  }),
-});
+/** libs/sdk/graphql/cli/status.graphql */
+export const PING_MUTATION = Operations.PingDocument.document;
 
 export interface PingOptions {
   readonly key?: string;
@@ -48,7 +36,7 @@ export function pingInput(
  */
 export async function pingCommand(ctx: CommandContext, options: PingOptions): Promise<ExitCode> {
   const input = pingInput(options);
-  const { data, requestId } = await ctx.api.graphql(PING_MUTATION, { input }, PingDataSchema);
+  const { data, requestId } = await ctx.api.graphql(PING_MUTATION, { input }, Results.PingMutationSchema);
   const result = { idempotencyKey: input.idempotencyKey, requestId, ...data.ping };
   if (ctx.json) {
     writeJson(ctx.io.stdout, result);

@@ -1,57 +1,18 @@
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { reconcileRepairMade } from '@lunanexa/contracts';
 import { parseIdempotencyKey } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { ExitCode } from '../errors';
-import { dataOf } from '../fleet-api';
-import type { Conforms, Graphql, Narrow } from '../generated-types';
 import { formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
 
-const RUN_FIELDS =
-  'workflowId temporalUiUrl correlationId dryRun inSync receiptHash receiptSeq drift { kind target deploymentId nodeId desired observed repair note } repairs { kind target deploymentId fromGeneration toGeneration stop reason outcome }';
-
+/** libs/sdk/graphql/cli/reconcile.graphql, validated against apps/api/schema.gql by `npm run sdk:generate` */
 export const RECONCILE_DOCUMENTS = {
-  reconcile: `mutation Reconcile($input: ReconcileInput!) { reconcileFleet(input: $input) { ${RUN_FIELDS} } }`,
+  reconcile: Operations.ReconcileDocument.document,
 } as const;
 
-export const ReconcileRunSchema = z.object({
-  workflowId: z.string(),
-  temporalUiUrl: z.string(),
-  correlationId: z.string(),
-  dryRun: z.boolean(),
-  inSync: z.boolean(),
-  receiptHash: z.string().nullable(),
-  receiptSeq: z.number().int().nullable(),
-  drift: z.array(
-    z.object({
-      kind: z.string(),
-      target: z.string(),
-      deploymentId: z.string().nullable(),
-      nodeId: z.string().nullable(),
-      desired: z.string(),
-      observed: z.string(),
-      repair: z.string().nullable(),
-      note: z.string(),
-    }),
-  ),
-  repairs: z.array(
-    z.object({
-      kind: z.string(),
-      target: z.string(),
-      deploymentId: z.string(),
-      fromGeneration: z.number().int().nullable(),
-      toGeneration: z.number().int().nullable(),
-      stop: z.boolean(),
-      reason: z.string(),
-      outcome: z.string(),
-    }),
-  ),
-});
-export type ReconcileRunView = Narrow<Graphql.ReconcileRun, z.infer<typeof ReconcileRunSchema>>;
-// Compile-time only: the response schema agrees with the generated GraphQL type.
-const reconcileRunConforms: Conforms<z.infer<typeof ReconcileRunSchema>, ReconcileRunView> = true;
-void reconcileRunConforms;
+export type ReconcileRunView = z.infer<typeof Results.ReconcileMutationSchema>['reconcileFleet'];
 
 export interface ReconcileOptions {
   readonly dryRun?: boolean;
@@ -101,7 +62,7 @@ export async function reconcileCommand(ctx: CommandContext, options: ReconcileOp
   const { data } = await ctx.api.graphql(
     RECONCILE_DOCUMENTS.reconcile,
     { input },
-    dataOf('reconcileFleet', ReconcileRunSchema),
+    Results.ReconcileMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   const run = data.reconcileFleet;

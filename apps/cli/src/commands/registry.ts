@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ErrorCode } from '@lunanexa/contracts';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { parseModelVersionRef, parseName } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { CliError, ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
 import { UNKNOWN, formatBytes, formatFields, formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
 
@@ -17,152 +17,41 @@ import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
  * plain strings (a newer API may add states).
  */
 
-const MODEL_FIELDS = 'id name displayName description createdBy createdAt updatedAt';
-const LICENSE_FIELDS = `id name kind spdxId customName termsUri termsDigest commercialUse allowedDataClasses attribution
-  approvalState decidedBy decidedAt note createdBy createdAt`;
-const HARDWARE_FIELDS =
-  'architectures memoryModels minComputeCapability maxComputeCapability minCudaVersion gpusPerReplica minMemoryBytesPerReplica';
-const RUNTIME_FIELDS = `id name version kind allowed packaging { type image digest }
-  launch { executable args envAllowlist containerPort } health { path startupTimeoutMs intervalMs }
-  supportedHardware { ${HARDWARE_FIELDS} } createdBy createdAt`;
-const VERSION_FIELDS = `id ref model version state stateReason allowedEvents contextLength parameterCount createdBy createdAt updatedAt
-  artifact { uri digest sizeBytes format provenance { source uploader uploadedAt signature { algorithm keyId } } }
-  requirements { ${HARDWARE_FIELDS} }
-  verification { ok digest sizeBytes store verifiedAt code message }
-  evaluation { runId suite passed evaluatedAt }
-  runtimeEnv { name value }
-  license { name approvalState } runtime { id allowed }`;
-
-/** The registry's operations (validated against apps/api/schema.gql by test/schema.spec.ts). */
+/** The registry's operations (libs/sdk/graphql/cli/registry.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const REGISTRY_DOCUMENTS = {
-  models: `query Models { models { ${MODEL_FIELDS} versions { ref state } } }`,
-  model: `query Model($name: String!) { model(name: $name) { ${MODEL_FIELDS} versions { ref state } } }`,
-  createModel: `mutation CreateModel($input: CreateModelInput!) { createModel(input: $input) { ${MODEL_FIELDS} versions { ref state } } }`,
-  licenses: `query Licenses { licenses { ${LICENSE_FIELDS} } }`,
-  createLicense: `mutation CreateLicense($input: CreateLicenseInput!) { createLicense(input: $input) { ${LICENSE_FIELDS} } }`,
-  approveLicense: `mutation ApproveLicense($name: String!, $note: String!) { license: approveLicense(name: $name, note: $note) { ${LICENSE_FIELDS} } }`,
-  rejectLicense: `mutation RejectLicense($name: String!, $note: String!) { license: rejectLicense(name: $name, note: $note) { ${LICENSE_FIELDS} } }`,
-  runtimes: `query Runtimes { runtimes { ${RUNTIME_FIELDS} } }`,
-  registerRuntime: `mutation RegisterRuntime($input: RegisterRuntimeInput!) { registerRuntime(input: $input) { ${RUNTIME_FIELDS} } }`,
-  setRuntimeAllowed: `mutation SetRuntimeAllowed($id: ID!, $allowed: Boolean!) { setRuntimeAllowed(id: $id, allowed: $allowed) { ${RUNTIME_FIELDS} } }`,
-  modelVersions: `query RegistryModelVersions($model: String) { modelVersions(model: $model) { ${VERSION_FIELDS} } }`,
-  modelVersion: `query ModelVersion($ref: String!) { modelVersion(ref: $ref) { ${VERSION_FIELDS} } }`,
-  createModelVersion: `mutation CreateModelVersion($input: CreateModelVersionInput!) { version: createModelVersion(input: $input) { ${VERSION_FIELDS} } }`,
-  verifyModelVersion: `mutation VerifyModelVersion($ref: String!) { version: verifyModelVersion(ref: $ref) { ${VERSION_FIELDS} } }`,
-  approveModelVersion: `mutation ApproveModelVersion($ref: String!, $note: String) { version: approveModelVersion(ref: $ref, note: $note) { ${VERSION_FIELDS} } }`,
-  deprecateModelVersion: `mutation DeprecateModelVersion($ref: String!, $reason: String!) { version: deprecateModelVersion(ref: $ref, reason: $reason) { ${VERSION_FIELDS} } }`,
-  reinstateModelVersion: `mutation ReinstateModelVersion($ref: String!, $note: String) { version: reinstateModelVersion(ref: $ref, note: $note) { ${VERSION_FIELDS} } }`,
-  retireModelVersion: `mutation RetireModelVersion($ref: String!, $reason: String!, $withdraw: Boolean) { version: retireModelVersion(ref: $ref, reason: $reason, withdraw: $withdraw) { ${VERSION_FIELDS} } }`,
+  models: Operations.ModelsDocument.document,
+  model: Operations.ModelDocument.document,
+  createModel: Operations.CreateModelDocument.document,
+  licenses: Operations.LicensesDocument.document,
+  createLicense: Operations.CreateLicenseDocument.document,
+  approveLicense: Operations.ApproveLicenseDocument.document,
+  rejectLicense: Operations.RejectLicenseDocument.document,
+  runtimes: Operations.RuntimesDocument.document,
+  registerRuntime: Operations.RegisterRuntimeDocument.document,
+  setRuntimeAllowed: Operations.SetRuntimeAllowedDocument.document,
+  modelVersions: Operations.RegistryModelVersionsDocument.document,
+  modelVersion: Operations.ModelVersionDocument.document,
+  createModelVersion: Operations.CreateModelVersionDocument.document,
+  verifyModelVersion: Operations.VerifyModelVersionDocument.document,
+  approveModelVersion: Operations.ApproveModelVersionDocument.document,
+  deprecateModelVersion: Operations.DeprecateModelVersionDocument.document,
+  reinstateModelVersion: Operations.ReinstateModelVersionDocument.document,
+  retireModelVersion: Operations.RetireModelVersionDocument.document,
 } as const;
 
-export const RegistryModelSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  displayName: z.string(),
-  description: z.string().nullable(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  versions: z.array(z.object({ ref: z.string(), state: z.string() })),
-});
-export type RegistryModel = z.infer<typeof RegistryModelSchema>;
-
-export const RegistryLicenseSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  spdxId: z.string().nullable(),
-  customName: z.string().nullable(),
-  termsUri: z.string().nullable(),
-  termsDigest: z.string().nullable(),
-  commercialUse: z.boolean(),
-  allowedDataClasses: z.array(z.string()),
-  attribution: z.string().nullable(),
-  approvalState: z.string(),
-  decidedBy: z.string().nullable(),
-  decidedAt: z.string().nullable(),
-  note: z.string().nullable(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-});
-export type RegistryLicense = z.infer<typeof RegistryLicenseSchema>;
-
-const HardwareSchema = z.object({
-  architectures: z.array(z.string()),
-  memoryModels: z.array(z.string()),
-  minComputeCapability: z.string(),
-  maxComputeCapability: z.string().nullable(),
-  minCudaVersion: z.string().nullable(),
-  gpusPerReplica: z.number(),
-  minMemoryBytesPerReplica: z.number().nullable(),
-});
-type Hardware = z.infer<typeof HardwareSchema>;
-
-export const RegistryRuntimeSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  version: z.string(),
-  kind: z.string(),
-  allowed: z.boolean(),
-  packaging: z.object({ type: z.string(), image: z.string().nullable(), digest: z.string() }),
-  launch: z.object({
-    executable: z.string(),
-    args: z.array(z.string()),
-    envAllowlist: z.array(z.string()),
-    containerPort: z.number().nullable(),
-  }),
-  health: z.object({ path: z.string(), startupTimeoutMs: z.number(), intervalMs: z.number() }),
-  supportedHardware: HardwareSchema,
-  createdBy: z.string(),
-  createdAt: z.string(),
-});
-export type RegistryRuntime = z.infer<typeof RegistryRuntimeSchema>;
-
-export const RegistryModelVersionSchema = z.object({
-  id: z.string(),
-  ref: z.string(),
-  model: z.string(),
-  version: z.string(),
-  state: z.string(),
-  stateReason: z.string().nullable(),
-  allowedEvents: z.array(z.string()),
-  contextLength: z.number().nullable(),
-  parameterCount: z.number().nullable(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  artifact: z.object({
-    uri: z.string(),
-    digest: z.string(),
-    sizeBytes: z.number(),
-    format: z.string(),
-    provenance: z.object({
-      source: z.string(),
-      uploader: z.string(),
-      uploadedAt: z.string(),
-      signature: z.object({ algorithm: z.string(), keyId: z.string() }).nullable(),
-    }),
-  }),
-  requirements: HardwareSchema,
-  verification: z
-    .object({
-      ok: z.boolean(),
-      digest: z.string().nullable(),
-      sizeBytes: z.number().nullable(),
-      store: z.string(),
-      verifiedAt: z.string(),
-      code: z.string().nullable(),
-      message: z.string().nullable(),
-    })
-    .nullable(),
-  evaluation: z
-    .object({ runId: z.string(), suite: z.string(), passed: z.boolean(), evaluatedAt: z.string() })
-    .nullable(),
-  runtimeEnv: z.array(z.object({ name: z.string(), value: z.string() })),
-  license: z.object({ name: z.string(), approvalState: z.string() }),
-  runtime: z.object({ id: z.string(), allowed: z.boolean() }),
-});
-export type RegistryModelVersion = z.infer<typeof RegistryModelVersionSchema>;
+export type RegistryModel = z.infer<typeof Results.ModelsQuerySchema>['models'][number];
+export type RegistryLicense = z.infer<typeof Results.LicensesQuerySchema>['licenses'][number];
+export type RegistryRuntime = z.infer<typeof Results.RuntimesQuerySchema>['runtimes'][number];
+type Hardware = RegistryRuntime['supportedHardware'];
+export type RegistryModelVersion = z.infer<
+  typeof Results.RegistryModelVersionsQuerySchema
+>['modelVersions'][number];
+/** The four lifecycle mutations select the same fields under `version`. */
+type VersionLifecycleSchema =
+  | typeof Results.ApproveModelVersionMutationSchema
+  | typeof Results.ReinstateModelVersionMutationSchema
+  | typeof Results.DeprecateModelVersionMutationSchema
+  | typeof Results.RetireModelVersionMutationSchema;
 
 /** A spec file: one JSON object, sent as the mutation's input. */
 export function readSpecFile(path: string | undefined): Record<string, unknown> {
@@ -390,17 +279,13 @@ export async function modelCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.createModel,
     { input },
-    dataOf('createModel', RegistryModelSchema),
+    Results.CreateModelMutationSchema,
   );
   return print(ctx, data.createModel, renderModel, requestId);
 }
 
 export async function modelListCommand(ctx: CommandContext): Promise<ExitCode> {
-  const { data } = await ctx.api.graphql(
-    REGISTRY_DOCUMENTS.models,
-    undefined,
-    dataOf('models', z.array(RegistryModelSchema)),
-  );
+  const { data } = await ctx.api.graphql(REGISTRY_DOCUMENTS.models, undefined, Results.ModelsQuerySchema);
   if (ctx.json) writeJson(ctx.io.stdout, data.models);
   else ctx.io.stdout(renderModelList(data.models));
   return ExitCode.OK;
@@ -410,7 +295,7 @@ export async function modelGetCommand(ctx: CommandContext, name: string): Promis
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.model,
     { name },
-    dataOf('model', RegistryModelSchema.nullable()),
+    Results.ModelQuerySchema,
   );
   if (data.model === null)
     throw new CliError({ code: ErrorCode.NOT_FOUND, message: `model ${name} does not exist` }, requestId);
@@ -425,7 +310,7 @@ export async function versionCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.createModelVersion,
     { input },
-    dataOf('version', RegistryModelVersionSchema),
+    Results.CreateModelVersionMutationSchema,
   );
   return print(ctx, data.version, renderVersion, requestId);
 }
@@ -438,7 +323,7 @@ export async function versionListCommand(
   const { data } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.modelVersions,
     { model },
-    dataOf('modelVersions', z.array(RegistryModelVersionSchema)),
+    Results.RegistryModelVersionsQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.modelVersions);
   else ctx.io.stdout(renderVersionList(data.modelVersions));
@@ -449,7 +334,7 @@ export async function versionGetCommand(ctx: CommandContext, ref: string): Promi
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.modelVersion,
     { ref: parseModelVersionRef(ref).ref },
-    dataOf('modelVersion', RegistryModelVersionSchema.nullable()),
+    Results.ModelVersionQuerySchema,
   );
   if (data.modelVersion === null) {
     throw new CliError(
@@ -465,7 +350,7 @@ export async function versionVerifyCommand(ctx: CommandContext, ref: string): Pr
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.verifyModelVersion,
     { ref: parseModelVersionRef(ref).ref },
-    dataOf('version', RegistryModelVersionSchema),
+    Results.VerifyModelVersionMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   print(ctx, data.version, renderVersion, requestId);
@@ -484,27 +369,31 @@ export function lifecycleRequest(
   command: LifecycleCommand,
   ref: string,
   options: LifecycleOptions,
-): { document: string; variables: Record<string, unknown> } {
+): { document: string; variables: Record<string, unknown>; schema: VersionLifecycleSchema } {
   const parsed = parseModelVersionRef(ref).ref;
   switch (command) {
     case 'approve':
       return {
         document: REGISTRY_DOCUMENTS.approveModelVersion,
+        schema: Results.ApproveModelVersionMutationSchema,
         variables: { ref: parsed, note: options.note ?? null },
       };
     case 'reinstate':
       return {
         document: REGISTRY_DOCUMENTS.reinstateModelVersion,
+        schema: Results.ReinstateModelVersionMutationSchema,
         variables: { ref: parsed, note: options.note ?? null },
       };
     case 'deprecate':
       return {
         document: REGISTRY_DOCUMENTS.deprecateModelVersion,
+        schema: Results.DeprecateModelVersionMutationSchema,
         variables: { ref: parsed, reason: requiredText(options.reason, '--reason') },
       };
     case 'retire':
       return {
         document: REGISTRY_DOCUMENTS.retireModelVersion,
+        schema: Results.RetireModelVersionMutationSchema,
         variables: {
           ref: parsed,
           reason: requiredText(options.reason, '--reason'),
@@ -520,12 +409,8 @@ export async function versionLifecycleCommand(
   ref: string,
   options: LifecycleOptions,
 ): Promise<ExitCode> {
-  const { document, variables } = lifecycleRequest(command, ref, options);
-  const { data, requestId } = await ctx.api.graphql(
-    document,
-    variables,
-    dataOf('version', RegistryModelVersionSchema),
-  );
+  const { document, variables, schema } = lifecycleRequest(command, ref, options);
+  const { data, requestId } = await ctx.api.graphql(document, variables, schema);
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.version, requestId });
   else ctx.io.stdout(`model version ${data.version.ref} is ${data.version.state}\n`);
   return ExitCode.OK;
@@ -539,17 +424,13 @@ export async function licenseCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.createLicense,
     { input },
-    dataOf('createLicense', RegistryLicenseSchema),
+    Results.CreateLicenseMutationSchema,
   );
   return print(ctx, data.createLicense, renderLicense, requestId);
 }
 
 export async function licenseListCommand(ctx: CommandContext): Promise<ExitCode> {
-  const { data } = await ctx.api.graphql(
-    REGISTRY_DOCUMENTS.licenses,
-    undefined,
-    dataOf('licenses', z.array(RegistryLicenseSchema)),
-  );
+  const { data } = await ctx.api.graphql(REGISTRY_DOCUMENTS.licenses, undefined, Results.LicensesQuerySchema);
   if (ctx.json) writeJson(ctx.io.stdout, data.licenses);
   else ctx.io.stdout(renderLicenseList(data.licenses));
   return ExitCode.OK;
@@ -564,7 +445,7 @@ export async function licenseDecideCommand(
   const { data, requestId } = await ctx.api.graphql(
     decision === 'approve' ? REGISTRY_DOCUMENTS.approveLicense : REGISTRY_DOCUMENTS.rejectLicense,
     { name, note: requiredText(options.note, '--note') },
-    dataOf('license', RegistryLicenseSchema),
+    decision === 'approve' ? Results.ApproveLicenseMutationSchema : Results.RejectLicenseMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.license, requestId });
   else
@@ -582,17 +463,13 @@ export async function runtimeRegisterCommand(
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.registerRuntime,
     { input },
-    dataOf('registerRuntime', RegistryRuntimeSchema),
+    Results.RegisterRuntimeMutationSchema,
   );
   return print(ctx, data.registerRuntime, renderRuntime, requestId);
 }
 
 export async function runtimeListCommand(ctx: CommandContext): Promise<ExitCode> {
-  const { data } = await ctx.api.graphql(
-    REGISTRY_DOCUMENTS.runtimes,
-    undefined,
-    dataOf('runtimes', z.array(RegistryRuntimeSchema)),
-  );
+  const { data } = await ctx.api.graphql(REGISTRY_DOCUMENTS.runtimes, undefined, Results.RuntimesQuerySchema);
   if (ctx.json) writeJson(ctx.io.stdout, data.runtimes);
   else ctx.io.stdout(renderRuntimeList(data.runtimes));
   return ExitCode.OK;
@@ -606,7 +483,7 @@ export async function runtimeAllowCommand(
   const { data, requestId } = await ctx.api.graphql(
     REGISTRY_DOCUMENTS.setRuntimeAllowed,
     { id, allowed },
-    dataOf('setRuntimeAllowed', RegistryRuntimeSchema),
+    Results.SetRuntimeAllowedMutationSchema,
   );
   const runtime = data.setRuntimeAllowed;
   if (ctx.json) writeJson(ctx.io.stdout, { ...runtime, requestId });

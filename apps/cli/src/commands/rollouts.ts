@@ -5,104 +5,27 @@ import {
   ROLLOUT_SIGNAL_ACTIONS,
   type RolloutSignalAction,
 } from '@lunanexa/contracts';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
-import { CliError, ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
+import { CliError, CliErrorCode, ExitCode, usageError } from '../errors';
 import { formatFields, formatTable, writeJson } from '../output';
 import { WORKFLOW_REQUEST_TIMEOUT_MS } from './nodes';
 
-const ROLLOUT_FIELDS = `id alias modelRef baseRevision state stateReason refusalCode steps currentStep currentWeight
-  canaryDeploymentId workflowId temporalUiUrl createdBy createdAt finishedAt
-  analyses { step weight window verdict reasons canaryRequests canaryErrors canaryErrorRate canaryP95Ms stableRequests stableErrorRate stableP95Ms }
-  receipts { seq action result evidenceJson hash occurredAt }`;
-const ALIAS_FIELDS = `id name description dataClass currentRevision canaryWeight canaryDeploymentId
-  current { revision modelRef deploymentId deploymentName reason restoredFrom }
-  revisions { revision modelRef deploymentId deploymentName reason restoredFrom rolloutId createdBy createdAt }
-  activeRollout { id state currentWeight }`;
-
-/** The CLI's alias and rollout operations (validated against apps/api/schema.gql by test/schema.spec.ts). */
+/** The CLI's alias and rollout operations (libs/sdk/graphql/cli/rollouts.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const ROLLOUT_DOCUMENTS = {
-  aliases: `query { aliases { ${ALIAS_FIELDS} } }`,
-  alias: `query($alias: String!) { alias(alias: $alias) { ${ALIAS_FIELDS} } }`,
-  createAlias: `mutation($input: CreateAliasInput!) { createAlias(input: $input) { ${ALIAS_FIELDS} } }`,
-  rollouts: `query($alias: String, $limit: Int) { rollouts(alias: $alias, limit: $limit) { ${ROLLOUT_FIELDS} } }`,
-  rollout: `query($id: ID!) { rollout(id: $id) { ${ROLLOUT_FIELDS} } }`,
-  startRollout: `mutation($input: StartRolloutInput!) { startRollout(input: $input) { workflowId temporalUiUrl correlationId rollout { ${ROLLOUT_FIELDS} } } }`,
-  signalRollout: `mutation($rollout: ID!, $action: RolloutAction!, $reason: String) { signalRollout(rollout: $rollout, action: $action, reason: $reason) { ${ROLLOUT_FIELDS} } }`,
+  aliases: Operations.AliasesDocument.document,
+  alias: Operations.AliasDocument.document,
+  createAlias: Operations.CreateAliasDocument.document,
+  rollouts: Operations.RolloutsDocument.document,
+  rollout: Operations.RolloutDocument.document,
+  startRollout: Operations.StartRolloutDocument.document,
+  signalRollout: Operations.SignalRolloutDocument.document,
 } as const;
 
-const RevisionSchema = z.object({
-  revision: z.number(),
-  modelRef: z.string(),
-  deploymentId: z.string(),
-  deploymentName: z.string().nullable(),
-  reason: z.string(),
-  restoredFrom: z.number().nullable(),
-});
-
-export const AliasSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  dataClass: z.string(),
-  currentRevision: z.number(),
-  canaryWeight: z.number(),
-  canaryDeploymentId: z.string().nullable(),
-  current: RevisionSchema.nullable(),
-  revisions: z.array(
-    RevisionSchema.extend({ rolloutId: z.string().nullable(), createdBy: z.string(), createdAt: z.string() }),
-  ),
-  activeRollout: z.object({ id: z.string(), state: z.string(), currentWeight: z.number() }).nullable(),
-});
-export type Alias = z.infer<typeof AliasSchema>;
-
-export const RolloutSchema = z.object({
-  id: z.string(),
-  alias: z.string(),
-  modelRef: z.string(),
-  baseRevision: z.number(),
-  state: z.string(),
-  stateReason: z.string().nullable(),
-  refusalCode: z.string().nullable(),
-  steps: z.array(z.number()),
-  currentStep: z.number(),
-  currentWeight: z.number(),
-  canaryDeploymentId: z.string().nullable(),
-  workflowId: z.string(),
-  temporalUiUrl: z.string(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-  analyses: z.array(
-    z.object({
-      step: z.number(),
-      weight: z.number(),
-      window: z.number(),
-      verdict: z.string(),
-      reasons: z.array(z.string()),
-      canaryRequests: z.number(),
-      canaryErrors: z.number(),
-      canaryErrorRate: z.number(),
-      canaryP95Ms: z.number().nullable(),
-      stableRequests: z.number().nullable(),
-      stableErrorRate: z.number().nullable(),
-      stableP95Ms: z.number().nullable(),
-    }),
-  ),
-  receipts: z.array(
-    z.object({
-      seq: z.number(),
-      action: z.string(),
-      result: z.string(),
-      evidenceJson: z.string(),
-      hash: z.string(),
-      occurredAt: z.string(),
-    }),
-  ),
-});
-export type Rollout = z.infer<typeof RolloutSchema>;
+export type Alias = z.infer<typeof Results.AliasesQuerySchema>['aliases'][number];
+export type Rollout = z.infer<typeof Results.RolloutsQuerySchema>['rollouts'][number];
 
 const FINISHED_STATES: ReadonlySet<string> = new Set([
   'Promoted',
@@ -208,7 +131,7 @@ export async function aliasCreateCommand(ctx: CommandContext, name: string, opti
   const { data } = await ctx.api.graphql(
     ROLLOUT_DOCUMENTS.createAlias,
     { input },
-    dataOf('createAlias', AliasSchema),
+    Results.CreateAliasMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.createAlias);
   else ctx.io.stdout(renderAlias(data.createAlias));
@@ -216,11 +139,7 @@ export async function aliasCreateCommand(ctx: CommandContext, name: string, opti
 }
 
 export async function aliasListCommand(ctx: CommandContext) {
-  const { data } = await ctx.api.graphql(
-    ROLLOUT_DOCUMENTS.aliases,
-    undefined,
-    dataOf('aliases', z.array(AliasSchema)),
-  );
+  const { data } = await ctx.api.graphql(ROLLOUT_DOCUMENTS.aliases, undefined, Results.AliasesQuerySchema);
   if (ctx.json) writeJson(ctx.io.stdout, data.aliases);
   else if (data.aliases.length === 0)
     ctx.io.stdout('No aliases. Create one: lunanexa alias create <name> --data-class internal\n');
@@ -244,7 +163,7 @@ export async function aliasGetCommand(ctx: CommandContext, name: string) {
   const { data, requestId } = await ctx.api.graphql(
     ROLLOUT_DOCUMENTS.alias,
     { alias: name },
-    dataOf('alias', AliasSchema.nullable()),
+    Results.AliasQuerySchema,
   );
   if (data.alias === null) {
     throw new CliError({ code: ErrorCode.NOT_FOUND, message: `alias ${name} does not exist` }, requestId);
@@ -296,12 +215,19 @@ async function waitForEnd(ctx: CommandContext, id: string, timeoutSeconds: numbe
   const deadline = Date.now() + timeoutSeconds * 1000;
   let lastState = '';
   for (;;) {
-    const { data } = await ctx.api.graphql(
+    const { data, requestId } = await ctx.api.graphql(
       ROLLOUT_DOCUMENTS.rollout,
       { id },
-      dataOf('rollout', RolloutSchema),
+      Results.RolloutQuerySchema,
     );
     const rollout = data.rollout;
+    // The rollout was started by this command, so the API answering null for it is a broken answer.
+    if (rollout === null) {
+      throw new CliError(
+        { code: CliErrorCode.BAD_RESPONSE, message: `GraphQL data has an unexpected shape (rollout: null)` },
+        requestId,
+      );
+    }
     const progress = `${rollout.state}, canary ${rollout.currentWeight} %`;
     if (progress !== lastState && !ctx.json) ctx.io.stderr(`rollout ${id}: ${progress}\n`);
     lastState = progress;
@@ -326,10 +252,7 @@ export async function rolloutStartCommand(
   const { data } = await ctx.api.graphql(
     ROLLOUT_DOCUMENTS.startRollout,
     { input },
-    dataOf(
-      'startRollout',
-      z.object({ workflowId: z.string(), temporalUiUrl: z.string(), rollout: RolloutSchema }),
-    ),
+    Results.StartRolloutMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   let rollout = data.startRollout.rollout;
@@ -347,7 +270,7 @@ export async function rolloutGetCommand(ctx: CommandContext, id: string) {
   const { data, requestId } = await ctx.api.graphql(
     ROLLOUT_DOCUMENTS.rollout,
     { id },
-    dataOf('rollout', RolloutSchema.nullable()),
+    Results.RolloutQuerySchema,
   );
   if (data.rollout === null) {
     throw new CliError({ code: ErrorCode.NOT_FOUND, message: `rollout ${id} does not exist` }, requestId);
@@ -361,7 +284,7 @@ export async function rolloutListCommand(ctx: CommandContext, options: { readonl
   const { data } = await ctx.api.graphql(
     ROLLOUT_DOCUMENTS.rollouts,
     { alias: options.alias ?? null, limit: 50 },
-    dataOf('rollouts', z.array(RolloutSchema)),
+    Results.RolloutsQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.rollouts);
   else if (data.rollouts.length === 0) ctx.io.stdout('No rollouts.\n');
@@ -398,7 +321,7 @@ export async function rolloutSignalCommand(
   const { data } = await ctx.api.graphql(
     ROLLOUT_DOCUMENTS.signalRollout,
     { rollout: id, action: action.toUpperCase(), reason: options.reason ?? null },
-    dataOf('signalRollout', RolloutSchema),
+    Results.SignalRolloutMutationSchema,
     { timeoutMs: waitingTimeoutMs(ctx, WORKFLOW_REQUEST_TIMEOUT_MS) },
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.signalRollout);

@@ -7,10 +7,10 @@ import {
   parseEd25519PublicKey,
   signingKeyFingerprint,
 } from '@lunanexa/credentials';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
 import { formatFields, formatTable, writeJson } from '../output';
 
 /**
@@ -21,27 +21,15 @@ import { formatFields, formatTable, writeJson } from '../output';
  * mutations. What is signed is libs/credentials `artifactSigningStatement`.
  */
 
-const KEY_FIELDS = 'keyId algorithm publicKey label createdBy createdAt revokedAt revokedBy';
-
+/** The signing operations (libs/sdk/graphql/cli/signing.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const SIGNING_DOCUMENTS = {
-  trustedSigningKeys: `query TrustedSigningKeys { trustedSigningKeys { ${KEY_FIELDS} } }`,
-  registerSigningKey: `mutation RegisterSigningKey($input: RegisterSigningKeyInput!) { registerSigningKey(input: $input) { ${KEY_FIELDS} } }`,
-  revokeSigningKey: `mutation RevokeSigningKey($keyId: String!) { revokeSigningKey(keyId: $keyId) { ${KEY_FIELDS} } }`,
-  setTenantUnsignedPolicy: `mutation SetTenantUnsignedPolicy($tenantId: String!, $allow: Boolean!) {
-    setTenantUnsignedPolicy(tenantId: $tenantId, allowUnsignedVersions: $allow) { tenantId allowUnsignedVersions } }`,
+  trustedSigningKeys: Operations.TrustedSigningKeysDocument.document,
+  registerSigningKey: Operations.RegisterSigningKeyDocument.document,
+  revokeSigningKey: Operations.RevokeSigningKeyDocument.document,
+  setTenantUnsignedPolicy: Operations.SetTenantUnsignedPolicyDocument.document,
 } as const;
 
-const KeySchema = z.object({
-  keyId: z.string(),
-  algorithm: z.string(),
-  publicKey: z.string(),
-  label: z.string(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  revokedAt: z.string().nullable(),
-  revokedBy: z.string().nullable(),
-});
-type Key = z.infer<typeof KeySchema>;
+type Key = z.infer<typeof Results.TrustedSigningKeysQuerySchema>['trustedSigningKeys'][number];
 
 function readText(path: string | undefined, what: string): string {
   if (path === undefined) throw usageError(`${what} is required`);
@@ -127,7 +115,7 @@ export async function signingKeyListCommand(ctx: CommandContext): Promise<ExitCo
   const { data } = await ctx.api.graphql(
     SIGNING_DOCUMENTS.trustedSigningKeys,
     {},
-    dataOf('trustedSigningKeys', z.array(KeySchema)),
+    Results.TrustedSigningKeysQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.trustedSigningKeys);
   else
@@ -149,7 +137,7 @@ export async function signingKeyRegisterCommand(
   const { data, requestId } = await ctx.api.graphql(
     SIGNING_DOCUMENTS.registerSigningKey,
     { input: { publicKey, label: options.label } },
-    dataOf('registerSigningKey', KeySchema),
+    Results.RegisterSigningKeyMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.registerSigningKey, requestId });
   else ctx.io.stdout(renderKey(data.registerSigningKey));
@@ -160,7 +148,7 @@ export async function signingKeyRevokeCommand(ctx: CommandContext, keyId: string
   const { data, requestId } = await ctx.api.graphql(
     SIGNING_DOCUMENTS.revokeSigningKey,
     { keyId },
-    dataOf('revokeSigningKey', KeySchema),
+    Results.RevokeSigningKeyMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.revokeSigningKey, requestId });
   else ctx.io.stdout(renderKey(data.revokeSigningKey));
@@ -177,7 +165,7 @@ export async function tenantSigningPolicyCommand(
   const { data, requestId } = await ctx.api.graphql(
     SIGNING_DOCUMENTS.setTenantUnsignedPolicy,
     { tenantId, allow: policy === 'allow-unsigned' },
-    dataOf('setTenantUnsignedPolicy', z.object({ tenantId: z.string(), allowUnsignedVersions: z.boolean() })),
+    Results.SetTenantUnsignedPolicyMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.setTenantUnsignedPolicy, requestId });
   else

@@ -1,28 +1,14 @@
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { answerError, jsonBody, problemError, type ApiClient } from '../api-client';
 import { displayUrl, type CommandContext } from '../context';
 import { CliError, CliErrorCode, ExitCode, formatError } from '../errors';
 import { formatFields, formatTable, writeJson } from '../output';
 
-export const HEALTH_QUERY =
-  'query Health { health { status version commit checks { name status detail latencyMs } } }';
+/** libs/sdk/graphql/cli/status.graphql */
+export const HEALTH_QUERY = Operations.HealthDocument.document;
 
-const HealthDataSchema = z.object({
-  health: z.object({
-    status: z.string(),
-    version: z.string(),
-    commit: z.string(),
-    checks: z.array(
-      z.object({
-        name: z.string(),
-        status: z.string(),
-        detail: z.string().nullable(),
-        latencyMs: z.number().nullable(),
-      }),
-    ),
-  }),
-});
-type Health = z.infer<typeof HealthDataSchema>['health'];
+type Health = z.infer<typeof Results.HealthQuerySchema>['health'];
 
 export type Readiness =
   | { readonly ready: true }
@@ -69,7 +55,7 @@ export async function readiness(api: ApiClient): Promise<Readiness> {
  */
 export async function statusCommand(ctx: CommandContext): Promise<ExitCode> {
   const [health, ready] = await Promise.allSettled([
-    ctx.api.graphql(HEALTH_QUERY, undefined, HealthDataSchema),
+    ctx.api.graphql(HEALTH_QUERY, undefined, Results.HealthQuerySchema),
     readiness(ctx.api),
   ]);
   if (health.status === 'rejected' || ready.status === 'rejected') {

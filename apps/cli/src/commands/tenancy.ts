@@ -10,69 +10,26 @@ import {
   isOpaqueId,
   type QuotaField,
 } from '@lunanexa/contracts';
+import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
 import { z } from 'zod';
 import { collect, parseName, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { CliError, ExitCode, usageError } from '../errors';
-import { dataOf } from '../fleet-api';
 import { UNKNOWN, formatFields, formatInstant, formatTable, writeJson } from '../output';
 
-const QUOTA = 'quota { requestsPerMinute tokensPerMinute maxConcurrentRequests }';
-const TENANT_FIELDS = `id displayName ${QUOTA} keyCount activeKeyCount createdBy createdAt updatedBy updatedAt`;
-const KEY_FIELDS =
-  'id tenantId name prefix aliases state createdBy createdAt expiresAt revokedAt revokedBy lastUsedAt';
-
-/** The CLI's tenancy operations (validated against apps/api/schema.gql by test/tenancy.spec.ts). */
+/** The CLI's tenancy operations (libs/sdk/graphql/cli/tenancy.graphql, validated against apps/api/schema.gql by `npm run sdk:generate`). */
 export const TENANCY_DOCUMENTS = {
-  tenants: `query Tenants { tenants { ${TENANT_FIELDS} } }`,
-  tenant: `query Tenant($id: String!) {
-    tenant(id: $id) { ${TENANT_FIELDS} }
-    gatewayKeys(tenantId: $id, includeRevoked: true) { ${KEY_FIELDS} } }`,
-  createTenant: `mutation CreateTenant($input: CreateTenantInput!) { createTenant(input: $input) { ${TENANT_FIELDS} } }`,
-  updateTenant: `mutation UpdateTenant($input: UpdateTenantInput!) { updateTenant(input: $input) { ${TENANT_FIELDS} } }`,
-  gatewayKeys: `query GatewayKeys($tenantId: String!, $includeRevoked: Boolean) {
-    gatewayKeys(tenantId: $tenantId, includeRevoked: $includeRevoked) { ${KEY_FIELDS} } }`,
-  createGatewayKey: `mutation CreateGatewayKey($input: CreateGatewayKeyInput!) {
-    createGatewayKey(input: $input) { secret key { ${KEY_FIELDS} } } }`,
-  revokeGatewayKey: `mutation RevokeGatewayKey($id: ID!) { revokeGatewayKey(id: $id) { ${KEY_FIELDS} } }`,
+  tenants: Operations.TenantsDocument.document,
+  tenant: Operations.TenantDocument.document,
+  createTenant: Operations.CreateTenantDocument.document,
+  updateTenant: Operations.UpdateTenantDocument.document,
+  gatewayKeys: Operations.GatewayKeysDocument.document,
+  createGatewayKey: Operations.CreateGatewayKeyDocument.document,
+  revokeGatewayKey: Operations.RevokeGatewayKeyDocument.document,
 } as const;
 
-const QuotaSchema = z.object({
-  requestsPerMinute: z.number().nullable(),
-  tokensPerMinute: z.number().nullable(),
-  maxConcurrentRequests: z.number().nullable(),
-});
-
-export const TenantViewSchema = z.object({
-  id: z.string(),
-  displayName: z.string().nullable(),
-  quota: QuotaSchema,
-  keyCount: z.number(),
-  activeKeyCount: z.number(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  updatedBy: z.string(),
-  updatedAt: z.string(),
-});
-export type TenantView = z.infer<typeof TenantViewSchema>;
-
-export const GatewayKeyViewSchema = z.object({
-  id: z.string(),
-  tenantId: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  aliases: z.array(z.string()),
-  state: z.string(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-  revokedBy: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-});
-export type GatewayKeyView = z.infer<typeof GatewayKeyViewSchema>;
-
-const CreatedKeySchema = z.object({ secret: z.string(), key: GatewayKeyViewSchema });
+export type TenantView = z.infer<typeof Results.TenantsQuerySchema>['tenants'][number];
+export type GatewayKeyView = z.infer<typeof Results.GatewayKeysQuerySchema>['gatewayKeys'][number];
 
 /** The quota flags, as commander names their options. */
 const QUOTA_FLAGS: Readonly<
@@ -255,11 +212,7 @@ export const SHOWN_ONCE_WARNING =
   '(LunaNexa keeps only its sha256; lose it and you create another).\n';
 
 export async function tenantListCommand(ctx: CommandContext): Promise<ExitCode> {
-  const { data } = await ctx.api.graphql(
-    TENANCY_DOCUMENTS.tenants,
-    undefined,
-    dataOf('tenants', z.array(TenantViewSchema)),
-  );
+  const { data } = await ctx.api.graphql(TENANCY_DOCUMENTS.tenants, undefined, Results.TenantsQuerySchema);
   if (ctx.json) writeJson(ctx.io.stdout, data.tenants);
   else ctx.io.stdout(renderTenantList(data.tenants));
   return ExitCode.OK;
@@ -269,7 +222,7 @@ export async function tenantShowCommand(ctx: CommandContext, id: string): Promis
   const { data, requestId } = await ctx.api.graphql(
     TENANCY_DOCUMENTS.tenant,
     { id: parseTenantId(id) },
-    z.object({ tenant: TenantViewSchema.nullable(), gatewayKeys: z.array(GatewayKeyViewSchema) }),
+    Results.TenantQuerySchema,
   );
   // The API answers NOT_FOUND for the keys of an unknown tenant; null is the same answer, for a script too.
   if (data.tenant === null)
@@ -287,7 +240,7 @@ export async function tenantCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     TENANCY_DOCUMENTS.createTenant,
     { input: createTenantInput(id, options) },
-    dataOf('createTenant', TenantViewSchema),
+    Results.CreateTenantMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.createTenant, requestId });
   else ctx.io.stdout(renderTenant(data.createTenant, [], new Date()));
@@ -302,7 +255,7 @@ export async function tenantUpdateCommand(
   const { data, requestId } = await ctx.api.graphql(
     TENANCY_DOCUMENTS.updateTenant,
     { input: updateTenantInput(id, options) },
-    dataOf('updateTenant', TenantViewSchema),
+    Results.UpdateTenantMutationSchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, { ...data.updateTenant, requestId });
   else ctx.io.stdout(renderTenant(data.updateTenant, [], new Date()).replace('\nNo gateway keys.\n', ''));
@@ -317,7 +270,7 @@ export async function gatewayKeyListCommand(
   const { data } = await ctx.api.graphql(
     TENANCY_DOCUMENTS.gatewayKeys,
     { tenantId: parseTenantId(options.tenant, '--tenant'), includeRevoked: options.includeRevoked === true },
-    dataOf('gatewayKeys', z.array(GatewayKeyViewSchema)),
+    Results.GatewayKeysQuerySchema,
   );
   if (ctx.json) writeJson(ctx.io.stdout, data.gatewayKeys);
   else ctx.io.stdout(renderKeyList(data.gatewayKeys, new Date()));
@@ -337,7 +290,7 @@ export async function gatewayKeyCreateCommand(
   const { data, requestId } = await ctx.api.graphql(
     TENANCY_DOCUMENTS.createGatewayKey,
     { input: createGatewayKeyInput(options, now) },
-    dataOf('createGatewayKey', CreatedKeySchema),
+    Results.CreateGatewayKeyMutationSchema,
   );
   const { secret, key } = data.createGatewayKey;
   ctx.io.stderr(SHOWN_ONCE_WARNING);
@@ -365,7 +318,7 @@ export async function gatewayKeyRevokeCommand(ctx: CommandContext, id: string): 
   const { data, requestId } = await ctx.api.graphql(
     TENANCY_DOCUMENTS.revokeGatewayKey,
     { id },
-    dataOf('revokeGatewayKey', GatewayKeyViewSchema),
+    Results.RevokeGatewayKeyMutationSchema,
   );
   const key = data.revokeGatewayKey;
   if (ctx.json) writeJson(ctx.io.stdout, { ...key, requestId });

@@ -1,4 +1,4 @@
-// Generated from apps/api/schema.gql by scripts/generate-sdk.mjs (the console generator); do not edit.
+// Generated from apps/api/schema.gql by scripts/generate-sdk.mjs; do not edit.
 // Regenerate with `npm run sdk:generate`.
 
 /** A versioned alias: the name callers invoke instead of a version or deployment. */

@@ -1,6 +1,6 @@
 import type { ParamMap, Params } from '@angular/router';
 
-import type { AuditEventFilter } from '../../shared/graphql/schema-types.generated';
+import type { AuditEventFilter } from '@lunanexa/sdk/generated/graphql';
 
 /** `/audit?seq=<n>` opens one event; the list stays the page's main address. */
 export const AUDIT_SEQ_PARAM = 'seq';

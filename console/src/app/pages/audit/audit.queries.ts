@@ -1,77 +1,20 @@
-import { graphqlOperation } from '../../shared/graphql/graphql-operation';
-import type {
-  AuditChainStatus,
-  AuditEvent,
-  AuditEventFilter,
-  AuditEventPage,
-} from '../../shared/graphql/schema-types.generated';
+import {
+  ConsoleAuditChainStatusDocument,
+  ConsoleAuditEventDocument,
+  ConsoleAuditEventsDocument,
+  type ConsoleAuditEventsQuery,
+} from '@lunanexa/sdk/generated/operations';
 
-/** What a row of the list shows; the detail asks for the rest. */
-export type AuditEventRow = Pick<
-  AuditEvent,
-  | 'seq'
-  | 'occurredAt'
-  | 'actor'
-  | 'action'
-  | 'decision'
-  | 'result'
-  | 'correlationId'
-  | 'workflowId'
-  | 'temporalUiUrl'
->;
+/*
+ * The audit operations (libs/sdk/graphql/console/audit.graphql). Result types
+ * are generated from each selection, so a type never claims a field the
+ * query did not ask for.
+ */
 
-export interface AuditListPage extends Omit<AuditEventPage, 'events'> {
-  readonly events: readonly AuditEventRow[];
-}
+/** A page of the list: what a row shows; the detail asks for the rest. */
+export type AuditListPage = ConsoleAuditEventsQuery['auditEvents'];
+export type AuditEventRow = AuditListPage['events'][number];
 
-export const AUDIT_EVENTS = graphqlOperation<
-  { readonly auditEvents: AuditListPage },
-  { readonly filter: AuditEventFilter; readonly first: number; readonly before: number | null }
->(`
-  query ConsoleAuditEvents($filter: AuditEventFilter, $first: Int, $before: Int) {
-    auditEvents(filter: $filter, first: $first, before: $before) {
-      nextBefore
-      events {
-        seq
-        occurredAt
-        actor
-        action
-        decision
-        result
-        correlationId
-        workflowId
-        temporalUiUrl
-      }
-    }
-  }
-`);
-
-export const AUDIT_EVENT = graphqlOperation<
-  { readonly auditEvent: AuditEvent | null },
-  { readonly seq: number }
->(`
-  query ConsoleAuditEvent($seq: Int!) {
-    auditEvent(seq: $seq) {
-      seq
-      id
-      occurredAt
-      actor
-      action
-      decision
-      result
-      correlationId
-      workflowId
-      temporalUiUrl
-      evidenceJson
-      hash
-      prevHash
-      chain { verified reason }
-    }
-  }
-`);
-
-export const AUDIT_CHAIN_STATUS = graphqlOperation<{ readonly auditChainStatus: AuditChainStatus }>(`
-  query ConsoleAuditChainStatus {
-    auditChainStatus { valid checked firstBrokenSeq reason }
-  }
-`);
+export const AUDIT_EVENTS = ConsoleAuditEventsDocument;
+export const AUDIT_EVENT = ConsoleAuditEventDocument;
+export const AUDIT_CHAIN_STATUS = ConsoleAuditChainStatusDocument;

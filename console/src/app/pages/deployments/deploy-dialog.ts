@@ -37,10 +37,7 @@ import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/gr
 import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { pollQuery } from '../../shared/graphql/polled-query';
 import { randomId } from '../../shared/graphql/random-id';
-import type {
-  CreateDeploymentInput,
-  RegisterModelVersionInput,
-} from '../../shared/graphql/schema-types.generated';
+import type { CreateDeploymentInput, RegisterModelVersionInput } from '@lunanexa/sdk/generated/graphql';
 import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { DeploymentProgress } from './deployment-progress';

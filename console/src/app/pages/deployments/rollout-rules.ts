@@ -1,7 +1,7 @@
 import type { RolloutState } from '@lunanexa/contracts/rollout';
 import type { Permission } from '@lunanexa/contracts/roles';
 
-import type { RolloutAction } from '../../shared/graphql/schema-types.generated';
+import type { RolloutAction } from '@lunanexa/sdk/generated/graphql';
 import type { ActionState } from './deployment-rules';
 import type { AliasRevision, Rollout, RolloutAnalysis, RolloutSummary } from './rollouts.queries';
 

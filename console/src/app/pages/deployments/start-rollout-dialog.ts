@@ -34,7 +34,7 @@ import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
 import { pollQuery } from '../../shared/graphql/polled-query';
 import { randomId } from '../../shared/graphql/random-id';
-import type { StartRolloutInput } from '../../shared/graphql/schema-types.generated';
+import type { StartRolloutInput } from '@lunanexa/sdk/generated/graphql';
 import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { parseSteps } from './rollout-rules';

@@ -33,7 +33,7 @@ import { dialogSubmission } from '../../shared/dialog-submission/dialog-submissi
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { pollQuery } from '../../shared/graphql/polled-query';
-import type { CreateModelVersionInput } from '../../shared/graphql/schema-types.generated';
+import type { CreateModelVersionInput } from '@lunanexa/sdk/generated/graphql';
 import { Icon } from '../../shared/icon/icon';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { MODEL_NAME_PATTERN, VERSION_LABEL_PATTERN } from '../deployments/deployment-rules';

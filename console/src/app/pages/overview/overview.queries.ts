@@ -1,130 +1,34 @@
-import { graphqlOperation } from '../../shared/graphql/graphql-operation';
-import type { Health, PingRecord } from '../../shared/graphql/schema-types';
-import type {
-  AuditEvent,
-  Deployment,
-  TrafficBucket,
-  TrafficReport,
-  WorkflowAlert,
-} from '../../shared/graphql/schema-types.generated';
+import {
+  ConsoleFleetCapacityDocument,
+  ConsoleOverviewDeploymentsDocument,
+  ConsoleOverviewTrafficDocument,
+  ConsoleRecentChangesDocument,
+  ConsoleRecentSystemChecksDocument,
+  ConsoleSystemHealthDocument,
+  ConsoleWorkflowAlertsDocument,
+  type ConsoleFleetCapacityQuery,
+  type ConsoleOverviewDeploymentsQuery,
+  type ConsoleOverviewTrafficQuery,
+  type ConsoleRecentChangesQuery,
+} from '@lunanexa/sdk/generated/operations';
 
-export const SYSTEM_HEALTH = graphqlOperation<{ readonly health: Health }>(`
-  query ConsoleSystemHealth {
-    health {
-      status
-      version
-      commit
-      checks { name status detail latencyMs }
-    }
-  }
-`);
+/* The Overview's operations (libs/sdk/graphql/console/overview.graphql); result types are generated from each selection. */
 
-export const RECENT_SYSTEM_CHECKS = graphqlOperation<
-  { readonly recentPings: readonly PingRecord[] },
-  { readonly limit: number }
->(`
-  query ConsoleRecentSystemChecks($limit: Int!) {
-    recentPings(limit: $limit) {
-      id
-      workflowId
-      message
-      actor
-      correlationId
-      createdAt
-      temporalUiUrl
-    }
-  }
-`);
+export const SYSTEM_HEALTH = ConsoleSystemHealthDocument;
+export const RECENT_SYSTEM_CHECKS = ConsoleRecentSystemChecksDocument;
 
 /** What the Overview reads of each node: enough for counts, GPU memory and alerts, not the detail. */
-export interface OverviewNode {
-  readonly id: string;
-  readonly name: string;
-  readonly lifecycle: string;
-  readonly readiness: string;
-  readonly heartbeatAgeSeconds: number | null;
-  readonly gpus: readonly {
-    readonly memoryModel: string;
-    readonly memorySource: string;
-    readonly totalMemoryBytes: number | null;
-    readonly freeMemoryBytes: number | null;
-  }[];
-}
-
-export const FLEET_CAPACITY = graphqlOperation<{ readonly nodes: readonly OverviewNode[] }>(`
-  query ConsoleFleetCapacity {
-    nodes {
-      id
-      name
-      lifecycle
-      readiness
-      heartbeatAgeSeconds
-      gpus { memoryModel memorySource totalMemoryBytes freeMemoryBytes }
-    }
-  }
-`);
+export type OverviewNode = ConsoleFleetCapacityQuery['nodes'][number];
+export const FLEET_CAPACITY = ConsoleFleetCapacityDocument;
 
 /** The Traffic card's read of the gateway's request records: the rate per bucket and what is queued now. */
-export interface OverviewTraffic extends Pick<TrafficReport, 'bucketSeconds' | 'inFlightNow'> {
-  readonly buckets: readonly Pick<TrafficBucket, 'start' | 'requests' | 'requestsPerSecond'>[];
-  readonly totals: Pick<TrafficBucket, 'requests' | 'errors'>;
-}
+export type OverviewTraffic = ConsoleOverviewTrafficQuery['traffic'];
+export const OVERVIEW_TRAFFIC = ConsoleOverviewTrafficDocument;
 
-export const OVERVIEW_TRAFFIC = graphqlOperation<
-  { readonly traffic: OverviewTraffic },
-  { readonly windowMinutes: number; readonly bucketSeconds: number }
->(`
-  query ConsoleOverviewTraffic($windowMinutes: Int!, $bucketSeconds: Int!) {
-    traffic(windowMinutes: $windowMinutes, bucketSeconds: $bucketSeconds) {
-      bucketSeconds
-      inFlightNow
-      buckets { start requests requestsPerSecond }
-      totals { requests errors }
-    }
-  }
-`);
+export type OverviewDeployment = ConsoleOverviewDeploymentsQuery['deployments'][number];
+export const OVERVIEW_DEPLOYMENTS = ConsoleOverviewDeploymentsDocument;
 
-export type OverviewDeployment = Pick<
-  Deployment,
-  'id' | 'name' | 'modelRef' | 'state' | 'readyReplicas' | 'desiredReplicas'
->;
+export const WORKFLOW_ALERTS = ConsoleWorkflowAlertsDocument;
 
-export const OVERVIEW_DEPLOYMENTS = graphqlOperation<{
-  readonly deployments: readonly OverviewDeployment[];
-}>(`
-  query ConsoleOverviewDeployments {
-    deployments { id name modelRef state readyReplicas desiredReplicas }
-  }
-`);
-
-export const WORKFLOW_ALERTS = graphqlOperation<
-  { readonly workflowAlerts: readonly WorkflowAlert[] },
-  { readonly hours: number; readonly limit: number }
->(`
-  query ConsoleWorkflowAlerts($hours: Int!, $limit: Int!) {
-    workflowAlerts(hours: $hours, limit: $limit) {
-      workflowId
-      runId
-      workflowType
-      status
-      closedAt
-      temporalUiUrl
-    }
-  }
-`);
-
-export type RecentChange = Pick<
-  AuditEvent,
-  'seq' | 'occurredAt' | 'actor' | 'action' | 'decision' | 'result'
->;
-
-export const RECENT_CHANGES = graphqlOperation<
-  { readonly auditEvents: { readonly events: readonly RecentChange[] } },
-  { readonly first: number }
->(`
-  query ConsoleRecentChanges($first: Int!) {
-    auditEvents(first: $first) {
-      events { seq occurredAt actor action decision result }
-    }
-  }
-`);
+export type RecentChange = ConsoleRecentChangesQuery['auditEvents']['events'][number];
+export const RECENT_CHANGES = ConsoleRecentChangesDocument;

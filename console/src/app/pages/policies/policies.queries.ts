@@ -1,69 +1,15 @@
-import { graphqlOperation } from '../../shared/graphql/graphql-operation';
-import type * as Schema from '../../shared/graphql/schema-types.generated';
+import {
+  ConsolePoliciesDocument,
+  ConsoleSetDataPolicyDocument,
+  ConsoleSetRuntimeAllowedDocument,
+  type ConsolePoliciesQuery,
+} from '@lunanexa/sdk/generated/operations';
 
-export type DataPolicy = Pick<
-  Schema.DataPolicy,
-  | 'tenantId'
-  | 'dataClass'
-  | 'retentionMode'
-  | 'retentionDays'
-  | 'evaluationCaptureConsent'
-  | 'configured'
-  | 'updatedBy'
-  | 'updatedAt'
->;
+/* The policies operations (libs/sdk/graphql/console/policies.graphql); result types are generated from each selection. */
 
-export type AllowlistRuntime = Pick<
-  Schema.Runtime,
-  'id' | 'name' | 'version' | 'kind' | 'allowed' | 'createdBy' | 'updatedAt'
-> & { readonly packaging: Pick<Schema.RuntimePackaging, 'type' | 'image' | 'digest'> };
+export type DataPolicy = ConsolePoliciesQuery['dataPolicies'][number];
+export type AllowlistRuntime = ConsolePoliciesQuery['runtimes'][number];
 
-const POLICY_FIELDS = `
-  tenantId
-  dataClass
-  retentionMode
-  retentionDays
-  evaluationCaptureConsent
-  configured
-  updatedBy
-  updatedAt
-`;
-
-const RUNTIME_FIELDS = `
-  id
-  name
-  version
-  kind
-  allowed
-  createdBy
-  updatedAt
-  packaging { type image digest }
-`;
-
-export const POLICIES = graphqlOperation<{
-  readonly dataPolicies: readonly DataPolicy[];
-  readonly runtimes: readonly AllowlistRuntime[];
-}>(`
-  query ConsolePolicies {
-    dataPolicies { ${POLICY_FIELDS} }
-    runtimes { ${RUNTIME_FIELDS} }
-  }
-`);
-
-export const SET_DATA_POLICY = graphqlOperation<
-  { readonly setDataPolicy: DataPolicy },
-  Readonly<Schema.MutationSetDataPolicyArgs>
->(`
-  mutation ConsoleSetDataPolicy($input: SetDataPolicyInput!) {
-    setDataPolicy(input: $input) { ${POLICY_FIELDS} }
-  }
-`);
-
-export const SET_RUNTIME_ALLOWED = graphqlOperation<
-  { readonly setRuntimeAllowed: AllowlistRuntime },
-  Readonly<Schema.MutationSetRuntimeAllowedArgs>
->(`
-  mutation ConsoleSetRuntimeAllowed($id: ID!, $allowed: Boolean!) {
-    setRuntimeAllowed(id: $id, allowed: $allowed) { ${RUNTIME_FIELDS} }
-  }
-`);
+export const POLICIES = ConsolePoliciesDocument;
+export const SET_DATA_POLICY = ConsoleSetDataPolicyDocument;
+export const SET_RUNTIME_ALLOWED = ConsoleSetRuntimeAllowedDocument;

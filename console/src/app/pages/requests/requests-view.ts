@@ -3,7 +3,7 @@ import type { DeploymentState, WorkloadState } from '@lunanexa/contracts/lifecyc
 
 import { TransportErrorCode } from '../../shared/graphql/graphql-error';
 import type { PolledQuery } from '../../shared/graphql/polled-query';
-import type { RequestRecordFilter } from '../../shared/graphql/schema-types.generated';
+import type { RequestRecordFilter } from '@lunanexa/sdk/generated/graphql';
 
 /** The view's address; `?requestId=…` and the other filter parameters below narrow it. */
 export const REQUESTS_PATH = '/requests';

@@ -1,5 +1,5 @@
 import type { ChartSeries } from '../../shared/chart/time-series-chart';
-import type { DeploymentTraffic, TrafficBucket } from '../../shared/graphql/schema-types.generated';
+import type { DeploymentTraffic, TrafficBucket } from '@lunanexa/sdk/generated/graphql';
 
 /** What the charts read of a traffic report. */
 export interface TrafficSeriesInput {

@@ -2,9 +2,10 @@ import { DOCUMENT, DestroyRef, Injectable, effect, inject, signal, untracked } f
 import { type Client, createClient } from 'graphql-ws';
 import { BehaviorSubject, EMPTY, Observable, repeat, retry, switchMap, timer } from 'rxjs';
 
+import { ConsoleFleetEventsDocument } from '@lunanexa/sdk/generated/operations';
+
 import { Session, refusesCredential } from '../session/session';
 import { GRAPHQL_ENDPOINT } from './graphql-client';
-import { graphqlOperation } from './graphql-operation';
 import type { LiveEvent } from './schema-types';
 
 /** `audit` (every audited action, at commit) and `node` (every heartbeat). */
@@ -17,16 +18,8 @@ export type LiveEventKind = 'audit' | 'node';
  */
 export type LiveStatus = 'idle' | 'connecting' | 'live';
 
-export const FLEET_EVENTS = graphqlOperation<
-  { readonly fleetEvents: LiveEvent },
-  { readonly kinds: readonly LiveEventKind[] }
->(`
-  subscription ConsoleFleetEvents($kinds: [String!]) {
-    fleetEvents(kinds: $kinds) {
-      kind seq action actor decision correlationId workflowId subject nodeId occurredAt dropped
-    }
-  }
-`);
+/** libs/sdk/graphql/console/live-events.graphql */
+export const FLEET_EVENTS = ConsoleFleetEventsDocument;
 
 const RETRY_BASE_MS = 1_000;
 const RETRY_MAX_MS = 30_000;

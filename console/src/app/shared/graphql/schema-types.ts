@@ -1,14 +1,14 @@
 /**
- * The shapes the console's operations select, built from the types generated
- * from the API's committed schema (schema-types.generated.ts, `npm run
- * console:types`). An operation that selects only some fields of a type gets
- * a `Pick` of it here, so its result type never claims a field the query did
- * not ask for.
+ * Schema types the console shares between views, from the types generated
+ * from the API's committed schema (libs/sdk/src/generated/graphql.ts, `npm run
+ * sdk:generate`). What an operation selects is typed by its generated
+ * document (libs/sdk/src/generated/operations.ts), never by hand.
  */
 
 import type { Role as ContractsRole } from '@lunanexa/contracts/roles';
 
-import type * as Schema from './schema-types.generated';
+import type * as Schema from '@lunanexa/sdk/generated/graphql';
+import type { ConsoleLoginMutation } from '@lunanexa/sdk/generated/operations';
 
 export type {
   DateTimeString,
@@ -17,14 +17,12 @@ export type {
   LiveEvent,
   LoginInput,
   PingRecord,
-} from './schema-types.generated';
+} from '@lunanexa/sdk/generated/graphql';
 
+/** What sign-in answers (libs/sdk/graphql/console/session.graphql). */
+export type LoginResult = ConsoleLoginMutation['login'];
 /** What sign-in selects of the account (`operator { id username role }`). */
-export type Operator = Pick<Schema.Operator, 'id' | 'username' | 'role'>;
-
-export interface LoginResult extends Omit<Schema.LoginResult, 'operator'> {
-  readonly operator: Operator;
-}
+export type Operator = LoginResult['operator'];
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;

@@ -28,7 +28,7 @@ import { map } from 'rxjs';
 
 import { type GraphqlRequestError, asRequestError } from '../graphql/graphql-error';
 import { GraphqlClient } from '../graphql/graphql-client';
-import type { SearchHit } from '../graphql/schema-types.generated';
+import type { SearchHit } from '@lunanexa/sdk/generated/graphql';
 import { Icon } from '../icon/icon';
 import { SEARCH, SEARCH_TERM_MAX_LENGTH } from './search.queries';
 

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode, type PingWorkflowInput, type PingWorkflowResult } from '@lunanexa/contracts';
-import { appendAuditEvent, chainedAuditEvent, PingRecordEntity } from '@lunanexa/persistence';
+import {
+  appendAuditEvent,
+  chainedAuditEvent,
+  findPingRecord,
+  firstWorkflowReceipt,
+  insertPingRecord,
+} from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 
 export interface SystemActivityPorts {
   readonly db: DataSource;
@@ -21,8 +27,7 @@ export function createSystemActivities({ db, clock }: SystemActivityPorts) {
       const workflowId = Context.current().info.workflowExecution?.workflowId;
       if (!workflowId) throw new Error('recordPing runs only as a workflow activity');
       const recorded = await db.transaction(async (manager) => {
-        const pings = manager.getRepository(PingRecordEntity);
-        const existing = await pings.findOne({ where: { workflowId } });
+        const existing = await findPingRecord(manager, workflowId);
         if (existing) {
           if (existing.message !== input.message) {
             throw ApplicationFailure.create({
@@ -31,23 +36,19 @@ export function createSystemActivities({ db, clock }: SystemActivityPorts) {
               nonRetryable: true,
             });
           }
-          const receipt = await manager.query<{ seq: string; hash: string }[]>(
-            `SELECT seq, hash FROM audit_events WHERE workflow_id = $1 AND action = 'system.ping' ORDER BY seq LIMIT 1`,
-            [workflowId],
-          );
-          const first = receipt[0];
+          const first = await firstWorkflowReceipt(manager, workflowId, 'system.ping');
           if (!first) throw new Error(`ping ${workflowId} has a row but no receipt`);
           return {
             pingId: existing.id,
             workflowId,
             message: existing.message,
             recordedAt: existing.createdAt.toISOString(),
-            receipt: { seq: Number(first.seq), hash: first.hash },
+            receipt: { seq: first.seq, hash: first.hash },
           };
         }
         const now = clock.now();
         const pingId = randomUUID();
-        await pings.insert({
+        await insertPingRecord(manager, {
           id: pingId,
           workflowId,
           idempotencyKey: input.idempotencyKey,

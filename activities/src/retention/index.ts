@@ -1,9 +1,9 @@
 import { Context } from '@temporalio/activity';
 import type { PayloadDeletionBatch } from '@lunanexa/contracts';
-import { deletePayloadCaptureBatch } from '@lunanexa/persistence';
+import { deletePayloadCaptureBatch, firstWorkflowReceipt, lockWorkflowStep } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
-import type { Clock } from './clock';
-import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
+import type { Clock } from '../clock';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from '../fleet-support';
 
 export interface RetentionActivityPorts {
   readonly db: DataSource;
@@ -44,14 +44,10 @@ export function createRetentionActivities({ db, clock }: RetentionActivityPorts)
       const step = `${runId}/pass-${input.pass}/batch-${input.batch}`;
       return typed(async () => {
         const batch = await receiptedTransaction(db, async (manager) => {
-          await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${workflowId}/${step}`]);
-          const existing = await manager.query<{ hash: string; count: string | null }[]>(
-            `SELECT hash, evidence->>'count' AS count FROM audit_events
-              WHERE workflow_id = $1 AND action = $2 AND evidence->>'step' = $3 ORDER BY seq LIMIT 1`,
-            [workflowId, PAYLOAD_DELETE_ACTION, step],
-          );
-          const done = existing[0];
-          if (done) return { deleted: Number(done.count ?? 0), receiptHash: done.hash, receipt: null };
+          await lockWorkflowStep(manager, `${workflowId}/${step}`);
+          const done = await firstWorkflowReceipt(manager, workflowId, PAYLOAD_DELETE_ACTION, step);
+          if (done)
+            return { deleted: Number(done.evidence['count'] ?? 0), receiptHash: done.hash, receipt: null };
           const deleted = await deletePayloadCaptureBatch(manager, {
             mode: input.mode,
             limit: input.batchSize,

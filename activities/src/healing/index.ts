@@ -13,9 +13,8 @@ import {
   type HealingSkipRecord,
 } from '@lunanexa/contracts';
 import type { DataSource } from 'typeorm';
-import type { Clock } from './clock';
-import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
-import type { Receipt } from './node-activities';
+import type { Clock } from '../clock';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed, type Receipt } from '../fleet-support';
 
 export interface HealingActivityPorts {
   readonly db: DataSource;

@@ -7,9 +7,8 @@ import {
   type LeaseSuspects,
 } from '@lunanexa/domain';
 import type { DataSource } from 'typeorm';
-import type { Clock } from './clock';
-import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
-import type { Receipt } from './node-activities';
+import type { Clock } from '../clock';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed, type Receipt } from '../fleet-support';
 
 export interface NodeRecoveryActivityPorts {
   readonly db: DataSource;

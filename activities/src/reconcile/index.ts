@@ -11,9 +11,8 @@ import {
   type StopDeploymentSignal,
 } from '@lunanexa/contracts';
 import type { DataSource } from 'typeorm';
-import type { Clock } from './clock';
-import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from './fleet-support';
-import type { Receipt } from './node-activities';
+import type { Clock } from '../clock';
+import { currentWorkflowId, receiptedTransaction, receiptOnce, typed, type Receipt } from '../fleet-support';
 
 /** What Reconcile needs of Temporal: which workflows run, and starting a deployment's again. */
 export interface FleetWorkflowsPort {

@@ -1,0 +1,87 @@
+import { ErrorCode, LunaNexaError, type Assignment } from '@lunanexa/contracts';
+import {
+  findDeployment,
+  findNode,
+  listAssignments,
+  recordAssignmentPushed,
+  type AssignmentRow,
+} from '@lunanexa/persistence';
+import { asActivityFailure, southboundTarget } from '../fleet-support';
+import { buildAssignment, leaseUntil, unrevokedSigningKeys } from './assignment-spec';
+import { modelVersionOf } from './deployment-row';
+import type { DeploymentActivityPorts } from './ports';
+
+/** A stopped replica whose stop the agent has acknowledged needs no more pushes. */
+function stopAcknowledged(row: AssignmentRow): boolean {
+  return row.intent === 'Stop' && row.ackedGeneration === row.generation && row.observedState === 'Stopped';
+}
+
+export function pushActivities({ db, clock, southbound }: DeploymentActivityPorts) {
+  /** Re-signs and pushes every assignment row of the deployment with a fresh lease. */
+  async function pushAll(
+    deploymentId: string,
+    leaseSeconds: number,
+  ): Promise<{ pushed: number; unreachable: string[] }> {
+    const deployment = await findDeployment(db, deploymentId);
+    if (!deployment)
+      throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${deploymentId} does not exist`);
+    const version = await modelVersionOf(db, deployment);
+    const rows = await listAssignments(db, { deploymentId });
+    let pushed = 0;
+    const unreachable: string[] = [];
+    const byNode = new Map<string, AssignmentRow[]>();
+    for (const row of rows) byNode.set(row.nodeId, [...(byNode.get(row.nodeId) ?? []), row]);
+    const pushOne = async (row: AssignmentRow): Promise<void> => {
+      const node = await findNode(db, row.nodeId);
+      if (!node || stopAcknowledged(row)) return;
+      const leaseExpiresAt = leaseUntil(clock.now(), leaseSeconds);
+      const spec = buildAssignment(
+        row.id,
+        deployment,
+        version,
+        node,
+        row.intent,
+        row.generation,
+        leaseExpiresAt,
+        // A lease renewal re-sends the generation's content as stored: the keys it was built with.
+        (row.spec as Partial<Assignment> | null)?.trustedSigningKeys ?? (await unrevokedSigningKeys(db)),
+      );
+      try {
+        const ack = await southbound.pushAssignment(southboundTarget(node), spec);
+        await recordAssignmentPushed(db, {
+          spec,
+          leaseExpiresAt,
+          ackedGeneration: ack.generation,
+          at: clock.now(),
+        });
+        pushed += 1;
+      } catch (error) {
+        if (error instanceof LunaNexaError && error.code === ErrorCode.DEPENDENCY_UNAVAILABLE) {
+          unreachable.push(node.name);
+          return;
+        }
+        throw error;
+      }
+    };
+    // Nodes at once (one slow or unreachable node does not hold up the others' replicas), one node's in order.
+    await Promise.all(
+      [...byNode.values()].map(async (nodeRows) => {
+        for (const row of nodeRows) await pushOne(row);
+      }),
+    );
+    return { pushed, unreachable };
+  }
+
+  return {
+    async pushDeploymentAssignments(input: {
+      readonly deploymentId: string;
+      readonly leaseSeconds: number;
+    }): Promise<{ pushed: number; unreachable: string[] }> {
+      try {
+        return await pushAll(input.deploymentId, input.leaseSeconds);
+      } catch (error) {
+        throw asActivityFailure(error);
+      }
+    },
+  };
+}

@@ -255,6 +255,18 @@ function usedFragments(node, fragments, seen = new Set()) {
   return [...seen].map((name) => fragments.get(name));
 }
 
+/** Every fragment after the fragments it spreads, so each generated schema constant is declared before its use. */
+function dependencyOrder(fragments) {
+  const ordered = new Map();
+  const add = (fragment) => {
+    if (ordered.has(fragment.name.value)) return;
+    for (const used of usedFragments(fragment.selectionSet, fragments)) add(used);
+    ordered.set(fragment.name.value, fragment);
+  };
+  for (const fragment of fragments.values()) add(fragment);
+  return [...ordered.values()];
+}
+
 /**
  * The fields a selection set selects on `parent`, merged by response key (fragment spreads and
  * inline fragments on the same type are flattened). Conditional selections (@include/@skip,
@@ -318,6 +330,14 @@ function shapeWriter(fragments, mode) {
     return mode === 'ts' ? `${inner} | null` : `${inner}.nullable()`;
   };
   const objectOf = (parent, selectionSets) => {
+    // A selection that is only a fragment spread on the same type reads as the fragment's named shape.
+    const only = selectionSets.length === 1 ? selectionSets[0].selections : [];
+    if (only.length === 1 && only[0].kind === Kind.FRAGMENT_SPREAD && !only[0].directives?.length) {
+      const fragment = fragments.get(only[0].name.value);
+      if (fragment.typeCondition.name.value === parent.name) {
+        return mode === 'ts' ? `${fragment.name.value}Fragment` : `${fragment.name.value}FragmentSchema`;
+      }
+    }
     const fields = new Map();
     for (const selectionSet of selectionSets) collectFields(parent, selectionSet, fragments, fields);
     const members = [...fields].map(([key, { name, selectionSets: nested }]) => {
@@ -359,6 +379,15 @@ export async function generateOperations(sdl, documents) {
   const zod = shapeWriter(fragments, 'zod');
   const typed = [];
   const schemas = [];
+  for (const fragment of dependencyOrder(fragments)) {
+    const name = fragment.name.value;
+    const type = schema.getType(fragment.typeCondition.name.value);
+    const from = `/** Fragment from ${fragment.loc.source.name}. */\n`;
+    typed.push(`${from}export type ${name}Fragment = ${ts.objectOf(type, [fragment.selectionSet])};`);
+    schemas.push(
+      `${from}export const ${name}FragmentSchema = ${zod.objectOf(type, [fragment.selectionSet])};`,
+    );
+  }
   for (const operation of operations) {
     const name = operation.name.value;
     const root = schema.getRootType(operation.operation);

@@ -62,6 +62,8 @@ function testFiles(suffix) {
   };
   for (const root of roots) walk(path.join(root, 'dist', 'test'));
   walk(path.join(REPO_ROOT, 'test', 'dist'));
+  // The console's pure rules, compiled for Node by console/tsconfig.spec.json.
+  walk(path.join(REPO_ROOT, 'console', 'test', 'dist'));
   return files.sort();
 }
 

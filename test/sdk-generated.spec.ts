@@ -49,7 +49,7 @@ const SDL = `
 `;
 
 describe('@lunanexa/sdk generated files', function () {
-  // Formats about 10,000 generated lines with prettier: seconds on a quiet machine, far more on a loaded 2-core one.
+  // Formats about 14,000 generated lines with prettier: seconds on a quiet machine, far more on a loaded 2-core one.
   this.timeout(120_000);
   it('libs/sdk/openapi.json and src/generated are what schema.gql, libs/sdk/graphql and the gateway contract generate', async () => {
     // generateSdk also validates every libs/sdk/graphql document against apps/api/schema.gql and throws on the first invalid one.
@@ -142,6 +142,8 @@ describe('GraphQL operations', () => {
         }
         fragment ThingParts on Thing { parts { name weight } }
         mutation AddThing($input: ThingInput!) { added: addThing(input: $input) { __typename id maybe } }
+        query OneThing($id: ID!) { thing(id: $id) { ...ThingFields } }
+        fragment ThingFields on Thing { id tags }
       `,
     },
   ];
@@ -172,6 +174,13 @@ describe('GraphQL operations', () => {
     expect(operations).to.include("operationName: 'ListThings',");
     // The document sent carries the fragments it spreads.
     expect(operations).to.include('fragment ThingParts on Thing {\n  parts {');
+    // A selection that is only a fragment spread is typed by the fragment's named type.
+    expect(operations).to.include(
+      'export type ThingFieldsFragment = {\n  readonly id: string;\n  readonly tags: readonly string[];\n};',
+    );
+    expect(operations).to.include(
+      'export type OneThingQuery = {\n  readonly thing: ThingFieldsFragment | null;\n};',
+    );
   });
 
   it('writes a zod schema of each result, reading enum values as plain strings', async () => {
@@ -184,6 +193,8 @@ describe('GraphQL operations', () => {
         '        }),\n      ),\n      colour: z.string(),\n      when: z.string().nullable(),\n      tags: z.array(z.string()),\n',
     );
     expect(schemas).to.include("__typename: z.literal('Thing'),");
+    expect(schemas).to.include('export const ThingFieldsFragmentSchema = z.object({');
+    expect(schemas).to.include('thing: ThingFieldsFragmentSchema.nullable(),');
     expect(schemas).to.include('maybe: z.array(z.number().int().nullable()).nullable(),');
   });
 

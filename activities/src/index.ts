@@ -4,21 +4,17 @@ import { createDeploymentActivities } from './deployment';
 import type { SouthboundPort } from './fleet-support';
 import { createNodeActivities, type ControllerSigningIdentity } from './node';
 import { createSystemActivities } from './system';
-import { createRolloutActivities } from './rollout-activities';
-import { createEvaluationActivities } from './evaluation-activities';
+import { createRolloutActivities } from './rollout';
+import { createEvaluationActivities } from './evaluation';
 import { createRetentionActivities } from './retention';
 import { createNodeRecoveryActivities } from './node-recovery';
 import { createHealingActivities } from './healing';
 import { createReconcileActivities, type FleetWorkflowsPort } from './reconcile';
-import {
-  createArtifactActivities,
-  EMPTY_ARTIFACT_STORE_CONFIG,
-  type ArtifactStoreConfig,
-} from './artifact-activities';
+import { createArtifactActivities, EMPTY_ARTIFACT_STORE_CONFIG, type ArtifactStoreConfig } from './artifact';
 
 export * from './clock';
 export type { FleetWorkflowsPort } from './reconcile';
-export * from './artifact-activities';
+export * from './artifact';
 export { createSystemActivities } from './system';
 export { createNodeActivities, type ControllerSigningIdentity } from './node';
 export { createDeploymentActivities, assignmentIdFor, type DeploymentObservation } from './deployment';

@@ -23,7 +23,7 @@ import {
   type ScratchDatabase,
 } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
-import { createArtifactActivities, type VerifyModelVersionArtifactResult } from '../src/artifact-activities';
+import { createArtifactActivities, type VerifyModelVersionArtifactResult } from '../src/artifact';
 import { systemClock } from '../src/clock';
 import { verifyArtifactOnce, verifyArtifactTwice } from './artifact-verification-workflows';
 

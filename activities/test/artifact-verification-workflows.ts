@@ -3,7 +3,7 @@ import type {
   createArtifactActivities,
   VerifyModelVersionArtifactInput,
   VerifyModelVersionArtifactResult,
-} from '../src/artifact-activities';
+} from '../src/artifact';
 
 /**
  * Test-only workflows that run the verification activity on a real Temporal

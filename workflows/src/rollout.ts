@@ -27,6 +27,7 @@ import {
   ROLLOUT_UPDATES,
 } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
+import type { RolloutEndOutcome } from '@lunanexa/domain';
 import { canaryObservedSignal, deploymentWorkflow, stopDeploymentSignal } from './deployment';
 
 const steps = proxyActivities<Activities>({
@@ -225,7 +226,7 @@ async function runRollout(input: RolloutWorkflowInput): Promise<RolloutWorkflowR
     }
   };
   const endWithout = async (
-    outcome: 'RolledBack' | 'Aborted' | 'Failed',
+    outcome: RolloutEndOutcome,
     trigger: 'analysis' | 'operator' | 'insufficient-traffic' | 'canary-not-ready',
     reason: string,
   ) => {

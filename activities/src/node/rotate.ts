@@ -1,4 +1,5 @@
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import { nodeActionRefusal } from '@lunanexa/domain';
 import { firstWorkflowReceipt, requestNodeKeyRotation } from '@lunanexa/persistence';
 import { currentWorkflowId, receiptedTransaction, receiptOnce, typed, type Receipt } from '../fleet-support';
 import { existingNode, lockedNode } from './node-row';
@@ -15,12 +16,8 @@ export function rotateActivities({ db, clock }: NodeActivityPorts) {
         receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
           const node = await lockedNode(manager, input.nodeId);
-          if (!['Active', 'Draining', 'Drained'].includes(node.lifecycle)) {
-            throw new LunaNexaError(
-              ErrorCode.INVALID_TRANSITION,
-              `node ${node.name} is ${node.lifecycle}; only enrolled nodes rotate credentials`,
-            );
-          }
+          const refusal = nodeActionRefusal(node, 'rotateCredential');
+          if (refusal !== null) throw new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
           const now = clock.now();
           // A retry names the key its first attempt replaced, even if the agent has rotated since.
           const requested = await firstWorkflowReceipt(manager, workflowId, ROTATION_REQUEST);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { systemClock } from '@lunanexa/activities';
 // The activities package exports only the combined factory; the evaluation steps are taken from their module.
-import { createEvaluationActivities } from '@lunanexa/activities/dist/src/evaluation-activities';
+import { createEvaluationActivities } from '@lunanexa/activities/dist/src/evaluation';
 import { ErrorCode, type EvaluateWorkflowInput, type EvaluationScores } from '@lunanexa/contracts';
 import { temporal } from '@temporalio/proto';
 import { MockActivityEnvironment } from '@temporalio/testing';

@@ -14,4 +14,6 @@ export * from './admission';
 export * from './node-recovery';
 export * from './healing';
 export * from './fleet-reconcile';
+export * from './node-actions';
 export * from './serving-health';
+export * from './rollout-lifecycle';

@@ -368,19 +368,78 @@ export async function transitionModelVersion(
   if (!current) {
     throw new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `model version ${idOrRef} is not registered`);
   }
-  const locked = await q.query<{ state: ModelVersionState }[]>(
-    `SELECT state FROM model_versions WHERE id = $1 FOR UPDATE`,
-    [current.id],
-  );
-  const from = locked[0]?.state ?? current.state;
+  const from = (await lockModelVersionState(q, current.id)) ?? current.state;
   const to = transition(modelVersionLifecycle, from, event);
-  await q.query(`UPDATE model_versions SET state = $2, state_reason = $3, updated_at = $4 WHERE id = $1`, [
-    current.id,
-    to,
-    options.reason ?? null,
-    options.at,
-  ]);
+  await writeModelVersionState(q, current.id, { state: to, reason: options.reason ?? null, at: options.at });
   const version = await findModelVersion(q, current.id);
   if (!version) throw new LunaNexaError(ErrorCode.INTERNAL, 'the model version disappeared');
   return { from, to, version };
+}
+
+/**
+ * Locks the version's row inside the caller's transaction and returns its
+ * state as of the lock (null when no such version): whoever moves a version
+ * out of a state must read that state after taking the lock.
+ */
+export async function lockModelVersionState(
+  q: Queryable,
+  idOrRef: string,
+): Promise<ModelVersionState | null> {
+  const rows = await q.query<{ state: ModelVersionState }[]>(
+    `SELECT state FROM model_versions WHERE id::text = $1 OR ref = $1 FOR UPDATE`,
+    [idOrRef],
+  );
+  return rows[0]?.state ?? null;
+}
+
+/** Writes a state the caller already checked against the lifecycle (`transition`). */
+export async function writeModelVersionState(
+  q: Queryable,
+  id: string,
+  change: { state: ModelVersionState; reason: string | null; at: Date },
+): Promise<void> {
+  await q.query(`UPDATE model_versions SET state = $2, state_reason = $3, updated_at = $4 WHERE id = $1`, [
+    id,
+    change.state,
+    change.reason,
+    change.at,
+  ]);
+}
+
+/** A finished evaluation: the version's checked next state and its `evaluation` summary, in one write. */
+export async function recordModelVersionEvaluation(
+  q: Queryable,
+  id: string,
+  result: { state: ModelVersionState; reason: string | null; evaluation: unknown; at: Date },
+): Promise<void> {
+  await q.query(
+    `UPDATE model_versions SET state = $2, state_reason = $3, evaluation = $4::jsonb, updated_at = $5 WHERE id = $1`,
+    [id, result.state, result.reason, JSON.stringify(result.evaluation), result.at],
+  );
+}
+
+/**
+ * The artifact check's verdict in `model_versions.verification`; with
+ * `move`, the checked lifecycle move it causes, in the same write.
+ */
+export async function recordModelVersionVerification(
+  q: Queryable,
+  id: string,
+  verification: ArtifactVerification,
+  at: Date,
+  move: { state: ModelVersionState; reason: string | null } | null = null,
+): Promise<void> {
+  if (move) {
+    await q.query(
+      `UPDATE model_versions SET verification = $2::jsonb, updated_at = $3, state = $4, state_reason = $5
+        WHERE id = $1`,
+      [id, JSON.stringify(verification), at, move.state, move.reason],
+    );
+  } else {
+    await q.query(`UPDATE model_versions SET verification = $2::jsonb, updated_at = $3 WHERE id = $1`, [
+      id,
+      JSON.stringify(verification),
+      at,
+    ]);
+  }
 }

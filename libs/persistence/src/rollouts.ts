@@ -232,3 +232,152 @@ export async function trafficSample(
     lastReceivedAt: date(row['last_received_at']),
   };
 }
+
+// ---------------------------------------------------------------------------- rollout writes
+// The callers check each state against the rollout lifecycle in @lunanexa/domain before writing it.
+
+export interface NewRollout {
+  readonly id: string;
+  readonly aliasId: string;
+  readonly modelVersionId: string;
+  readonly modelRef: string;
+  readonly baseRevision: number;
+  readonly plan: RolloutPlan;
+  readonly state: RolloutState;
+  readonly workflowId: string;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+}
+
+/**
+ * Writes the rollout and makes it the alias's rollout in flight. A second
+ * rollout in flight on one alias fails on the partial unique index: the
+ * database decides, not a read.
+ */
+export async function insertRolloutClaimingAlias(q: Queryable, rollout: NewRollout): Promise<void> {
+  await q.query(
+    `INSERT INTO rollouts (id, alias_id, model_version_id, model_ref, base_revision, plan, state, workflow_id,
+     created_by, created_at, updated_at)
+   VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $10)`,
+    [
+      rollout.id,
+      rollout.aliasId,
+      rollout.modelVersionId,
+      rollout.modelRef,
+      rollout.baseRevision,
+      JSON.stringify(rollout.plan),
+      rollout.state,
+      rollout.workflowId,
+      rollout.createdBy,
+      rollout.createdAt,
+    ],
+  );
+  await q.query(`UPDATE aliases SET active_rollout_id = $2, updated_at = $3 WHERE id = $1`, [
+    rollout.aliasId,
+    rollout.id,
+    rollout.createdAt,
+  ]);
+}
+
+/**
+ * A new state for the rollout. A `finished` one (no longer in flight) gets
+ * its `finished_at`, and frees its alias: the next rollout may start, and no
+ * traffic goes to a canary that was not promoted.
+ */
+export async function writeRolloutState(
+  q: Queryable,
+  rollout: Pick<RolloutRow, 'id' | 'aliasId'>,
+  change: {
+    state: RolloutState;
+    reason: string | null;
+    refusalCode?: string | null;
+    finished: boolean;
+    at: Date;
+  },
+): Promise<void> {
+  await q.query(
+    `UPDATE rollouts SET state = $2, state_reason = $3, refusal_code = COALESCE($4, refusal_code), updated_at = $5,
+            finished_at = CASE WHEN $6 THEN $5 ELSE finished_at END
+      WHERE id = $1`,
+    [rollout.id, change.state, change.reason, change.refusalCode ?? null, change.at, change.finished],
+  );
+  if (change.finished) {
+    await q.query(
+      `UPDATE aliases SET active_rollout_id = NULL, canary_deployment_id = NULL, canary_weight = 0, updated_at = $2
+        WHERE id = $1 AND active_rollout_id = $3`,
+      [rollout.aliasId, change.at, rollout.id],
+    );
+  }
+}
+
+/** Names the canary deployment the rollout started, with the state that goes with it. */
+export async function writeRolloutCanaryDeployment(
+  q: Queryable,
+  rolloutId: string,
+  change: { state: RolloutState; canaryDeploymentId: string; at: Date },
+): Promise<void> {
+  await q.query(
+    `UPDATE rollouts SET state = $2, state_reason = NULL, canary_deployment_id = $3, updated_at = $4 WHERE id = $1`,
+    [rolloutId, change.state, change.canaryDeploymentId, change.at],
+  );
+}
+
+/**
+ * Starts step `step`: its sample begins now, and the gateway sends `weight`
+ * percent of the alias's traffic to the canary (only while this rollout is
+ * the alias's rollout in flight).
+ */
+export async function startRolloutStep(
+  q: Queryable,
+  rollout: Pick<RolloutRow, 'id' | 'aliasId' | 'canaryDeploymentId'>,
+  step: { state: RolloutState; index: number; weight: number; at: Date },
+): Promise<void> {
+  await q.query(
+    `UPDATE rollouts SET state = $2, current_step = $3, step_started_at = $4, updated_at = $4 WHERE id = $1`,
+    [rollout.id, step.state, step.index, step.at],
+  );
+  await q.query(
+    `UPDATE aliases SET canary_deployment_id = $2, canary_weight = $3, updated_at = $4
+      WHERE id = $1 AND active_rollout_id = $5`,
+    [rollout.aliasId, rollout.canaryDeploymentId, step.weight, step.at, rollout.id],
+  );
+}
+
+export async function appendRolloutAnalysis(
+  q: Queryable,
+  rolloutId: string,
+  analysis: StepAnalysis,
+  at: Date,
+): Promise<void> {
+  await q.query(`UPDATE rollouts SET analyses = analyses || $2::jsonb, updated_at = $3 WHERE id = $1`, [
+    rolloutId,
+    JSON.stringify([analysis]),
+    at,
+  ]);
+}
+
+/** Appends a revision and makes it the one the gateway routes the alias to. */
+export async function makeAliasRevisionCurrent(q: Queryable, revision: AliasRevisionRow): Promise<void> {
+  await q.query(
+    `INSERT INTO alias_revisions (alias_id, revision, model_version_id, model_ref, deployment_id, reason,
+     restored_from, rollout_id, created_by, created_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      revision.aliasId,
+      revision.revision,
+      revision.modelVersionId,
+      revision.modelRef,
+      revision.deploymentId,
+      revision.reason,
+      revision.restoredFrom,
+      revision.rolloutId,
+      revision.createdBy,
+      revision.createdAt,
+    ],
+  );
+  await q.query(`UPDATE aliases SET current_revision = $2, updated_at = $3 WHERE id = $1`, [
+    revision.aliasId,
+    revision.revision,
+    revision.createdAt,
+  ]);
+}

@@ -25,5 +25,5 @@ export { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from './generated/gateway
 export type * as Graphql from './generated/graphql';
 /** Every operation in libs/sdk/graphql, typed: the document, its result and its variables. */
 export * as GraphqlOperations from './generated/operations';
-/** A zod schema of each operation's result, for callers that check what the API answered. */
-export * as GraphqlResultSchemas from './generated/operation-schemas';
+// The zod schemas of the results are `@lunanexa/sdk/graphql-result-schemas`, not re-exported here: they need zod,
+// and this entry point has no runtime dependencies.

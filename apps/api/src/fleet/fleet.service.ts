@@ -25,7 +25,7 @@ import {
   type RotateNodeCredentialWorkflowResult,
   type Taint as TaintRecord,
 } from '@lunanexa/contracts';
-import { nodeLifecycle, transition } from '@lunanexa/domain';
+import { nodeActionRefusal, nodeLifecycle, transition } from '@lunanexa/domain';
 import type { RequestIds } from '@lunanexa/observability';
 import {
   findBootstrapToken,
@@ -271,11 +271,9 @@ export class FleetService {
   ): Promise<NodeOperation> {
     if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
-    if (node.lifecycle !== 'Pending') {
-      const error = new LunaNexaError(
-        ErrorCode.INVALID_TRANSITION,
-        `node ${node.name} is ${node.lifecycle}; only Pending nodes are approved`,
-      );
+    const refusal = nodeActionRefusal(node, 'approve');
+    if (refusal !== null) {
+      const error = new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
       await this.audit.refusal(
         { actor: caller.actor, action: 'node.approve', ids: caller.ids },
         {
@@ -303,11 +301,9 @@ export class FleetService {
   ): Promise<NodeOperation> {
     if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
-    if (node.lifecycle !== 'Pending') {
-      const error = new LunaNexaError(
-        ErrorCode.INVALID_TRANSITION,
-        `node ${node.name} is ${node.lifecycle}; only Pending nodes are rejected`,
-      );
+    const refusal = nodeActionRefusal(node, 'reject');
+    if (refusal !== null) {
+      const error = new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
       await this.audit.refusal(
         { actor: caller.actor, action: 'node.reject', ids: caller.ids },
         {
@@ -374,18 +370,26 @@ export class FleetService {
 
   setLabels(idOrName: string, input: readonly LabelInput[], caller: Caller): Promise<FleetNode> {
     const labels = validateLabels(input);
-    return this.changeNode(idOrName, 'node.labels.set', { labels }, caller, (node) => ({
-      sql: `UPDATE nodes SET labels = $2::jsonb, updated_at = now() WHERE id = $1`,
-      params: [node.id, JSON.stringify(labels)],
-    }));
+    return this.changeNode(idOrName, 'node.labels.set', { labels }, caller, (node) => {
+      const refusal = nodeActionRefusal(node, 'setLabels');
+      if (refusal !== null) return new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
+      return {
+        sql: `UPDATE nodes SET labels = $2::jsonb, updated_at = now() WHERE id = $1`,
+        params: [node.id, JSON.stringify(labels)],
+      };
+    });
   }
 
   setTaints(idOrName: string, input: readonly TaintInput[], caller: Caller): Promise<FleetNode> {
     const taints = validateTaints(input);
-    return this.changeNode(idOrName, 'node.taints.set', { taints }, caller, (node) => ({
-      sql: `UPDATE nodes SET taints = $2::jsonb, updated_at = now() WHERE id = $1`,
-      params: [node.id, JSON.stringify(taints)],
-    }));
+    return this.changeNode(idOrName, 'node.taints.set', { taints }, caller, (node) => {
+      const refusal = nodeActionRefusal(node, 'setTaints');
+      if (refusal !== null) return new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
+      return {
+        sql: `UPDATE nodes SET taints = $2::jsonb, updated_at = now() WHERE id = $1`,
+        params: [node.id, JSON.stringify(taints)],
+      };
+    });
   }
 
   /**
@@ -395,15 +399,8 @@ export class FleetService {
    */
   setCordoned(idOrName: string, cordoned: boolean, caller: Caller): Promise<FleetNode> {
     return this.changeNode(idOrName, cordoned ? 'node.cordon' : 'node.uncordon', {}, caller, (node) => {
-      if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') {
-        return new LunaNexaError(ErrorCode.INVALID_TRANSITION, `node ${node.name} is ${node.lifecycle}`);
-      }
-      if (!cordoned && node.lifecycle === 'Draining') {
-        return new LunaNexaError(
-          ErrorCode.INVALID_TRANSITION,
-          `node ${node.name} is Draining; a drain keeps it cordoned`,
-        );
-      }
+      const refusal = nodeActionRefusal(node, cordoned ? 'cordon' : 'uncordon');
+      if (refusal !== null) return new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
       const lifecycle =
         !cordoned && node.lifecycle === 'Drained'
           ? transition(nodeLifecycle, node.lifecycle, 'activate')
@@ -426,11 +423,9 @@ export class FleetService {
     }
     const key = validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
-    if (node.lifecycle !== 'Active' && node.lifecycle !== 'Draining' && node.lifecycle !== 'Drained') {
-      const error = new LunaNexaError(
-        ErrorCode.INVALID_TRANSITION,
-        `node ${node.name} is ${node.lifecycle}; only Active nodes drain`,
-      );
+    const refusal = nodeActionRefusal(node, 'drain');
+    if (refusal !== null) {
+      const error = new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
       await this.audit.refusal(
         { actor: caller.actor, action: 'node.drain', ids: caller.ids },
         {

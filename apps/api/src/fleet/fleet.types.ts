@@ -159,6 +159,25 @@ export class NodeCondition {
   lastTransitionAt!: Date;
 }
 
+@ObjectType({
+  description: "An operator action on a node and whether the node's lifecycle state allows it now.",
+})
+export class NodeActionAvailability {
+  @Field({
+    description: 'approve, reject, cordon, uncordon, drain, rotateCredential, setLabels or setTaints.',
+  })
+  action!: string;
+
+  @Field()
+  allowed!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the state refuses the action; null when allowed.',
+  })
+  reason!: string | null;
+}
+
 @ObjectType({ description: 'An enrolled GPU node.' })
 export class FleetNode {
   @Field(() => ID)
@@ -178,6 +197,12 @@ export class FleetNode {
 
   @Field({ description: 'Cordoned nodes keep their replicas but receive no new placements.' })
   cordoned!: boolean;
+
+  @Field(() => [NodeActionAvailability], {
+    description:
+      "Every operator action with whether the node's state allows it (the caller's role is not considered).",
+  })
+  actions!: NodeActionAvailability[];
 
   @Field(() => [Label])
   labels!: Label[];

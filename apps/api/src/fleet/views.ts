@@ -5,7 +5,7 @@ import type {
   NodeLabels,
   Taint as TaintRecord,
 } from '@lunanexa/contracts';
-import { allowedEvents, deriveNodeReadiness, modelVersionLifecycle } from '@lunanexa/domain';
+import { allowedEvents, deriveNodeReadiness, modelVersionLifecycle, nodeActions } from '@lunanexa/domain';
 import type {
   AssignmentRow,
   BootstrapTokenRow,
@@ -79,6 +79,7 @@ export function nodeView(
       },
     ],
     cordoned: node.cordoned,
+    actions: nodeActions(node),
     labels: labelsOf(node.labels),
     taints: taintsOf(node.taints),
     address: node.address,

@@ -1,5 +1,6 @@
 import { DATA_CLASSES, MAX_RETENTION_DAYS } from '@lunanexa/contracts';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';

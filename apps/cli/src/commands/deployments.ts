@@ -6,7 +6,7 @@ import {
   type DeploymentPurpose,
   type PlacementStrategy,
 } from '@lunanexa/contracts';
-import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';
 import { CliError, CliErrorCode, ExitCode, usageError } from '../errors';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { parseControlPlaneDigestFile, type RecordedControlPlaneDigest } from '@lunanexa/contracts';
 import type { CommandContext } from '../context';

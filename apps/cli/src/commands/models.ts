@@ -1,4 +1,4 @@
-import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { parseModelVersionRef, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode } from '../errors';

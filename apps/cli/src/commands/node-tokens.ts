@@ -3,7 +3,7 @@ import {
   MAX_BOOTSTRAP_TOKEN_TTL_SECONDS,
   MIN_BOOTSTRAP_TOKEN_TTL_SECONDS,
 } from '@lunanexa/contracts';
-import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { parseLabels, parseName, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode } from '../errors';

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@lunanexa/contracts';
-import { GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import {
   parseIdempotencyKey,
   parseLabels,

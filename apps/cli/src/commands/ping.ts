@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PING_MESSAGE_MAX_LENGTH } from '@lunanexa/contracts';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { parseIdempotencyKey } from '../arguments';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ErrorCode } from '@lunanexa/contracts';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { parseModelVersionRef, parseName } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';

@@ -5,7 +5,8 @@ import {
   ROLLOUT_SIGNAL_ACTIONS,
   type RolloutSignalAction,
 } from '@lunanexa/contracts';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { parseIdempotencyKey, parseModelVersionRef, parseName, parseWholeNumber } from '../arguments';
 import { waitingTimeoutMs, type CommandContext } from '../context';

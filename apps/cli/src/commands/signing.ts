@@ -7,7 +7,8 @@ import {
   parseEd25519PublicKey,
   signingKeyFingerprint,
 } from '@lunanexa/credentials';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import type { CommandContext } from '../context';
 import { ExitCode, usageError } from '../errors';

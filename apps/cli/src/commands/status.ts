@@ -1,4 +1,5 @@
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { answerError, jsonBody, problemError, type ApiClient } from '../api-client';
 import { displayUrl, type CommandContext } from '../context';

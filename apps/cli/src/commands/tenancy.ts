@@ -10,7 +10,8 @@ import {
   isOpaqueId,
   type QuotaField,
 } from '@lunanexa/contracts';
-import { GraphqlOperations as Operations, GraphqlResultSchemas as Results } from '@lunanexa/sdk';
+import { GraphqlOperations as Operations } from '@lunanexa/sdk';
+import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { collect, parseName, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';

@@ -795,6 +795,8 @@ export interface EvaluationSuite {
 
 /** An enrolled GPU node. */
 export interface FleetNode {
+  /** Every operator action with whether the node's state allows it (the caller's role is not considered). */
+  readonly actions: readonly NodeActionAvailability[];
   readonly address: string;
   readonly agentVersion: string;
   readonly architecture: string;
@@ -1444,6 +1446,15 @@ export interface MutationUpdateTenantArgs {
 
 export interface MutationVerifyModelVersionArgs {
   readonly ref: string;
+}
+
+/** An operator action on a node and whether the node's lifecycle state allows it now. */
+export interface NodeActionAvailability {
+  /** approve, reject, cordon, uncordon, drain, rotateCredential, setLabels or setTaints. */
+  readonly action: string;
+  readonly allowed: boolean;
+  /** Why the state refuses the action; null when allowed. */
+  readonly reason: string | null;
 }
 
 export interface NodeCondition {

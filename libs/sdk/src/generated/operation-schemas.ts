@@ -3,48 +3,877 @@
 
 import { z } from 'zod';
 
-/** From libs/sdk/graphql/cli/data-policy.graphql. */
-export const DataPoliciesQuerySchema = z.object({
-  dataPolicies: z.array(
+/** Fragment from libs/sdk/graphql/cli/data-policy.graphql. */
+export const CliDataPolicyFragmentSchema = z.object({
+  tenantId: z.string(),
+  dataClass: z.string(),
+  retentionMode: z.string(),
+  retentionDays: z.number().int().nullable(),
+  evaluationCaptureConsent: z.boolean(),
+  configured: z.boolean(),
+  updatedBy: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/evaluation.graphql. */
+export const CliEvaluationRunFragmentSchema = z.object({
+  id: z.string(),
+  modelRef: z.string(),
+  deploymentId: z.string(),
+  suite: z.string(),
+  profile: z.string().nullable(),
+  state: z.string(),
+  passed: z.boolean().nullable(),
+  reasons: z.array(z.string()),
+  errorCode: z.string().nullable(),
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  scores: z
+    .object({
+      passRate: z.number(),
+      passedCases: z.number().int(),
+      totalCases: z.number().int(),
+      passThreshold: z.number(),
+      cases: z.array(
+        z.object({
+          caseId: z.string(),
+          grader: z.string(),
+          passed: z.boolean(),
+          reason: z.string().nullable(),
+          errorCode: z.string().nullable(),
+        }),
+      ),
+    })
+    .nullable(),
+  metrics: z
+    .object({
+      requests: z.number().int(),
+      errors: z.number().int(),
+      errorRate: z.number(),
+      ttftMs: z
+        .object({
+          p50: z.number(),
+          p95: z.number(),
+          p99: z.number(),
+        })
+        .nullable(),
+      tokensPerSecond: z.number(),
+      completionTokens: z.number().int(),
+      durationMs: z.number(),
+      concurrency: z.number().int(),
+    })
+    .nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/fleet.graphql. */
+export const CliBootstrapTokenFragmentSchema = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  nodeName: z.string().nullable(),
+  labels: z.array(
     z.object({
-      tenantId: z.string(),
-      dataClass: z.string(),
-      retentionMode: z.string(),
-      retentionDays: z.number().int().nullable(),
-      evaluationCaptureConsent: z.boolean(),
-      configured: z.boolean(),
-      updatedBy: z.string(),
-      updatedAt: z.string(),
+      key: z.string(),
+      value: z.string(),
+    }),
+  ),
+  autoApprove: z.boolean(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  usedAt: z.string().nullable(),
+  usedByNodeId: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/fleet.graphql. */
+export const CliDeploymentFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  modelRef: z.string(),
+  purpose: z.string(),
+  state: z.string(),
+  stateReason: z.string().nullable(),
+  desiredReplicas: z.number().int(),
+  readyReplicas: z.number().int(),
+  generation: z.number().int(),
+  observedGeneration: z.number().int(),
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  updatedAt: z.string(),
+  assignments: z.array(
+    z.object({
+      id: z.string(),
+      deploymentId: z.string(),
+      nodeId: z.string(),
+      nodeName: z.string(),
+      intent: z.string(),
+      generation: z.number().int(),
+      ackedGeneration: z.number().int().nullable(),
+      observedGeneration: z.number().int().nullable(),
+      observedState: z.string().nullable(),
+      observedAt: z.string().nullable(),
+      inFlight: z.number().int().nullable(),
+      endpointPort: z.number().int().nullable(),
+      leaseExpiresAt: z.string(),
+      message: z.string().nullable(),
     }),
   ),
 });
 
+/** Fragment from libs/sdk/graphql/cli/fleet.graphql. */
+export const CliFleetNodeFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  lifecycle: z.string(),
+  readiness: z.string(),
+  cordoned: z.boolean(),
+  heartbeatAgeSeconds: z.number().nullable(),
+  address: z.string(),
+  sshPort: z.number().int(),
+  agentVersion: z.string(),
+  architecture: z.string(),
+  cpuCores: z.number().int(),
+  systemMemoryBytes: z.number(),
+  hostKeyFingerprint: z.string(),
+  keyId: z.string(),
+  nextKeyId: z.string().nullable(),
+  credentialSerial: z.number().int(),
+  credentialExpiresAt: z.string().nullable(),
+  leaseRenewedAt: z.string().nullable(),
+  leaseExpiresAt: z.string().nullable(),
+  enrolledAt: z.string(),
+  updatedAt: z.string(),
+  enrollWorkflowId: z.string(),
+  temporalUiUrl: z.string(),
+  labels: z.array(
+    z.object({
+      key: z.string(),
+      value: z.string(),
+    }),
+  ),
+  taints: z.array(
+    z.object({
+      key: z.string(),
+      value: z.string(),
+      effect: z.string(),
+    }),
+  ),
+  conditions: z.array(
+    z.object({
+      type: z.string(),
+      status: z.string(),
+      reason: z.string(),
+      message: z.string().nullable(),
+      lastTransitionAt: z.string(),
+    }),
+  ),
+  gpus: z.array(
+    z.object({
+      index: z.number().int(),
+      name: z.string(),
+      uuid: z.string(),
+      memoryModel: z.string(),
+      memorySource: z.string(),
+      totalMemoryBytes: z.number().nullable(),
+      freeMemoryBytes: z.number().nullable(),
+      computeCapability: z.string(),
+    }),
+  ),
+  assignments: z.array(
+    z.object({
+      id: z.string(),
+      deploymentId: z.string(),
+      nodeId: z.string(),
+      nodeName: z.string(),
+      intent: z.string(),
+      generation: z.number().int(),
+      ackedGeneration: z.number().int().nullable(),
+      observedGeneration: z.number().int().nullable(),
+      observedState: z.string().nullable(),
+      observedAt: z.string().nullable(),
+      inFlight: z.number().int().nullable(),
+      endpointPort: z.number().int().nullable(),
+      leaseExpiresAt: z.string(),
+      message: z.string().nullable(),
+    }),
+  ),
+});
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export const CliModelFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  versions: z.array(
+    z.object({
+      ref: z.string(),
+      state: z.string(),
+    }),
+  ),
+});
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export const CliLicenseFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  spdxId: z.string().nullable(),
+  customName: z.string().nullable(),
+  termsUri: z.string().nullable(),
+  termsDigest: z.string().nullable(),
+  commercialUse: z.boolean(),
+  allowedDataClasses: z.array(z.string()),
+  attribution: z.string().nullable(),
+  approvalState: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  note: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export const CliRuntimeFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  kind: z.string(),
+  allowed: z.boolean(),
+  packaging: z.object({
+    type: z.string(),
+    image: z.string().nullable(),
+    digest: z.string(),
+  }),
+  launch: z.object({
+    executable: z.string(),
+    args: z.array(z.string()),
+    envAllowlist: z.array(z.string()),
+    containerPort: z.number().int().nullable(),
+  }),
+  health: z.object({
+    path: z.string(),
+    startupTimeoutMs: z.number().int(),
+    intervalMs: z.number().int(),
+  }),
+  supportedHardware: z.object({
+    architectures: z.array(z.string()),
+    memoryModels: z.array(z.string()),
+    minComputeCapability: z.string(),
+    maxComputeCapability: z.string().nullable(),
+    minCudaVersion: z.string().nullable(),
+    gpusPerReplica: z.number().int(),
+    minMemoryBytesPerReplica: z.number().nullable(),
+  }),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export const CliModelVersionFragmentSchema = z.object({
+  id: z.string(),
+  ref: z.string(),
+  model: z.string(),
+  version: z.string(),
+  state: z.string(),
+  stateReason: z.string().nullable(),
+  allowedEvents: z.array(z.string()),
+  contextLength: z.number().int().nullable(),
+  parameterCount: z.number().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  artifact: z.object({
+    uri: z.string(),
+    digest: z.string(),
+    sizeBytes: z.number(),
+    format: z.string(),
+    provenance: z.object({
+      source: z.string(),
+      uploader: z.string(),
+      uploadedAt: z.string(),
+      signature: z
+        .object({
+          algorithm: z.string(),
+          keyId: z.string(),
+        })
+        .nullable(),
+    }),
+  }),
+  requirements: z.object({
+    architectures: z.array(z.string()),
+    memoryModels: z.array(z.string()),
+    minComputeCapability: z.string(),
+    maxComputeCapability: z.string().nullable(),
+    minCudaVersion: z.string().nullable(),
+    gpusPerReplica: z.number().int(),
+    minMemoryBytesPerReplica: z.number().nullable(),
+  }),
+  verification: z
+    .object({
+      ok: z.boolean(),
+      digest: z.string().nullable(),
+      sizeBytes: z.number().nullable(),
+      store: z.string(),
+      verifiedAt: z.string(),
+      code: z.string().nullable(),
+      message: z.string().nullable(),
+    })
+    .nullable(),
+  evaluation: z
+    .object({
+      runId: z.string(),
+      suite: z.string(),
+      passed: z.boolean(),
+      evaluatedAt: z.string(),
+    })
+    .nullable(),
+  runtimeEnv: z.array(
+    z.object({
+      name: z.string(),
+      value: z.string(),
+    }),
+  ),
+  license: z.object({
+    name: z.string(),
+    approvalState: z.string(),
+  }),
+  runtime: z.object({
+    id: z.string(),
+    allowed: z.boolean(),
+  }),
+});
+
+/** Fragment from libs/sdk/graphql/cli/rollouts.graphql. */
+export const CliAliasFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  dataClass: z.string(),
+  currentRevision: z.number().int(),
+  canaryWeight: z.number().int(),
+  canaryDeploymentId: z.string().nullable(),
+  current: z
+    .object({
+      revision: z.number().int(),
+      modelRef: z.string(),
+      deploymentId: z.string(),
+      deploymentName: z.string().nullable(),
+      reason: z.string(),
+      restoredFrom: z.number().int().nullable(),
+    })
+    .nullable(),
+  revisions: z.array(
+    z.object({
+      revision: z.number().int(),
+      modelRef: z.string(),
+      deploymentId: z.string(),
+      deploymentName: z.string().nullable(),
+      reason: z.string(),
+      restoredFrom: z.number().int().nullable(),
+      rolloutId: z.string().nullable(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  activeRollout: z
+    .object({
+      id: z.string(),
+      state: z.string(),
+      currentWeight: z.number().int(),
+    })
+    .nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/rollouts.graphql. */
+export const CliRolloutFragmentSchema = z.object({
+  id: z.string(),
+  alias: z.string(),
+  modelRef: z.string(),
+  baseRevision: z.number().int(),
+  state: z.string(),
+  stateReason: z.string().nullable(),
+  refusalCode: z.string().nullable(),
+  steps: z.array(z.number().int()),
+  currentStep: z.number().int(),
+  currentWeight: z.number().int(),
+  canaryDeploymentId: z.string().nullable(),
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  analyses: z.array(
+    z.object({
+      step: z.number().int(),
+      weight: z.number().int(),
+      window: z.number().int(),
+      verdict: z.string(),
+      reasons: z.array(z.string()),
+      canaryRequests: z.number().int(),
+      canaryErrors: z.number().int(),
+      canaryErrorRate: z.number(),
+      canaryP95Ms: z.number().nullable(),
+      stableRequests: z.number().int().nullable(),
+      stableErrorRate: z.number().nullable(),
+      stableP95Ms: z.number().nullable(),
+    }),
+  ),
+  receipts: z.array(
+    z.object({
+      seq: z.number().int(),
+      action: z.string(),
+      result: z.string(),
+      evidenceJson: z.string(),
+      hash: z.string(),
+      occurredAt: z.string(),
+    }),
+  ),
+});
+
+/** Fragment from libs/sdk/graphql/cli/signing.graphql. */
+export const CliTrustedSigningKeyFragmentSchema = z.object({
+  keyId: z.string(),
+  algorithm: z.string(),
+  publicKey: z.string(),
+  label: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/tenancy.graphql. */
+export const CliGatewayKeyFragmentSchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  aliases: z.array(z.string()),
+  state: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/cli/tenancy.graphql. */
+export const CliTenantFragmentSchema = z.object({
+  id: z.string(),
+  displayName: z.string().nullable(),
+  quota: z.object({
+    requestsPerMinute: z.number().int().nullable(),
+    tokensPerMinute: z.number().nullable(),
+    maxConcurrentRequests: z.number().int().nullable(),
+  }),
+  keyCount: z.number().int(),
+  activeKeyCount: z.number().int(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedBy: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/console/deployments.graphql. */
+export const ConsoleDeploymentFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  modelRef: z.string(),
+  purpose: z.string(),
+  state: z.string(),
+  stateReason: z.string().nullable(),
+  generation: z.number().int(),
+  observedGeneration: z.number().int(),
+  desiredReplicas: z.number().int(),
+  readyReplicas: z.number().int(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  assignments: z.array(
+    z.object({
+      id: z.string(),
+      nodeId: z.string(),
+      nodeName: z.string(),
+      generation: z.number().int(),
+      intent: z.string(),
+      leaseExpiresAt: z.string(),
+      ackedGeneration: z.number().int().nullable(),
+      observedState: z.string().nullable(),
+      observedGeneration: z.number().int().nullable(),
+      inFlight: z.number().int().nullable(),
+      message: z.string().nullable(),
+      observedAt: z.string().nullable(),
+    }),
+  ),
+  placement: z
+    .object({
+      decidedAt: z.string(),
+      chosen: z.array(
+        z.object({
+          node: z.string(),
+          reason: z.string(),
+        }),
+      ),
+      rejected: z.array(
+        z.object({
+          node: z.string(),
+          reasons: z.array(z.string()),
+        }),
+      ),
+      unplaced: z.number().int(),
+    })
+    .nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/console/models.graphql. */
+export const ConsoleEvaluationRunFragmentSchema = z.object({
+  id: z.string(),
+  modelRef: z.string(),
+  deploymentId: z.string(),
+  suite: z.string(),
+  profile: z.string().nullable(),
+  state: z.string(),
+  passed: z.boolean().nullable(),
+  reasons: z.array(z.string()),
+  errorCode: z.string().nullable(),
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  scores: z
+    .object({
+      passRate: z.number(),
+      passedCases: z.number().int(),
+      totalCases: z.number().int(),
+      passThreshold: z.number(),
+    })
+    .nullable(),
+  metrics: z
+    .object({
+      requests: z.number().int(),
+      errorRate: z.number(),
+      tokensPerSecond: z.number(),
+      ttftMs: z
+        .object({
+          p50: z.number(),
+          p95: z.number(),
+          p99: z.number(),
+        })
+        .nullable(),
+    })
+    .nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/console/models.graphql. */
+export const ConsoleModelVersionFragmentSchema = z.object({
+  id: z.string(),
+  ref: z.string(),
+  model: z.string(),
+  version: z.string(),
+  runtimeKind: z.string(),
+  state: z.string(),
+  stateReason: z.string().nullable(),
+  allowedEvents: z.array(z.string()),
+  contextLength: z.number().int().nullable(),
+  parameterCount: z.number().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  artifact: z.object({
+    uri: z.string(),
+    digest: z.string(),
+    sizeBytes: z.number(),
+    format: z.string(),
+    provenance: z.object({
+      source: z.string(),
+      uploader: z.string(),
+      uploadedAt: z.string(),
+      signature: z
+        .object({
+          algorithm: z.string(),
+          keyId: z.string(),
+        })
+        .nullable(),
+    }),
+  }),
+  requirements: z.object({
+    architectures: z.array(z.string()),
+    memoryModels: z.array(z.string()),
+    minComputeCapability: z.string(),
+    maxComputeCapability: z.string().nullable(),
+    minCudaVersion: z.string().nullable(),
+    gpusPerReplica: z.number().int(),
+    minMemoryBytesPerReplica: z.number().nullable(),
+  }),
+  verification: z
+    .object({
+      ok: z.boolean(),
+      digest: z.string().nullable(),
+      sizeBytes: z.number().nullable(),
+      store: z.string(),
+      verifiedAt: z.string(),
+      code: z.string().nullable(),
+      message: z.string().nullable(),
+    })
+    .nullable(),
+  evaluation: z
+    .object({
+      runId: z.string(),
+      suite: z.string(),
+      passed: z.boolean(),
+      evaluatedAt: z.string(),
+      scores: z.array(
+        z.object({
+          name: z.string(),
+          value: z.number(),
+        }),
+      ),
+    })
+    .nullable(),
+  license: z.object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    spdxId: z.string().nullable(),
+    customName: z.string().nullable(),
+    termsUri: z.string().nullable(),
+    commercialUse: z.boolean(),
+    allowedDataClasses: z.array(z.string()),
+    approvalState: z.string(),
+    decidedBy: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    note: z.string().nullable(),
+  }),
+  runtime: z.object({
+    id: z.string(),
+    name: z.string(),
+    version: z.string(),
+    kind: z.string(),
+    allowed: z.boolean(),
+    supportedHardware: z.object({
+      architectures: z.array(z.string()),
+      memoryModels: z.array(z.string()),
+      minComputeCapability: z.string(),
+      maxComputeCapability: z.string().nullable(),
+      minCudaVersion: z.string().nullable(),
+      gpusPerReplica: z.number().int(),
+      minMemoryBytesPerReplica: z.number().nullable(),
+    }),
+  }),
+});
+
+/** Fragment from libs/sdk/graphql/console/nodes.graphql. */
+export const ConsoleFleetNodeFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  lifecycle: z.string(),
+  readiness: z.string(),
+  conditions: z.array(
+    z.object({
+      type: z.string(),
+      status: z.string(),
+      reason: z.string(),
+      message: z.string().nullable(),
+      lastTransitionAt: z.string(),
+    }),
+  ),
+  cordoned: z.boolean(),
+  actions: z.array(
+    z.object({
+      action: z.string(),
+      allowed: z.boolean(),
+      reason: z.string().nullable(),
+    }),
+  ),
+  labels: z.array(
+    z.object({
+      key: z.string(),
+      value: z.string(),
+    }),
+  ),
+  taints: z.array(
+    z.object({
+      key: z.string(),
+      value: z.string(),
+      effect: z.string(),
+    }),
+  ),
+  address: z.string(),
+  sshPort: z.number().int(),
+  hostKeyFingerprint: z.string(),
+  keyId: z.string(),
+  nextKeyId: z.string().nullable(),
+  credentialSerial: z.number().int(),
+  credentialExpiresAt: z.string().nullable(),
+  leaseRenewedAt: z.string().nullable(),
+  leaseExpiresAt: z.string().nullable(),
+  heartbeatAgeSeconds: z.number().nullable(),
+  architecture: z.string(),
+  cpuCores: z.number().int(),
+  systemMemoryBytes: z.number(),
+  agentVersion: z.string(),
+  gpus: z.array(
+    z.object({
+      index: z.number().int(),
+      name: z.string(),
+      uuid: z.string(),
+      memoryModel: z.string(),
+      memorySource: z.string(),
+      totalMemoryBytes: z.number().nullable(),
+      freeMemoryBytes: z.number().nullable(),
+      computeCapability: z.string(),
+    }),
+  ),
+  assignments: z.array(
+    z.object({
+      id: z.string(),
+      deploymentId: z.string(),
+      nodeName: z.string(),
+      generation: z.number().int(),
+      intent: z.string(),
+      leaseExpiresAt: z.string(),
+      ackedGeneration: z.number().int().nullable(),
+      observedState: z.string().nullable(),
+      observedGeneration: z.number().int().nullable(),
+      endpointPort: z.number().int().nullable(),
+      inFlight: z.number().int().nullable(),
+      message: z.string().nullable(),
+      observedAt: z.string().nullable(),
+    }),
+  ),
+  enrollWorkflowId: z.string(),
+  temporalUiUrl: z.string(),
+  enrolledAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleRuntimeFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  kind: z.string(),
+  allowed: z.boolean(),
+  createdBy: z.string(),
+  updatedAt: z.string(),
+  packaging: z.object({
+    type: z.string(),
+    image: z.string().nullable(),
+    digest: z.string(),
+  }),
+});
+
+/** Fragment from libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleDataPolicyFragmentSchema = z.object({
+  tenantId: z.string(),
+  dataClass: z.string(),
+  retentionMode: z.string(),
+  retentionDays: z.number().int().nullable(),
+  evaluationCaptureConsent: z.boolean(),
+  configured: z.boolean(),
+  updatedBy: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
+export const ConsoleRolloutFragmentSchema = z.object({
+  id: z.string(),
+  alias: z.string(),
+  modelRef: z.string(),
+  state: z.string(),
+  currentStep: z.number().int(),
+  currentWeight: z.number().int(),
+  steps: z.array(z.number().int()),
+  createdAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
+export const ConsoleAliasFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  dataClass: z.string(),
+  currentRevision: z.number().int(),
+  canaryWeight: z.number().int(),
+  canaryDeploymentId: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  current: z
+    .object({
+      revision: z.number().int(),
+      modelRef: z.string(),
+      modelVersionId: z.string(),
+      deploymentId: z.string(),
+      deploymentName: z.string().nullable(),
+      reason: z.string(),
+      restoredFrom: z.number().int().nullable(),
+      rolloutId: z.string().nullable(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+    })
+    .nullable(),
+  activeRollout: ConsoleRolloutFragmentSchema.nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/console/tenants.graphql. */
+export const ConsoleGatewayKeyFragmentSchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  aliases: z.array(z.string()),
+  state: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+});
+
+/** Fragment from libs/sdk/graphql/console/tenants.graphql. */
+export const ConsoleTenantFragmentSchema = z.object({
+  id: z.string(),
+  displayName: z.string().nullable(),
+  quota: z.object({
+    requestsPerMinute: z.number().int().nullable(),
+    tokensPerMinute: z.number().nullable(),
+    maxConcurrentRequests: z.number().int().nullable(),
+  }),
+  keyCount: z.number().int(),
+  activeKeyCount: z.number().int(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedBy: z.string(),
+  updatedAt: z.string(),
+});
+
+/** From libs/sdk/graphql/cli/data-policy.graphql. */
+export const DataPoliciesQuerySchema = z.object({
+  dataPolicies: z.array(CliDataPolicyFragmentSchema),
+});
+
 /** From libs/sdk/graphql/cli/data-policy.graphql. */
 export const DataPolicyQuerySchema = z.object({
-  dataPolicy: z.object({
-    tenantId: z.string(),
-    dataClass: z.string(),
-    retentionMode: z.string(),
-    retentionDays: z.number().int().nullable(),
-    evaluationCaptureConsent: z.boolean(),
-    configured: z.boolean(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  dataPolicy: CliDataPolicyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/data-policy.graphql. */
 export const SetDataPolicyMutationSchema = z.object({
-  setDataPolicy: z.object({
-    tenantId: z.string(),
-    dataClass: z.string(),
-    retentionMode: z.string(),
-    retentionDays: z.number().int().nullable(),
-    evaluationCaptureConsent: z.boolean(),
-    configured: z.boolean(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  setDataPolicy: CliDataPolicyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/digest.graphql. */
@@ -135,171 +964,18 @@ export const StartEvaluationMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    run: z
-      .object({
-        id: z.string(),
-        modelRef: z.string(),
-        deploymentId: z.string(),
-        suite: z.string(),
-        profile: z.string().nullable(),
-        state: z.string(),
-        passed: z.boolean().nullable(),
-        reasons: z.array(z.string()),
-        errorCode: z.string().nullable(),
-        workflowId: z.string(),
-        temporalUiUrl: z.string(),
-        createdAt: z.string(),
-        finishedAt: z.string().nullable(),
-        scores: z
-          .object({
-            passRate: z.number(),
-            passedCases: z.number().int(),
-            totalCases: z.number().int(),
-            passThreshold: z.number(),
-            cases: z.array(
-              z.object({
-                caseId: z.string(),
-                grader: z.string(),
-                passed: z.boolean(),
-                reason: z.string().nullable(),
-                errorCode: z.string().nullable(),
-              }),
-            ),
-          })
-          .nullable(),
-        metrics: z
-          .object({
-            requests: z.number().int(),
-            errors: z.number().int(),
-            errorRate: z.number(),
-            ttftMs: z
-              .object({
-                p50: z.number(),
-                p95: z.number(),
-                p99: z.number(),
-              })
-              .nullable(),
-            tokensPerSecond: z.number(),
-            completionTokens: z.number().int(),
-            durationMs: z.number(),
-            concurrency: z.number().int(),
-          })
-          .nullable(),
-      })
-      .nullable(),
+    run: CliEvaluationRunFragmentSchema.nullable(),
   }),
 });
 
 /** From libs/sdk/graphql/cli/evaluation.graphql. */
 export const EvaluationRunQuerySchema = z.object({
-  evaluationRun: z
-    .object({
-      id: z.string(),
-      modelRef: z.string(),
-      deploymentId: z.string(),
-      suite: z.string(),
-      profile: z.string().nullable(),
-      state: z.string(),
-      passed: z.boolean().nullable(),
-      reasons: z.array(z.string()),
-      errorCode: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      scores: z
-        .object({
-          passRate: z.number(),
-          passedCases: z.number().int(),
-          totalCases: z.number().int(),
-          passThreshold: z.number(),
-          cases: z.array(
-            z.object({
-              caseId: z.string(),
-              grader: z.string(),
-              passed: z.boolean(),
-              reason: z.string().nullable(),
-              errorCode: z.string().nullable(),
-            }),
-          ),
-        })
-        .nullable(),
-      metrics: z
-        .object({
-          requests: z.number().int(),
-          errors: z.number().int(),
-          errorRate: z.number(),
-          ttftMs: z
-            .object({
-              p50: z.number(),
-              p95: z.number(),
-              p99: z.number(),
-            })
-            .nullable(),
-          tokensPerSecond: z.number(),
-          completionTokens: z.number().int(),
-          durationMs: z.number(),
-          concurrency: z.number().int(),
-        })
-        .nullable(),
-    })
-    .nullable(),
+  evaluationRun: CliEvaluationRunFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/evaluation.graphql. */
 export const EvaluationRunsQuerySchema = z.object({
-  evaluationRuns: z.array(
-    z.object({
-      id: z.string(),
-      modelRef: z.string(),
-      deploymentId: z.string(),
-      suite: z.string(),
-      profile: z.string().nullable(),
-      state: z.string(),
-      passed: z.boolean().nullable(),
-      reasons: z.array(z.string()),
-      errorCode: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      scores: z
-        .object({
-          passRate: z.number(),
-          passedCases: z.number().int(),
-          totalCases: z.number().int(),
-          passThreshold: z.number(),
-          cases: z.array(
-            z.object({
-              caseId: z.string(),
-              grader: z.string(),
-              passed: z.boolean(),
-              reason: z.string().nullable(),
-              errorCode: z.string().nullable(),
-            }),
-          ),
-        })
-        .nullable(),
-      metrics: z
-        .object({
-          requests: z.number().int(),
-          errors: z.number().int(),
-          errorRate: z.number(),
-          ttftMs: z
-            .object({
-              p50: z.number(),
-              p95: z.number(),
-              p99: z.number(),
-            })
-            .nullable(),
-          tokensPerSecond: z.number(),
-          completionTokens: z.number().int(),
-          durationMs: z.number(),
-          concurrency: z.number().int(),
-        })
-        .nullable(),
-    }),
-  ),
+  evaluationRuns: z.array(CliEvaluationRunFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/evaluation.graphql. */
@@ -348,192 +1024,17 @@ export const BenchmarkComparisonQuerySchema = z.object({
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const NodesQuerySchema = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      cordoned: z.boolean(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      address: z.string(),
-      sshPort: z.number().int(),
-      agentVersion: z.string(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    }),
-  ),
+  nodes: z.array(CliFleetNodeFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const NodeQuerySchema = z.object({
-  node: z
-    .object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      cordoned: z.boolean(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      address: z.string(),
-      sshPort: z.number().int(),
-      agentVersion: z.string(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    })
-    .nullable(),
+  node: CliFleetNodeFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const BootstrapTokensQuerySchema = z.object({
-  bootstrapTokens: z.array(
-    z.object({
-      id: z.string(),
-      prefix: z.string(),
-      nodeName: z.string().nullable(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      autoApprove: z.boolean(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string(),
-      usedAt: z.string().nullable(),
-      usedByNodeId: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-    }),
-  ),
+  bootstrapTokens: z.array(CliBootstrapTokenFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
@@ -543,47 +1044,13 @@ export const CreateBootstrapTokenMutationSchema = z.object({
     agentInvocation: z.string(),
     controllerUrl: z.string(),
     controllerKeyFingerprint: z.string(),
-    bootstrapToken: z.object({
-      id: z.string(),
-      prefix: z.string(),
-      nodeName: z.string().nullable(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      autoApprove: z.boolean(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string(),
-      usedAt: z.string().nullable(),
-      usedByNodeId: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-    }),
+    bootstrapToken: CliBootstrapTokenFragmentSchema,
   }),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const RevokeBootstrapTokenMutationSchema = z.object({
-  revokeBootstrapToken: z.object({
-    id: z.string(),
-    prefix: z.string(),
-    nodeName: z.string().nullable(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    autoApprove: z.boolean(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    expiresAt: z.string(),
-    usedAt: z.string().nullable(),
-    usedByNodeId: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-  }),
+  revokeBootstrapToken: CliBootstrapTokenFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
@@ -593,83 +1060,7 @@ export const ApproveNodeMutationSchema = z.object({
     temporalUiUrl: z.string(),
     correlationId: z.string(),
     receiptHash: z.string().nullable(),
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      cordoned: z.boolean(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      address: z.string(),
-      sshPort: z.number().int(),
-      agentVersion: z.string(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    }),
+    node: CliFleetNodeFragmentSchema,
   }),
 });
 
@@ -680,408 +1071,28 @@ export const RejectNodeMutationSchema = z.object({
     temporalUiUrl: z.string(),
     correlationId: z.string(),
     receiptHash: z.string().nullable(),
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      cordoned: z.boolean(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      address: z.string(),
-      sshPort: z.number().int(),
-      agentVersion: z.string(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    }),
+    node: CliFleetNodeFragmentSchema,
   }),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const SetNodeLabelsMutationSchema = z.object({
-  setNodeLabels: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    cordoned: z.boolean(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    address: z.string(),
-    sshPort: z.number().int(),
-    agentVersion: z.string(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeId: z.string(),
-        nodeName: z.string(),
-        intent: z.string(),
-        generation: z.number().int(),
-        ackedGeneration: z.number().int().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedAt: z.string().nullable(),
-        inFlight: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        leaseExpiresAt: z.string(),
-        message: z.string().nullable(),
-      }),
-    ),
-  }),
+  setNodeLabels: CliFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const SetNodeTaintsMutationSchema = z.object({
-  setNodeTaints: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    cordoned: z.boolean(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    address: z.string(),
-    sshPort: z.number().int(),
-    agentVersion: z.string(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeId: z.string(),
-        nodeName: z.string(),
-        intent: z.string(),
-        generation: z.number().int(),
-        ackedGeneration: z.number().int().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedAt: z.string().nullable(),
-        inFlight: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        leaseExpiresAt: z.string(),
-        message: z.string().nullable(),
-      }),
-    ),
-  }),
+  setNodeTaints: CliFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const CordonNodeMutationSchema = z.object({
-  node: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    cordoned: z.boolean(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    address: z.string(),
-    sshPort: z.number().int(),
-    agentVersion: z.string(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeId: z.string(),
-        nodeName: z.string(),
-        intent: z.string(),
-        generation: z.number().int(),
-        ackedGeneration: z.number().int().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedAt: z.string().nullable(),
-        inFlight: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        leaseExpiresAt: z.string(),
-        message: z.string().nullable(),
-      }),
-    ),
-  }),
+  node: CliFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const UncordonNodeMutationSchema = z.object({
-  node: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    cordoned: z.boolean(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    address: z.string(),
-    sshPort: z.number().int(),
-    agentVersion: z.string(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeId: z.string(),
-        nodeName: z.string(),
-        intent: z.string(),
-        generation: z.number().int(),
-        ackedGeneration: z.number().int().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedAt: z.string().nullable(),
-        inFlight: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        leaseExpiresAt: z.string(),
-        message: z.string().nullable(),
-      }),
-    ),
-  }),
+  node: CliFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
@@ -1094,83 +1105,7 @@ export const DrainNodeMutationSchema = z.object({
     replicasAtStart: z.number().int(),
     inFlightAtStart: z.number().int(),
     inFlightAtTimeout: z.number().int(),
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      cordoned: z.boolean(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      address: z.string(),
-      sshPort: z.number().int(),
-      agentVersion: z.string(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    }),
+    node: CliFleetNodeFragmentSchema,
   }),
 });
 
@@ -1181,83 +1116,7 @@ export const RotateNodeCredentialMutationSchema = z.object({
     temporalUiUrl: z.string(),
     correlationId: z.string(),
     receiptHash: z.string().nullable(),
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      cordoned: z.boolean(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      address: z.string(),
-      sshPort: z.number().int(),
-      agentVersion: z.string(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    }),
+    node: CliFleetNodeFragmentSchema,
   }),
 });
 
@@ -1277,84 +1136,12 @@ export const RegisterModelVersionMutationSchema = z.object({
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const DeploymentsQuerySchema = z.object({
-  deployments: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      modelRef: z.string(),
-      purpose: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      desiredReplicas: z.number().int(),
-      readyReplicas: z.number().int(),
-      generation: z.number().int(),
-      observedGeneration: z.number().int(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdAt: z.string(),
-      createdBy: z.string(),
-      updatedAt: z.string(),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    }),
-  ),
+  deployments: z.array(CliDeploymentFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export const DeploymentQuerySchema = z.object({
-  deployment: z
-    .object({
-      id: z.string(),
-      name: z.string(),
-      modelRef: z.string(),
-      purpose: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      desiredReplicas: z.number().int(),
-      readyReplicas: z.number().int(),
-      generation: z.number().int(),
-      observedGeneration: z.number().int(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdAt: z.string(),
-      createdBy: z.string(),
-      updatedAt: z.string(),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          intent: z.string(),
-          generation: z.number().int(),
-          ackedGeneration: z.number().int().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedAt: z.string().nullable(),
-          inFlight: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          leaseExpiresAt: z.string(),
-          message: z.string().nullable(),
-        }),
-      ),
-    })
-    .nullable(),
+  deployment: CliDeploymentFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
@@ -1385,43 +1172,7 @@ export const CreateDeploymentMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    deployment: z
-      .object({
-        id: z.string(),
-        name: z.string(),
-        modelRef: z.string(),
-        purpose: z.string(),
-        state: z.string(),
-        stateReason: z.string().nullable(),
-        desiredReplicas: z.number().int(),
-        readyReplicas: z.number().int(),
-        generation: z.number().int(),
-        observedGeneration: z.number().int(),
-        workflowId: z.string(),
-        temporalUiUrl: z.string(),
-        createdAt: z.string(),
-        createdBy: z.string(),
-        updatedAt: z.string(),
-        assignments: z.array(
-          z.object({
-            id: z.string(),
-            deploymentId: z.string(),
-            nodeId: z.string(),
-            nodeName: z.string(),
-            intent: z.string(),
-            generation: z.number().int(),
-            ackedGeneration: z.number().int().nullable(),
-            observedGeneration: z.number().int().nullable(),
-            observedState: z.string().nullable(),
-            observedAt: z.string().nullable(),
-            inFlight: z.number().int().nullable(),
-            endpointPort: z.number().int().nullable(),
-            leaseExpiresAt: z.string(),
-            message: z.string().nullable(),
-          }),
-        ),
-      })
-      .nullable(),
+    deployment: CliDeploymentFragmentSchema.nullable(),
   }),
 });
 
@@ -1432,43 +1183,7 @@ export const StopDeploymentMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    deployment: z
-      .object({
-        id: z.string(),
-        name: z.string(),
-        modelRef: z.string(),
-        purpose: z.string(),
-        state: z.string(),
-        stateReason: z.string().nullable(),
-        desiredReplicas: z.number().int(),
-        readyReplicas: z.number().int(),
-        generation: z.number().int(),
-        observedGeneration: z.number().int(),
-        workflowId: z.string(),
-        temporalUiUrl: z.string(),
-        createdAt: z.string(),
-        createdBy: z.string(),
-        updatedAt: z.string(),
-        assignments: z.array(
-          z.object({
-            id: z.string(),
-            deploymentId: z.string(),
-            nodeId: z.string(),
-            nodeName: z.string(),
-            intent: z.string(),
-            generation: z.number().int(),
-            ackedGeneration: z.number().int().nullable(),
-            observedGeneration: z.number().int().nullable(),
-            observedState: z.string().nullable(),
-            observedAt: z.string().nullable(),
-            inFlight: z.number().int().nullable(),
-            endpointPort: z.number().int().nullable(),
-            leaseExpiresAt: z.string(),
-            message: z.string().nullable(),
-          }),
-        ),
-      })
-      .nullable(),
+    deployment: CliDeploymentFragmentSchema.nullable(),
   }),
 });
 
@@ -1552,1122 +1267,117 @@ export const ReconcileMutationSchema = z.object({
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const ModelsQuerySchema = z.object({
-  models: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      displayName: z.string(),
-      description: z.string().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      versions: z.array(
-        z.object({
-          ref: z.string(),
-          state: z.string(),
-        }),
-      ),
-    }),
-  ),
+  models: z.array(CliModelFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const ModelQuerySchema = z.object({
-  model: z
-    .object({
-      id: z.string(),
-      name: z.string(),
-      displayName: z.string(),
-      description: z.string().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      versions: z.array(
-        z.object({
-          ref: z.string(),
-          state: z.string(),
-        }),
-      ),
-    })
-    .nullable(),
+  model: CliModelFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const CreateModelMutationSchema = z.object({
-  createModel: z.object({
-    id: z.string(),
-    name: z.string(),
-    displayName: z.string(),
-    description: z.string().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    versions: z.array(
-      z.object({
-        ref: z.string(),
-        state: z.string(),
-      }),
-    ),
-  }),
+  createModel: CliModelFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const LicensesQuerySchema = z.object({
-  licenses: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      kind: z.string(),
-      spdxId: z.string().nullable(),
-      customName: z.string().nullable(),
-      termsUri: z.string().nullable(),
-      termsDigest: z.string().nullable(),
-      commercialUse: z.boolean(),
-      allowedDataClasses: z.array(z.string()),
-      attribution: z.string().nullable(),
-      approvalState: z.string(),
-      decidedBy: z.string().nullable(),
-      decidedAt: z.string().nullable(),
-      note: z.string().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-    }),
-  ),
+  licenses: z.array(CliLicenseFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const CreateLicenseMutationSchema = z.object({
-  createLicense: z.object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.string(),
-    spdxId: z.string().nullable(),
-    customName: z.string().nullable(),
-    termsUri: z.string().nullable(),
-    termsDigest: z.string().nullable(),
-    commercialUse: z.boolean(),
-    allowedDataClasses: z.array(z.string()),
-    attribution: z.string().nullable(),
-    approvalState: z.string(),
-    decidedBy: z.string().nullable(),
-    decidedAt: z.string().nullable(),
-    note: z.string().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-  }),
+  createLicense: CliLicenseFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const ApproveLicenseMutationSchema = z.object({
-  license: z.object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.string(),
-    spdxId: z.string().nullable(),
-    customName: z.string().nullable(),
-    termsUri: z.string().nullable(),
-    termsDigest: z.string().nullable(),
-    commercialUse: z.boolean(),
-    allowedDataClasses: z.array(z.string()),
-    attribution: z.string().nullable(),
-    approvalState: z.string(),
-    decidedBy: z.string().nullable(),
-    decidedAt: z.string().nullable(),
-    note: z.string().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-  }),
+  license: CliLicenseFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const RejectLicenseMutationSchema = z.object({
-  license: z.object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.string(),
-    spdxId: z.string().nullable(),
-    customName: z.string().nullable(),
-    termsUri: z.string().nullable(),
-    termsDigest: z.string().nullable(),
-    commercialUse: z.boolean(),
-    allowedDataClasses: z.array(z.string()),
-    attribution: z.string().nullable(),
-    approvalState: z.string(),
-    decidedBy: z.string().nullable(),
-    decidedAt: z.string().nullable(),
-    note: z.string().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-  }),
+  license: CliLicenseFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const RuntimesQuerySchema = z.object({
-  runtimes: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      version: z.string(),
-      kind: z.string(),
-      allowed: z.boolean(),
-      packaging: z.object({
-        type: z.string(),
-        image: z.string().nullable(),
-        digest: z.string(),
-      }),
-      launch: z.object({
-        executable: z.string(),
-        args: z.array(z.string()),
-        envAllowlist: z.array(z.string()),
-        containerPort: z.number().int().nullable(),
-      }),
-      health: z.object({
-        path: z.string(),
-        startupTimeoutMs: z.number().int(),
-        intervalMs: z.number().int(),
-      }),
-      supportedHardware: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-      createdBy: z.string(),
-      createdAt: z.string(),
-    }),
-  ),
+  runtimes: z.array(CliRuntimeFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const RegisterRuntimeMutationSchema = z.object({
-  registerRuntime: z.object({
-    id: z.string(),
-    name: z.string(),
-    version: z.string(),
-    kind: z.string(),
-    allowed: z.boolean(),
-    packaging: z.object({
-      type: z.string(),
-      image: z.string().nullable(),
-      digest: z.string(),
-    }),
-    launch: z.object({
-      executable: z.string(),
-      args: z.array(z.string()),
-      envAllowlist: z.array(z.string()),
-      containerPort: z.number().int().nullable(),
-    }),
-    health: z.object({
-      path: z.string(),
-      startupTimeoutMs: z.number().int(),
-      intervalMs: z.number().int(),
-    }),
-    supportedHardware: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    createdBy: z.string(),
-    createdAt: z.string(),
-  }),
+  registerRuntime: CliRuntimeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const SetRuntimeAllowedMutationSchema = z.object({
-  setRuntimeAllowed: z.object({
-    id: z.string(),
-    name: z.string(),
-    version: z.string(),
-    kind: z.string(),
-    allowed: z.boolean(),
-    packaging: z.object({
-      type: z.string(),
-      image: z.string().nullable(),
-      digest: z.string(),
-    }),
-    launch: z.object({
-      executable: z.string(),
-      args: z.array(z.string()),
-      envAllowlist: z.array(z.string()),
-      containerPort: z.number().int().nullable(),
-    }),
-    health: z.object({
-      path: z.string(),
-      startupTimeoutMs: z.number().int(),
-      intervalMs: z.number().int(),
-    }),
-    supportedHardware: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    createdBy: z.string(),
-    createdAt: z.string(),
-  }),
+  setRuntimeAllowed: CliRuntimeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const RegistryModelVersionsQuerySchema = z.object({
-  modelVersions: z.array(
-    z.object({
-      id: z.string(),
-      ref: z.string(),
-      model: z.string(),
-      version: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      allowedEvents: z.array(z.string()),
-      contextLength: z.number().int().nullable(),
-      parameterCount: z.number().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      artifact: z.object({
-        uri: z.string(),
-        digest: z.string(),
-        sizeBytes: z.number(),
-        format: z.string(),
-        provenance: z.object({
-          source: z.string(),
-          uploader: z.string(),
-          uploadedAt: z.string(),
-          signature: z
-            .object({
-              algorithm: z.string(),
-              keyId: z.string(),
-            })
-            .nullable(),
-        }),
-      }),
-      requirements: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-      verification: z
-        .object({
-          ok: z.boolean(),
-          digest: z.string().nullable(),
-          sizeBytes: z.number().nullable(),
-          store: z.string(),
-          verifiedAt: z.string(),
-          code: z.string().nullable(),
-          message: z.string().nullable(),
-        })
-        .nullable(),
-      evaluation: z
-        .object({
-          runId: z.string(),
-          suite: z.string(),
-          passed: z.boolean(),
-          evaluatedAt: z.string(),
-        })
-        .nullable(),
-      runtimeEnv: z.array(
-        z.object({
-          name: z.string(),
-          value: z.string(),
-        }),
-      ),
-      license: z.object({
-        name: z.string(),
-        approvalState: z.string(),
-      }),
-      runtime: z.object({
-        id: z.string(),
-        allowed: z.boolean(),
-      }),
-    }),
-  ),
+  modelVersions: z.array(CliModelVersionFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const ModelVersionQuerySchema = z.object({
-  modelVersion: z
-    .object({
-      id: z.string(),
-      ref: z.string(),
-      model: z.string(),
-      version: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      allowedEvents: z.array(z.string()),
-      contextLength: z.number().int().nullable(),
-      parameterCount: z.number().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      artifact: z.object({
-        uri: z.string(),
-        digest: z.string(),
-        sizeBytes: z.number(),
-        format: z.string(),
-        provenance: z.object({
-          source: z.string(),
-          uploader: z.string(),
-          uploadedAt: z.string(),
-          signature: z
-            .object({
-              algorithm: z.string(),
-              keyId: z.string(),
-            })
-            .nullable(),
-        }),
-      }),
-      requirements: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-      verification: z
-        .object({
-          ok: z.boolean(),
-          digest: z.string().nullable(),
-          sizeBytes: z.number().nullable(),
-          store: z.string(),
-          verifiedAt: z.string(),
-          code: z.string().nullable(),
-          message: z.string().nullable(),
-        })
-        .nullable(),
-      evaluation: z
-        .object({
-          runId: z.string(),
-          suite: z.string(),
-          passed: z.boolean(),
-          evaluatedAt: z.string(),
-        })
-        .nullable(),
-      runtimeEnv: z.array(
-        z.object({
-          name: z.string(),
-          value: z.string(),
-        }),
-      ),
-      license: z.object({
-        name: z.string(),
-        approvalState: z.string(),
-      }),
-      runtime: z.object({
-        id: z.string(),
-        allowed: z.boolean(),
-      }),
-    })
-    .nullable(),
+  modelVersion: CliModelVersionFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const CreateModelVersionMutationSchema = z.object({
-  version: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-      })
-      .nullable(),
-    runtimeEnv: z.array(
-      z.object({
-        name: z.string(),
-        value: z.string(),
-      }),
-    ),
-    license: z.object({
-      name: z.string(),
-      approvalState: z.string(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      allowed: z.boolean(),
-    }),
-  }),
+  version: CliModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const VerifyModelVersionMutationSchema = z.object({
-  version: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-      })
-      .nullable(),
-    runtimeEnv: z.array(
-      z.object({
-        name: z.string(),
-        value: z.string(),
-      }),
-    ),
-    license: z.object({
-      name: z.string(),
-      approvalState: z.string(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      allowed: z.boolean(),
-    }),
-  }),
+  version: CliModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const ApproveModelVersionMutationSchema = z.object({
-  version: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-      })
-      .nullable(),
-    runtimeEnv: z.array(
-      z.object({
-        name: z.string(),
-        value: z.string(),
-      }),
-    ),
-    license: z.object({
-      name: z.string(),
-      approvalState: z.string(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      allowed: z.boolean(),
-    }),
-  }),
+  version: CliModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const DeprecateModelVersionMutationSchema = z.object({
-  version: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-      })
-      .nullable(),
-    runtimeEnv: z.array(
-      z.object({
-        name: z.string(),
-        value: z.string(),
-      }),
-    ),
-    license: z.object({
-      name: z.string(),
-      approvalState: z.string(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      allowed: z.boolean(),
-    }),
-  }),
+  version: CliModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const ReinstateModelVersionMutationSchema = z.object({
-  version: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-      })
-      .nullable(),
-    runtimeEnv: z.array(
-      z.object({
-        name: z.string(),
-        value: z.string(),
-      }),
-    ),
-    license: z.object({
-      name: z.string(),
-      approvalState: z.string(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      allowed: z.boolean(),
-    }),
-  }),
+  version: CliModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export const RetireModelVersionMutationSchema = z.object({
-  version: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-      })
-      .nullable(),
-    runtimeEnv: z.array(
-      z.object({
-        name: z.string(),
-        value: z.string(),
-      }),
-    ),
-    license: z.object({
-      name: z.string(),
-      approvalState: z.string(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      allowed: z.boolean(),
-    }),
-  }),
+  version: CliModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export const AliasesQuerySchema = z.object({
-  aliases: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      dataClass: z.string(),
-      currentRevision: z.number().int(),
-      canaryWeight: z.number().int(),
-      canaryDeploymentId: z.string().nullable(),
-      current: z
-        .object({
-          revision: z.number().int(),
-          modelRef: z.string(),
-          deploymentId: z.string(),
-          deploymentName: z.string().nullable(),
-          reason: z.string(),
-          restoredFrom: z.number().int().nullable(),
-        })
-        .nullable(),
-      revisions: z.array(
-        z.object({
-          revision: z.number().int(),
-          modelRef: z.string(),
-          deploymentId: z.string(),
-          deploymentName: z.string().nullable(),
-          reason: z.string(),
-          restoredFrom: z.number().int().nullable(),
-          rolloutId: z.string().nullable(),
-          createdBy: z.string(),
-          createdAt: z.string(),
-        }),
-      ),
-      activeRollout: z
-        .object({
-          id: z.string(),
-          state: z.string(),
-          currentWeight: z.number().int(),
-        })
-        .nullable(),
-    }),
-  ),
+  aliases: z.array(CliAliasFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export const AliasQuerySchema = z.object({
-  alias: z
-    .object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      dataClass: z.string(),
-      currentRevision: z.number().int(),
-      canaryWeight: z.number().int(),
-      canaryDeploymentId: z.string().nullable(),
-      current: z
-        .object({
-          revision: z.number().int(),
-          modelRef: z.string(),
-          deploymentId: z.string(),
-          deploymentName: z.string().nullable(),
-          reason: z.string(),
-          restoredFrom: z.number().int().nullable(),
-        })
-        .nullable(),
-      revisions: z.array(
-        z.object({
-          revision: z.number().int(),
-          modelRef: z.string(),
-          deploymentId: z.string(),
-          deploymentName: z.string().nullable(),
-          reason: z.string(),
-          restoredFrom: z.number().int().nullable(),
-          rolloutId: z.string().nullable(),
-          createdBy: z.string(),
-          createdAt: z.string(),
-        }),
-      ),
-      activeRollout: z
-        .object({
-          id: z.string(),
-          state: z.string(),
-          currentWeight: z.number().int(),
-        })
-        .nullable(),
-    })
-    .nullable(),
+  alias: CliAliasFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export const CreateAliasMutationSchema = z.object({
-  createAlias: z.object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    dataClass: z.string(),
-    currentRevision: z.number().int(),
-    canaryWeight: z.number().int(),
-    canaryDeploymentId: z.string().nullable(),
-    current: z
-      .object({
-        revision: z.number().int(),
-        modelRef: z.string(),
-        deploymentId: z.string(),
-        deploymentName: z.string().nullable(),
-        reason: z.string(),
-        restoredFrom: z.number().int().nullable(),
-      })
-      .nullable(),
-    revisions: z.array(
-      z.object({
-        revision: z.number().int(),
-        modelRef: z.string(),
-        deploymentId: z.string(),
-        deploymentName: z.string().nullable(),
-        reason: z.string(),
-        restoredFrom: z.number().int().nullable(),
-        rolloutId: z.string().nullable(),
-        createdBy: z.string(),
-        createdAt: z.string(),
-      }),
-    ),
-    activeRollout: z
-      .object({
-        id: z.string(),
-        state: z.string(),
-        currentWeight: z.number().int(),
-      })
-      .nullable(),
-  }),
+  createAlias: CliAliasFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export const RolloutsQuerySchema = z.object({
-  rollouts: z.array(
-    z.object({
-      id: z.string(),
-      alias: z.string(),
-      modelRef: z.string(),
-      baseRevision: z.number().int(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      refusalCode: z.string().nullable(),
-      steps: z.array(z.number().int()),
-      currentStep: z.number().int(),
-      currentWeight: z.number().int(),
-      canaryDeploymentId: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      analyses: z.array(
-        z.object({
-          step: z.number().int(),
-          weight: z.number().int(),
-          window: z.number().int(),
-          verdict: z.string(),
-          reasons: z.array(z.string()),
-          canaryRequests: z.number().int(),
-          canaryErrors: z.number().int(),
-          canaryErrorRate: z.number(),
-          canaryP95Ms: z.number().nullable(),
-          stableRequests: z.number().int().nullable(),
-          stableErrorRate: z.number().nullable(),
-          stableP95Ms: z.number().nullable(),
-        }),
-      ),
-      receipts: z.array(
-        z.object({
-          seq: z.number().int(),
-          action: z.string(),
-          result: z.string(),
-          evidenceJson: z.string(),
-          hash: z.string(),
-          occurredAt: z.string(),
-        }),
-      ),
-    }),
-  ),
+  rollouts: z.array(CliRolloutFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export const RolloutQuerySchema = z.object({
-  rollout: z
-    .object({
-      id: z.string(),
-      alias: z.string(),
-      modelRef: z.string(),
-      baseRevision: z.number().int(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      refusalCode: z.string().nullable(),
-      steps: z.array(z.number().int()),
-      currentStep: z.number().int(),
-      currentWeight: z.number().int(),
-      canaryDeploymentId: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      analyses: z.array(
-        z.object({
-          step: z.number().int(),
-          weight: z.number().int(),
-          window: z.number().int(),
-          verdict: z.string(),
-          reasons: z.array(z.string()),
-          canaryRequests: z.number().int(),
-          canaryErrors: z.number().int(),
-          canaryErrorRate: z.number(),
-          canaryP95Ms: z.number().nullable(),
-          stableRequests: z.number().int().nullable(),
-          stableErrorRate: z.number().nullable(),
-          stableP95Ms: z.number().nullable(),
-        }),
-      ),
-      receipts: z.array(
-        z.object({
-          seq: z.number().int(),
-          action: z.string(),
-          result: z.string(),
-          evidenceJson: z.string(),
-          hash: z.string(),
-          occurredAt: z.string(),
-        }),
-      ),
-    })
-    .nullable(),
+  rollout: CliRolloutFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
@@ -2676,143 +1386,28 @@ export const StartRolloutMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    rollout: z.object({
-      id: z.string(),
-      alias: z.string(),
-      modelRef: z.string(),
-      baseRevision: z.number().int(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      refusalCode: z.string().nullable(),
-      steps: z.array(z.number().int()),
-      currentStep: z.number().int(),
-      currentWeight: z.number().int(),
-      canaryDeploymentId: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      analyses: z.array(
-        z.object({
-          step: z.number().int(),
-          weight: z.number().int(),
-          window: z.number().int(),
-          verdict: z.string(),
-          reasons: z.array(z.string()),
-          canaryRequests: z.number().int(),
-          canaryErrors: z.number().int(),
-          canaryErrorRate: z.number(),
-          canaryP95Ms: z.number().nullable(),
-          stableRequests: z.number().int().nullable(),
-          stableErrorRate: z.number().nullable(),
-          stableP95Ms: z.number().nullable(),
-        }),
-      ),
-      receipts: z.array(
-        z.object({
-          seq: z.number().int(),
-          action: z.string(),
-          result: z.string(),
-          evidenceJson: z.string(),
-          hash: z.string(),
-          occurredAt: z.string(),
-        }),
-      ),
-    }),
+    rollout: CliRolloutFragmentSchema,
   }),
 });
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export const SignalRolloutMutationSchema = z.object({
-  signalRollout: z.object({
-    id: z.string(),
-    alias: z.string(),
-    modelRef: z.string(),
-    baseRevision: z.number().int(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    refusalCode: z.string().nullable(),
-    steps: z.array(z.number().int()),
-    currentStep: z.number().int(),
-    currentWeight: z.number().int(),
-    canaryDeploymentId: z.string().nullable(),
-    workflowId: z.string(),
-    temporalUiUrl: z.string(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    finishedAt: z.string().nullable(),
-    analyses: z.array(
-      z.object({
-        step: z.number().int(),
-        weight: z.number().int(),
-        window: z.number().int(),
-        verdict: z.string(),
-        reasons: z.array(z.string()),
-        canaryRequests: z.number().int(),
-        canaryErrors: z.number().int(),
-        canaryErrorRate: z.number(),
-        canaryP95Ms: z.number().nullable(),
-        stableRequests: z.number().int().nullable(),
-        stableErrorRate: z.number().nullable(),
-        stableP95Ms: z.number().nullable(),
-      }),
-    ),
-    receipts: z.array(
-      z.object({
-        seq: z.number().int(),
-        action: z.string(),
-        result: z.string(),
-        evidenceJson: z.string(),
-        hash: z.string(),
-        occurredAt: z.string(),
-      }),
-    ),
-  }),
+  signalRollout: CliRolloutFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
 export const TrustedSigningKeysQuerySchema = z.object({
-  trustedSigningKeys: z.array(
-    z.object({
-      keyId: z.string(),
-      algorithm: z.string(),
-      publicKey: z.string(),
-      label: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      revokedAt: z.string().nullable(),
-      revokedBy: z.string().nullable(),
-    }),
-  ),
+  trustedSigningKeys: z.array(CliTrustedSigningKeyFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
 export const RegisterSigningKeyMutationSchema = z.object({
-  registerSigningKey: z.object({
-    keyId: z.string(),
-    algorithm: z.string(),
-    publicKey: z.string(),
-    label: z.string(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    revokedAt: z.string().nullable(),
-    revokedBy: z.string().nullable(),
-  }),
+  registerSigningKey: CliTrustedSigningKeyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
 export const RevokeSigningKeyMutationSchema = z.object({
-  revokeSigningKey: z.object({
-    keyId: z.string(),
-    algorithm: z.string(),
-    publicKey: z.string(),
-    label: z.string(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    revokedAt: z.string().nullable(),
-    revokedBy: z.string().nullable(),
-  }),
+  revokeSigningKey: CliTrustedSigningKeyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
@@ -2855,157 +1450,41 @@ export const PingMutationSchema = z.object({
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const TenantsQuerySchema = z.object({
-  tenants: z.array(
-    z.object({
-      id: z.string(),
-      displayName: z.string().nullable(),
-      quota: z.object({
-        requestsPerMinute: z.number().int().nullable(),
-        tokensPerMinute: z.number().nullable(),
-        maxConcurrentRequests: z.number().int().nullable(),
-      }),
-      keyCount: z.number().int(),
-      activeKeyCount: z.number().int(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedBy: z.string(),
-      updatedAt: z.string(),
-    }),
-  ),
+  tenants: z.array(CliTenantFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const TenantQuerySchema = z.object({
-  tenant: z
-    .object({
-      id: z.string(),
-      displayName: z.string().nullable(),
-      quota: z.object({
-        requestsPerMinute: z.number().int().nullable(),
-        tokensPerMinute: z.number().nullable(),
-        maxConcurrentRequests: z.number().int().nullable(),
-      }),
-      keyCount: z.number().int(),
-      activeKeyCount: z.number().int(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedBy: z.string(),
-      updatedAt: z.string(),
-    })
-    .nullable(),
-  gatewayKeys: z.array(
-    z.object({
-      id: z.string(),
-      tenantId: z.string(),
-      name: z.string(),
-      prefix: z.string(),
-      aliases: z.array(z.string()),
-      state: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-      revokedBy: z.string().nullable(),
-      lastUsedAt: z.string().nullable(),
-    }),
-  ),
+  tenant: CliTenantFragmentSchema.nullable(),
+  gatewayKeys: z.array(CliGatewayKeyFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const CreateTenantMutationSchema = z.object({
-  createTenant: z.object({
-    id: z.string(),
-    displayName: z.string().nullable(),
-    quota: z.object({
-      requestsPerMinute: z.number().int().nullable(),
-      tokensPerMinute: z.number().nullable(),
-      maxConcurrentRequests: z.number().int().nullable(),
-    }),
-    keyCount: z.number().int(),
-    activeKeyCount: z.number().int(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  createTenant: CliTenantFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const UpdateTenantMutationSchema = z.object({
-  updateTenant: z.object({
-    id: z.string(),
-    displayName: z.string().nullable(),
-    quota: z.object({
-      requestsPerMinute: z.number().int().nullable(),
-      tokensPerMinute: z.number().nullable(),
-      maxConcurrentRequests: z.number().int().nullable(),
-    }),
-    keyCount: z.number().int(),
-    activeKeyCount: z.number().int(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  updateTenant: CliTenantFragmentSchema,
 });
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const GatewayKeysQuerySchema = z.object({
-  gatewayKeys: z.array(
-    z.object({
-      id: z.string(),
-      tenantId: z.string(),
-      name: z.string(),
-      prefix: z.string(),
-      aliases: z.array(z.string()),
-      state: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-      revokedBy: z.string().nullable(),
-      lastUsedAt: z.string().nullable(),
-    }),
-  ),
+  gatewayKeys: z.array(CliGatewayKeyFragmentSchema),
 });
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const CreateGatewayKeyMutationSchema = z.object({
   createGatewayKey: z.object({
     secret: z.string(),
-    key: z.object({
-      id: z.string(),
-      tenantId: z.string(),
-      name: z.string(),
-      prefix: z.string(),
-      aliases: z.array(z.string()),
-      state: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-      revokedBy: z.string().nullable(),
-      lastUsedAt: z.string().nullable(),
-    }),
+    key: CliGatewayKeyFragmentSchema,
   }),
 });
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const RevokeGatewayKeyMutationSchema = z.object({
-  revokeGatewayKey: z.object({
-    id: z.string(),
-    tenantId: z.string(),
-    name: z.string(),
-    prefix: z.string(),
-    aliases: z.array(z.string()),
-    state: z.string(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    expiresAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    revokedBy: z.string().nullable(),
-    lastUsedAt: z.string().nullable(),
-  }),
+  revokeGatewayKey: CliGatewayKeyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/audit.graphql. */
@@ -3142,116 +1621,12 @@ export const ConsoleBenchmarkComparisonQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/deployments.graphql. */
 export const ConsoleDeploymentsQuerySchema = z.object({
-  deployments: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      modelRef: z.string(),
-      purpose: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      generation: z.number().int(),
-      observedGeneration: z.number().int(),
-      desiredReplicas: z.number().int(),
-      readyReplicas: z.number().int(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      placement: z
-        .object({
-          decidedAt: z.string(),
-          chosen: z.array(
-            z.object({
-              node: z.string(),
-              reason: z.string(),
-            }),
-          ),
-          rejected: z.array(
-            z.object({
-              node: z.string(),
-              reasons: z.array(z.string()),
-            }),
-          ),
-          unplaced: z.number().int(),
-        })
-        .nullable(),
-    }),
-  ),
+  deployments: z.array(ConsoleDeploymentFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/deployments.graphql. */
 export const ConsoleDeploymentQuerySchema = z.object({
-  deployment: z
-    .object({
-      id: z.string(),
-      name: z.string(),
-      modelRef: z.string(),
-      purpose: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      generation: z.number().int(),
-      observedGeneration: z.number().int(),
-      desiredReplicas: z.number().int(),
-      readyReplicas: z.number().int(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          nodeId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      placement: z
-        .object({
-          decidedAt: z.string(),
-          chosen: z.array(
-            z.object({
-              node: z.string(),
-              reason: z.string(),
-            }),
-          ),
-          rejected: z.array(
-            z.object({
-              node: z.string(),
-              reasons: z.array(z.string()),
-            }),
-          ),
-          unplaced: z.number().int(),
-        })
-        .nullable(),
-    })
-    .nullable(),
+  deployment: ConsoleDeploymentFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/console/deployments.graphql. */
@@ -3285,59 +1660,7 @@ export const ConsoleCreateDeploymentMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    deployment: z
-      .object({
-        id: z.string(),
-        name: z.string(),
-        modelRef: z.string(),
-        purpose: z.string(),
-        state: z.string(),
-        stateReason: z.string().nullable(),
-        generation: z.number().int(),
-        observedGeneration: z.number().int(),
-        desiredReplicas: z.number().int(),
-        readyReplicas: z.number().int(),
-        createdBy: z.string(),
-        createdAt: z.string(),
-        updatedAt: z.string(),
-        workflowId: z.string(),
-        temporalUiUrl: z.string(),
-        assignments: z.array(
-          z.object({
-            id: z.string(),
-            nodeId: z.string(),
-            nodeName: z.string(),
-            generation: z.number().int(),
-            intent: z.string(),
-            leaseExpiresAt: z.string(),
-            ackedGeneration: z.number().int().nullable(),
-            observedState: z.string().nullable(),
-            observedGeneration: z.number().int().nullable(),
-            inFlight: z.number().int().nullable(),
-            message: z.string().nullable(),
-            observedAt: z.string().nullable(),
-          }),
-        ),
-        placement: z
-          .object({
-            decidedAt: z.string(),
-            chosen: z.array(
-              z.object({
-                node: z.string(),
-                reason: z.string(),
-              }),
-            ),
-            rejected: z.array(
-              z.object({
-                node: z.string(),
-                reasons: z.array(z.string()),
-              }),
-            ),
-            unplaced: z.number().int(),
-          })
-          .nullable(),
-      })
-      .nullable(),
+    deployment: ConsoleDeploymentFragmentSchema.nullable(),
   }),
 });
 
@@ -3348,59 +1671,7 @@ export const ConsoleStopDeploymentMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    deployment: z
-      .object({
-        id: z.string(),
-        name: z.string(),
-        modelRef: z.string(),
-        purpose: z.string(),
-        state: z.string(),
-        stateReason: z.string().nullable(),
-        generation: z.number().int(),
-        observedGeneration: z.number().int(),
-        desiredReplicas: z.number().int(),
-        readyReplicas: z.number().int(),
-        createdBy: z.string(),
-        createdAt: z.string(),
-        updatedAt: z.string(),
-        workflowId: z.string(),
-        temporalUiUrl: z.string(),
-        assignments: z.array(
-          z.object({
-            id: z.string(),
-            nodeId: z.string(),
-            nodeName: z.string(),
-            generation: z.number().int(),
-            intent: z.string(),
-            leaseExpiresAt: z.string(),
-            ackedGeneration: z.number().int().nullable(),
-            observedState: z.string().nullable(),
-            observedGeneration: z.number().int().nullable(),
-            inFlight: z.number().int().nullable(),
-            message: z.string().nullable(),
-            observedAt: z.string().nullable(),
-          }),
-        ),
-        placement: z
-          .object({
-            decidedAt: z.string(),
-            chosen: z.array(
-              z.object({
-                node: z.string(),
-                reason: z.string(),
-              }),
-            ),
-            rejected: z.array(
-              z.object({
-                node: z.string(),
-                reasons: z.array(z.string()),
-              }),
-            ),
-            unplaced: z.number().int(),
-          })
-          .nullable(),
-      })
-      .nullable(),
+    deployment: ConsoleDeploymentFragmentSchema.nullable(),
   }),
 });
 
@@ -3471,144 +1742,8 @@ export const ConsoleModelsQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleModelVersionQuerySchema = z.object({
-  modelVersion: z
-    .object({
-      id: z.string(),
-      ref: z.string(),
-      model: z.string(),
-      version: z.string(),
-      runtimeKind: z.string(),
-      state: z.string(),
-      stateReason: z.string().nullable(),
-      allowedEvents: z.array(z.string()),
-      contextLength: z.number().int().nullable(),
-      parameterCount: z.number().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      artifact: z.object({
-        uri: z.string(),
-        digest: z.string(),
-        sizeBytes: z.number(),
-        format: z.string(),
-        provenance: z.object({
-          source: z.string(),
-          uploader: z.string(),
-          uploadedAt: z.string(),
-          signature: z
-            .object({
-              algorithm: z.string(),
-              keyId: z.string(),
-            })
-            .nullable(),
-        }),
-      }),
-      requirements: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-      verification: z
-        .object({
-          ok: z.boolean(),
-          digest: z.string().nullable(),
-          sizeBytes: z.number().nullable(),
-          store: z.string(),
-          verifiedAt: z.string(),
-          code: z.string().nullable(),
-          message: z.string().nullable(),
-        })
-        .nullable(),
-      evaluation: z
-        .object({
-          runId: z.string(),
-          suite: z.string(),
-          passed: z.boolean(),
-          evaluatedAt: z.string(),
-          scores: z.array(
-            z.object({
-              name: z.string(),
-              value: z.number(),
-            }),
-          ),
-        })
-        .nullable(),
-      license: z.object({
-        id: z.string(),
-        name: z.string(),
-        kind: z.string(),
-        spdxId: z.string().nullable(),
-        customName: z.string().nullable(),
-        termsUri: z.string().nullable(),
-        commercialUse: z.boolean(),
-        allowedDataClasses: z.array(z.string()),
-        approvalState: z.string(),
-        decidedBy: z.string().nullable(),
-        decidedAt: z.string().nullable(),
-        note: z.string().nullable(),
-      }),
-      runtime: z.object({
-        id: z.string(),
-        name: z.string(),
-        version: z.string(),
-        kind: z.string(),
-        allowed: z.boolean(),
-        supportedHardware: z.object({
-          architectures: z.array(z.string()),
-          memoryModels: z.array(z.string()),
-          minComputeCapability: z.string(),
-          maxComputeCapability: z.string().nullable(),
-          minCudaVersion: z.string().nullable(),
-          gpusPerReplica: z.number().int(),
-          minMemoryBytesPerReplica: z.number().nullable(),
-        }),
-      }),
-    })
-    .nullable(),
-  evaluationRuns: z.array(
-    z.object({
-      id: z.string(),
-      modelRef: z.string(),
-      deploymentId: z.string(),
-      suite: z.string(),
-      profile: z.string().nullable(),
-      state: z.string(),
-      passed: z.boolean().nullable(),
-      reasons: z.array(z.string()),
-      errorCode: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      scores: z
-        .object({
-          passRate: z.number(),
-          passedCases: z.number().int(),
-          totalCases: z.number().int(),
-          passThreshold: z.number(),
-        })
-        .nullable(),
-      metrics: z
-        .object({
-          requests: z.number().int(),
-          errorRate: z.number(),
-          tokensPerSecond: z.number(),
-          ttftMs: z
-            .object({
-              p50: z.number(),
-              p95: z.number(),
-              p99: z.number(),
-            })
-            .nullable(),
-        })
-        .nullable(),
-    }),
-  ),
+  modelVersion: ConsoleModelVersionFragmentSchema.nullable(),
+  evaluationRuns: z.array(ConsoleEvaluationRunFragmentSchema),
   aliases: z.array(
     z.object({
       id: z.string(),
@@ -3634,46 +1769,7 @@ export const ConsoleModelVersionQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleEvaluationRunQuerySchema = z.object({
-  evaluationRun: z
-    .object({
-      id: z.string(),
-      modelRef: z.string(),
-      deploymentId: z.string(),
-      suite: z.string(),
-      profile: z.string().nullable(),
-      state: z.string(),
-      passed: z.boolean().nullable(),
-      reasons: z.array(z.string()),
-      errorCode: z.string().nullable(),
-      workflowId: z.string(),
-      temporalUiUrl: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      finishedAt: z.string().nullable(),
-      scores: z
-        .object({
-          passRate: z.number(),
-          passedCases: z.number().int(),
-          totalCases: z.number().int(),
-          passThreshold: z.number(),
-        })
-        .nullable(),
-      metrics: z
-        .object({
-          requests: z.number().int(),
-          errorRate: z.number(),
-          tokensPerSecond: z.number(),
-          ttftMs: z
-            .object({
-              p50: z.number(),
-              p95: z.number(),
-              p99: z.number(),
-            })
-            .nullable(),
-        })
-        .nullable(),
-    })
-    .nullable(),
+  evaluationRun: ConsoleEvaluationRunFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/console/models.graphql. */
@@ -3741,46 +1837,7 @@ export const ConsoleStartEvaluationMutationSchema = z.object({
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
-    run: z
-      .object({
-        id: z.string(),
-        modelRef: z.string(),
-        deploymentId: z.string(),
-        suite: z.string(),
-        profile: z.string().nullable(),
-        state: z.string(),
-        passed: z.boolean().nullable(),
-        reasons: z.array(z.string()),
-        errorCode: z.string().nullable(),
-        workflowId: z.string(),
-        temporalUiUrl: z.string(),
-        createdBy: z.string(),
-        createdAt: z.string(),
-        finishedAt: z.string().nullable(),
-        scores: z
-          .object({
-            passRate: z.number(),
-            passedCases: z.number().int(),
-            totalCases: z.number().int(),
-            passThreshold: z.number(),
-          })
-          .nullable(),
-        metrics: z
-          .object({
-            requests: z.number().int(),
-            errorRate: z.number(),
-            tokensPerSecond: z.number(),
-            ttftMs: z
-              .object({
-                p50: z.number(),
-                p95: z.number(),
-                p99: z.number(),
-              })
-              .nullable(),
-          })
-          .nullable(),
-      })
-      .nullable(),
+    run: ConsoleEvaluationRunFragmentSchema.nullable(),
   }),
 });
 
@@ -3794,566 +1851,32 @@ export const ConsoleCreateModelMutationSchema = z.object({
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleCreateModelVersionMutationSchema = z.object({
-  createModelVersion: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    runtimeKind: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-        scores: z.array(
-          z.object({
-            name: z.string(),
-            value: z.number(),
-          }),
-        ),
-      })
-      .nullable(),
-    license: z.object({
-      id: z.string(),
-      name: z.string(),
-      kind: z.string(),
-      spdxId: z.string().nullable(),
-      customName: z.string().nullable(),
-      termsUri: z.string().nullable(),
-      commercialUse: z.boolean(),
-      allowedDataClasses: z.array(z.string()),
-      approvalState: z.string(),
-      decidedBy: z.string().nullable(),
-      decidedAt: z.string().nullable(),
-      note: z.string().nullable(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      name: z.string(),
-      version: z.string(),
-      kind: z.string(),
-      allowed: z.boolean(),
-      supportedHardware: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-    }),
-  }),
+  createModelVersion: ConsoleModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleVerifyModelVersionMutationSchema = z.object({
-  verifyModelVersion: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    runtimeKind: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-        scores: z.array(
-          z.object({
-            name: z.string(),
-            value: z.number(),
-          }),
-        ),
-      })
-      .nullable(),
-    license: z.object({
-      id: z.string(),
-      name: z.string(),
-      kind: z.string(),
-      spdxId: z.string().nullable(),
-      customName: z.string().nullable(),
-      termsUri: z.string().nullable(),
-      commercialUse: z.boolean(),
-      allowedDataClasses: z.array(z.string()),
-      approvalState: z.string(),
-      decidedBy: z.string().nullable(),
-      decidedAt: z.string().nullable(),
-      note: z.string().nullable(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      name: z.string(),
-      version: z.string(),
-      kind: z.string(),
-      allowed: z.boolean(),
-      supportedHardware: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-    }),
-  }),
+  verifyModelVersion: ConsoleModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleApproveModelVersionMutationSchema = z.object({
-  approveModelVersion: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    runtimeKind: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-        scores: z.array(
-          z.object({
-            name: z.string(),
-            value: z.number(),
-          }),
-        ),
-      })
-      .nullable(),
-    license: z.object({
-      id: z.string(),
-      name: z.string(),
-      kind: z.string(),
-      spdxId: z.string().nullable(),
-      customName: z.string().nullable(),
-      termsUri: z.string().nullable(),
-      commercialUse: z.boolean(),
-      allowedDataClasses: z.array(z.string()),
-      approvalState: z.string(),
-      decidedBy: z.string().nullable(),
-      decidedAt: z.string().nullable(),
-      note: z.string().nullable(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      name: z.string(),
-      version: z.string(),
-      kind: z.string(),
-      allowed: z.boolean(),
-      supportedHardware: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-    }),
-  }),
+  approveModelVersion: ConsoleModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleDeprecateModelVersionMutationSchema = z.object({
-  deprecateModelVersion: z.object({
-    id: z.string(),
-    ref: z.string(),
-    model: z.string(),
-    version: z.string(),
-    runtimeKind: z.string(),
-    state: z.string(),
-    stateReason: z.string().nullable(),
-    allowedEvents: z.array(z.string()),
-    contextLength: z.number().int().nullable(),
-    parameterCount: z.number().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    artifact: z.object({
-      uri: z.string(),
-      digest: z.string(),
-      sizeBytes: z.number(),
-      format: z.string(),
-      provenance: z.object({
-        source: z.string(),
-        uploader: z.string(),
-        uploadedAt: z.string(),
-        signature: z
-          .object({
-            algorithm: z.string(),
-            keyId: z.string(),
-          })
-          .nullable(),
-      }),
-    }),
-    requirements: z.object({
-      architectures: z.array(z.string()),
-      memoryModels: z.array(z.string()),
-      minComputeCapability: z.string(),
-      maxComputeCapability: z.string().nullable(),
-      minCudaVersion: z.string().nullable(),
-      gpusPerReplica: z.number().int(),
-      minMemoryBytesPerReplica: z.number().nullable(),
-    }),
-    verification: z
-      .object({
-        ok: z.boolean(),
-        digest: z.string().nullable(),
-        sizeBytes: z.number().nullable(),
-        store: z.string(),
-        verifiedAt: z.string(),
-        code: z.string().nullable(),
-        message: z.string().nullable(),
-      })
-      .nullable(),
-    evaluation: z
-      .object({
-        runId: z.string(),
-        suite: z.string(),
-        passed: z.boolean(),
-        evaluatedAt: z.string(),
-        scores: z.array(
-          z.object({
-            name: z.string(),
-            value: z.number(),
-          }),
-        ),
-      })
-      .nullable(),
-    license: z.object({
-      id: z.string(),
-      name: z.string(),
-      kind: z.string(),
-      spdxId: z.string().nullable(),
-      customName: z.string().nullable(),
-      termsUri: z.string().nullable(),
-      commercialUse: z.boolean(),
-      allowedDataClasses: z.array(z.string()),
-      approvalState: z.string(),
-      decidedBy: z.string().nullable(),
-      decidedAt: z.string().nullable(),
-      note: z.string().nullable(),
-    }),
-    runtime: z.object({
-      id: z.string(),
-      name: z.string(),
-      version: z.string(),
-      kind: z.string(),
-      allowed: z.boolean(),
-      supportedHardware: z.object({
-        architectures: z.array(z.string()),
-        memoryModels: z.array(z.string()),
-        minComputeCapability: z.string(),
-        maxComputeCapability: z.string().nullable(),
-        minCudaVersion: z.string().nullable(),
-        gpusPerReplica: z.number().int(),
-        minMemoryBytesPerReplica: z.number().nullable(),
-      }),
-    }),
-  }),
+  deprecateModelVersion: ConsoleModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleFleetNodesQuerySchema = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      cordoned: z.boolean(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      address: z.string(),
-      sshPort: z.number().int(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      agentVersion: z.string(),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-    }),
-  ),
+  nodes: z.array(ConsoleFleetNodeFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleFleetNodeQuerySchema = z.object({
-  node: z
-    .object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      cordoned: z.boolean(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      address: z.string(),
-      sshPort: z.number().int(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      agentVersion: z.string(),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-    })
-    .nullable(),
+  node: ConsoleFleetNodeFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
@@ -4387,82 +1910,7 @@ export const ConsoleCreateBootstrapTokenMutationSchema = z.object({
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleApproveNodeMutationSchema = z.object({
   approveNode: z.object({
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      cordoned: z.boolean(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      address: z.string(),
-      sshPort: z.number().int(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      agentVersion: z.string(),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-    }),
+    node: ConsoleFleetNodeFragmentSchema,
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
@@ -4472,243 +1920,18 @@ export const ConsoleApproveNodeMutationSchema = z.object({
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleCordonNodeMutationSchema = z.object({
-  cordonNode: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    cordoned: z.boolean(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    address: z.string(),
-    sshPort: z.number().int(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    agentVersion: z.string(),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeName: z.string(),
-        generation: z.number().int(),
-        intent: z.string(),
-        leaseExpiresAt: z.string(),
-        ackedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        inFlight: z.number().int().nullable(),
-        message: z.string().nullable(),
-        observedAt: z.string().nullable(),
-      }),
-    ),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-  }),
+  cordonNode: ConsoleFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleUncordonNodeMutationSchema = z.object({
-  uncordonNode: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    cordoned: z.boolean(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    address: z.string(),
-    sshPort: z.number().int(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    agentVersion: z.string(),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeName: z.string(),
-        generation: z.number().int(),
-        intent: z.string(),
-        leaseExpiresAt: z.string(),
-        ackedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        inFlight: z.number().int().nullable(),
-        message: z.string().nullable(),
-        observedAt: z.string().nullable(),
-      }),
-    ),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-  }),
+  uncordonNode: ConsoleFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleDrainNodeMutationSchema = z.object({
   drainNode: z.object({
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      cordoned: z.boolean(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      address: z.string(),
-      sshPort: z.number().int(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      agentVersion: z.string(),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-    }),
+    node: ConsoleFleetNodeFragmentSchema,
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
@@ -4722,82 +1945,7 @@ export const ConsoleDrainNodeMutationSchema = z.object({
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleRotateNodeCredentialMutationSchema = z.object({
   rotateNodeCredential: z.object({
-    node: z.object({
-      id: z.string(),
-      name: z.string(),
-      lifecycle: z.string(),
-      readiness: z.string(),
-      conditions: z.array(
-        z.object({
-          type: z.string(),
-          status: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          lastTransitionAt: z.string(),
-        }),
-      ),
-      cordoned: z.boolean(),
-      labels: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-        }),
-      ),
-      taints: z.array(
-        z.object({
-          key: z.string(),
-          value: z.string(),
-          effect: z.string(),
-        }),
-      ),
-      address: z.string(),
-      sshPort: z.number().int(),
-      hostKeyFingerprint: z.string(),
-      keyId: z.string(),
-      nextKeyId: z.string().nullable(),
-      credentialSerial: z.number().int(),
-      credentialExpiresAt: z.string().nullable(),
-      leaseRenewedAt: z.string().nullable(),
-      leaseExpiresAt: z.string().nullable(),
-      heartbeatAgeSeconds: z.number().nullable(),
-      architecture: z.string(),
-      cpuCores: z.number().int(),
-      systemMemoryBytes: z.number(),
-      agentVersion: z.string(),
-      gpus: z.array(
-        z.object({
-          index: z.number().int(),
-          name: z.string(),
-          uuid: z.string(),
-          memoryModel: z.string(),
-          memorySource: z.string(),
-          totalMemoryBytes: z.number().nullable(),
-          freeMemoryBytes: z.number().nullable(),
-          computeCapability: z.string(),
-        }),
-      ),
-      assignments: z.array(
-        z.object({
-          id: z.string(),
-          deploymentId: z.string(),
-          nodeName: z.string(),
-          generation: z.number().int(),
-          intent: z.string(),
-          leaseExpiresAt: z.string(),
-          ackedGeneration: z.number().int().nullable(),
-          observedState: z.string().nullable(),
-          observedGeneration: z.number().int().nullable(),
-          endpointPort: z.number().int().nullable(),
-          inFlight: z.number().int().nullable(),
-          message: z.string().nullable(),
-          observedAt: z.string().nullable(),
-        }),
-      ),
-      enrollWorkflowId: z.string(),
-      temporalUiUrl: z.string(),
-      enrolledAt: z.string(),
-      updatedAt: z.string(),
-    }),
+    node: ConsoleFleetNodeFragmentSchema,
     workflowId: z.string(),
     temporalUiUrl: z.string(),
     correlationId: z.string(),
@@ -4807,162 +1955,12 @@ export const ConsoleRotateNodeCredentialMutationSchema = z.object({
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleSetNodeLabelsMutationSchema = z.object({
-  setNodeLabels: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    cordoned: z.boolean(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    address: z.string(),
-    sshPort: z.number().int(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    agentVersion: z.string(),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeName: z.string(),
-        generation: z.number().int(),
-        intent: z.string(),
-        leaseExpiresAt: z.string(),
-        ackedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        inFlight: z.number().int().nullable(),
-        message: z.string().nullable(),
-        observedAt: z.string().nullable(),
-      }),
-    ),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-  }),
+  setNodeLabels: ConsoleFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleSetNodeTaintsMutationSchema = z.object({
-  setNodeTaints: z.object({
-    id: z.string(),
-    name: z.string(),
-    lifecycle: z.string(),
-    readiness: z.string(),
-    conditions: z.array(
-      z.object({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string().nullable(),
-        lastTransitionAt: z.string(),
-      }),
-    ),
-    cordoned: z.boolean(),
-    labels: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-      }),
-    ),
-    taints: z.array(
-      z.object({
-        key: z.string(),
-        value: z.string(),
-        effect: z.string(),
-      }),
-    ),
-    address: z.string(),
-    sshPort: z.number().int(),
-    hostKeyFingerprint: z.string(),
-    keyId: z.string(),
-    nextKeyId: z.string().nullable(),
-    credentialSerial: z.number().int(),
-    credentialExpiresAt: z.string().nullable(),
-    leaseRenewedAt: z.string().nullable(),
-    leaseExpiresAt: z.string().nullable(),
-    heartbeatAgeSeconds: z.number().nullable(),
-    architecture: z.string(),
-    cpuCores: z.number().int(),
-    systemMemoryBytes: z.number(),
-    agentVersion: z.string(),
-    gpus: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string(),
-        uuid: z.string(),
-        memoryModel: z.string(),
-        memorySource: z.string(),
-        totalMemoryBytes: z.number().nullable(),
-        freeMemoryBytes: z.number().nullable(),
-        computeCapability: z.string(),
-      }),
-    ),
-    assignments: z.array(
-      z.object({
-        id: z.string(),
-        deploymentId: z.string(),
-        nodeName: z.string(),
-        generation: z.number().int(),
-        intent: z.string(),
-        leaseExpiresAt: z.string(),
-        ackedGeneration: z.number().int().nullable(),
-        observedState: z.string().nullable(),
-        observedGeneration: z.number().int().nullable(),
-        endpointPort: z.number().int().nullable(),
-        inFlight: z.number().int().nullable(),
-        message: z.string().nullable(),
-        observedAt: z.string().nullable(),
-      }),
-    ),
-    enrollWorkflowId: z.string(),
-    temporalUiUrl: z.string(),
-    enrolledAt: z.string(),
-    updatedAt: z.string(),
-  }),
+  setNodeTaints: ConsoleFleetNodeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/overview.graphql. */
@@ -5083,66 +2081,18 @@ export const ConsoleRecentChangesQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/policies.graphql. */
 export const ConsolePoliciesQuerySchema = z.object({
-  dataPolicies: z.array(
-    z.object({
-      tenantId: z.string(),
-      dataClass: z.string(),
-      retentionMode: z.string(),
-      retentionDays: z.number().int().nullable(),
-      evaluationCaptureConsent: z.boolean(),
-      configured: z.boolean(),
-      updatedBy: z.string(),
-      updatedAt: z.string(),
-    }),
-  ),
-  runtimes: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      version: z.string(),
-      kind: z.string(),
-      allowed: z.boolean(),
-      createdBy: z.string(),
-      updatedAt: z.string(),
-      packaging: z.object({
-        type: z.string(),
-        image: z.string().nullable(),
-        digest: z.string(),
-      }),
-    }),
-  ),
+  dataPolicies: z.array(ConsoleDataPolicyFragmentSchema),
+  runtimes: z.array(ConsoleRuntimeFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/policies.graphql. */
 export const ConsoleSetDataPolicyMutationSchema = z.object({
-  setDataPolicy: z.object({
-    tenantId: z.string(),
-    dataClass: z.string(),
-    retentionMode: z.string(),
-    retentionDays: z.number().int().nullable(),
-    evaluationCaptureConsent: z.boolean(),
-    configured: z.boolean(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  setDataPolicy: ConsoleDataPolicyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/policies.graphql. */
 export const ConsoleSetRuntimeAllowedMutationSchema = z.object({
-  setRuntimeAllowed: z.object({
-    id: z.string(),
-    name: z.string(),
-    version: z.string(),
-    kind: z.string(),
-    allowed: z.boolean(),
-    createdBy: z.string(),
-    updatedAt: z.string(),
-    packaging: z.object({
-      type: z.string(),
-      image: z.string().nullable(),
-      digest: z.string(),
-    }),
-  }),
+  setRuntimeAllowed: ConsoleRuntimeFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/requests.graphql. */
@@ -5252,46 +2202,7 @@ export const ConsoleRequestsDeploymentsQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
 export const ConsoleAliasesQuerySchema = z.object({
-  aliases: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      description: z.string().nullable(),
-      dataClass: z.string(),
-      currentRevision: z.number().int(),
-      canaryWeight: z.number().int(),
-      canaryDeploymentId: z.string().nullable(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      current: z
-        .object({
-          revision: z.number().int(),
-          modelRef: z.string(),
-          modelVersionId: z.string(),
-          deploymentId: z.string(),
-          deploymentName: z.string().nullable(),
-          reason: z.string(),
-          restoredFrom: z.number().int().nullable(),
-          rolloutId: z.string().nullable(),
-          createdBy: z.string(),
-          createdAt: z.string(),
-        })
-        .nullable(),
-      activeRollout: z
-        .object({
-          id: z.string(),
-          alias: z.string(),
-          modelRef: z.string(),
-          state: z.string(),
-          currentStep: z.number().int(),
-          currentWeight: z.number().int(),
-          steps: z.array(z.number().int()),
-          createdAt: z.string(),
-        })
-        .nullable(),
-    }),
-  ),
+  aliases: z.array(ConsoleAliasFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
@@ -5322,18 +2233,7 @@ export const ConsoleAliasQuerySchema = z.object({
           createdAt: z.string(),
         })
         .nullable(),
-      activeRollout: z
-        .object({
-          id: z.string(),
-          alias: z.string(),
-          modelRef: z.string(),
-          state: z.string(),
-          currentStep: z.number().int(),
-          currentWeight: z.number().int(),
-          steps: z.array(z.number().int()),
-          createdAt: z.string(),
-        })
-        .nullable(),
+      activeRollout: ConsoleRolloutFragmentSchema.nullable(),
       revisions: z.array(
         z.object({
           revision: z.number().int(),
@@ -5350,18 +2250,7 @@ export const ConsoleAliasQuerySchema = z.object({
       ),
     })
     .nullable(),
-  rollouts: z.array(
-    z.object({
-      id: z.string(),
-      alias: z.string(),
-      modelRef: z.string(),
-      state: z.string(),
-      currentStep: z.number().int(),
-      currentWeight: z.number().int(),
-      steps: z.array(z.number().int()),
-      createdAt: z.string(),
-    }),
-  ),
+  rollouts: z.array(ConsoleRolloutFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
@@ -5458,18 +2347,7 @@ export const ConsoleRolloutChoicesQuerySchema = z.object({
           createdAt: z.string(),
         })
         .nullable(),
-      activeRollout: z
-        .object({
-          id: z.string(),
-          alias: z.string(),
-          modelRef: z.string(),
-          state: z.string(),
-          currentStep: z.number().int(),
-          currentWeight: z.number().int(),
-          steps: z.array(z.number().int()),
-          createdAt: z.string(),
-        })
-        .nullable(),
+      activeRollout: ConsoleRolloutFragmentSchema.nullable(),
     }),
   ),
   modelVersions: z.array(
@@ -5485,44 +2363,7 @@ export const ConsoleRolloutChoicesQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
 export const ConsoleCreateAliasMutationSchema = z.object({
-  createAlias: z.object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    dataClass: z.string(),
-    currentRevision: z.number().int(),
-    canaryWeight: z.number().int(),
-    canaryDeploymentId: z.string().nullable(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    current: z
-      .object({
-        revision: z.number().int(),
-        modelRef: z.string(),
-        modelVersionId: z.string(),
-        deploymentId: z.string(),
-        deploymentName: z.string().nullable(),
-        reason: z.string(),
-        restoredFrom: z.number().int().nullable(),
-        rolloutId: z.string().nullable(),
-        createdBy: z.string(),
-        createdAt: z.string(),
-      })
-      .nullable(),
-    activeRollout: z
-      .object({
-        id: z.string(),
-        alias: z.string(),
-        modelRef: z.string(),
-        state: z.string(),
-        currentStep: z.number().int(),
-        currentWeight: z.number().int(),
-        steps: z.array(z.number().int()),
-        createdAt: z.string(),
-      })
-      .nullable(),
-  }),
+  createAlias: ConsoleAliasFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
@@ -5687,64 +2528,17 @@ export const ConsoleLogoutMutationSchema = z.object({
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleTenantsQuerySchema = z.object({
-  tenants: z.array(
-    z.object({
-      id: z.string(),
-      displayName: z.string().nullable(),
-      quota: z.object({
-        requestsPerMinute: z.number().int().nullable(),
-        tokensPerMinute: z.number().nullable(),
-        maxConcurrentRequests: z.number().int().nullable(),
-      }),
-      keyCount: z.number().int(),
-      activeKeyCount: z.number().int(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedBy: z.string(),
-      updatedAt: z.string(),
-    }),
-  ),
+  tenants: z.array(ConsoleTenantFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleTenantQuerySchema = z.object({
-  tenant: z
-    .object({
-      id: z.string(),
-      displayName: z.string().nullable(),
-      quota: z.object({
-        requestsPerMinute: z.number().int().nullable(),
-        tokensPerMinute: z.number().nullable(),
-        maxConcurrentRequests: z.number().int().nullable(),
-      }),
-      keyCount: z.number().int(),
-      activeKeyCount: z.number().int(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      updatedBy: z.string(),
-      updatedAt: z.string(),
-    })
-    .nullable(),
+  tenant: ConsoleTenantFragmentSchema.nullable(),
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleGatewayKeysQuerySchema = z.object({
-  gatewayKeys: z.array(
-    z.object({
-      id: z.string(),
-      tenantId: z.string(),
-      name: z.string(),
-      prefix: z.string(),
-      aliases: z.array(z.string()),
-      state: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-      revokedBy: z.string().nullable(),
-      lastUsedAt: z.string().nullable(),
-    }),
-  ),
+  gatewayKeys: z.array(ConsoleGatewayKeyFragmentSchema),
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
@@ -5758,79 +2552,25 @@ export const ConsoleAliasNamesQuerySchema = z.object({
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleCreateTenantMutationSchema = z.object({
-  createTenant: z.object({
-    id: z.string(),
-    displayName: z.string().nullable(),
-    quota: z.object({
-      requestsPerMinute: z.number().int().nullable(),
-      tokensPerMinute: z.number().nullable(),
-      maxConcurrentRequests: z.number().int().nullable(),
-    }),
-    keyCount: z.number().int(),
-    activeKeyCount: z.number().int(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  createTenant: ConsoleTenantFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleUpdateTenantMutationSchema = z.object({
-  updateTenant: z.object({
-    id: z.string(),
-    displayName: z.string().nullable(),
-    quota: z.object({
-      requestsPerMinute: z.number().int().nullable(),
-      tokensPerMinute: z.number().nullable(),
-      maxConcurrentRequests: z.number().int().nullable(),
-    }),
-    keyCount: z.number().int(),
-    activeKeyCount: z.number().int(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    updatedBy: z.string(),
-    updatedAt: z.string(),
-  }),
+  updateTenant: ConsoleTenantFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleCreateGatewayKeyMutationSchema = z.object({
   createGatewayKey: z.object({
     secret: z.string(),
-    key: z.object({
-      id: z.string(),
-      tenantId: z.string(),
-      name: z.string(),
-      prefix: z.string(),
-      aliases: z.array(z.string()),
-      state: z.string(),
-      createdBy: z.string(),
-      createdAt: z.string(),
-      expiresAt: z.string().nullable(),
-      revokedAt: z.string().nullable(),
-      revokedBy: z.string().nullable(),
-      lastUsedAt: z.string().nullable(),
-    }),
+    key: ConsoleGatewayKeyFragmentSchema,
   }),
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export const ConsoleRevokeGatewayKeyMutationSchema = z.object({
-  revokeGatewayKey: z.object({
-    id: z.string(),
-    tenantId: z.string(),
-    name: z.string(),
-    prefix: z.string(),
-    aliases: z.array(z.string()),
-    state: z.string(),
-    createdBy: z.string(),
-    createdAt: z.string(),
-    expiresAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    revokedBy: z.string().nullable(),
-    lastUsedAt: z.string().nullable(),
-  }),
+  revokeGatewayKey: ConsoleGatewayKeyFragmentSchema,
 });
 
 /** From libs/sdk/graphql/sdk/operator.graphql. */

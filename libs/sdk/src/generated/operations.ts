@@ -14,18 +14,789 @@ export interface TypedDocument<TResult, TVariables> {
   readonly types?: { readonly data: TResult; readonly variables: TVariables };
 }
 
+/** Fragment from libs/sdk/graphql/cli/data-policy.graphql. */
+export type CliDataPolicyFragment = {
+  readonly tenantId: string;
+  readonly dataClass: string;
+  readonly retentionMode: string;
+  readonly retentionDays: number | null;
+  readonly evaluationCaptureConsent: boolean;
+  readonly configured: boolean;
+  readonly updatedBy: string;
+  readonly updatedAt: string;
+};
+
+/** Fragment from libs/sdk/graphql/cli/evaluation.graphql. */
+export type CliEvaluationRunFragment = {
+  readonly id: string;
+  readonly modelRef: string;
+  readonly deploymentId: string;
+  readonly suite: string;
+  readonly profile: string | null;
+  readonly state: string;
+  readonly passed: boolean | null;
+  readonly reasons: readonly string[];
+  readonly errorCode: string | null;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly createdAt: string;
+  readonly finishedAt: string | null;
+  readonly scores: {
+    readonly passRate: number;
+    readonly passedCases: number;
+    readonly totalCases: number;
+    readonly passThreshold: number;
+    readonly cases: readonly {
+      readonly caseId: string;
+      readonly grader: Schema.GraderKind;
+      readonly passed: boolean;
+      readonly reason: string | null;
+      readonly errorCode: string | null;
+    }[];
+  } | null;
+  readonly metrics: {
+    readonly requests: number;
+    readonly errors: number;
+    readonly errorRate: number;
+    readonly ttftMs: {
+      readonly p50: number;
+      readonly p95: number;
+      readonly p99: number;
+    } | null;
+    readonly tokensPerSecond: number;
+    readonly completionTokens: number;
+    readonly durationMs: number;
+    readonly concurrency: number;
+  } | null;
+};
+
+/** Fragment from libs/sdk/graphql/cli/fleet.graphql. */
+export type CliBootstrapTokenFragment = {
+  readonly id: string;
+  readonly prefix: string;
+  readonly nodeName: string | null;
+  readonly labels: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
+  readonly autoApprove: boolean;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly expiresAt: Schema.DateTimeString;
+  readonly usedAt: Schema.DateTimeString | null;
+  readonly usedByNodeId: string | null;
+  readonly revokedAt: Schema.DateTimeString | null;
+};
+
+/** Fragment from libs/sdk/graphql/cli/fleet.graphql. */
+export type CliDeploymentFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly modelRef: string;
+  readonly purpose: string;
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly desiredReplicas: number;
+  readonly readyReplicas: number;
+  readonly generation: number;
+  readonly observedGeneration: number;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly createdBy: string;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly assignments: readonly {
+    readonly id: string;
+    readonly deploymentId: string;
+    readonly nodeId: string;
+    readonly nodeName: string;
+    readonly intent: string;
+    readonly generation: number;
+    readonly ackedGeneration: number | null;
+    readonly observedGeneration: number | null;
+    readonly observedState: string | null;
+    readonly observedAt: Schema.DateTimeString | null;
+    readonly inFlight: number | null;
+    readonly endpointPort: number | null;
+    readonly leaseExpiresAt: Schema.DateTimeString;
+    readonly message: string | null;
+  }[];
+};
+
+/** Fragment from libs/sdk/graphql/cli/fleet.graphql. */
+export type CliFleetNodeFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly lifecycle: string;
+  readonly readiness: string;
+  readonly cordoned: boolean;
+  readonly heartbeatAgeSeconds: number | null;
+  readonly address: string;
+  readonly sshPort: number;
+  readonly agentVersion: string;
+  readonly architecture: string;
+  readonly cpuCores: number;
+  readonly systemMemoryBytes: number;
+  readonly hostKeyFingerprint: string;
+  readonly keyId: string;
+  readonly nextKeyId: string | null;
+  readonly credentialSerial: number;
+  readonly credentialExpiresAt: Schema.DateTimeString | null;
+  readonly leaseRenewedAt: Schema.DateTimeString | null;
+  readonly leaseExpiresAt: Schema.DateTimeString | null;
+  readonly enrolledAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly enrollWorkflowId: string;
+  readonly temporalUiUrl: string;
+  readonly labels: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
+  readonly taints: readonly {
+    readonly key: string;
+    readonly value: string;
+    readonly effect: string;
+  }[];
+  readonly conditions: readonly {
+    readonly type: string;
+    readonly status: string;
+    readonly reason: string;
+    readonly message: string | null;
+    readonly lastTransitionAt: Schema.DateTimeString;
+  }[];
+  readonly gpus: readonly {
+    readonly index: number;
+    readonly name: string;
+    readonly uuid: string;
+    readonly memoryModel: string;
+    readonly memorySource: string;
+    readonly totalMemoryBytes: number | null;
+    readonly freeMemoryBytes: number | null;
+    readonly computeCapability: string;
+  }[];
+  readonly assignments: readonly {
+    readonly id: string;
+    readonly deploymentId: string;
+    readonly nodeId: string;
+    readonly nodeName: string;
+    readonly intent: string;
+    readonly generation: number;
+    readonly ackedGeneration: number | null;
+    readonly observedGeneration: number | null;
+    readonly observedState: string | null;
+    readonly observedAt: Schema.DateTimeString | null;
+    readonly inFlight: number | null;
+    readonly endpointPort: number | null;
+    readonly leaseExpiresAt: Schema.DateTimeString;
+    readonly message: string | null;
+  }[];
+};
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export type CliModelFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly displayName: string;
+  readonly description: string | null;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly versions: readonly {
+    readonly ref: string;
+    readonly state: string;
+  }[];
+};
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export type CliLicenseFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly spdxId: string | null;
+  readonly customName: string | null;
+  readonly termsUri: string | null;
+  readonly termsDigest: string | null;
+  readonly commercialUse: boolean;
+  readonly allowedDataClasses: readonly string[];
+  readonly attribution: string | null;
+  readonly approvalState: string;
+  readonly decidedBy: string | null;
+  readonly decidedAt: string | null;
+  readonly note: string | null;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+};
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export type CliRuntimeFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly allowed: boolean;
+  readonly packaging: {
+    readonly type: string;
+    readonly image: string | null;
+    readonly digest: string;
+  };
+  readonly launch: {
+    readonly executable: string;
+    readonly args: readonly string[];
+    readonly envAllowlist: readonly string[];
+    readonly containerPort: number | null;
+  };
+  readonly health: {
+    readonly path: string;
+    readonly startupTimeoutMs: number;
+    readonly intervalMs: number;
+  };
+  readonly supportedHardware: {
+    readonly architectures: readonly string[];
+    readonly memoryModels: readonly string[];
+    readonly minComputeCapability: string;
+    readonly maxComputeCapability: string | null;
+    readonly minCudaVersion: string | null;
+    readonly gpusPerReplica: number;
+    readonly minMemoryBytesPerReplica: number | null;
+  };
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+};
+
+/** Fragment from libs/sdk/graphql/cli/registry.graphql. */
+export type CliModelVersionFragment = {
+  readonly id: string;
+  readonly ref: string;
+  readonly model: string;
+  readonly version: string;
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly allowedEvents: readonly string[];
+  readonly contextLength: number | null;
+  readonly parameterCount: number | null;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly artifact: {
+    readonly uri: string;
+    readonly digest: string;
+    readonly sizeBytes: number;
+    readonly format: string;
+    readonly provenance: {
+      readonly source: string;
+      readonly uploader: string;
+      readonly uploadedAt: string;
+      readonly signature: {
+        readonly algorithm: string;
+        readonly keyId: string;
+      } | null;
+    };
+  };
+  readonly requirements: {
+    readonly architectures: readonly string[];
+    readonly memoryModels: readonly string[];
+    readonly minComputeCapability: string;
+    readonly maxComputeCapability: string | null;
+    readonly minCudaVersion: string | null;
+    readonly gpusPerReplica: number;
+    readonly minMemoryBytesPerReplica: number | null;
+  };
+  readonly verification: {
+    readonly ok: boolean;
+    readonly digest: string | null;
+    readonly sizeBytes: number | null;
+    readonly store: string;
+    readonly verifiedAt: string;
+    readonly code: string | null;
+    readonly message: string | null;
+  } | null;
+  readonly evaluation: {
+    readonly runId: string;
+    readonly suite: string;
+    readonly passed: boolean;
+    readonly evaluatedAt: string;
+  } | null;
+  readonly runtimeEnv: readonly {
+    readonly name: string;
+    readonly value: string;
+  }[];
+  readonly license: {
+    readonly name: string;
+    readonly approvalState: string;
+  };
+  readonly runtime: {
+    readonly id: string;
+    readonly allowed: boolean;
+  };
+};
+
+/** Fragment from libs/sdk/graphql/cli/rollouts.graphql. */
+export type CliAliasFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly dataClass: string;
+  readonly currentRevision: number;
+  readonly canaryWeight: number;
+  readonly canaryDeploymentId: string | null;
+  readonly current: {
+    readonly revision: number;
+    readonly modelRef: string;
+    readonly deploymentId: string;
+    readonly deploymentName: string | null;
+    readonly reason: string;
+    readonly restoredFrom: number | null;
+  } | null;
+  readonly revisions: readonly {
+    readonly revision: number;
+    readonly modelRef: string;
+    readonly deploymentId: string;
+    readonly deploymentName: string | null;
+    readonly reason: string;
+    readonly restoredFrom: number | null;
+    readonly rolloutId: string | null;
+    readonly createdBy: string;
+    readonly createdAt: string;
+  }[];
+  readonly activeRollout: {
+    readonly id: string;
+    readonly state: string;
+    readonly currentWeight: number;
+  } | null;
+};
+
+/** Fragment from libs/sdk/graphql/cli/rollouts.graphql. */
+export type CliRolloutFragment = {
+  readonly id: string;
+  readonly alias: string;
+  readonly modelRef: string;
+  readonly baseRevision: number;
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly refusalCode: string | null;
+  readonly steps: readonly number[];
+  readonly currentStep: number;
+  readonly currentWeight: number;
+  readonly canaryDeploymentId: string | null;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly finishedAt: string | null;
+  readonly analyses: readonly {
+    readonly step: number;
+    readonly weight: number;
+    readonly window: number;
+    readonly verdict: string;
+    readonly reasons: readonly string[];
+    readonly canaryRequests: number;
+    readonly canaryErrors: number;
+    readonly canaryErrorRate: number;
+    readonly canaryP95Ms: number | null;
+    readonly stableRequests: number | null;
+    readonly stableErrorRate: number | null;
+    readonly stableP95Ms: number | null;
+  }[];
+  readonly receipts: readonly {
+    readonly seq: number;
+    readonly action: string;
+    readonly result: string;
+    readonly evidenceJson: string;
+    readonly hash: string;
+    readonly occurredAt: string;
+  }[];
+};
+
+/** Fragment from libs/sdk/graphql/cli/signing.graphql. */
+export type CliTrustedSigningKeyFragment = {
+  readonly keyId: string;
+  readonly algorithm: string;
+  readonly publicKey: string;
+  readonly label: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+};
+
+/** Fragment from libs/sdk/graphql/cli/tenancy.graphql. */
+export type CliGatewayKeyFragment = {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly aliases: readonly string[];
+  readonly state: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+  readonly lastUsedAt: string | null;
+};
+
+/** Fragment from libs/sdk/graphql/cli/tenancy.graphql. */
+export type CliTenantFragment = {
+  readonly id: string;
+  readonly displayName: string | null;
+  readonly quota: {
+    readonly requestsPerMinute: number | null;
+    readonly tokensPerMinute: number | null;
+    readonly maxConcurrentRequests: number | null;
+  };
+  readonly keyCount: number;
+  readonly activeKeyCount: number;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly updatedBy: string;
+  readonly updatedAt: string;
+};
+
+/** Fragment from libs/sdk/graphql/console/deployments.graphql. */
+export type ConsoleDeploymentFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly modelRef: string;
+  readonly purpose: string;
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly generation: number;
+  readonly observedGeneration: number;
+  readonly desiredReplicas: number;
+  readonly readyReplicas: number;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly assignments: readonly {
+    readonly id: string;
+    readonly nodeId: string;
+    readonly nodeName: string;
+    readonly generation: number;
+    readonly intent: string;
+    readonly leaseExpiresAt: Schema.DateTimeString;
+    readonly ackedGeneration: number | null;
+    readonly observedState: string | null;
+    readonly observedGeneration: number | null;
+    readonly inFlight: number | null;
+    readonly message: string | null;
+    readonly observedAt: Schema.DateTimeString | null;
+  }[];
+  readonly placement: {
+    readonly decidedAt: string;
+    readonly chosen: readonly {
+      readonly node: string;
+      readonly reason: string;
+    }[];
+    readonly rejected: readonly {
+      readonly node: string;
+      readonly reasons: readonly string[];
+    }[];
+    readonly unplaced: number;
+  } | null;
+};
+
+/** Fragment from libs/sdk/graphql/console/models.graphql. */
+export type ConsoleEvaluationRunFragment = {
+  readonly id: string;
+  readonly modelRef: string;
+  readonly deploymentId: string;
+  readonly suite: string;
+  readonly profile: string | null;
+  readonly state: string;
+  readonly passed: boolean | null;
+  readonly reasons: readonly string[];
+  readonly errorCode: string | null;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly finishedAt: string | null;
+  readonly scores: {
+    readonly passRate: number;
+    readonly passedCases: number;
+    readonly totalCases: number;
+    readonly passThreshold: number;
+  } | null;
+  readonly metrics: {
+    readonly requests: number;
+    readonly errorRate: number;
+    readonly tokensPerSecond: number;
+    readonly ttftMs: {
+      readonly p50: number;
+      readonly p95: number;
+      readonly p99: number;
+    } | null;
+  } | null;
+};
+
+/** Fragment from libs/sdk/graphql/console/models.graphql. */
+export type ConsoleModelVersionFragment = {
+  readonly id: string;
+  readonly ref: string;
+  readonly model: string;
+  readonly version: string;
+  readonly runtimeKind: string;
+  readonly state: string;
+  readonly stateReason: string | null;
+  readonly allowedEvents: readonly string[];
+  readonly contextLength: number | null;
+  readonly parameterCount: number | null;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly artifact: {
+    readonly uri: string;
+    readonly digest: string;
+    readonly sizeBytes: number;
+    readonly format: string;
+    readonly provenance: {
+      readonly source: string;
+      readonly uploader: string;
+      readonly uploadedAt: string;
+      readonly signature: {
+        readonly algorithm: string;
+        readonly keyId: string;
+      } | null;
+    };
+  };
+  readonly requirements: {
+    readonly architectures: readonly string[];
+    readonly memoryModels: readonly string[];
+    readonly minComputeCapability: string;
+    readonly maxComputeCapability: string | null;
+    readonly minCudaVersion: string | null;
+    readonly gpusPerReplica: number;
+    readonly minMemoryBytesPerReplica: number | null;
+  };
+  readonly verification: {
+    readonly ok: boolean;
+    readonly digest: string | null;
+    readonly sizeBytes: number | null;
+    readonly store: string;
+    readonly verifiedAt: string;
+    readonly code: string | null;
+    readonly message: string | null;
+  } | null;
+  readonly evaluation: {
+    readonly runId: string;
+    readonly suite: string;
+    readonly passed: boolean;
+    readonly evaluatedAt: string;
+    readonly scores: readonly {
+      readonly name: string;
+      readonly value: number;
+    }[];
+  } | null;
+  readonly license: {
+    readonly id: string;
+    readonly name: string;
+    readonly kind: string;
+    readonly spdxId: string | null;
+    readonly customName: string | null;
+    readonly termsUri: string | null;
+    readonly commercialUse: boolean;
+    readonly allowedDataClasses: readonly string[];
+    readonly approvalState: string;
+    readonly decidedBy: string | null;
+    readonly decidedAt: string | null;
+    readonly note: string | null;
+  };
+  readonly runtime: {
+    readonly id: string;
+    readonly name: string;
+    readonly version: string;
+    readonly kind: string;
+    readonly allowed: boolean;
+    readonly supportedHardware: {
+      readonly architectures: readonly string[];
+      readonly memoryModels: readonly string[];
+      readonly minComputeCapability: string;
+      readonly maxComputeCapability: string | null;
+      readonly minCudaVersion: string | null;
+      readonly gpusPerReplica: number;
+      readonly minMemoryBytesPerReplica: number | null;
+    };
+  };
+};
+
+/** Fragment from libs/sdk/graphql/console/nodes.graphql. */
+export type ConsoleFleetNodeFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly lifecycle: string;
+  readonly readiness: string;
+  readonly conditions: readonly {
+    readonly type: string;
+    readonly status: string;
+    readonly reason: string;
+    readonly message: string | null;
+    readonly lastTransitionAt: Schema.DateTimeString;
+  }[];
+  readonly cordoned: boolean;
+  readonly actions: readonly {
+    readonly action: string;
+    readonly allowed: boolean;
+    readonly reason: string | null;
+  }[];
+  readonly labels: readonly {
+    readonly key: string;
+    readonly value: string;
+  }[];
+  readonly taints: readonly {
+    readonly key: string;
+    readonly value: string;
+    readonly effect: string;
+  }[];
+  readonly address: string;
+  readonly sshPort: number;
+  readonly hostKeyFingerprint: string;
+  readonly keyId: string;
+  readonly nextKeyId: string | null;
+  readonly credentialSerial: number;
+  readonly credentialExpiresAt: Schema.DateTimeString | null;
+  readonly leaseRenewedAt: Schema.DateTimeString | null;
+  readonly leaseExpiresAt: Schema.DateTimeString | null;
+  readonly heartbeatAgeSeconds: number | null;
+  readonly architecture: string;
+  readonly cpuCores: number;
+  readonly systemMemoryBytes: number;
+  readonly agentVersion: string;
+  readonly gpus: readonly {
+    readonly index: number;
+    readonly name: string;
+    readonly uuid: string;
+    readonly memoryModel: string;
+    readonly memorySource: string;
+    readonly totalMemoryBytes: number | null;
+    readonly freeMemoryBytes: number | null;
+    readonly computeCapability: string;
+  }[];
+  readonly assignments: readonly {
+    readonly id: string;
+    readonly deploymentId: string;
+    readonly nodeName: string;
+    readonly generation: number;
+    readonly intent: string;
+    readonly leaseExpiresAt: Schema.DateTimeString;
+    readonly ackedGeneration: number | null;
+    readonly observedState: string | null;
+    readonly observedGeneration: number | null;
+    readonly endpointPort: number | null;
+    readonly inFlight: number | null;
+    readonly message: string | null;
+    readonly observedAt: Schema.DateTimeString | null;
+  }[];
+  readonly enrollWorkflowId: string;
+  readonly temporalUiUrl: string;
+  readonly enrolledAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+};
+
+/** Fragment from libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleRuntimeFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly allowed: boolean;
+  readonly createdBy: string;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly packaging: {
+    readonly type: string;
+    readonly image: string | null;
+    readonly digest: string;
+  };
+};
+
+/** Fragment from libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleDataPolicyFragment = {
+  readonly tenantId: string;
+  readonly dataClass: string;
+  readonly retentionMode: string;
+  readonly retentionDays: number | null;
+  readonly evaluationCaptureConsent: boolean;
+  readonly configured: boolean;
+  readonly updatedBy: string;
+  readonly updatedAt: string;
+};
+
+/** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
+export type ConsoleRolloutFragment = {
+  readonly id: string;
+  readonly alias: string;
+  readonly modelRef: string;
+  readonly state: string;
+  readonly currentStep: number;
+  readonly currentWeight: number;
+  readonly steps: readonly number[];
+  readonly createdAt: string;
+};
+
+/** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
+export type ConsoleAliasFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly dataClass: string;
+  readonly currentRevision: number;
+  readonly canaryWeight: number;
+  readonly canaryDeploymentId: string | null;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly current: {
+    readonly revision: number;
+    readonly modelRef: string;
+    readonly modelVersionId: string;
+    readonly deploymentId: string;
+    readonly deploymentName: string | null;
+    readonly reason: string;
+    readonly restoredFrom: number | null;
+    readonly rolloutId: string | null;
+    readonly createdBy: string;
+    readonly createdAt: string;
+  } | null;
+  readonly activeRollout: ConsoleRolloutFragment | null;
+};
+
+/** Fragment from libs/sdk/graphql/console/tenants.graphql. */
+export type ConsoleGatewayKeyFragment = {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly aliases: readonly string[];
+  readonly state: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+  readonly lastUsedAt: string | null;
+};
+
+/** Fragment from libs/sdk/graphql/console/tenants.graphql. */
+export type ConsoleTenantFragment = {
+  readonly id: string;
+  readonly displayName: string | null;
+  readonly quota: {
+    readonly requestsPerMinute: number | null;
+    readonly tokensPerMinute: number | null;
+    readonly maxConcurrentRequests: number | null;
+  };
+  readonly keyCount: number;
+  readonly activeKeyCount: number;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly updatedBy: string;
+  readonly updatedAt: string;
+};
+
 /** From libs/sdk/graphql/cli/data-policy.graphql. */
 export type DataPoliciesQuery = {
-  readonly dataPolicies: readonly {
-    readonly tenantId: string;
-    readonly dataClass: string;
-    readonly retentionMode: string;
-    readonly retentionDays: number | null;
-    readonly evaluationCaptureConsent: boolean;
-    readonly configured: boolean;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  }[];
+  readonly dataPolicies: readonly CliDataPolicyFragment[];
 };
 
 export type DataPoliciesQueryVariables = Record<string, never>;
@@ -52,16 +823,7 @@ fragment CliDataPolicy on DataPolicy {
 
 /** From libs/sdk/graphql/cli/data-policy.graphql. */
 export type DataPolicyQuery = {
-  readonly dataPolicy: {
-    readonly tenantId: string;
-    readonly dataClass: string;
-    readonly retentionMode: string;
-    readonly retentionDays: number | null;
-    readonly evaluationCaptureConsent: boolean;
-    readonly configured: boolean;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly dataPolicy: CliDataPolicyFragment;
 };
 
 export type DataPolicyQueryVariables = {
@@ -90,16 +852,7 @@ fragment CliDataPolicy on DataPolicy {
 
 /** From libs/sdk/graphql/cli/data-policy.graphql. */
 export type SetDataPolicyMutation = {
-  readonly setDataPolicy: {
-    readonly tenantId: string;
-    readonly dataClass: string;
-    readonly retentionMode: string;
-    readonly retentionDays: number | null;
-    readonly evaluationCaptureConsent: boolean;
-    readonly configured: boolean;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly setDataPolicy: CliDataPolicyFragment;
 };
 
 export type SetDataPolicyMutationVariables = {
@@ -326,48 +1079,7 @@ export type StartEvaluationMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly run: {
-      readonly id: string;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly suite: string;
-      readonly profile: string | null;
-      readonly state: string;
-      readonly passed: boolean | null;
-      readonly reasons: readonly string[];
-      readonly errorCode: string | null;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly createdAt: string;
-      readonly finishedAt: string | null;
-      readonly scores: {
-        readonly passRate: number;
-        readonly passedCases: number;
-        readonly totalCases: number;
-        readonly passThreshold: number;
-        readonly cases: readonly {
-          readonly caseId: string;
-          readonly grader: Schema.GraderKind;
-          readonly passed: boolean;
-          readonly reason: string | null;
-          readonly errorCode: string | null;
-        }[];
-      } | null;
-      readonly metrics: {
-        readonly requests: number;
-        readonly errors: number;
-        readonly errorRate: number;
-        readonly ttftMs: {
-          readonly p50: number;
-          readonly p95: number;
-          readonly p99: number;
-        } | null;
-        readonly tokensPerSecond: number;
-        readonly completionTokens: number;
-        readonly durationMs: number;
-        readonly concurrency: number;
-      } | null;
-    } | null;
+    readonly run: CliEvaluationRunFragment | null;
   };
 };
 
@@ -438,48 +1150,7 @@ fragment CliEvaluationRun on EvaluationRun {
 
 /** From libs/sdk/graphql/cli/evaluation.graphql. */
 export type EvaluationRunQuery = {
-  readonly evaluationRun: {
-    readonly id: string;
-    readonly modelRef: string;
-    readonly deploymentId: string;
-    readonly suite: string;
-    readonly profile: string | null;
-    readonly state: string;
-    readonly passed: boolean | null;
-    readonly reasons: readonly string[];
-    readonly errorCode: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly scores: {
-      readonly passRate: number;
-      readonly passedCases: number;
-      readonly totalCases: number;
-      readonly passThreshold: number;
-      readonly cases: readonly {
-        readonly caseId: string;
-        readonly grader: Schema.GraderKind;
-        readonly passed: boolean;
-        readonly reason: string | null;
-        readonly errorCode: string | null;
-      }[];
-    } | null;
-    readonly metrics: {
-      readonly requests: number;
-      readonly errors: number;
-      readonly errorRate: number;
-      readonly ttftMs: {
-        readonly p50: number;
-        readonly p95: number;
-        readonly p99: number;
-      } | null;
-      readonly tokensPerSecond: number;
-      readonly completionTokens: number;
-      readonly durationMs: number;
-      readonly concurrency: number;
-    } | null;
-  } | null;
+  readonly evaluationRun: CliEvaluationRunFragment | null;
 };
 
 export type EvaluationRunQueryVariables = {
@@ -540,48 +1211,7 @@ fragment CliEvaluationRun on EvaluationRun {
 
 /** From libs/sdk/graphql/cli/evaluation.graphql. */
 export type EvaluationRunsQuery = {
-  readonly evaluationRuns: readonly {
-    readonly id: string;
-    readonly modelRef: string;
-    readonly deploymentId: string;
-    readonly suite: string;
-    readonly profile: string | null;
-    readonly state: string;
-    readonly passed: boolean | null;
-    readonly reasons: readonly string[];
-    readonly errorCode: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly scores: {
-      readonly passRate: number;
-      readonly passedCases: number;
-      readonly totalCases: number;
-      readonly passThreshold: number;
-      readonly cases: readonly {
-        readonly caseId: string;
-        readonly grader: Schema.GraderKind;
-        readonly passed: boolean;
-        readonly reason: string | null;
-        readonly errorCode: string | null;
-      }[];
-    } | null;
-    readonly metrics: {
-      readonly requests: number;
-      readonly errors: number;
-      readonly errorRate: number;
-      readonly ttftMs: {
-        readonly p50: number;
-        readonly p95: number;
-        readonly p99: number;
-      } | null;
-      readonly tokensPerSecond: number;
-      readonly completionTokens: number;
-      readonly durationMs: number;
-      readonly concurrency: number;
-    } | null;
-  }[];
+  readonly evaluationRuns: readonly CliEvaluationRunFragment[];
 };
 
 export type EvaluationRunsQueryVariables = {
@@ -730,73 +1360,7 @@ export const BenchmarkComparisonDocument: TypedDocument<
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type NodesQuery = {
-  readonly nodes: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly cordoned: boolean;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly address: string;
-    readonly sshPort: number;
-    readonly agentVersion: string;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  }[];
+  readonly nodes: readonly CliFleetNodeFragment[];
 };
 
 export type NodesQueryVariables = Record<string, never>;
@@ -880,73 +1444,7 @@ fragment CliFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type NodeQuery = {
-  readonly node: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly cordoned: boolean;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly address: string;
-    readonly sshPort: number;
-    readonly agentVersion: string;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  } | null;
+  readonly node: CliFleetNodeFragment | null;
 };
 
 export type NodeQueryVariables = {
@@ -1032,22 +1530,7 @@ fragment CliFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type BootstrapTokensQuery = {
-  readonly bootstrapTokens: readonly {
-    readonly id: string;
-    readonly prefix: string;
-    readonly nodeName: string | null;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly autoApprove: boolean;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly expiresAt: Schema.DateTimeString;
-    readonly usedAt: Schema.DateTimeString | null;
-    readonly usedByNodeId: string | null;
-    readonly revokedAt: Schema.DateTimeString | null;
-  }[];
+  readonly bootstrapTokens: readonly CliBootstrapTokenFragment[];
 };
 
 export type BootstrapTokensQueryVariables = Record<string, never>;
@@ -1085,22 +1568,7 @@ export type CreateBootstrapTokenMutation = {
     readonly agentInvocation: string;
     readonly controllerUrl: string;
     readonly controllerKeyFingerprint: string;
-    readonly bootstrapToken: {
-      readonly id: string;
-      readonly prefix: string;
-      readonly nodeName: string | null;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly autoApprove: boolean;
-      readonly createdBy: string;
-      readonly createdAt: Schema.DateTimeString;
-      readonly expiresAt: Schema.DateTimeString;
-      readonly usedAt: Schema.DateTimeString | null;
-      readonly usedByNodeId: string | null;
-      readonly revokedAt: Schema.DateTimeString | null;
-    };
+    readonly bootstrapToken: CliBootstrapTokenFragment;
   };
 };
 
@@ -1145,22 +1613,7 @@ fragment CliBootstrapToken on BootstrapToken {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type RevokeBootstrapTokenMutation = {
-  readonly revokeBootstrapToken: {
-    readonly id: string;
-    readonly prefix: string;
-    readonly nodeName: string | null;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly autoApprove: boolean;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly expiresAt: Schema.DateTimeString;
-    readonly usedAt: Schema.DateTimeString | null;
-    readonly usedByNodeId: string | null;
-    readonly revokedAt: Schema.DateTimeString | null;
-  };
+  readonly revokeBootstrapToken: CliBootstrapTokenFragment;
 };
 
 export type RevokeBootstrapTokenMutationVariables = {
@@ -1203,73 +1656,7 @@ export type ApproveNodeMutation = {
     readonly temporalUiUrl: string;
     readonly correlationId: string;
     readonly receiptHash: string | null;
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly cordoned: boolean;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly address: string;
-      readonly sshPort: number;
-      readonly agentVersion: string;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly intent: string;
-        readonly generation: number;
-        readonly ackedGeneration: number | null;
-        readonly observedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-        readonly inFlight: number | null;
-        readonly endpointPort: number | null;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly message: string | null;
-      }[];
-    };
+    readonly node: CliFleetNodeFragment;
   };
 };
 
@@ -1367,73 +1754,7 @@ export type RejectNodeMutation = {
     readonly temporalUiUrl: string;
     readonly correlationId: string;
     readonly receiptHash: string | null;
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly cordoned: boolean;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly address: string;
-      readonly sshPort: number;
-      readonly agentVersion: string;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly intent: string;
-        readonly generation: number;
-        readonly ackedGeneration: number | null;
-        readonly observedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-        readonly inFlight: number | null;
-        readonly endpointPort: number | null;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly message: string | null;
-      }[];
-    };
+    readonly node: CliFleetNodeFragment;
   };
 };
 
@@ -1527,73 +1848,7 @@ fragment CliFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type SetNodeLabelsMutation = {
-  readonly setNodeLabels: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly cordoned: boolean;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly address: string;
-    readonly sshPort: number;
-    readonly agentVersion: string;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  };
+  readonly setNodeLabels: CliFleetNodeFragment;
 };
 
 export type SetNodeLabelsMutationVariables = {
@@ -1680,73 +1935,7 @@ fragment CliFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type SetNodeTaintsMutation = {
-  readonly setNodeTaints: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly cordoned: boolean;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly address: string;
-    readonly sshPort: number;
-    readonly agentVersion: string;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  };
+  readonly setNodeTaints: CliFleetNodeFragment;
 };
 
 export type SetNodeTaintsMutationVariables = {
@@ -1833,73 +2022,7 @@ fragment CliFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type CordonNodeMutation = {
-  readonly node: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly cordoned: boolean;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly address: string;
-    readonly sshPort: number;
-    readonly agentVersion: string;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  };
+  readonly node: CliFleetNodeFragment;
 };
 
 export type CordonNodeMutationVariables = {
@@ -1985,73 +2108,7 @@ fragment CliFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type UncordonNodeMutation = {
-  readonly node: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly cordoned: boolean;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly address: string;
-    readonly sshPort: number;
-    readonly agentVersion: string;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  };
+  readonly node: CliFleetNodeFragment;
 };
 
 export type UncordonNodeMutationVariables = {
@@ -2145,73 +2202,7 @@ export type DrainNodeMutation = {
     readonly replicasAtStart: number;
     readonly inFlightAtStart: number;
     readonly inFlightAtTimeout: number;
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly cordoned: boolean;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly address: string;
-      readonly sshPort: number;
-      readonly agentVersion: string;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly intent: string;
-        readonly generation: number;
-        readonly ackedGeneration: number | null;
-        readonly observedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-        readonly inFlight: number | null;
-        readonly endpointPort: number | null;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly message: string | null;
-      }[];
-    };
+    readonly node: CliFleetNodeFragment;
   };
 };
 
@@ -2318,73 +2309,7 @@ export type RotateNodeCredentialMutation = {
     readonly temporalUiUrl: string;
     readonly correlationId: string;
     readonly receiptHash: string | null;
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly cordoned: boolean;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly address: string;
-      readonly sshPort: number;
-      readonly agentVersion: string;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly intent: string;
-        readonly generation: number;
-        readonly ackedGeneration: number | null;
-        readonly observedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-        readonly inFlight: number | null;
-        readonly endpointPort: number | null;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly message: string | null;
-      }[];
-    };
+    readonly node: CliFleetNodeFragment;
   };
 };
 
@@ -2518,39 +2443,7 @@ export const RegisterModelVersionDocument: TypedDocument<
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type DeploymentsQuery = {
-  readonly deployments: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly modelRef: string;
-    readonly purpose: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly desiredReplicas: number;
-    readonly readyReplicas: number;
-    readonly generation: number;
-    readonly observedGeneration: number;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly createdBy: string;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  }[];
+  readonly deployments: readonly CliDeploymentFragment[];
 };
 
 export type DeploymentsQueryVariables = Record<string, never>;
@@ -2600,39 +2493,7 @@ fragment CliDeployment on Deployment {
 
 /** From libs/sdk/graphql/cli/fleet.graphql. */
 export type DeploymentQuery = {
-  readonly deployment: {
-    readonly id: string;
-    readonly name: string;
-    readonly modelRef: string;
-    readonly purpose: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly desiredReplicas: number;
-    readonly readyReplicas: number;
-    readonly generation: number;
-    readonly observedGeneration: number;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly createdBy: string;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly intent: string;
-      readonly generation: number;
-      readonly ackedGeneration: number | null;
-      readonly observedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-      readonly inFlight: number | null;
-      readonly endpointPort: number | null;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly message: string | null;
-    }[];
-  } | null;
+  readonly deployment: CliDeploymentFragment | null;
 };
 
 export type DeploymentQueryVariables = {
@@ -2729,39 +2590,7 @@ export type CreateDeploymentMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly deployment: {
-      readonly id: string;
-      readonly name: string;
-      readonly modelRef: string;
-      readonly purpose: string;
-      readonly state: string;
-      readonly stateReason: string | null;
-      readonly desiredReplicas: number;
-      readonly readyReplicas: number;
-      readonly generation: number;
-      readonly observedGeneration: number;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly createdAt: Schema.DateTimeString;
-      readonly createdBy: string;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly intent: string;
-        readonly generation: number;
-        readonly ackedGeneration: number | null;
-        readonly observedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-        readonly inFlight: number | null;
-        readonly endpointPort: number | null;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly message: string | null;
-      }[];
-    } | null;
+    readonly deployment: CliDeploymentFragment | null;
   };
 };
 
@@ -2828,39 +2657,7 @@ export type StopDeploymentMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly deployment: {
-      readonly id: string;
-      readonly name: string;
-      readonly modelRef: string;
-      readonly purpose: string;
-      readonly state: string;
-      readonly stateReason: string | null;
-      readonly desiredReplicas: number;
-      readonly readyReplicas: number;
-      readonly generation: number;
-      readonly observedGeneration: number;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly createdAt: Schema.DateTimeString;
-      readonly createdBy: string;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly intent: string;
-        readonly generation: number;
-        readonly ackedGeneration: number | null;
-        readonly observedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-        readonly inFlight: number | null;
-        readonly endpointPort: number | null;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly message: string | null;
-      }[];
-    } | null;
+    readonly deployment: CliDeploymentFragment | null;
   };
 };
 
@@ -3072,19 +2869,7 @@ export const ReconcileDocument: TypedDocument<ReconcileMutation, ReconcileMutati
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type ModelsQuery = {
-  readonly models: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly displayName: string;
-    readonly description: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly versions: readonly {
-      readonly ref: string;
-      readonly state: string;
-    }[];
-  }[];
+  readonly models: readonly CliModelFragment[];
 };
 
 export type ModelsQueryVariables = Record<string, never>;
@@ -3114,19 +2899,7 @@ fragment CliModel on Model {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type ModelQuery = {
-  readonly model: {
-    readonly id: string;
-    readonly name: string;
-    readonly displayName: string;
-    readonly description: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly versions: readonly {
-      readonly ref: string;
-      readonly state: string;
-    }[];
-  } | null;
+  readonly model: CliModelFragment | null;
 };
 
 export type ModelQueryVariables = {
@@ -3158,19 +2931,7 @@ fragment CliModel on Model {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type CreateModelMutation = {
-  readonly createModel: {
-    readonly id: string;
-    readonly name: string;
-    readonly displayName: string;
-    readonly description: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly versions: readonly {
-      readonly ref: string;
-      readonly state: string;
-    }[];
-  };
+  readonly createModel: CliModelFragment;
 };
 
 export type CreateModelMutationVariables = {
@@ -3202,24 +2963,7 @@ fragment CliModel on Model {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type LicensesQuery = {
-  readonly licenses: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly kind: string;
-    readonly spdxId: string | null;
-    readonly customName: string | null;
-    readonly termsUri: string | null;
-    readonly termsDigest: string | null;
-    readonly commercialUse: boolean;
-    readonly allowedDataClasses: readonly string[];
-    readonly attribution: string | null;
-    readonly approvalState: string;
-    readonly decidedBy: string | null;
-    readonly decidedAt: string | null;
-    readonly note: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  }[];
+  readonly licenses: readonly CliLicenseFragment[];
 };
 
 export type LicensesQueryVariables = Record<string, never>;
@@ -3254,24 +2998,7 @@ fragment CliLicense on License {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type CreateLicenseMutation = {
-  readonly createLicense: {
-    readonly id: string;
-    readonly name: string;
-    readonly kind: string;
-    readonly spdxId: string | null;
-    readonly customName: string | null;
-    readonly termsUri: string | null;
-    readonly termsDigest: string | null;
-    readonly commercialUse: boolean;
-    readonly allowedDataClasses: readonly string[];
-    readonly attribution: string | null;
-    readonly approvalState: string;
-    readonly decidedBy: string | null;
-    readonly decidedAt: string | null;
-    readonly note: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  };
+  readonly createLicense: CliLicenseFragment;
 };
 
 export type CreateLicenseMutationVariables = {
@@ -3308,24 +3035,7 @@ fragment CliLicense on License {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type ApproveLicenseMutation = {
-  readonly license: {
-    readonly id: string;
-    readonly name: string;
-    readonly kind: string;
-    readonly spdxId: string | null;
-    readonly customName: string | null;
-    readonly termsUri: string | null;
-    readonly termsDigest: string | null;
-    readonly commercialUse: boolean;
-    readonly allowedDataClasses: readonly string[];
-    readonly attribution: string | null;
-    readonly approvalState: string;
-    readonly decidedBy: string | null;
-    readonly decidedAt: string | null;
-    readonly note: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  };
+  readonly license: CliLicenseFragment;
 };
 
 export type ApproveLicenseMutationVariables = {
@@ -3364,24 +3074,7 @@ fragment CliLicense on License {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type RejectLicenseMutation = {
-  readonly license: {
-    readonly id: string;
-    readonly name: string;
-    readonly kind: string;
-    readonly spdxId: string | null;
-    readonly customName: string | null;
-    readonly termsUri: string | null;
-    readonly termsDigest: string | null;
-    readonly commercialUse: boolean;
-    readonly allowedDataClasses: readonly string[];
-    readonly attribution: string | null;
-    readonly approvalState: string;
-    readonly decidedBy: string | null;
-    readonly decidedAt: string | null;
-    readonly note: string | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  };
+  readonly license: CliLicenseFragment;
 };
 
 export type RejectLicenseMutationVariables = {
@@ -3419,40 +3112,7 @@ fragment CliLicense on License {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type RuntimesQuery = {
-  readonly runtimes: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly version: string;
-    readonly kind: string;
-    readonly allowed: boolean;
-    readonly packaging: {
-      readonly type: string;
-      readonly image: string | null;
-      readonly digest: string;
-    };
-    readonly launch: {
-      readonly executable: string;
-      readonly args: readonly string[];
-      readonly envAllowlist: readonly string[];
-      readonly containerPort: number | null;
-    };
-    readonly health: {
-      readonly path: string;
-      readonly startupTimeoutMs: number;
-      readonly intervalMs: number;
-    };
-    readonly supportedHardware: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  }[];
+  readonly runtimes: readonly CliRuntimeFragment[];
 };
 
 export type RuntimesQueryVariables = Record<string, never>;
@@ -3503,40 +3163,7 @@ fragment CliRuntime on Runtime {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type RegisterRuntimeMutation = {
-  readonly registerRuntime: {
-    readonly id: string;
-    readonly name: string;
-    readonly version: string;
-    readonly kind: string;
-    readonly allowed: boolean;
-    readonly packaging: {
-      readonly type: string;
-      readonly image: string | null;
-      readonly digest: string;
-    };
-    readonly launch: {
-      readonly executable: string;
-      readonly args: readonly string[];
-      readonly envAllowlist: readonly string[];
-      readonly containerPort: number | null;
-    };
-    readonly health: {
-      readonly path: string;
-      readonly startupTimeoutMs: number;
-      readonly intervalMs: number;
-    };
-    readonly supportedHardware: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  };
+  readonly registerRuntime: CliRuntimeFragment;
 };
 
 export type RegisterRuntimeMutationVariables = {
@@ -3592,40 +3219,7 @@ fragment CliRuntime on Runtime {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type SetRuntimeAllowedMutation = {
-  readonly setRuntimeAllowed: {
-    readonly id: string;
-    readonly name: string;
-    readonly version: string;
-    readonly kind: string;
-    readonly allowed: boolean;
-    readonly packaging: {
-      readonly type: string;
-      readonly image: string | null;
-      readonly digest: string;
-    };
-    readonly launch: {
-      readonly executable: string;
-      readonly args: readonly string[];
-      readonly envAllowlist: readonly string[];
-      readonly containerPort: number | null;
-    };
-    readonly health: {
-      readonly path: string;
-      readonly startupTimeoutMs: number;
-      readonly intervalMs: number;
-    };
-    readonly supportedHardware: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-  };
+  readonly setRuntimeAllowed: CliRuntimeFragment;
 };
 
 export type SetRuntimeAllowedMutationVariables = {
@@ -3682,71 +3276,7 @@ fragment CliRuntime on Runtime {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type RegistryModelVersionsQuery = {
-  readonly modelVersions: readonly {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  }[];
+  readonly modelVersions: readonly CliModelVersionFragment[];
 };
 
 export type RegistryModelVersionsQueryVariables = {
@@ -3833,71 +3363,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type ModelVersionQuery = {
-  readonly modelVersion: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  } | null;
+  readonly modelVersion: CliModelVersionFragment | null;
 };
 
 export type ModelVersionQueryVariables = {
@@ -3981,71 +3447,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type CreateModelVersionMutation = {
-  readonly version: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  };
+  readonly version: CliModelVersionFragment;
 };
 
 export type CreateModelVersionMutationVariables = {
@@ -4132,71 +3534,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type VerifyModelVersionMutation = {
-  readonly version: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  };
+  readonly version: CliModelVersionFragment;
 };
 
 export type VerifyModelVersionMutationVariables = {
@@ -4283,71 +3621,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type ApproveModelVersionMutation = {
-  readonly version: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  };
+  readonly version: CliModelVersionFragment;
 };
 
 export type ApproveModelVersionMutationVariables = {
@@ -4435,71 +3709,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type DeprecateModelVersionMutation = {
-  readonly version: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  };
+  readonly version: CliModelVersionFragment;
 };
 
 export type DeprecateModelVersionMutationVariables = {
@@ -4587,71 +3797,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type ReinstateModelVersionMutation = {
-  readonly version: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  };
+  readonly version: CliModelVersionFragment;
 };
 
 export type ReinstateModelVersionMutationVariables = {
@@ -4739,71 +3885,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/registry.graphql. */
 export type RetireModelVersionMutation = {
-  readonly version: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-    } | null;
-    readonly runtimeEnv: readonly {
-      readonly name: string;
-      readonly value: string;
-    }[];
-    readonly license: {
-      readonly name: string;
-      readonly approvalState: string;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly allowed: boolean;
-    };
-  };
+  readonly version: CliModelVersionFragment;
 };
 
 export type RetireModelVersionMutationVariables = {
@@ -4892,39 +3974,7 @@ fragment CliModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export type AliasesQuery = {
-  readonly aliases: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly description: string | null;
-    readonly dataClass: string;
-    readonly currentRevision: number;
-    readonly canaryWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly current: {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-    } | null;
-    readonly revisions: readonly {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-      readonly rolloutId: string | null;
-      readonly createdBy: string;
-      readonly createdAt: string;
-    }[];
-    readonly activeRollout: {
-      readonly id: string;
-      readonly state: string;
-      readonly currentWeight: number;
-    } | null;
-  }[];
+  readonly aliases: readonly CliAliasFragment[];
 };
 
 export type AliasesQueryVariables = Record<string, never>;
@@ -4974,39 +4024,7 @@ fragment CliAlias on Alias {
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export type AliasQuery = {
-  readonly alias: {
-    readonly id: string;
-    readonly name: string;
-    readonly description: string | null;
-    readonly dataClass: string;
-    readonly currentRevision: number;
-    readonly canaryWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly current: {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-    } | null;
-    readonly revisions: readonly {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-      readonly rolloutId: string | null;
-      readonly createdBy: string;
-      readonly createdAt: string;
-    }[];
-    readonly activeRollout: {
-      readonly id: string;
-      readonly state: string;
-      readonly currentWeight: number;
-    } | null;
-  } | null;
+  readonly alias: CliAliasFragment | null;
 };
 
 export type AliasQueryVariables = {
@@ -5058,39 +4076,7 @@ fragment CliAlias on Alias {
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export type CreateAliasMutation = {
-  readonly createAlias: {
-    readonly id: string;
-    readonly name: string;
-    readonly description: string | null;
-    readonly dataClass: string;
-    readonly currentRevision: number;
-    readonly canaryWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly current: {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-    } | null;
-    readonly revisions: readonly {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-      readonly rolloutId: string | null;
-      readonly createdBy: string;
-      readonly createdAt: string;
-    }[];
-    readonly activeRollout: {
-      readonly id: string;
-      readonly state: string;
-      readonly currentWeight: number;
-    } | null;
-  };
+  readonly createAlias: CliAliasFragment;
 };
 
 export type CreateAliasMutationVariables = {
@@ -5142,46 +4128,7 @@ fragment CliAlias on Alias {
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export type RolloutsQuery = {
-  readonly rollouts: readonly {
-    readonly id: string;
-    readonly alias: string;
-    readonly modelRef: string;
-    readonly baseRevision: number;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly refusalCode: string | null;
-    readonly steps: readonly number[];
-    readonly currentStep: number;
-    readonly currentWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly analyses: readonly {
-      readonly step: number;
-      readonly weight: number;
-      readonly window: number;
-      readonly verdict: string;
-      readonly reasons: readonly string[];
-      readonly canaryRequests: number;
-      readonly canaryErrors: number;
-      readonly canaryErrorRate: number;
-      readonly canaryP95Ms: number | null;
-      readonly stableRequests: number | null;
-      readonly stableErrorRate: number | null;
-      readonly stableP95Ms: number | null;
-    }[];
-    readonly receipts: readonly {
-      readonly seq: number;
-      readonly action: string;
-      readonly result: string;
-      readonly evidenceJson: string;
-      readonly hash: string;
-      readonly occurredAt: string;
-    }[];
-  }[];
+  readonly rollouts: readonly CliRolloutFragment[];
 };
 
 export type RolloutsQueryVariables = {
@@ -5241,46 +4188,7 @@ fragment CliRollout on Rollout {
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export type RolloutQuery = {
-  readonly rollout: {
-    readonly id: string;
-    readonly alias: string;
-    readonly modelRef: string;
-    readonly baseRevision: number;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly refusalCode: string | null;
-    readonly steps: readonly number[];
-    readonly currentStep: number;
-    readonly currentWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly analyses: readonly {
-      readonly step: number;
-      readonly weight: number;
-      readonly window: number;
-      readonly verdict: string;
-      readonly reasons: readonly string[];
-      readonly canaryRequests: number;
-      readonly canaryErrors: number;
-      readonly canaryErrorRate: number;
-      readonly canaryP95Ms: number | null;
-      readonly stableRequests: number | null;
-      readonly stableErrorRate: number | null;
-      readonly stableP95Ms: number | null;
-    }[];
-    readonly receipts: readonly {
-      readonly seq: number;
-      readonly action: string;
-      readonly result: string;
-      readonly evidenceJson: string;
-      readonly hash: string;
-      readonly occurredAt: string;
-    }[];
-  } | null;
+  readonly rollout: CliRolloutFragment | null;
 };
 
 export type RolloutQueryVariables = {
@@ -5343,46 +4251,7 @@ export type StartRolloutMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly rollout: {
-      readonly id: string;
-      readonly alias: string;
-      readonly modelRef: string;
-      readonly baseRevision: number;
-      readonly state: string;
-      readonly stateReason: string | null;
-      readonly refusalCode: string | null;
-      readonly steps: readonly number[];
-      readonly currentStep: number;
-      readonly currentWeight: number;
-      readonly canaryDeploymentId: string | null;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly createdBy: string;
-      readonly createdAt: string;
-      readonly finishedAt: string | null;
-      readonly analyses: readonly {
-        readonly step: number;
-        readonly weight: number;
-        readonly window: number;
-        readonly verdict: string;
-        readonly reasons: readonly string[];
-        readonly canaryRequests: number;
-        readonly canaryErrors: number;
-        readonly canaryErrorRate: number;
-        readonly canaryP95Ms: number | null;
-        readonly stableRequests: number | null;
-        readonly stableErrorRate: number | null;
-        readonly stableP95Ms: number | null;
-      }[];
-      readonly receipts: readonly {
-        readonly seq: number;
-        readonly action: string;
-        readonly result: string;
-        readonly evidenceJson: string;
-        readonly hash: string;
-        readonly occurredAt: string;
-      }[];
-    };
+    readonly rollout: CliRolloutFragment;
   };
 };
 
@@ -5447,46 +4316,7 @@ fragment CliRollout on Rollout {
 
 /** From libs/sdk/graphql/cli/rollouts.graphql. */
 export type SignalRolloutMutation = {
-  readonly signalRollout: {
-    readonly id: string;
-    readonly alias: string;
-    readonly modelRef: string;
-    readonly baseRevision: number;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly refusalCode: string | null;
-    readonly steps: readonly number[];
-    readonly currentStep: number;
-    readonly currentWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly analyses: readonly {
-      readonly step: number;
-      readonly weight: number;
-      readonly window: number;
-      readonly verdict: string;
-      readonly reasons: readonly string[];
-      readonly canaryRequests: number;
-      readonly canaryErrors: number;
-      readonly canaryErrorRate: number;
-      readonly canaryP95Ms: number | null;
-      readonly stableRequests: number | null;
-      readonly stableErrorRate: number | null;
-      readonly stableP95Ms: number | null;
-    }[];
-    readonly receipts: readonly {
-      readonly seq: number;
-      readonly action: string;
-      readonly result: string;
-      readonly evidenceJson: string;
-      readonly hash: string;
-      readonly occurredAt: string;
-    }[];
-  };
+  readonly signalRollout: CliRolloutFragment;
 };
 
 export type SignalRolloutMutationVariables = {
@@ -5547,16 +4377,7 @@ fragment CliRollout on Rollout {
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
 export type TrustedSigningKeysQuery = {
-  readonly trustedSigningKeys: readonly {
-    readonly keyId: string;
-    readonly algorithm: string;
-    readonly publicKey: string;
-    readonly label: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-  }[];
+  readonly trustedSigningKeys: readonly CliTrustedSigningKeyFragment[];
 };
 
 export type TrustedSigningKeysQueryVariables = Record<string, never>;
@@ -5586,16 +4407,7 @@ fragment CliTrustedSigningKey on TrustedSigningKey {
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
 export type RegisterSigningKeyMutation = {
-  readonly registerSigningKey: {
-    readonly keyId: string;
-    readonly algorithm: string;
-    readonly publicKey: string;
-    readonly label: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-  };
+  readonly registerSigningKey: CliTrustedSigningKeyFragment;
 };
 
 export type RegisterSigningKeyMutationVariables = {
@@ -5627,16 +4439,7 @@ fragment CliTrustedSigningKey on TrustedSigningKey {
 
 /** From libs/sdk/graphql/cli/signing.graphql. */
 export type RevokeSigningKeyMutation = {
-  readonly revokeSigningKey: {
-    readonly keyId: string;
-    readonly algorithm: string;
-    readonly publicKey: string;
-    readonly label: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-  };
+  readonly revokeSigningKey: CliTrustedSigningKeyFragment;
 };
 
 export type RevokeSigningKeyMutationVariables = {
@@ -5760,21 +4563,7 @@ export const PingDocument: TypedDocument<PingMutation, PingMutationVariables> = 
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export type TenantsQuery = {
-  readonly tenants: readonly {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  }[];
+  readonly tenants: readonly CliTenantFragment[];
 };
 
 export type TenantsQueryVariables = Record<string, never>;
@@ -5806,35 +4595,8 @@ fragment CliTenant on Tenant {
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export type TenantQuery = {
-  readonly tenant: {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  } | null;
-  readonly gatewayKeys: readonly {
-    readonly id: string;
-    readonly tenantId: string;
-    readonly name: string;
-    readonly prefix: string;
-    readonly aliases: readonly string[];
-    readonly state: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly expiresAt: string | null;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-    readonly lastUsedAt: string | null;
-  }[];
+  readonly tenant: CliTenantFragment | null;
+  readonly gatewayKeys: readonly CliGatewayKeyFragment[];
 };
 
 export type TenantQueryVariables = {
@@ -5886,21 +4648,7 @@ fragment CliGatewayKey on GatewayKey {
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export type CreateTenantMutation = {
-  readonly createTenant: {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly createTenant: CliTenantFragment;
 };
 
 export type CreateTenantMutationVariables = {
@@ -5934,21 +4682,7 @@ fragment CliTenant on Tenant {
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export type UpdateTenantMutation = {
-  readonly updateTenant: {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly updateTenant: CliTenantFragment;
 };
 
 export type UpdateTenantMutationVariables = {
@@ -5982,20 +4716,7 @@ fragment CliTenant on Tenant {
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export type GatewayKeysQuery = {
-  readonly gatewayKeys: readonly {
-    readonly id: string;
-    readonly tenantId: string;
-    readonly name: string;
-    readonly prefix: string;
-    readonly aliases: readonly string[];
-    readonly state: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly expiresAt: string | null;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-    readonly lastUsedAt: string | null;
-  }[];
+  readonly gatewayKeys: readonly CliGatewayKeyFragment[];
 };
 
 export type GatewayKeysQueryVariables = {
@@ -6031,20 +4752,7 @@ fragment CliGatewayKey on GatewayKey {
 export type CreateGatewayKeyMutation = {
   readonly createGatewayKey: {
     readonly secret: string;
-    readonly key: {
-      readonly id: string;
-      readonly tenantId: string;
-      readonly name: string;
-      readonly prefix: string;
-      readonly aliases: readonly string[];
-      readonly state: string;
-      readonly createdBy: string;
-      readonly createdAt: string;
-      readonly expiresAt: string | null;
-      readonly revokedAt: string | null;
-      readonly revokedBy: string | null;
-      readonly lastUsedAt: string | null;
-    };
+    readonly key: CliGatewayKeyFragment;
   };
 };
 
@@ -6084,20 +4792,7 @@ fragment CliGatewayKey on GatewayKey {
 
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export type RevokeGatewayKeyMutation = {
-  readonly revokeGatewayKey: {
-    readonly id: string;
-    readonly tenantId: string;
-    readonly name: string;
-    readonly prefix: string;
-    readonly aliases: readonly string[];
-    readonly state: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly expiresAt: string | null;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-    readonly lastUsedAt: string | null;
-  };
+  readonly revokeGatewayKey: CliGatewayKeyFragment;
 };
 
 export type RevokeGatewayKeyMutationVariables = {
@@ -6414,49 +5109,7 @@ export const ConsoleBenchmarkComparisonDocument: TypedDocument<
 
 /** From libs/sdk/graphql/console/deployments.graphql. */
 export type ConsoleDeploymentsQuery = {
-  readonly deployments: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly modelRef: string;
-    readonly purpose: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly generation: number;
-    readonly observedGeneration: number;
-    readonly desiredReplicas: number;
-    readonly readyReplicas: number;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly placement: {
-      readonly decidedAt: string;
-      readonly chosen: readonly {
-        readonly node: string;
-        readonly reason: string;
-      }[];
-      readonly rejected: readonly {
-        readonly node: string;
-        readonly reasons: readonly string[];
-      }[];
-      readonly unplaced: number;
-    } | null;
-  }[];
+  readonly deployments: readonly ConsoleDeploymentFragment[];
 };
 
 export type ConsoleDeploymentsQueryVariables = Record<string, never>;
@@ -6519,49 +5172,7 @@ fragment ConsoleDeployment on Deployment {
 
 /** From libs/sdk/graphql/console/deployments.graphql. */
 export type ConsoleDeploymentQuery = {
-  readonly deployment: {
-    readonly id: string;
-    readonly name: string;
-    readonly modelRef: string;
-    readonly purpose: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly generation: number;
-    readonly observedGeneration: number;
-    readonly desiredReplicas: number;
-    readonly readyReplicas: number;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly nodeId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly placement: {
-      readonly decidedAt: string;
-      readonly chosen: readonly {
-        readonly node: string;
-        readonly reason: string;
-      }[];
-      readonly rejected: readonly {
-        readonly node: string;
-        readonly reasons: readonly string[];
-      }[];
-      readonly unplaced: number;
-    } | null;
-  } | null;
+  readonly deployment: ConsoleDeploymentFragment | null;
 };
 
 export type ConsoleDeploymentQueryVariables = {
@@ -6678,49 +5289,7 @@ export type ConsoleCreateDeploymentMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly deployment: {
-      readonly id: string;
-      readonly name: string;
-      readonly modelRef: string;
-      readonly purpose: string;
-      readonly state: string;
-      readonly stateReason: string | null;
-      readonly generation: number;
-      readonly observedGeneration: number;
-      readonly desiredReplicas: number;
-      readonly readyReplicas: number;
-      readonly createdBy: string;
-      readonly createdAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly generation: number;
-        readonly intent: string;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly ackedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedGeneration: number | null;
-        readonly inFlight: number | null;
-        readonly message: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-      }[];
-      readonly placement: {
-        readonly decidedAt: string;
-        readonly chosen: readonly {
-          readonly node: string;
-          readonly reason: string;
-        }[];
-        readonly rejected: readonly {
-          readonly node: string;
-          readonly reasons: readonly string[];
-        }[];
-        readonly unplaced: number;
-      } | null;
-    } | null;
+    readonly deployment: ConsoleDeploymentFragment | null;
   };
 };
 
@@ -6797,49 +5366,7 @@ export type ConsoleStopDeploymentMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly deployment: {
-      readonly id: string;
-      readonly name: string;
-      readonly modelRef: string;
-      readonly purpose: string;
-      readonly state: string;
-      readonly stateReason: string | null;
-      readonly generation: number;
-      readonly observedGeneration: number;
-      readonly desiredReplicas: number;
-      readonly readyReplicas: number;
-      readonly createdBy: string;
-      readonly createdAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly nodeId: string;
-        readonly nodeName: string;
-        readonly generation: number;
-        readonly intent: string;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly ackedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedGeneration: number | null;
-        readonly inFlight: number | null;
-        readonly message: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-      }[];
-      readonly placement: {
-        readonly decidedAt: string;
-        readonly chosen: readonly {
-          readonly node: string;
-          readonly reason: string;
-        }[];
-        readonly rejected: readonly {
-          readonly node: string;
-          readonly reasons: readonly string[];
-        }[];
-        readonly unplaced: number;
-      } | null;
-    } | null;
+    readonly deployment: ConsoleDeploymentFragment | null;
   };
 };
 
@@ -7051,126 +5578,8 @@ export const ConsoleModelsDocument: TypedDocument<ConsoleModelsQuery, ConsoleMod
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export type ConsoleModelVersionQuery = {
-  readonly modelVersion: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly runtimeKind: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-      readonly scores: readonly {
-        readonly name: string;
-        readonly value: number;
-      }[];
-    } | null;
-    readonly license: {
-      readonly id: string;
-      readonly name: string;
-      readonly kind: string;
-      readonly spdxId: string | null;
-      readonly customName: string | null;
-      readonly termsUri: string | null;
-      readonly commercialUse: boolean;
-      readonly allowedDataClasses: readonly string[];
-      readonly approvalState: string;
-      readonly decidedBy: string | null;
-      readonly decidedAt: string | null;
-      readonly note: string | null;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly name: string;
-      readonly version: string;
-      readonly kind: string;
-      readonly allowed: boolean;
-      readonly supportedHardware: {
-        readonly architectures: readonly string[];
-        readonly memoryModels: readonly string[];
-        readonly minComputeCapability: string;
-        readonly maxComputeCapability: string | null;
-        readonly minCudaVersion: string | null;
-        readonly gpusPerReplica: number;
-        readonly minMemoryBytesPerReplica: number | null;
-      };
-    };
-  } | null;
-  readonly evaluationRuns: readonly {
-    readonly id: string;
-    readonly modelRef: string;
-    readonly deploymentId: string;
-    readonly suite: string;
-    readonly profile: string | null;
-    readonly state: string;
-    readonly passed: boolean | null;
-    readonly reasons: readonly string[];
-    readonly errorCode: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly scores: {
-      readonly passRate: number;
-      readonly passedCases: number;
-      readonly totalCases: number;
-      readonly passThreshold: number;
-    } | null;
-    readonly metrics: {
-      readonly requests: number;
-      readonly errorRate: number;
-      readonly tokensPerSecond: number;
-      readonly ttftMs: {
-        readonly p50: number;
-        readonly p95: number;
-        readonly p99: number;
-      } | null;
-    } | null;
-  }[];
+  readonly modelVersion: ConsoleModelVersionFragment | null;
+  readonly evaluationRuns: readonly ConsoleEvaluationRunFragment[];
   readonly aliases: readonly {
     readonly id: string;
     readonly name: string;
@@ -7347,38 +5756,7 @@ fragment ConsoleEvaluationRun on EvaluationRun {
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export type ConsoleEvaluationRunQuery = {
-  readonly evaluationRun: {
-    readonly id: string;
-    readonly modelRef: string;
-    readonly deploymentId: string;
-    readonly suite: string;
-    readonly profile: string | null;
-    readonly state: string;
-    readonly passed: boolean | null;
-    readonly reasons: readonly string[];
-    readonly errorCode: string | null;
-    readonly workflowId: string;
-    readonly temporalUiUrl: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly finishedAt: string | null;
-    readonly scores: {
-      readonly passRate: number;
-      readonly passedCases: number;
-      readonly totalCases: number;
-      readonly passThreshold: number;
-    } | null;
-    readonly metrics: {
-      readonly requests: number;
-      readonly errorRate: number;
-      readonly tokensPerSecond: number;
-      readonly ttftMs: {
-        readonly p50: number;
-        readonly p95: number;
-        readonly p99: number;
-      } | null;
-    } | null;
-  } | null;
+  readonly evaluationRun: ConsoleEvaluationRunFragment | null;
 };
 
 export type ConsoleEvaluationRunQueryVariables = {
@@ -7543,38 +5921,7 @@ export type ConsoleStartEvaluationMutation = {
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
-    readonly run: {
-      readonly id: string;
-      readonly modelRef: string;
-      readonly deploymentId: string;
-      readonly suite: string;
-      readonly profile: string | null;
-      readonly state: string;
-      readonly passed: boolean | null;
-      readonly reasons: readonly string[];
-      readonly errorCode: string | null;
-      readonly workflowId: string;
-      readonly temporalUiUrl: string;
-      readonly createdBy: string;
-      readonly createdAt: string;
-      readonly finishedAt: string | null;
-      readonly scores: {
-        readonly passRate: number;
-        readonly passedCases: number;
-        readonly totalCases: number;
-        readonly passThreshold: number;
-      } | null;
-      readonly metrics: {
-        readonly requests: number;
-        readonly errorRate: number;
-        readonly tokensPerSecond: number;
-        readonly ttftMs: {
-          readonly p50: number;
-          readonly p95: number;
-          readonly p99: number;
-        } | null;
-      } | null;
-    } | null;
+    readonly run: ConsoleEvaluationRunFragment | null;
   };
 };
 
@@ -7660,94 +6007,7 @@ export const ConsoleCreateModelDocument: TypedDocument<
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export type ConsoleCreateModelVersionMutation = {
-  readonly createModelVersion: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly runtimeKind: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-      readonly scores: readonly {
-        readonly name: string;
-        readonly value: number;
-      }[];
-    } | null;
-    readonly license: {
-      readonly id: string;
-      readonly name: string;
-      readonly kind: string;
-      readonly spdxId: string | null;
-      readonly customName: string | null;
-      readonly termsUri: string | null;
-      readonly commercialUse: boolean;
-      readonly allowedDataClasses: readonly string[];
-      readonly approvalState: string;
-      readonly decidedBy: string | null;
-      readonly decidedAt: string | null;
-      readonly note: string | null;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly name: string;
-      readonly version: string;
-      readonly kind: string;
-      readonly allowed: boolean;
-      readonly supportedHardware: {
-        readonly architectures: readonly string[];
-        readonly memoryModels: readonly string[];
-        readonly minComputeCapability: string;
-        readonly maxComputeCapability: string | null;
-        readonly minCudaVersion: string | null;
-        readonly gpusPerReplica: number;
-        readonly minMemoryBytesPerReplica: number | null;
-      };
-    };
-  };
+  readonly createModelVersion: ConsoleModelVersionFragment;
 };
 
 export type ConsoleCreateModelVersionMutationVariables = {
@@ -7857,94 +6117,7 @@ fragment ConsoleModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export type ConsoleVerifyModelVersionMutation = {
-  readonly verifyModelVersion: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly runtimeKind: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-      readonly scores: readonly {
-        readonly name: string;
-        readonly value: number;
-      }[];
-    } | null;
-    readonly license: {
-      readonly id: string;
-      readonly name: string;
-      readonly kind: string;
-      readonly spdxId: string | null;
-      readonly customName: string | null;
-      readonly termsUri: string | null;
-      readonly commercialUse: boolean;
-      readonly allowedDataClasses: readonly string[];
-      readonly approvalState: string;
-      readonly decidedBy: string | null;
-      readonly decidedAt: string | null;
-      readonly note: string | null;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly name: string;
-      readonly version: string;
-      readonly kind: string;
-      readonly allowed: boolean;
-      readonly supportedHardware: {
-        readonly architectures: readonly string[];
-        readonly memoryModels: readonly string[];
-        readonly minComputeCapability: string;
-        readonly maxComputeCapability: string | null;
-        readonly minCudaVersion: string | null;
-        readonly gpusPerReplica: number;
-        readonly minMemoryBytesPerReplica: number | null;
-      };
-    };
-  };
+  readonly verifyModelVersion: ConsoleModelVersionFragment;
 };
 
 export type ConsoleVerifyModelVersionMutationVariables = {
@@ -8054,94 +6227,7 @@ fragment ConsoleModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export type ConsoleApproveModelVersionMutation = {
-  readonly approveModelVersion: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly runtimeKind: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-      readonly scores: readonly {
-        readonly name: string;
-        readonly value: number;
-      }[];
-    } | null;
-    readonly license: {
-      readonly id: string;
-      readonly name: string;
-      readonly kind: string;
-      readonly spdxId: string | null;
-      readonly customName: string | null;
-      readonly termsUri: string | null;
-      readonly commercialUse: boolean;
-      readonly allowedDataClasses: readonly string[];
-      readonly approvalState: string;
-      readonly decidedBy: string | null;
-      readonly decidedAt: string | null;
-      readonly note: string | null;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly name: string;
-      readonly version: string;
-      readonly kind: string;
-      readonly allowed: boolean;
-      readonly supportedHardware: {
-        readonly architectures: readonly string[];
-        readonly memoryModels: readonly string[];
-        readonly minComputeCapability: string;
-        readonly maxComputeCapability: string | null;
-        readonly minCudaVersion: string | null;
-        readonly gpusPerReplica: number;
-        readonly minMemoryBytesPerReplica: number | null;
-      };
-    };
-  };
+  readonly approveModelVersion: ConsoleModelVersionFragment;
 };
 
 export type ConsoleApproveModelVersionMutationVariables = {
@@ -8252,94 +6338,7 @@ fragment ConsoleModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/console/models.graphql. */
 export type ConsoleDeprecateModelVersionMutation = {
-  readonly deprecateModelVersion: {
-    readonly id: string;
-    readonly ref: string;
-    readonly model: string;
-    readonly version: string;
-    readonly runtimeKind: string;
-    readonly state: string;
-    readonly stateReason: string | null;
-    readonly allowedEvents: readonly string[];
-    readonly contextLength: number | null;
-    readonly parameterCount: number | null;
-    readonly createdBy: string;
-    readonly createdAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly artifact: {
-      readonly uri: string;
-      readonly digest: string;
-      readonly sizeBytes: number;
-      readonly format: string;
-      readonly provenance: {
-        readonly source: string;
-        readonly uploader: string;
-        readonly uploadedAt: string;
-        readonly signature: {
-          readonly algorithm: string;
-          readonly keyId: string;
-        } | null;
-      };
-    };
-    readonly requirements: {
-      readonly architectures: readonly string[];
-      readonly memoryModels: readonly string[];
-      readonly minComputeCapability: string;
-      readonly maxComputeCapability: string | null;
-      readonly minCudaVersion: string | null;
-      readonly gpusPerReplica: number;
-      readonly minMemoryBytesPerReplica: number | null;
-    };
-    readonly verification: {
-      readonly ok: boolean;
-      readonly digest: string | null;
-      readonly sizeBytes: number | null;
-      readonly store: string;
-      readonly verifiedAt: string;
-      readonly code: string | null;
-      readonly message: string | null;
-    } | null;
-    readonly evaluation: {
-      readonly runId: string;
-      readonly suite: string;
-      readonly passed: boolean;
-      readonly evaluatedAt: string;
-      readonly scores: readonly {
-        readonly name: string;
-        readonly value: number;
-      }[];
-    } | null;
-    readonly license: {
-      readonly id: string;
-      readonly name: string;
-      readonly kind: string;
-      readonly spdxId: string | null;
-      readonly customName: string | null;
-      readonly termsUri: string | null;
-      readonly commercialUse: boolean;
-      readonly allowedDataClasses: readonly string[];
-      readonly approvalState: string;
-      readonly decidedBy: string | null;
-      readonly decidedAt: string | null;
-      readonly note: string | null;
-    };
-    readonly runtime: {
-      readonly id: string;
-      readonly name: string;
-      readonly version: string;
-      readonly kind: string;
-      readonly allowed: boolean;
-      readonly supportedHardware: {
-        readonly architectures: readonly string[];
-        readonly memoryModels: readonly string[];
-        readonly minComputeCapability: string;
-        readonly maxComputeCapability: string | null;
-        readonly minCudaVersion: string | null;
-        readonly gpusPerReplica: number;
-        readonly minMemoryBytesPerReplica: number | null;
-      };
-    };
-  };
+  readonly deprecateModelVersion: ConsoleModelVersionFragment;
 };
 
 export type ConsoleDeprecateModelVersionMutationVariables = {
@@ -8450,72 +6449,7 @@ fragment ConsoleModelVersion on ModelVersion {
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleFleetNodesQuery = {
-  readonly nodes: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly cordoned: boolean;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly address: string;
-    readonly sshPort: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly agentVersion: string;
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly endpointPort: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-  }[];
+  readonly nodes: readonly ConsoleFleetNodeFragment[];
 };
 
 export type ConsoleFleetNodesQueryVariables = Record<string, never>;
@@ -8544,6 +6478,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -8601,72 +6540,7 @@ fragment ConsoleFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleFleetNodeQuery = {
-  readonly node: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly cordoned: boolean;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly address: string;
-    readonly sshPort: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly agentVersion: string;
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly endpointPort: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-  } | null;
+  readonly node: ConsoleFleetNodeFragment | null;
 };
 
 export type ConsoleFleetNodeQueryVariables = {
@@ -8695,6 +6569,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -8814,72 +6693,7 @@ export const ConsoleCreateBootstrapTokenDocument: TypedDocument<
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleApproveNodeMutation = {
   readonly approveNode: {
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly cordoned: boolean;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly address: string;
-      readonly sshPort: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly agentVersion: string;
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeName: string;
-        readonly generation: number;
-        readonly intent: string;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly ackedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedGeneration: number | null;
-        readonly endpointPort: number | null;
-        readonly inFlight: number | null;
-        readonly message: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-      }[];
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-    };
+    readonly node: ConsoleFleetNodeFragment;
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
@@ -8921,6 +6735,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -8978,72 +6797,7 @@ fragment ConsoleFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleCordonNodeMutation = {
-  readonly cordonNode: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly cordoned: boolean;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly address: string;
-    readonly sshPort: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly agentVersion: string;
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly endpointPort: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-  };
+  readonly cordonNode: ConsoleFleetNodeFragment;
 };
 
 export type ConsoleCordonNodeMutationVariables = {
@@ -9074,6 +6828,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9131,72 +6890,7 @@ fragment ConsoleFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleUncordonNodeMutation = {
-  readonly uncordonNode: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly cordoned: boolean;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly address: string;
-    readonly sshPort: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly agentVersion: string;
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly endpointPort: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-  };
+  readonly uncordonNode: ConsoleFleetNodeFragment;
 };
 
 export type ConsoleUncordonNodeMutationVariables = {
@@ -9227,6 +6921,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9285,72 +6984,7 @@ fragment ConsoleFleetNode on FleetNode {
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleDrainNodeMutation = {
   readonly drainNode: {
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly cordoned: boolean;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly address: string;
-      readonly sshPort: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly agentVersion: string;
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeName: string;
-        readonly generation: number;
-        readonly intent: string;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly ackedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedGeneration: number | null;
-        readonly endpointPort: number | null;
-        readonly inFlight: number | null;
-        readonly message: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-      }[];
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-    };
+    readonly node: ConsoleFleetNodeFragment;
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
@@ -9399,6 +7033,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9457,72 +7096,7 @@ fragment ConsoleFleetNode on FleetNode {
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleRotateNodeCredentialMutation = {
   readonly rotateNodeCredential: {
-    readonly node: {
-      readonly id: string;
-      readonly name: string;
-      readonly lifecycle: string;
-      readonly readiness: string;
-      readonly conditions: readonly {
-        readonly type: string;
-        readonly status: string;
-        readonly reason: string;
-        readonly message: string | null;
-        readonly lastTransitionAt: Schema.DateTimeString;
-      }[];
-      readonly cordoned: boolean;
-      readonly labels: readonly {
-        readonly key: string;
-        readonly value: string;
-      }[];
-      readonly taints: readonly {
-        readonly key: string;
-        readonly value: string;
-        readonly effect: string;
-      }[];
-      readonly address: string;
-      readonly sshPort: number;
-      readonly hostKeyFingerprint: string;
-      readonly keyId: string;
-      readonly nextKeyId: string | null;
-      readonly credentialSerial: number;
-      readonly credentialExpiresAt: Schema.DateTimeString | null;
-      readonly leaseRenewedAt: Schema.DateTimeString | null;
-      readonly leaseExpiresAt: Schema.DateTimeString | null;
-      readonly heartbeatAgeSeconds: number | null;
-      readonly architecture: string;
-      readonly cpuCores: number;
-      readonly systemMemoryBytes: number;
-      readonly agentVersion: string;
-      readonly gpus: readonly {
-        readonly index: number;
-        readonly name: string;
-        readonly uuid: string;
-        readonly memoryModel: string;
-        readonly memorySource: string;
-        readonly totalMemoryBytes: number | null;
-        readonly freeMemoryBytes: number | null;
-        readonly computeCapability: string;
-      }[];
-      readonly assignments: readonly {
-        readonly id: string;
-        readonly deploymentId: string;
-        readonly nodeName: string;
-        readonly generation: number;
-        readonly intent: string;
-        readonly leaseExpiresAt: Schema.DateTimeString;
-        readonly ackedGeneration: number | null;
-        readonly observedState: string | null;
-        readonly observedGeneration: number | null;
-        readonly endpointPort: number | null;
-        readonly inFlight: number | null;
-        readonly message: string | null;
-        readonly observedAt: Schema.DateTimeString | null;
-      }[];
-      readonly enrollWorkflowId: string;
-      readonly temporalUiUrl: string;
-      readonly enrolledAt: Schema.DateTimeString;
-      readonly updatedAt: Schema.DateTimeString;
-    };
+    readonly node: ConsoleFleetNodeFragment;
     readonly workflowId: string;
     readonly temporalUiUrl: string;
     readonly correlationId: string;
@@ -9565,6 +7139,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9622,72 +7201,7 @@ fragment ConsoleFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleSetNodeLabelsMutation = {
-  readonly setNodeLabels: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly cordoned: boolean;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly address: string;
-    readonly sshPort: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly agentVersion: string;
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly endpointPort: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-  };
+  readonly setNodeLabels: ConsoleFleetNodeFragment;
 };
 
 export type ConsoleSetNodeLabelsMutationVariables = {
@@ -9719,6 +7233,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -9776,72 +7295,7 @@ fragment ConsoleFleetNode on FleetNode {
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleSetNodeTaintsMutation = {
-  readonly setNodeTaints: {
-    readonly id: string;
-    readonly name: string;
-    readonly lifecycle: string;
-    readonly readiness: string;
-    readonly conditions: readonly {
-      readonly type: string;
-      readonly status: string;
-      readonly reason: string;
-      readonly message: string | null;
-      readonly lastTransitionAt: Schema.DateTimeString;
-    }[];
-    readonly cordoned: boolean;
-    readonly labels: readonly {
-      readonly key: string;
-      readonly value: string;
-    }[];
-    readonly taints: readonly {
-      readonly key: string;
-      readonly value: string;
-      readonly effect: string;
-    }[];
-    readonly address: string;
-    readonly sshPort: number;
-    readonly hostKeyFingerprint: string;
-    readonly keyId: string;
-    readonly nextKeyId: string | null;
-    readonly credentialSerial: number;
-    readonly credentialExpiresAt: Schema.DateTimeString | null;
-    readonly leaseRenewedAt: Schema.DateTimeString | null;
-    readonly leaseExpiresAt: Schema.DateTimeString | null;
-    readonly heartbeatAgeSeconds: number | null;
-    readonly architecture: string;
-    readonly cpuCores: number;
-    readonly systemMemoryBytes: number;
-    readonly agentVersion: string;
-    readonly gpus: readonly {
-      readonly index: number;
-      readonly name: string;
-      readonly uuid: string;
-      readonly memoryModel: string;
-      readonly memorySource: string;
-      readonly totalMemoryBytes: number | null;
-      readonly freeMemoryBytes: number | null;
-      readonly computeCapability: string;
-    }[];
-    readonly assignments: readonly {
-      readonly id: string;
-      readonly deploymentId: string;
-      readonly nodeName: string;
-      readonly generation: number;
-      readonly intent: string;
-      readonly leaseExpiresAt: Schema.DateTimeString;
-      readonly ackedGeneration: number | null;
-      readonly observedState: string | null;
-      readonly observedGeneration: number | null;
-      readonly endpointPort: number | null;
-      readonly inFlight: number | null;
-      readonly message: string | null;
-      readonly observedAt: Schema.DateTimeString | null;
-    }[];
-    readonly enrollWorkflowId: string;
-    readonly temporalUiUrl: string;
-    readonly enrolledAt: Schema.DateTimeString;
-    readonly updatedAt: Schema.DateTimeString;
-  };
+  readonly setNodeTaints: ConsoleFleetNodeFragment;
 };
 
 export type ConsoleSetNodeTaintsMutationVariables = {
@@ -9873,6 +7327,11 @@ fragment ConsoleFleetNode on FleetNode {
     lastTransitionAt
   }
   cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
   labels {
     key
     value
@@ -10189,30 +7648,8 @@ export const ConsoleRecentChangesDocument: TypedDocument<
 
 /** From libs/sdk/graphql/console/policies.graphql. */
 export type ConsolePoliciesQuery = {
-  readonly dataPolicies: readonly {
-    readonly tenantId: string;
-    readonly dataClass: string;
-    readonly retentionMode: string;
-    readonly retentionDays: number | null;
-    readonly evaluationCaptureConsent: boolean;
-    readonly configured: boolean;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  }[];
-  readonly runtimes: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly version: string;
-    readonly kind: string;
-    readonly allowed: boolean;
-    readonly createdBy: string;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly packaging: {
-      readonly type: string;
-      readonly image: string | null;
-      readonly digest: string;
-    };
-  }[];
+  readonly dataPolicies: readonly ConsoleDataPolicyFragment[];
+  readonly runtimes: readonly ConsoleRuntimeFragment[];
 };
 
 export type ConsolePoliciesQueryVariables = Record<string, never>;
@@ -10257,16 +7694,7 @@ fragment ConsoleRuntime on Runtime {
 
 /** From libs/sdk/graphql/console/policies.graphql. */
 export type ConsoleSetDataPolicyMutation = {
-  readonly setDataPolicy: {
-    readonly tenantId: string;
-    readonly dataClass: string;
-    readonly retentionMode: string;
-    readonly retentionDays: number | null;
-    readonly evaluationCaptureConsent: boolean;
-    readonly configured: boolean;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly setDataPolicy: ConsoleDataPolicyFragment;
 };
 
 export type ConsoleSetDataPolicyMutationVariables = {
@@ -10298,20 +7726,7 @@ fragment ConsoleDataPolicy on DataPolicy {
 
 /** From libs/sdk/graphql/console/policies.graphql. */
 export type ConsoleSetRuntimeAllowedMutation = {
-  readonly setRuntimeAllowed: {
-    readonly id: string;
-    readonly name: string;
-    readonly version: string;
-    readonly kind: string;
-    readonly allowed: boolean;
-    readonly createdBy: string;
-    readonly updatedAt: Schema.DateTimeString;
-    readonly packaging: {
-      readonly type: string;
-      readonly image: string | null;
-      readonly digest: string;
-    };
-  };
+  readonly setRuntimeAllowed: ConsoleRuntimeFragment;
 };
 
 export type ConsoleSetRuntimeAllowedMutationVariables = {
@@ -10575,40 +7990,7 @@ export const ConsoleRequestsDeploymentsDocument: TypedDocument<
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
 export type ConsoleAliasesQuery = {
-  readonly aliases: readonly {
-    readonly id: string;
-    readonly name: string;
-    readonly description: string | null;
-    readonly dataClass: string;
-    readonly currentRevision: number;
-    readonly canaryWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedAt: string;
-    readonly current: {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly modelVersionId: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-      readonly rolloutId: string | null;
-      readonly createdBy: string;
-      readonly createdAt: string;
-    } | null;
-    readonly activeRollout: {
-      readonly id: string;
-      readonly alias: string;
-      readonly modelRef: string;
-      readonly state: string;
-      readonly currentStep: number;
-      readonly currentWeight: number;
-      readonly steps: readonly number[];
-      readonly createdAt: string;
-    } | null;
-  }[];
+  readonly aliases: readonly ConsoleAliasFragment[];
 };
 
 export type ConsoleAliasesQueryVariables = Record<string, never>;
@@ -10686,16 +8068,7 @@ export type ConsoleAliasQuery = {
       readonly createdBy: string;
       readonly createdAt: string;
     } | null;
-    readonly activeRollout: {
-      readonly id: string;
-      readonly alias: string;
-      readonly modelRef: string;
-      readonly state: string;
-      readonly currentStep: number;
-      readonly currentWeight: number;
-      readonly steps: readonly number[];
-      readonly createdAt: string;
-    } | null;
+    readonly activeRollout: ConsoleRolloutFragment | null;
     readonly revisions: readonly {
       readonly revision: number;
       readonly modelRef: string;
@@ -10709,16 +8082,7 @@ export type ConsoleAliasQuery = {
       readonly createdAt: string;
     }[];
   } | null;
-  readonly rollouts: readonly {
-    readonly id: string;
-    readonly alias: string;
-    readonly modelRef: string;
-    readonly state: string;
-    readonly currentStep: number;
-    readonly currentWeight: number;
-    readonly steps: readonly number[];
-    readonly createdAt: string;
-  }[];
+  readonly rollouts: readonly ConsoleRolloutFragment[];
 };
 
 export type ConsoleAliasQueryVariables = {
@@ -10938,16 +8302,7 @@ export type ConsoleRolloutChoicesQuery = {
       readonly createdBy: string;
       readonly createdAt: string;
     } | null;
-    readonly activeRollout: {
-      readonly id: string;
-      readonly alias: string;
-      readonly modelRef: string;
-      readonly state: string;
-      readonly currentStep: number;
-      readonly currentWeight: number;
-      readonly steps: readonly number[];
-      readonly createdAt: string;
-    } | null;
+    readonly activeRollout: ConsoleRolloutFragment | null;
   }[];
   readonly modelVersions: readonly {
     readonly id: string;
@@ -11010,40 +8365,7 @@ fragment ConsoleRollout on Rollout {
 
 /** From libs/sdk/graphql/console/rollouts.graphql. */
 export type ConsoleCreateAliasMutation = {
-  readonly createAlias: {
-    readonly id: string;
-    readonly name: string;
-    readonly description: string | null;
-    readonly dataClass: string;
-    readonly currentRevision: number;
-    readonly canaryWeight: number;
-    readonly canaryDeploymentId: string | null;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedAt: string;
-    readonly current: {
-      readonly revision: number;
-      readonly modelRef: string;
-      readonly modelVersionId: string;
-      readonly deploymentId: string;
-      readonly deploymentName: string | null;
-      readonly reason: string;
-      readonly restoredFrom: number | null;
-      readonly rolloutId: string | null;
-      readonly createdBy: string;
-      readonly createdAt: string;
-    } | null;
-    readonly activeRollout: {
-      readonly id: string;
-      readonly alias: string;
-      readonly modelRef: string;
-      readonly state: string;
-      readonly currentStep: number;
-      readonly currentWeight: number;
-      readonly steps: readonly number[];
-      readonly createdAt: string;
-    } | null;
-  };
+  readonly createAlias: ConsoleAliasFragment;
 };
 
 export type ConsoleCreateAliasMutationVariables = {
@@ -11439,21 +8761,7 @@ export const ConsoleLogoutDocument: TypedDocument<ConsoleLogoutMutation, Console
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export type ConsoleTenantsQuery = {
-  readonly tenants: readonly {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  }[];
+  readonly tenants: readonly ConsoleTenantFragment[];
 };
 
 export type ConsoleTenantsQueryVariables = Record<string, never>;
@@ -11485,21 +8793,7 @@ fragment ConsoleTenant on Tenant {
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export type ConsoleTenantQuery = {
-  readonly tenant: {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  } | null;
+  readonly tenant: ConsoleTenantFragment | null;
 };
 
 export type ConsoleTenantQueryVariables = {
@@ -11533,20 +8827,7 @@ fragment ConsoleTenant on Tenant {
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export type ConsoleGatewayKeysQuery = {
-  readonly gatewayKeys: readonly {
-    readonly id: string;
-    readonly tenantId: string;
-    readonly name: string;
-    readonly prefix: string;
-    readonly aliases: readonly string[];
-    readonly state: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly expiresAt: string | null;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-    readonly lastUsedAt: string | null;
-  }[];
+  readonly gatewayKeys: readonly ConsoleGatewayKeyFragment[];
 };
 
 export type ConsoleGatewayKeysQueryVariables = {
@@ -11603,21 +8884,7 @@ export const ConsoleAliasNamesDocument: TypedDocument<
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export type ConsoleCreateTenantMutation = {
-  readonly createTenant: {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly createTenant: ConsoleTenantFragment;
 };
 
 export type ConsoleCreateTenantMutationVariables = {
@@ -11654,21 +8921,7 @@ fragment ConsoleTenant on Tenant {
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export type ConsoleUpdateTenantMutation = {
-  readonly updateTenant: {
-    readonly id: string;
-    readonly displayName: string | null;
-    readonly quota: {
-      readonly requestsPerMinute: number | null;
-      readonly tokensPerMinute: number | null;
-      readonly maxConcurrentRequests: number | null;
-    };
-    readonly keyCount: number;
-    readonly activeKeyCount: number;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly updatedBy: string;
-    readonly updatedAt: string;
-  };
+  readonly updateTenant: ConsoleTenantFragment;
 };
 
 export type ConsoleUpdateTenantMutationVariables = {
@@ -11707,20 +8960,7 @@ fragment ConsoleTenant on Tenant {
 export type ConsoleCreateGatewayKeyMutation = {
   readonly createGatewayKey: {
     readonly secret: string;
-    readonly key: {
-      readonly id: string;
-      readonly tenantId: string;
-      readonly name: string;
-      readonly prefix: string;
-      readonly aliases: readonly string[];
-      readonly state: string;
-      readonly createdBy: string;
-      readonly createdAt: string;
-      readonly expiresAt: string | null;
-      readonly revokedAt: string | null;
-      readonly revokedBy: string | null;
-      readonly lastUsedAt: string | null;
-    };
+    readonly key: ConsoleGatewayKeyFragment;
   };
 };
 
@@ -11760,20 +9000,7 @@ fragment ConsoleGatewayKey on GatewayKey {
 
 /** From libs/sdk/graphql/console/tenants.graphql. */
 export type ConsoleRevokeGatewayKeyMutation = {
-  readonly revokeGatewayKey: {
-    readonly id: string;
-    readonly tenantId: string;
-    readonly name: string;
-    readonly prefix: string;
-    readonly aliases: readonly string[];
-    readonly state: string;
-    readonly createdBy: string;
-    readonly createdAt: string;
-    readonly expiresAt: string | null;
-    readonly revokedAt: string | null;
-    readonly revokedBy: string | null;
-    readonly lastUsedAt: string | null;
-  };
+  readonly revokeGatewayKey: ConsoleGatewayKeyFragment;
 };
 
 export type ConsoleRevokeGatewayKeyMutationVariables = {

@@ -1,21 +1,13 @@
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  effect,
-  inject,
-  input,
-  untracked,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { RouterLink } from '@angular/router';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
+import { detailQuery } from '../../shared/detail-page/detail-query';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
-import { pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { AUDIT_EVENT } from './audit.queries';
@@ -50,34 +42,18 @@ export class AuditDetail {
   private readonly graphql = inject(GraphqlClient);
   private readonly flow = this.graphql.startFlow();
 
-  protected readonly event = pollQuery(
-    (signal) => {
-      const seq = untracked(this.seq);
-      return this.graphql
-        .request(AUDIT_EVENT, { seq }, { flow: this.flow, signal })
-        .then((data) => ({ seq, event: data.auditEvent }));
-    },
-    { intervalMs: REFRESH_INTERVAL_MS },
-  );
-
-  /**
-   * The event for the selected seq, null when there is none, undefined until
-   * its answer arrives: the last answer may still be for the previous seq.
-   */
-  protected readonly current = computed(() => {
-    const answer = this.event.value();
-    return answer && answer.seq === this.seq() ? answer.event : undefined;
+  // The router reuses this component when only ?seq changes; the query follows the input.
+  protected readonly event = detailQuery({
+    key: this.seq,
+    load: (seq, signal) =>
+      this.graphql.request(AUDIT_EVENT, { seq }, { flow: this.flow, signal }).then((data) => data.auditEvent),
+    intervalMs: REFRESH_INTERVAL_MS,
   });
+
+  /** The event for the selected seq, null when there is none, undefined until its answer arrives. */
+  protected readonly current = this.event.current;
   protected readonly evidence = computed(() => {
     const event = this.current();
     return event ? prettyEvidence(event.evidenceJson) : '';
   });
-
-  constructor() {
-    // The router reuses this component when only ?seq changes, so the query follows the input.
-    effect(() => {
-      this.seq();
-      untracked(() => this.event.refresh());
-    });
-  }
 }

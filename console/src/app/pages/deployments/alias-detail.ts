@@ -1,5 +1,5 @@
 import { DatePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButton } from '@angular/material/button';
 import {
@@ -13,12 +13,10 @@ import { MatDialog } from '@angular/material/dialog';
 import { ActivatedRoute, RouterLink } from '@angular/router';
 import { asapScheduler, filter, map, observeOn, tap } from 'rxjs';
 
+import { DetailPage } from '../../shared/detail-page/detail-page';
+import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-query';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
-import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
-import { LivePageHeader } from '../../shared/page-header/live-page-header';
-import { QueryFailure } from '../../shared/query-status/query-failure';
-import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, deploymentDetailLink } from './deployments-view';
@@ -33,8 +31,7 @@ import { StartRolloutDialog, type StartRolloutDialogData } from './start-rollout
 const ROLLOUT_HISTORY_LIMIT = 20;
 
 interface AliasAnswer {
-  readonly name: string;
-  readonly alias: Alias | null;
+  readonly alias: Alias;
   readonly rollouts: readonly RolloutSummary[];
 }
 
@@ -55,9 +52,7 @@ interface AliasAnswer {
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    LivePageHeader,
-    QueryFailure,
-    QueryProgress,
+    DetailPage,
     RolloutPanel,
     StatusBadge,
   ],
@@ -77,61 +72,45 @@ export class AliasDetail {
 
   private readonly pace = new PacedLoad(REFRESH_INTERVAL_MS);
 
-  protected readonly answer: PolledQuery<AliasAnswer> = pollQuery(
-    (signal) => {
-      const name = this.name();
-      const shown = this.answer.value();
+  protected readonly answer: DetailQuery<string, AliasAnswer> = detailQuery({
+    key: this.name,
+    load: (name, signal, shown) => {
       // Quick while a rollout moves the alias (its revision changes at promotion or rollback), slow otherwise.
-      if (shown?.name === name && this.pace.mayReuse(shown.alias?.activeRollout !== null)) {
+      if (shown && this.pace.mayReuse(shown.alias.activeRollout !== null)) {
         return Promise.resolve(shown);
       }
       this.pace.fetching();
       return this.graphql
         .request(ALIAS, { alias: name, limit: ROLLOUT_HISTORY_LIMIT }, { flow: this.flow, signal })
-        .then((data) => ({ name, alias: data.alias, rollouts: data.rollouts }));
+        .then((data) => (data.alias === null ? null : { alias: data.alias, rollouts: data.rollouts }));
     },
-    {
-      intervalMs: ROLLOUT_PROGRESS_INTERVAL_MS,
-      refreshOn: inject(LiveEvents)
-        .events(['audit'])
-        .pipe(
-          observeOn(asapScheduler),
-          filter(changesRollouts),
-          tap(() => this.pace.force()),
-        ),
+    keyChanged: () => {
+      this.picked.set(undefined);
+      this.pace.force();
     },
-  );
-
-  protected readonly current = computed(() => {
-    const answer = this.answer.value();
-    return answer?.name === this.name() ? answer : undefined;
+    intervalMs: ROLLOUT_PROGRESS_INTERVAL_MS,
+    refreshOn: inject(LiveEvents)
+      .events(['audit'])
+      .pipe(
+        observeOn(asapScheduler),
+        filter(changesRollouts),
+        tap(() => this.pace.force()),
+      ),
   });
 
   /** The rollout the operator picked from the history; otherwise the active one, else the newest. */
   protected readonly picked = signal<string | undefined>(undefined);
   protected readonly shownRolloutId = computed(() => {
-    const answer = this.current();
+    const answer = this.answer.current();
     const picked = this.picked();
     if (picked !== undefined && answer?.rollouts.some((rollout) => rollout.id === picked)) {
       return picked;
     }
-    return answer?.alias?.activeRollout?.id ?? answer?.rollouts[0]?.id;
+    return answer?.alias.activeRollout?.id ?? answer?.rollouts[0]?.id;
   });
 
   protected readonly isRolloutActive = isRolloutActive;
   protected readonly deploymentLink = deploymentDetailLink;
-
-  constructor() {
-    let shown: string | undefined;
-    effect(() => {
-      const name = this.name();
-      if (shown !== undefined && shown !== name) {
-        this.picked.set(undefined);
-        this.reload();
-      }
-      shown = name;
-    });
-  }
 
   /** Loads now, whatever the pace: the operator asked, or something here changed the alias. */
   protected reload(): void {

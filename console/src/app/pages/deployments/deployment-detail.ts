@@ -1,5 +1,5 @@
 import { DatePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, effect, inject, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MatCard,
@@ -14,13 +14,11 @@ import { RouterLink } from '@angular/router';
 import { asapScheduler, filter, observeOn } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
+import { DetailPage } from '../../shared/detail-page/detail-page';
+import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-query';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
-import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
-import { LivePageHeader } from '../../shared/page-header/live-page-header';
-import { QueryFailure } from '../../shared/query-status/query-failure';
-import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { isBehind, replicaText, stopActionState } from './deployment-rules';
@@ -43,10 +41,8 @@ import { StopDeploymentDialog, type StopDeploymentDialogData } from './stop-depl
     MatCardTitle,
     MatTooltip,
     CopyButton,
+    DetailPage,
     Icon,
-    LivePageHeader,
-    QueryFailure,
-    QueryProgress,
     StatusBadge,
   ],
   templateUrl: './deployment-detail.html',
@@ -63,54 +59,29 @@ export class DeploymentDetail {
 
   protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
 
-  protected readonly deployment: PolledQuery<{
-    readonly name: string;
-    readonly deployment: Deployment | null;
-  }> = pollQuery(
-    (signal) =>
+  protected readonly deployment: DetailQuery<string, Deployment> = detailQuery({
+    key: this.name,
+    load: (name, signal) =>
       this.graphql
-        .request(DEPLOYMENT, { deployment: this.name() }, { flow: this.flow, signal })
-        .then((data) => ({ name: this.name(), deployment: data.deployment })),
-    {
-      intervalMs: REFRESH_INTERVAL_MS,
-      refreshOn: inject(LiveEvents)
-        .events(['audit', 'node'])
-        // After the task that built this component, so the router has bound `name` before it is read.
-        .pipe(
-          observeOn(asapScheduler),
-          filter((event) => changesDeployment(event, this.current()?.deployment)),
-        ),
-    },
-  );
-
-  /**
-   * The deployment of the current name only: after the URL names another
-   * deployment the previous one's answer must not show under the new heading.
-   */
-  protected readonly current = computed(() => {
-    const answer = this.deployment.value();
-    return answer?.name === this.name() ? answer : undefined;
+        .request(DEPLOYMENT, { deployment: name }, { flow: this.flow, signal })
+        .then((data) => data.deployment),
+    intervalMs: REFRESH_INTERVAL_MS,
+    refreshOn: inject(LiveEvents)
+      .events(['audit', 'node'])
+      // After the task that built this component, so the router has bound `name` before it is read.
+      .pipe(
+        observeOn(asapScheduler),
+        filter((event) => changesDeployment(event, this.deployment.current())),
+      ),
   });
 
   protected readonly stopAction = computed(() => {
-    const deployment = this.current()?.deployment;
+    const deployment = this.deployment.current();
     return deployment ? stopActionState(deployment, (permission) => this.session.can(permission)) : undefined;
   });
 
   protected readonly isBehind = isBehind;
   protected readonly replicaText = replicaText;
-
-  constructor() {
-    let shown: string | undefined;
-    effect(() => {
-      const name = this.name();
-      // The first load is pollQuery's own; only a change of deployment needs another.
-      if (shown !== undefined && shown !== name) {
-        this.deployment.refresh();
-      }
-      shown = name;
-    });
-  }
 
   protected stop(deployment: Deployment): void {
     this.dialog

@@ -1,5 +1,5 @@
 import { DatePipe, DecimalPipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, effect, inject, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MatCard,
@@ -14,13 +14,11 @@ import { RouterLink } from '@angular/router';
 import { asapScheduler, filter, observeOn, tap } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
+import { DetailPage } from '../../shared/detail-page/detail-page';
+import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-query';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
-import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
-import { LivePageHeader } from '../../shared/page-header/live-page-header';
-import { QueryFailure } from '../../shared/query-status/query-failure';
-import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { DIALOG_SIZE } from '../deployments/deployments-view';
@@ -47,8 +45,7 @@ const RUN_LIMIT = 20;
 const RUNNING = 'Running';
 
 interface VersionAnswer {
-  readonly ref: string;
-  readonly version: ModelVersionDetail | null;
+  readonly version: ModelVersionDetail;
   readonly runs: readonly EvaluationRun[];
   readonly aliases: readonly AliasUse[];
 }
@@ -75,9 +72,7 @@ interface VersionAnswer {
     MatTooltip,
     CopyButton,
     Icon,
-    LivePageHeader,
-    QueryFailure,
-    QueryProgress,
+    DetailPage,
     StatusBadge,
   ],
   templateUrl: './model-version-detail.html',
@@ -96,54 +91,46 @@ export class ModelVersionDetailPage {
 
   private readonly pace = new PacedLoad(REFRESH_INTERVAL_MS);
 
-  protected readonly answer: PolledQuery<VersionAnswer> = pollQuery(
-    (signal) => {
-      const ref = this.versionRef();
-      const shown = this.answer.value();
+  protected readonly answer: DetailQuery<string, VersionAnswer> = detailQuery({
+    key: this.versionRef,
+    load: (ref, signal, shown) => {
       // Quick while an evaluation runs (its result moves the version's state), slow otherwise.
       const running = shown?.runs.some((run) => run.state === RUNNING) ?? false;
-      if (shown?.ref === ref && this.pace.mayReuse(running)) {
+      if (shown && this.pace.mayReuse(running)) {
         return Promise.resolve(shown);
       }
       this.pace.fetching();
       return this.graphql
         .request(MODEL_VERSION, { ref, limit: RUN_LIMIT }, { flow: this.flow, signal })
-        .then((data) => ({
-          ref,
-          version: data.modelVersion,
-          runs: data.evaluationRuns,
-          aliases: data.aliases,
-        }));
+        .then((data) =>
+          data.modelVersion === null
+            ? null
+            : { version: data.modelVersion, runs: data.evaluationRuns, aliases: data.aliases },
+        );
     },
-    {
-      intervalMs: EVALUATION_PROGRESS_INTERVAL_MS,
-      refreshOn: inject(LiveEvents)
-        .events(['audit'])
-        .pipe(
-          observeOn(asapScheduler),
-          filter(changesRegistry),
-          tap(() => this.pace.force()),
-        ),
-    },
-  );
-
-  protected readonly current = computed(() => {
-    const answer = this.answer.value();
-    return answer?.ref === this.versionRef() ? answer : undefined;
+    keyChanged: () => this.pace.force(),
+    intervalMs: EVALUATION_PROGRESS_INTERVAL_MS,
+    refreshOn: inject(LiveEvents)
+      .events(['audit'])
+      .pipe(
+        observeOn(asapScheduler),
+        filter(changesRegistry),
+        tap(() => this.pace.force()),
+      ),
   });
 
   protected readonly actions = computed(() => {
-    const version = this.current()?.version;
+    const version = this.answer.current()?.version;
     return version ? versionActions(version, (permission) => this.session.can(permission)) : [];
   });
 
   protected readonly serving = computed(() => {
-    const answer = this.current();
-    return answer?.version ? aliasesServing(answer.version.ref, answer.aliases) : [];
+    const answer = this.answer.current();
+    return answer ? aliasesServing(answer.version.ref, answer.aliases) : [];
   });
 
   protected readonly mismatches = computed(() => {
-    const version = this.current()?.version;
+    const version = this.answer.current()?.version;
     return version ? runtimeMismatches(version.requirements, version.runtime.supportedHardware) : [];
   });
 
@@ -151,17 +138,6 @@ export class ModelVersionDetailPage {
   protected readonly hardwareText = hardwareText;
   protected readonly parameterText = parameterText;
   protected readonly aliasLink = aliasDetailLink;
-
-  constructor() {
-    let shown: string | undefined;
-    effect(() => {
-      const ref = this.versionRef();
-      if (shown !== undefined && shown !== ref) {
-        this.reload();
-      }
-      shown = ref;
-    });
-  }
 
   /** Loads now, whatever the pace: the operator asked, or a dialog changed the version. */
   protected reload(): void {

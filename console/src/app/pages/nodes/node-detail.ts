@@ -1,5 +1,5 @@
 import { DatePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MatCard,
@@ -10,17 +10,14 @@ import {
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { MatTooltip } from '@angular/material/tooltip';
-import { RouterLink } from '@angular/router';
 import { asapScheduler, filter, observeOn } from 'rxjs';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
+import { DetailPage } from '../../shared/detail-page/detail-page';
+import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-query';
 import { GraphqlClient, WORKFLOW_CALL_TIMEOUT_MS } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
-import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
-import { LivePageHeader } from '../../shared/page-header/live-page-header';
-import { QueryFailure } from '../../shared/query-status/query-failure';
-import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { Toasts } from '../../shared/toasts/toasts';
@@ -58,7 +55,6 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     DatePipe,
-    RouterLink,
     MatButton,
     MatCard,
     MatCardContent,
@@ -67,10 +63,8 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
     MatCardTitle,
     MatTooltip,
     CopyButton,
+    DetailPage,
     Icon,
-    LivePageHeader,
-    QueryFailure,
-    QueryProgress,
     StatusBadge,
   ],
   templateUrl: './node-detail.html',
@@ -88,35 +82,22 @@ export class NodeDetail {
 
   protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
 
-  protected readonly node: PolledQuery<{ readonly name: string; readonly node: FleetNode | null }> =
-    pollQuery(
-      (signal) =>
-        this.graphql
-          .request(FLEET_NODE, { node: this.name() }, { flow: this.flow, signal })
-          .then((data) => ({ name: this.name(), node: data.node })),
-      {
-        intervalMs: REFRESH_INTERVAL_MS,
-        refreshOn: inject(LiveEvents)
-          .events(['audit', 'node'])
-          // After the task that built this component, so the router has bound `name` before it is read.
-          .pipe(
-            observeOn(asapScheduler),
-            filter((event) => changesNode(event, this.current()?.node)),
-          ),
-      },
-    );
-
-  /**
-   * The node of the current name only: after the URL names another node the
-   * previous one's answer must not show under the new heading.
-   */
-  protected readonly current = computed(() => {
-    const answer = this.node.value();
-    return answer?.name === this.name() ? answer : undefined;
+  protected readonly node: DetailQuery<string, FleetNode> = detailQuery({
+    key: this.name,
+    load: (name, signal) =>
+      this.graphql.request(FLEET_NODE, { node: name }, { flow: this.flow, signal }).then((data) => data.node),
+    intervalMs: REFRESH_INTERVAL_MS,
+    refreshOn: inject(LiveEvents)
+      .events(['audit', 'node'])
+      // After the task that built this component, so the router has bound `name` before it is read.
+      .pipe(
+        observeOn(asapScheduler),
+        filter((event) => changesNode(event, this.node.current())),
+      ),
   });
 
   protected readonly actions = computed(() => {
-    const node = this.current()?.node;
+    const node = this.node.current();
     return node ? nodeActionStates(node, (permission) => this.session.can(permission)) : undefined;
   });
 
@@ -133,18 +114,6 @@ export class NodeDetail {
   protected readonly formatLabel = formatLabel;
   protected readonly formatTaint = formatTaint;
   protected readonly gpuSummary = gpuSummary;
-
-  constructor() {
-    let shown: string | undefined;
-    effect(() => {
-      const name = this.name();
-      // The first load is pollQuery's own; only a change of node needs another.
-      if (shown !== undefined && shown !== name) {
-        this.node.refresh();
-      }
-      shown = name;
-    });
-  }
 
   protected cordonAction(
     node: FleetNode,

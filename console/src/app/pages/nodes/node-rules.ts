@@ -1,22 +1,17 @@
 import type { AssignmentIntent } from '@lunanexa/contracts/deployment';
-import type { NodeLifecycleState } from '@lunanexa/contracts/lifecycle';
 import type { TaintEffect } from '@lunanexa/contracts/node';
 import type { Permission } from '@lunanexa/contracts/roles';
 
 import type { Assignment, FleetNode, Gpu } from './nodes.queries';
 
 /*
- * The contracts keep their lifecycle, intent and taint-effect lists in modules
+ * The contracts keep their intent and taint-effect lists in modules
  * that also build zod schemas, and the console must not bundle zod (see
  * console/tsconfig.json). So only their types are imported: every name this
  * file compares against is checked by the compiler against the contract list,
- * and a rename there breaks this build instead of silently hiding an action.
+ * and a rename there breaks this build.
  */
-const PENDING = 'Pending' satisfies NodeLifecycleState;
-const ACTIVE = 'Active' satisfies NodeLifecycleState;
-const DRAINING = 'Draining' satisfies NodeLifecycleState;
-const DRAINED = 'Drained' satisfies NodeLifecycleState;
-const TERMINAL: readonly string[] = ['Rejected', 'Revoked'] satisfies readonly NodeLifecycleState[];
+
 /** Only these replicas are "running" for a drain: the DrainNode workflow counts the same ones. */
 const RUN = 'Run' satisfies AssignmentIntent;
 
@@ -77,46 +72,40 @@ export interface ActionState {
   readonly reason?: string;
 }
 
-export type NodeAction = 'approve' | 'cordon' | 'uncordon' | 'drain' | 'rotate' | 'editLabels' | 'editTaints';
+/** The node actions this page has controls for, named as in `FleetNode.actions`. */
+export type NodeAction = 'approve' | 'cordon' | 'uncordon' | 'drain' | 'rotateCredential' | 'setLabels';
+const NODE_ACTIONS: readonly NodeAction[] = [
+  'approve',
+  'cordon',
+  'uncordon',
+  'drain',
+  'rotateCredential',
+  'setLabels',
+];
 
 /**
- * Which node actions to show and enable. Actions the role cannot use are not
- * offered (a viewer sees a read-only page); actions the node's state rules
- * out stay visible but disabled, with the reason, so an operator learns why.
- * The API enforces both anyway; this only keeps the page from offering
- * controls that are certain to be refused.
+ * Which node actions to show and enable. Whether the node's state allows an
+ * action is the API's answer (`FleetNode.actions`), never worked out here.
+ * Actions the role cannot use are not offered (a viewer sees a read-only
+ * page); actions the state rules out stay visible but disabled, with the
+ * API's reason, so an operator learns why. Approve only shows while it is
+ * allowed: it means nothing once the node stopped waiting for it.
  */
 export function nodeActionStates(
-  node: Pick<FleetNode, 'name' | 'lifecycle' | 'cordoned'>,
+  node: Pick<FleetNode, 'actions'>,
   can: (permission: Permission) => boolean,
 ): Readonly<Record<NodeAction, ActionState>> {
-  const offered = can('operate');
-  const state = (enabled: boolean, reason: string): ActionState =>
-    enabled ? { offered, enabled } : { offered, enabled, reason };
-  const terminal = TERMINAL.includes(node.lifecycle);
-  const lifecycle = `${node.name} is ${node.lifecycle}`;
-  return {
-    approve: {
-      // Approval only means something while the node waits for it.
-      offered: offered && node.lifecycle === PENDING,
-      enabled: true,
-    },
-    cordon: state(!node.cordoned && !terminal, node.cordoned ? `${node.name} is cordoned` : lifecycle),
-    uncordon: state(
-      node.cordoned && !terminal && node.lifecycle !== DRAINING,
-      node.lifecycle === DRAINING ? 'a drain keeps the node cordoned' : lifecycle,
-    ),
-    drain: state(
-      node.lifecycle === ACTIVE || node.lifecycle === DRAINING,
-      `only Active nodes drain; ${lifecycle}`,
-    ),
-    rotate: state(
-      node.lifecycle === ACTIVE || node.lifecycle === DRAINING || node.lifecycle === DRAINED,
-      `only enrolled nodes hold a credential; ${lifecycle}`,
-    ),
-    editLabels: state(!terminal, lifecycle),
-    editTaints: state(!terminal, lifecycle),
-  };
+  const operator = can('operate');
+  const states = {} as Record<NodeAction, ActionState>;
+  for (const action of NODE_ACTIONS) {
+    const answer = node.actions.find((entry) => entry.action === action);
+    const allowed = answer?.allowed ?? false;
+    const offered = operator && (action !== 'approve' || allowed);
+    // An API that does not list the action has not said it is allowed; the control stays disabled.
+    const reason = answer?.reason ?? `the API did not say whether ${action} is allowed`;
+    states[action] = allowed ? { offered, enabled: true } : { offered, enabled: false, reason };
+  }
+  return states;
 }
 
 /** Creating bootstrap tokens is an administrator's decision: it lets a new machine into the fleet. */

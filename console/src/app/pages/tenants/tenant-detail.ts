@@ -9,16 +9,13 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
-import { RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
 import { asapScheduler, filter, observeOn } from 'rxjs';
 
+import { DetailPage } from '../../shared/detail-page/detail-page';
+import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-query';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
-import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
-import { LivePageHeader } from '../../shared/page-header/live-page-header';
-import { QueryFailure } from '../../shared/query-status/query-failure';
-import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { GatewayKeyDialog, type GatewayKeyDialogData } from './gateway-key-dialog';
@@ -35,8 +32,7 @@ import {
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants } from './tenants-view';
 
 interface TenantAnswer {
-  readonly id: string;
-  readonly tenant: TenantSummary | null;
+  readonly tenant: TenantSummary;
   readonly keys: readonly GatewayKeySummary[];
 }
 
@@ -50,16 +46,13 @@ interface TenantAnswer {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     DatePipe,
-    RouterLink,
     MatButton,
     MatCard,
     MatCardContent,
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    LivePageHeader,
-    QueryFailure,
-    QueryProgress,
+    DetailPage,
     StatusBadge,
   ],
   templateUrl: './tenant-detail.html',
@@ -81,29 +74,21 @@ export class TenantDetail {
   protected readonly adminRoles = rolesWithPermission('administer').join(' or ');
   protected readonly quotaText = quotaText;
 
-  protected readonly answer: PolledQuery<TenantAnswer> = pollQuery(
-    async (signal) => {
-      const id = this.tenantId();
+  protected readonly answer: DetailQuery<string, TenantAnswer> = detailQuery({
+    key: this.tenantId,
+    load: async (id, signal) => {
       const { tenant } = await this.graphql.request(TENANT, { id }, { flow: this.flow, signal });
-      if (tenant === null) return { id, tenant, keys: [] };
+      if (tenant === null) return null;
       const { gatewayKeys } = await this.graphql.request(
         GATEWAY_KEYS,
         { tenantId: id },
         { flow: this.flow, signal },
       );
-      return { id, tenant, keys: gatewayKeys };
+      return { tenant, keys: gatewayKeys };
     },
-    {
-      intervalMs: REFRESH_INTERVAL_MS,
-      // After the task that built this component, so the router has bound the id before it is read.
-      refreshOn: inject(LiveEvents).events(['audit']).pipe(observeOn(asapScheduler), filter(changesTenants)),
-    },
-  );
-
-  /** The answer for the current id only: after the URL names another tenant the previous one must not show. */
-  protected readonly current = computed(() => {
-    const answer = this.answer.value();
-    return answer?.id === this.tenantId() ? answer : undefined;
+    intervalMs: REFRESH_INTERVAL_MS,
+    // After the task that built this component, so the router has bound the id before it is read.
+    refreshOn: inject(LiveEvents).events(['audit']).pipe(observeOn(asapScheduler), filter(changesTenants)),
   });
 
   protected editQuotas(tenant: TenantSummary): void {

@@ -12,12 +12,14 @@ import { canTransition, modelVersionLifecycle, transition } from '@lunanexa/doma
 import {
   findModelVersion,
   loadArtifactSignatureDecision,
+  lockModelVersionState,
+  recordModelVersionVerification,
   type ArtifactVerification,
   type ModelVersionRow,
 } from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
-import type { Clock } from './clock';
-import { currentWorkflowId, receiptedTransaction, receiptOnce } from './fleet-support';
+import type { Clock } from '../clock';
+import { currentWorkflowId, receiptedTransaction, receiptOnce } from '../fleet-support';
 
 export {
   artifactStoreConfigFromEnv,
@@ -171,27 +173,18 @@ export function createArtifactActivities({
         ...(result.ok ? {} : { code: result.code ?? 'INTERNAL', message: result.message ?? '' }),
       };
       return receiptedTransaction(db, async (manager) => {
-        const rows = await manager.query<{ state: ModelVersionState }[]>(
-          `SELECT state FROM model_versions WHERE id = $1 FOR UPDATE`,
-          [version.id],
-        );
-        const from = rows[0]?.state ?? version.state;
+        const from = (await lockModelVersionState(manager, version.id)) ?? version.state;
         const event = result.ok ? 'verificationPassed' : 'verificationFailed';
         const moves = from === 'Registered' && canTransition(modelVersionLifecycle, from, event);
         const to = moves ? transition(modelVersionLifecycle, from, event) : from;
         const reason = result.ok ? null : `${result.code}: ${result.message}`.slice(0, 2000);
-        if (moves) {
-          await manager.query(
-            `UPDATE model_versions SET verification = $2::jsonb, updated_at = $3, state = $4, state_reason = $5
-              WHERE id = $1`,
-            [version.id, JSON.stringify(verification), now, to, reason],
-          );
-        } else {
-          await manager.query(
-            `UPDATE model_versions SET verification = $2::jsonb, updated_at = $3 WHERE id = $1`,
-            [version.id, JSON.stringify(verification), now],
-          );
-        }
+        await recordModelVersionVerification(
+          manager,
+          version.id,
+          verification,
+          now,
+          moves ? { state: to, reason } : null,
+        );
         await receiptOnce(manager, workflowId, {
           actor: input.actor,
           action: 'model-version.verify',

@@ -1,0 +1,70 @@
+import './support/contract-modules';
+
+import { expect } from 'chai';
+
+import {
+  QUOTAS,
+  TENANT_ID_PATTERN,
+  canChangeTenants,
+  canIssueKeys,
+  canRevokeKeys,
+  expiresAtFor,
+  quotaFieldValid,
+  quotaSummary,
+  quotaText,
+  revokeEffect,
+} from '../src/app/pages/tenants/tenant-rules';
+import { canAs } from './support/roles';
+
+describe('console tenant rules', () => {
+  it('leaves tenants and their keys to administrators', () => {
+    for (const check of [canChangeTenants, canIssueKeys, canRevokeKeys]) {
+      expect(check(canAs('admin'))).to.equal(true);
+      expect(check(canAs('operator'))).to.equal(false);
+      expect(check(canAs('viewer'))).to.equal(false);
+    }
+  });
+
+  it('takes opaque tenant ids', () => {
+    expect(TENANT_ID_PATTERN.test('acme:team-1.prod')).to.equal(true);
+    expect(TENANT_ID_PATTERN.test('-acme')).to.equal(false);
+    expect(TENANT_ID_PATTERN.test('a'.repeat(129))).to.equal(false);
+  });
+
+  it('prints quotas with grouping and "unlimited" for none', () => {
+    expect(quotaText(null)).to.equal('unlimited');
+    expect(quotaText(2_000_000)).to.equal('2,000,000');
+    expect(
+      quotaSummary({ requestsPerMinute: 600, tokensPerMinute: null, maxConcurrentRequests: 32 }),
+    ).to.equal('600 req/min · unlimited tokens/min · 32 concurrent');
+  });
+
+  it('accepts a quota field empty or a whole number within its bounds', () => {
+    expect(QUOTAS.map((quota) => quota.field)).to.deep.equal([
+      'requestsPerMinute',
+      'tokensPerMinute',
+      'maxConcurrentRequests',
+    ]);
+    for (const { field, min, max } of QUOTAS) {
+      expect(quotaFieldValid(null, field), field).to.equal(true);
+      expect(quotaFieldValid(min, field), field).to.equal(true);
+      expect(quotaFieldValid(max, field), field).to.equal(true);
+      expect(quotaFieldValid(min - 1, field), field).to.equal(false);
+      expect(quotaFieldValid(max + 1, field), field).to.equal(false);
+      expect(quotaFieldValid(min + 0.5, field), field).to.equal(false);
+    }
+  });
+
+  it('computes a key expiry from its lifetime in days, none for a key that never expires', () => {
+    const now = new Date('2026-12-06T10:00:00.000Z');
+    expect(expiresAtFor(null, now)).to.equal(null);
+    expect(expiresAtFor(30, now)).to.equal('2027-01-05T10:00:00.000Z');
+  });
+
+  it('states what revoking a key does', () => {
+    expect(revokeEffect({ prefix: 'lnx_ab12', name: 'ci', aliases: ['chat', 'search'] })).to.equal(
+      'Revokes lnx_ab12… (ci). Every gateway refuses it from its next request on (401 UNAUTHENTICATED), ' +
+        'for chat, search. This cannot be undone: issue a new key instead.',
+    );
+  });
+});

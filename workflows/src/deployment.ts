@@ -1,13 +1,18 @@
 import {
+  allHandlersFinished,
   condition,
   continueAsNew,
   defineQuery,
   defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
   patched,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type {
+  CanaryObservedSignal,
   DeploymentWorkflowInput,
   DeploymentWorkflowResult,
   DeploymentWorkflowStatus,
@@ -15,7 +20,12 @@ import type {
   RestartReplicaSignal,
   StopDeploymentSignal,
 } from '@lunanexa/contracts';
-import { DEPLOYMENT_QUERIES, DEPLOYMENT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
+import {
+  DEPLOYMENT_QUERIES,
+  DEPLOYMENT_SIGNALS,
+  DEPLOYMENT_UPDATES,
+  ROLLOUT_SIGNALS,
+} from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 // A worker killed mid-activity is noticed when this runs out: short enough to resume quickly, long enough
@@ -29,9 +39,21 @@ export const stopDeploymentSignal = defineSignal<[StopDeploymentSignal]>(DEPLOYM
 export const evacuateNodeSignal = defineSignal<[EvacuateNodeSignal]>(DEPLOYMENT_SIGNALS.evacuateNode);
 export const restartReplicaSignal = defineSignal<[RestartReplicaSignal]>(DEPLOYMENT_SIGNALS.restartReplica);
 export const deploymentStatusQuery = defineQuery<DeploymentWorkflowStatus>(DEPLOYMENT_QUERIES.status);
+export const replicaObservedSignal = defineSignal<[]>(DEPLOYMENT_SIGNALS.replicaObserved);
+export const canaryObservedSignal = defineSignal<[CanaryObservedSignal]>(ROLLOUT_SIGNALS.canaryObserved);
+export const deploymentRecordedUpdate = defineUpdate<DeploymentWorkflowStatus>(DEPLOYMENT_UPDATES.recorded);
+export const stopDeploymentUpdate = defineUpdate<DeploymentWorkflowResult, [StopDeploymentSignal]>(
+  DEPLOYMENT_UPDATES.stop,
+);
 
-/** Poll period while converging (agents report every few seconds). */
+/** Poll period while converging, for histories recorded before the agent channel signalled observations. */
 const CONVERGE_POLL_MS = 1_000;
+/**
+ * Runs from here on wait for `replicaObserved` (the agent channel signals each changed report) and tell a parent
+ * rollout what they observed; the tables are re-read on this slower timer only in case a signal was lost.
+ */
+const OBSERVATIONS_SIGNALLED = 'replica-observations-signalled';
+const OBSERVATION_FALLBACK_MS = 15_000;
 /** How long an evacuation waits for the replacement to be Ready before it stops the replica anyway. */
 const REPLACE_WAIT_MS = 120_000;
 /** Histories recorded before evacuations placed the replacement first replay the old order. */
@@ -79,6 +101,56 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
     restarts.push(signal);
   });
   setHandler(deploymentStatusQuery, () => status);
+  const signalled = patched(OBSERVATIONS_SIGNALLED);
+  let observationsSignalled = 0;
+  let observationsSeen = 0;
+  setHandler(replicaObservedSignal, () => {
+    observationsSignalled += 1;
+  });
+  /** Waits for `until`, a new replica observation, or the (fallback) timeout. */
+  const awaitObservation = async (until: () => boolean, pollMs: number): Promise<void> => {
+    if (!signalled) {
+      await condition(until, pollMs);
+      return;
+    }
+    await condition(() => until() || observationsSignalled !== observationsSeen, OBSERVATION_FALLBACK_MS);
+    observationsSeen = observationsSignalled;
+  };
+  let recorded = false;
+  let finished: DeploymentWorkflowResult | null = null;
+  setHandler(deploymentRecordedUpdate, async () => {
+    await condition(() => recorded);
+    return status;
+  });
+  setHandler(
+    stopDeploymentUpdate,
+    async (signal) => {
+      stop ??= signal;
+      await condition(() => finished !== null);
+      return finished as unknown as DeploymentWorkflowResult;
+    },
+    {
+      validator: (signal: StopDeploymentSignal) => {
+        if (!signal || typeof signal.actor !== 'string' || signal.actor === '')
+          throw new Error('stop needs an actor');
+      },
+    },
+  );
+  const parent = workflowInfo().parent;
+  let toldParent: string | null = null;
+  /** A rollout waits for its canary's state: told when it changes rather than reading it in a loop. */
+  const tellParent = async (state: string): Promise<void> => {
+    if (!signalled || parent === undefined || state === toldParent) return;
+    toldParent = state;
+    try {
+      await getExternalWorkflowHandle(parent.workflowId).signal(canaryObservedSignal, {
+        deploymentId,
+        state,
+      });
+    } catch {
+      // The rollout has ended (the canary outlives it once promoted): nobody is waiting.
+    }
+  };
 
   /**
    * Every pending evacuation at once (nodes lost together, drains started
@@ -122,7 +194,7 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
         deployments: [deploymentId],
       });
       if (progress.complete || stop !== null || Date.now() >= until) break;
-      await condition(() => stop !== null || evacuations.length > 0, CONVERGE_POLL_MS);
+      await awaitObservation(() => stop !== null || evacuations.length > 0, CONVERGE_POLL_MS);
       if (evacuations.length > 0) {
         take();
         placeAgain = true;
@@ -141,6 +213,7 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
 
   const iteration = input.iteration ?? 0;
   if (iteration === 0) await steps.createDeploymentRecord({ ...base, request: input.request });
+  recorded = true;
   const renewEveryMs = Math.max(5_000, Math.floor((input.leaseSeconds * 1000) / 3));
   let lastPush = -Infinity;
   let needsPush = true;
@@ -171,7 +244,7 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
               deployments: [deploymentId],
             });
             if (progress.complete || stop !== null || Date.now() >= until) break;
-            await condition(() => stop !== null, CONVERGE_POLL_MS);
+            await awaitObservation(() => stop !== null, CONVERGE_POLL_MS);
           }
         }
       }
@@ -207,7 +280,7 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
             seen.observedGeneration >= stopped.generation &&
             (seen.observedState === 'Stopped' || seen.observedState === 'Failed'));
         if (done || stop !== null || Date.now() >= until) break;
-        await condition(() => stop !== null, CONVERGE_POLL_MS);
+        await awaitObservation(() => stop !== null, CONVERGE_POLL_MS);
       }
       if (stop !== null) break;
       await steps.runReplicaAgain({
@@ -242,12 +315,23 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       readyReplicas: observed.readyReplicas,
       stopping: false,
     };
+    await tellParent(observed.state);
     const converged = observed.state === 'Ready' && placement.missing === 0 && !needsPush;
-    // Converged: sleep until the next lease renewal or a signal; otherwise poll the agents' reports.
-    await condition(
-      () => stop !== null || evacuations.length > 0 || restarts.length > 0,
-      converged ? renewEveryMs : placement.missing > 0 ? 5 * CONVERGE_POLL_MS : CONVERGE_POLL_MS,
-    );
+    const woken = () => stop !== null || evacuations.length > 0 || restarts.length > 0;
+    if (signalled && !converged && placement.missing === 0 && !needsPush) {
+      // Placed and pushed: what happens next is the agents' to report.
+      await awaitObservation(woken, CONVERGE_POLL_MS);
+    } else if (signalled && converged) {
+      // Until the next lease renewal, unless a replica reports a change (a failure, say) first.
+      await condition(() => woken() || observationsSignalled !== observationsSeen, renewEveryMs);
+      observationsSeen = observationsSignalled;
+    } else {
+      // Converged: sleep until the next lease renewal or a signal; otherwise poll the agents' reports.
+      await condition(
+        woken,
+        converged ? renewEveryMs : placement.missing > 0 ? 5 * CONVERGE_POLL_MS : CONVERGE_POLL_MS,
+      );
+    }
   }
 
   if (stop === null) {
@@ -263,9 +347,13 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
     const observed = await steps.observeDeployment(stopBase);
     status = { ...status, state: observed.state, generation: observed.generation };
     if (observed.stopped || Date.now() >= deadline) break;
-    await condition(() => false, 2 * CONVERGE_POLL_MS);
+    if (signalled) await awaitObservation(() => false, 2 * CONVERGE_POLL_MS);
+    else await condition(() => false, 2 * CONVERGE_POLL_MS);
   }
   const receipt = await steps.finishDeployment({ ...stopBase, state: 'Stopped' });
   status = { ...status, state: 'Stopped' };
-  return { deploymentId, state: 'Stopped', receiptHash: receipt.hash };
+  finished = { deploymentId, state: 'Stopped', receiptHash: receipt.hash };
+  // A stop asked by update answers with this result before the run closes.
+  await condition(allHandlersFinished);
+  return finished;
 }

@@ -1,4 +1,13 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type {
   ApproveNodeSignal,
   EnrollmentPhase,
@@ -6,7 +15,11 @@ import type {
   EnrollNodeWorkflowResult,
   RejectNodeSignal,
 } from '@lunanexa/contracts';
-import { ENROLL_NODE_QUERIES, ENROLL_NODE_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
+import {
+  ENROLL_NODE_QUERIES,
+  ENROLL_NODE_SIGNALS,
+  ENROLL_NODE_UPDATES,
+} from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({
@@ -23,6 +36,13 @@ const reach = proxyActivities<Activities>({
 export const approveNodeSignal = defineSignal<[ApproveNodeSignal]>(ENROLL_NODE_SIGNALS.approve);
 export const rejectNodeSignal = defineSignal<[RejectNodeSignal]>(ENROLL_NODE_SIGNALS.reject);
 export const enrollmentPhaseQuery = defineQuery<EnrollmentPhase>(ENROLL_NODE_QUERIES.phase);
+/** Approve or reject and answer with the enrollment's outcome once it is recorded. */
+export const approveNodeUpdate = defineUpdate<EnrollNodeWorkflowResult, [ApproveNodeSignal]>(
+  ENROLL_NODE_UPDATES.approve,
+);
+export const rejectNodeUpdate = defineUpdate<EnrollNodeWorkflowResult, [RejectNodeSignal]>(
+  ENROLL_NODE_UPDATES.reject,
+);
 
 /**
  * EnrollNode: Pending → (approve signal, or the token's auto-approve policy)
@@ -42,6 +62,47 @@ export async function enrollNodeWorkflow(input: EnrollNodeWorkflowInput): Promis
   setHandler(rejectNodeSignal, (signal) => {
     rejection ??= signal;
   });
+  let outcome: EnrollNodeWorkflowResult | null = null;
+  /** An approval after a rejection (or the reverse) does not apply; approving an approved node answers as before. */
+  const stillApplies = (wanted: 'approve' | 'reject', decision: { readonly actor: string }) => {
+    if (typeof decision.actor !== 'string' || decision.actor === '')
+      throw new Error(`${wanted} needs an actor`);
+    const contradicted =
+      wanted === 'approve'
+        ? rejection !== null || outcome?.phase === 'Rejected'
+        : input.autoApprove || approval !== null || (outcome !== null && outcome.phase !== 'Rejected');
+    if (contradicted) {
+      throw ApplicationFailure.create({
+        type: 'INVALID_TRANSITION',
+        message: `node ${input.nodeId} is no longer awaiting approval; ${wanted} does not apply`,
+        nonRetryable: true,
+      });
+    }
+  };
+  setHandler(
+    approveNodeUpdate,
+    async (signal) => {
+      approval ??= signal;
+      await condition(() => outcome !== null);
+      return outcome as unknown as EnrollNodeWorkflowResult;
+    },
+    { validator: (signal: ApproveNodeSignal) => stillApplies('approve', signal) },
+  );
+  setHandler(
+    rejectNodeUpdate,
+    async (signal) => {
+      rejection ??= signal;
+      await condition(() => outcome !== null);
+      return outcome as unknown as EnrollNodeWorkflowResult;
+    },
+    { validator: (signal: RejectNodeSignal) => stillApplies('reject', signal) },
+  );
+  /** The approve or reject asked by update answers with this before the run closes. */
+  const finish = async (result: EnrollNodeWorkflowResult): Promise<EnrollNodeWorkflowResult> => {
+    outcome = result;
+    await condition(allHandlersFinished);
+    return result;
+  };
 
   const base = { nodeId: input.nodeId, correlationId: input.correlationId };
   if (!input.autoApprove) {
@@ -56,13 +117,13 @@ export async function enrollNodeWorkflow(input: EnrollNodeWorkflowInput): Promis
         decided && rejection ? (rejection as RejectNodeSignal).correlationId : input.correlationId;
       const receipt = await steps.rejectNode({ nodeId: input.nodeId, actor, correlationId, reason });
       phase = 'Rejected';
-      return {
+      return finish({
         nodeId: input.nodeId,
         phase,
         approvedBy: null,
         credentialSerial: null,
         receiptHash: receipt.hash,
-      };
+      });
     }
   }
   const approver = input.autoApprove
@@ -81,11 +142,11 @@ export async function enrollNodeWorkflow(input: EnrollNodeWorkflowInput): Promis
   await reach.checkNodeReachable({ ...base, actor: approver });
   const receipt = await steps.activateNode({ ...base, actor: approver, step: 'enroll' });
   phase = 'Active';
-  return {
+  return finish({
     nodeId: input.nodeId,
     phase: 'Active',
     approvedBy: approver,
     credentialSerial: credential.serial,
     receiptHash: receipt.hash,
-  };
+  });
 }

@@ -2,11 +2,15 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  allHandlersFinished,
+  condition,
+  defineUpdate,
   isCancellation,
   proxyActivities,
+  setHandler,
 } from '@temporalio/workflow';
 import type { EvaluateWorkflowInput, EvaluateWorkflowResult } from '@lunanexa/contracts';
-import { typedFailureCode } from '@lunanexa/contracts/dist/src/workflow-constants';
+import { EVALUATION_UPDATES, typedFailureCode } from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 
 const steps = proxyActivities<Activities>({
@@ -20,6 +24,9 @@ const measuring = proxyActivities<Activities>({
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '30 seconds', maximumAttempts: 3 },
 });
+
+/** Answers with the run id once the run is recorded; a refusal fails it with the refusal's typed code. */
+export const evaluationBegunUpdate = defineUpdate<{ runId: string }>(EVALUATION_UPDATES.begun);
 
 /**
  * Evaluates a model version against a candidate deployment of it:
@@ -38,8 +45,25 @@ const measuring = proxyActivities<Activities>({
  * recording twice.
  */
 export async function evaluateWorkflow(input: EvaluateWorkflowInput): Promise<EvaluateWorkflowResult> {
+  const result = await runEvaluation(input);
+  // The caller that started this run by update hears the answer before the run closes.
+  await condition(allHandlersFinished);
+  return result;
+}
+
+async function runEvaluation(input: EvaluateWorkflowInput): Promise<EvaluateWorkflowResult> {
   const base = { runId: input.runId, actor: input.actor, correlationId: input.correlationId };
+  let beginning: { refused: false } | { refused: true; code: string; reason: string } | null = null;
+  setHandler(evaluationBegunUpdate, async () => {
+    await condition(() => beginning !== null);
+    const begun = beginning as unknown as
+      { refused: false } | { refused: true; code: string; reason: string };
+    if (begun.refused)
+      throw ApplicationFailure.create({ type: begun.code, message: begun.reason, nonRetryable: true });
+    return { runId: input.runId };
+  });
   const begun = await steps.beginEvaluation(input);
+  beginning = begun.refused ? { refused: true, code: begun.code, reason: begun.reason } : { refused: false };
   if (begun.refused) {
     return {
       runId: input.runId,

@@ -2,10 +2,13 @@ import {
   ApplicationFailure,
   ActivityFailure,
   ParentClosePolicy,
+  allHandlersFinished,
   condition,
   defineQuery,
   defineSignal,
+  defineUpdate,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -18,10 +21,14 @@ import type {
   RolloutWorkflowStatus,
   StepAnalysis,
 } from '@lunanexa/contracts';
-import { ROLLOUT_QUERIES, ROLLOUT_SIGNALS } from '@lunanexa/contracts/dist/src/workflow-constants';
+import {
+  ROLLOUT_QUERIES,
+  ROLLOUT_SIGNALS,
+  ROLLOUT_UPDATES,
+} from '@lunanexa/contracts/dist/src/workflow-constants';
 import type { Activities } from '@lunanexa/activities';
 import type { RolloutEndOutcome } from '@lunanexa/domain';
-import { deploymentWorkflow, stopDeploymentSignal } from './deployment';
+import { canaryObservedSignal, deploymentWorkflow, stopDeploymentSignal } from './deployment';
 
 const steps = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -36,10 +43,40 @@ const verification = proxyActivities<Activities>({
 
 export const rolloutOperatorSignal = defineSignal<[RolloutSignal]>(ROLLOUT_SIGNALS.operator);
 export const rolloutStatusQuery = defineQuery<RolloutWorkflowStatus>(ROLLOUT_QUERIES.status);
+export const rolloutStartedUpdate = defineUpdate<RolloutWorkflowStatus>(ROLLOUT_UPDATES.started);
+export const rolloutOperatorActionUpdate = defineUpdate<RolloutWorkflowStatus, [RolloutSignal]>(
+  ROLLOUT_UPDATES.operatorAction,
+);
 
 /** How long the canary deployment may take to report Ready before the rollout fails. */
 const CANARY_READY_TIMEOUT_MS = 15 * 60_000;
 const READY_POLL_MS = 2_000;
+/** Runs from here on wait for the canary's workflow to signal its state; the table is re-read on this timer. */
+const CANARY_SIGNALLED = 'canary-observed-signalled';
+const CANARY_FALLBACK_MS = 15_000;
+/** How long an operator action's update waits for its effect before answering with the state so far. */
+const OPERATOR_ACTION_WAIT_MS = 15_000;
+const OPERATOR_ACTIONS = ['promote', 'rollback', 'abort', 'pause', 'resume'];
+/** States in which the workflow still takes operator actions (a promoted one only while it bakes). */
+const ACTIVE_STATES: readonly RolloutState[] = ['Verifying', 'Deploying', 'Canary', 'Paused'];
+
+/** What the operator sees once the workflow has acted on an action (or gone past it). */
+function actionTookEffect(action: RolloutSignal['action'], state: RolloutState): boolean {
+  switch (action) {
+    case 'promote':
+      return state === 'Promoted';
+    case 'rollback':
+      return state === 'RolledBack';
+    case 'abort':
+      return state === 'Aborted' || state === 'RolledBack';
+    case 'pause':
+      return state === 'Paused';
+    case 'resume':
+      return state !== 'Paused';
+    default:
+      return true;
+  }
+}
 
 /**
  * Moves an alias to a new model version, safely:
@@ -58,6 +95,13 @@ const READY_POLL_MS = 2_000;
  * resumes at the same step and no step runs twice.
  */
 export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<RolloutWorkflowResult> {
+  const result = await runRollout(input);
+  // An operator action or start asked by update answers before the run closes.
+  await condition(allHandlersFinished);
+  return result;
+}
+
+async function runRollout(input: RolloutWorkflowInput): Promise<RolloutWorkflowResult> {
   const base = { rolloutId: input.rolloutId, actor: input.actor, correlationId: input.correlationId };
   const pending: RolloutSignal[] = [];
   let paused = false;
@@ -70,13 +114,51 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<Roll
     weight: 0,
     analyses,
   };
+  let baking = false;
+  let refusal: { code: string; reason: string } | null = null;
   const setStatus = (state: RolloutState, step = status.step, weight = status.weight) => {
-    status = { rolloutId: input.rolloutId, state, step, weight, analyses: [...analyses] };
+    status = { rolloutId: input.rolloutId, state, step, weight, analyses: [...analyses], baking, refusal };
   };
   setHandler(rolloutOperatorSignal, (signal) => {
     pending.push(signal);
   });
   setHandler(rolloutStatusQuery, () => status);
+  const canaryBySignal = patched(CANARY_SIGNALLED);
+  let canaryReports = 0;
+  let canarySeen = 0;
+  setHandler(canaryObservedSignal, (signal) => {
+    if (signal.deploymentId === input.canaryDeploymentId) canaryReports += 1;
+  });
+  let ended = false;
+  setHandler(rolloutStartedUpdate, async () => {
+    await condition(() => status.state !== 'Verifying' || ended);
+    return status;
+  });
+  setHandler(
+    rolloutOperatorActionUpdate,
+    async (signal) => {
+      pending.push(signal);
+      await condition(() => ended || actionTookEffect(signal.action, status.state), OPERATOR_ACTION_WAIT_MS);
+      return status;
+    },
+    {
+      validator: (signal: RolloutSignal) => {
+        if (!OPERATOR_ACTIONS.includes(signal.action))
+          throw new Error(`unknown action ${String(signal.action)}`);
+        const bakeRollback =
+          status.state === 'Promoted' &&
+          baking &&
+          (signal.action === 'rollback' || signal.action === 'abort');
+        if (ended || (!ACTIVE_STATES.includes(status.state) && !bakeRollback)) {
+          throw ApplicationFailure.create({
+            type: 'INVALID_TRANSITION',
+            message: `rollout ${input.rolloutId} is ${status.state}${status.state === 'Promoted' ? ' and its bake period is over' : ''}; ${signal.action} does not apply`,
+            nonRetryable: true,
+          });
+        }
+      },
+    },
+  );
 
   const finish = (
     state: RolloutWorkflowResult['state'],
@@ -85,6 +167,9 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<Roll
     code: string | null = null,
     reason: string | null = null,
   ): RolloutWorkflowResult => {
+    baking = false;
+    if (state === 'Refused') refusal = { code: code ?? 'CONFLICT', reason: reason ?? 'refused' };
+    ended = true;
     setStatus(state);
     return { rolloutId: input.rolloutId, state, code, reason, aliasRevision, receiptHash };
   };
@@ -239,7 +324,13 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<Roll
         `canary deployment not Ready after ${CANARY_READY_TIMEOUT_MS / 1000} s (${observed.state})`,
       );
     }
-    await condition(() => pending.length > 0, READY_POLL_MS);
+    if (canaryBySignal) {
+      // A report that came while the state was being read wakes this at once: nothing is missed.
+      await condition(() => pending.length > 0 || canaryReports !== canarySeen, CANARY_FALLBACK_MS);
+      canarySeen = canaryReports;
+    } else {
+      await condition(() => pending.length > 0, READY_POLL_MS);
+    }
   }
 
   let promoteTrigger: 'analysis' | 'operator' = 'analysis';
@@ -288,6 +379,8 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<Roll
   const promoted = await steps.promoteRollout({ ...base, trigger: promoteTrigger });
   setStatus('Promoted', status.step, 100);
   if (input.plan.bakeSeconds > 0) {
+    baking = true;
+    setStatus('Promoted', status.step, 100);
     const bakeEnds = Date.now() + input.plan.bakeSeconds * 1000;
     for (;;) {
       const signal = await takeSignals();
@@ -303,6 +396,8 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<Roll
       await condition(() => pending.length > 0, remaining);
     }
   }
+  baking = false;
+  setStatus('Promoted', status.step, 100);
   await stopDeployment(promoted.previousDeploymentId);
   const done = await steps.finishPromotion({ ...base, stoppedDeploymentId: promoted.previousDeploymentId });
   return finish('Promoted', done.hash, promoted.revision);

@@ -29,9 +29,11 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
     const rows = await listAssignments(db, { deploymentId });
     let pushed = 0;
     const unreachable: string[] = [];
-    for (const row of rows) {
+    const byNode = new Map<string, AssignmentRow[]>();
+    for (const row of rows) byNode.set(row.nodeId, [...(byNode.get(row.nodeId) ?? []), row]);
+    const pushOne = async (row: AssignmentRow): Promise<void> => {
       const node = await findNode(db, row.nodeId);
-      if (!node || stopAcknowledged(row)) continue;
+      if (!node || stopAcknowledged(row)) return;
       const leaseExpiresAt = leaseUntil(clock.now(), leaseSeconds);
       const spec = buildAssignment(
         row.id,
@@ -56,11 +58,17 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
       } catch (error) {
         if (error instanceof LunaNexaError && error.code === ErrorCode.DEPENDENCY_UNAVAILABLE) {
           unreachable.push(node.name);
-          continue;
+          return;
         }
         throw error;
       }
-    }
+    };
+    // Nodes at once (one slow or unreachable node does not hold up the others' replicas), one node's in order.
+    await Promise.all(
+      [...byNode.values()].map(async (nodeRows) => {
+        for (const row of nodeRows) await pushOne(row);
+      }),
+    );
     return { pushed, unreachable };
   }
 

@@ -343,6 +343,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       ...(reconcile.stopGraceMs === undefined ? {} : { stopGraceMs: reconcile.stopGraceMs }),
       ...(reconcile.adapters === undefined ? {} : { adapters: reconcile.adapters }),
       ...(options.artifactStore === undefined ? {} : { artifactStore: options.artifactStore }),
+      onReplicaStateChange: () => heartbeat?.reportChange(),
     });
     await reconciler.start();
     const running = reconciler;

@@ -158,11 +158,39 @@ export const DEPLOYMENT_SIGNALS = {
   stop: 'stopDeployment',
   evacuateNode: 'evacuateNode',
   restartReplica: 'restartReplica',
+  /** The agent channel recorded a changed replica observation of this deployment (no payload: the rows say what). */
+  replicaObserved: 'replicaObserved',
 } as const;
 export const DEPLOYMENT_QUERIES = { status: 'deploymentStatus' } as const;
+/** Updates answer once the workflow has recorded what they ask for (the api returns that instead of polling rows). */
+export const DEPLOYMENT_UPDATES = {
+  /** Answers once the deployment row is written: update-with-start of createDeployment. */
+  recorded: 'deploymentRecorded',
+  /** Stop (StopDeploymentSignal as argument); answers once the replicas are stopped and the receipt written. */
+  stop: 'stopDeploymentUpdate',
+} as const;
 
-export const ROLLOUT_SIGNALS = { operator: 'rolloutOperatorSignal' } as const;
+export const ROLLOUT_SIGNALS = {
+  operator: 'rolloutOperatorSignal',
+  /** The canary deployment's workflow observed a new state of the canary (payload: CanaryObservedSignal). */
+  canaryObserved: 'canaryObserved',
+} as const;
+
+export interface CanaryObservedSignal {
+  readonly deploymentId: string;
+  readonly state: string;
+}
 export const ROLLOUT_QUERIES = { status: 'rolloutStatus' } as const;
+/** Answers once the evaluation run is recorded; a refusal fails the update with its typed code. */
+export const EVALUATION_UPDATES = { begun: 'evaluationBegun' } as const;
+/** Approve or reject (EnrollNodeDecision as argument); answers with the phase once the decision is recorded. */
+export const ENROLL_NODE_UPDATES = { approve: 'approveNodeUpdate', reject: 'rejectNodeUpdate' } as const;
+export const ROLLOUT_UPDATES = {
+  /** Answers once the rollout is past verification (refused, or deploying its canary): update-with-start. */
+  started: 'rolloutStarted',
+  /** An operator action (RolloutSignal as argument); answers once the workflow has acted on it. */
+  operatorAction: 'rolloutOperatorAction',
+} as const;
 
 export interface DeploymentWorkflowStatus {
   readonly deploymentId: string;

@@ -148,6 +148,10 @@ export interface RolloutWorkflowStatus {
   readonly step: number;
   readonly weight: number;
   readonly analyses: readonly StepAnalysis[];
+  /** Promoted and still baking: a rollback or abort still applies (absent in runs that predate it). */
+  readonly baking?: boolean;
+  /** Set once refused: the typed code and reason. */
+  readonly refusal?: { readonly code: string; readonly reason: string } | null;
 }
 
 export interface RolloutWorkflowResult {

@@ -12,9 +12,13 @@ export { ErrorCode, typedFailureCode } from './errors';
 export {
   DEPLOYMENT_QUERIES,
   DEPLOYMENT_SIGNALS,
+  DEPLOYMENT_UPDATES,
   ENROLL_NODE_QUERIES,
   ENROLL_NODE_SIGNALS,
+  ENROLL_NODE_UPDATES,
+  EVALUATION_UPDATES,
   ROLLOUT_QUERIES,
   ROLLOUT_SIGNALS,
+  ROLLOUT_UPDATES,
 } from './fleet-workflows';
 export { RECONCILE_DRY_RUN_OUTCOME } from './reconcile';

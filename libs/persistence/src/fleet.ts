@@ -226,7 +226,7 @@ function observationCtes(json: string, at: string, max: string, gate: string | n
                 message text, restarts integer)
         ORDER BY r.id, r.n DESC),
      before AS (
-       SELECT a.id, a.observed_restarts FROM assignments a JOIN o ON o.id = a.id
+       SELECT a.id, a.observed_restarts, a.observed_state, a.observed_generation FROM assignments a JOIN o ON o.id = a.id
         WHERE a.node_id = $1 ORDER BY a.id FOR UPDATE OF a),
      updated AS (
        UPDATE assignments a
@@ -237,13 +237,18 @@ function observationCtes(json: string, at: string, max: string, gate: string | n
               health_failures = CASE WHEN o.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
          FROM before b JOIN o ON o.id = b.id
         WHERE a.id = b.id
-       RETURNING a.id, b.observed_restarts AS previous, o.restarts),
+       RETURNING a.id, a.deployment_id, b.observed_restarts AS previous, o.restarts,
+                 (b.observed_state IS DISTINCT FROM o.state OR b.observed_generation IS DISTINCT FROM o.generation)
+                   AS changed),
      crashes AS (
        INSERT INTO runtime_crashes (node_id, assignment_id, observed_at)
        SELECT $1, u.id, ${at} FROM updated u
         CROSS JOIN LATERAL generate_series(1, LEAST(${max}::integer, u.restarts - u.previous))
         WHERE u.restarts > u.previous
-       RETURNING 1)`;
+       RETURNING 1),
+     changed AS (
+       SELECT coalesce(array_agg(DISTINCT d.workflow_id), '{}') AS workflow_ids
+         FROM updated u JOIN deployments d ON d.id = u.deployment_id WHERE u.changed)`;
 }
 
 /**
@@ -262,14 +267,23 @@ export async function recordAssignmentObservations(
   nodeId: string,
   observed: readonly AssignmentObservation[],
   at: Date,
-): Promise<void> {
-  if (observed.length === 0) return;
-  await q.query(`WITH ${observationCtes('$2', '$3', '$4', null)} SELECT count(*) FROM crashes`, [
-    nodeId,
-    observationRows(observed),
-    at,
-    MAX_CRASHES_PER_REPORT,
-  ]);
+): Promise<ObservationChanges> {
+  if (observed.length === 0) return { changedDeploymentWorkflowIds: [] };
+  const rows = await q.query<{ crashes: string; workflow_ids: string[] }[]>(
+    `WITH ${observationCtes('$2', '$3', '$4', null)}
+     SELECT (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids`,
+    [nodeId, observationRows(observed), at, MAX_CRASHES_PER_REPORT],
+  );
+  return { changedDeploymentWorkflowIds: rows[0]?.workflow_ids ?? [] };
+}
+
+/**
+ * The deployments (by workflow id) whose replicas on this node reported a
+ * state or generation other than the one on record: their workflows wait
+ * for exactly that news.
+ */
+export interface ObservationChanges {
+  readonly changedDeploymentWorkflowIds: readonly string[];
 }
 
 /** What a heartbeat's ack reads of its node. */
@@ -309,7 +323,10 @@ export interface LeaseRenewal {
  * replicas' observations. Null when any of those conditions does not hold:
  * the caller then takes the full path, which knows why.
  */
-export async function renewNodeLease(q: Queryable, renewal: LeaseRenewal): Promise<HeartbeatAckNode | null> {
+export async function renewNodeLease(
+  q: Queryable,
+  renewal: LeaseRenewal,
+): Promise<(HeartbeatAckNode & ObservationChanges) | null> {
   const rows = await q.query<
     {
       id: string;
@@ -321,6 +338,7 @@ export async function renewNodeLease(q: Queryable, renewal: LeaseRenewal): Promi
       rotation_requested_at: Date | null;
       next_key_id: string | null;
       bootstrap_token_id: string;
+      workflow_ids: string[];
     }[]
   >(
     `WITH n AS (
@@ -333,7 +351,7 @@ export async function renewNodeLease(q: Queryable, renewal: LeaseRenewal): Promi
        RETURNING id, name, lifecycle, cordoned, credential, credential_serial, rotation_requested_at, next_key_id,
                  bootstrap_token_id),
      ${observationCtes('$11', '$3', '$12', 'n')}
-     SELECT n.*, (SELECT count(*) FROM crashes) AS crashes FROM n`,
+     SELECT n.*, (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids FROM n`,
     [
       renewal.nodeId,
       renewal.sequence,
@@ -361,6 +379,7 @@ export async function renewNodeLease(q: Queryable, renewal: LeaseRenewal): Promi
     rotationRequestedAt: row.rotation_requested_at === null ? null : new Date(row.rotation_requested_at),
     nextKeyId: row.next_key_id,
     bootstrapTokenId: row.bootstrap_token_id,
+    changedDeploymentWorkflowIds: row.workflow_ids,
   };
 }
 

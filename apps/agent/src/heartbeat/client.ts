@@ -95,6 +95,10 @@ export interface HeartbeatHealth {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** Changes arriving this close together go in one heartbeat (both replicas of a deployment turning Ready). */
+const CHANGE_COALESCE_MS = 10;
+/** A change-driven heartbeat never follows the previous one sooner than this, so a flapping runtime is no flood. */
+const CHANGE_MIN_GAP_MS = 50;
 
 /**
  * Signed heartbeats to `<controllerUrl>/agent/v1/heartbeat`, one every
@@ -121,6 +125,10 @@ export class HeartbeatLoop {
   private readonly log: Logger;
   private readonly now: () => Date;
   private readonly url: string;
+  private changeTimer: NodeJS.Timeout | undefined;
+  /** A change-driven heartbeat is queued and has not read the observations yet: later changes ride on it. */
+  private changeQueued = false;
+  private lastBeganAt = -Infinity;
 
   constructor(private readonly options: HeartbeatOptions) {
     this.log = options.logger.child({ component: 'heartbeat' });
@@ -150,11 +158,31 @@ export class HeartbeatLoop {
     this.timer.unref();
   }
 
+  /**
+   * Something the controller waits for changed (a replica turned Ready, say): report it in a heartbeat now
+   * rather than at the next interval, which keeps running as before.
+   */
+  reportChange(): void {
+    if (this.closed || this.changeTimer !== undefined || this.changeQueued) return;
+    const delayMs = Math.max(CHANGE_COALESCE_MS, this.lastBeganAt + CHANGE_MIN_GAP_MS - performance.now());
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.changeQueued = true;
+      void this.beat().catch((error: unknown) => {
+        this.log.error({ err: error }, 'heartbeat failed');
+      });
+    }, delayMs);
+    this.changeTimer.unref();
+  }
+
   /** Stops the timer and waits for a heartbeat in flight. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.changeTimer !== undefined) clearTimeout(this.changeTimer);
     await this.running;
+    // A change-driven heartbeat may still be on its way.
+    await this.queue;
   }
 
   /**
@@ -171,6 +199,8 @@ export class HeartbeatLoop {
 
   private async beatNow(): Promise<HeartbeatResult> {
     const { options } = this;
+    this.changeQueued = false;
+    this.lastBeganAt = performance.now();
     const sequence = await options.sequence.next();
     const issuedAt = this.now();
     this.lastAttemptAt = issuedAt;

@@ -35,6 +35,12 @@ import { loadRuntimeRecords, saveRuntimeRecords, type RuntimeRecord } from './re
 
 /** How often every assignment is looked at, whether or not anything arrived. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 2_000;
+/**
+ * A runtime that is still starting is probed this often for its first seconds (most become ready quickly, and
+ * a deployment waits for that answer), then at the reconcile interval.
+ */
+const STARTUP_PROBE_MS = 25;
+const STARTUP_PROBE_WINDOW_MS = 3_000;
 export const DEFAULT_RESTART_BACKOFF = { initialMs: 1_000, maxMs: 60_000 } as const;
 /** A runtime ready this long has recovered: its next crash starts the backoff from the beginning. */
 const STABLE_AFTER_MS = 60_000;
@@ -65,6 +71,8 @@ export interface ReconcilerOptions {
   readonly healthCheck?: RuntimeHealthCheck;
   /** Where s3:// and oci:// artifacts are pulled from; default: nowhere (only artifacts already on disk run). */
   readonly artifactStore?: ArtifactStoreConfig;
+  /** Told when a replica's state changes, so the controller can hear of it without waiting for the next heartbeat. */
+  readonly onReplicaStateChange?: () => void;
 }
 
 /** One assignment's replica as /health shows it. */
@@ -400,6 +408,13 @@ export class Reconciler {
       },
       `runtime for ${assignment.id} started`,
     );
+    this.probeSoonWhileYoung(runtime);
+  }
+
+  private probeSoonWhileYoung(runtime: LiveRuntime): void {
+    if (this.closed || runtime.adopted) return;
+    const age = this.now().getTime() - Date.parse(runtime.record.startedAt);
+    if (age < STARTUP_PROBE_WINDOW_MS) setTimeout(() => this.trigger(), STARTUP_PROBE_MS).unref();
   }
 
   private artifactPath(assignment: Assignment): string {
@@ -580,6 +595,7 @@ export class Reconciler {
       case 'starting':
         this.transition(slot, 'Starting', health.reason);
         slot.inFlight = null;
+        this.probeSoonWhileYoung(runtime);
         return;
       case 'failing':
         // An exit is handled where it is noticed (onExit), with its status.
@@ -673,7 +689,8 @@ export class Reconciler {
   }
 
   private transition(slot: Slot, state: ReplicaState, message: string | null): void {
-    if (slot.state !== state) {
+    const changed = slot.state !== state;
+    if (changed) {
       this.log.info(
         { event: 'replica_state', assignmentId: slot.assignmentId, from: slot.state, to: state, message },
         `${slot.assignmentId}: ${slot.state} → ${state}`,
@@ -681,6 +698,7 @@ export class Reconciler {
     }
     slot.state = state;
     slot.message = message === null ? null : message.slice(0, 1024);
+    if (changed) this.options.onReplicaStateChange?.();
   }
 
   private reportExit(runtime: LiveRuntime, exit: RuntimeExit): void {

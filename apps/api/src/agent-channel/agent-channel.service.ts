@@ -20,6 +20,7 @@ import {
 } from '@lunanexa/agent-protocol';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+  DEPLOYMENT_SIGNALS,
   ErrorCode,
   LunaNexaError,
   WORKFLOW_TYPES,
@@ -340,7 +341,12 @@ export class AgentChannelService {
         return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
       throw error;
     }
-    let outcome: { node: HeartbeatAckNode; refusalsRecorded: number; leaseExpiresAt: Date };
+    let outcome: {
+      node: HeartbeatAckNode;
+      refusalsRecorded: number;
+      leaseExpiresAt: Date;
+      changedDeploymentWorkflowIds: readonly string[];
+    };
     try {
       outcome =
         (await this.renewLease(node, envelope)) ??
@@ -352,6 +358,7 @@ export class AgentChannelService {
     }
     const current = outcome.node;
     this.announcer.changed(current.id);
+    this.tellDeployments(outcome.changedDeploymentWorkflowIds);
     if (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') {
       await this.ensureEnrollWorkflow(
         current.id,
@@ -388,7 +395,12 @@ export class AgentChannelService {
   private async renewLease(
     node: NodeKeysRow,
     envelope: Envelope & { type: 'heartbeat' },
-  ): Promise<{ node: HeartbeatAckNode; refusalsRecorded: number; leaseExpiresAt: Date } | null> {
+  ): Promise<{
+    node: HeartbeatAckNode;
+    refusalsRecorded: number;
+    leaseExpiresAt: Date;
+    changedDeploymentWorkflowIds: readonly string[];
+  } | null> {
     const { heartbeat, refusals, nextKey, endpoint } = envelope.body;
     if (envelope.signature.keyId !== node.keyId || node.nextKeyId !== null) return null;
     if (refusals.length > 0 || (nextKey !== null && nextKey !== undefined && nextKey.keyId !== node.keyId))
@@ -407,7 +419,32 @@ export class AgentChannelService {
       endpoint: endpoint ?? null,
       observedAssignments: heartbeat.observedAssignments,
     });
-    return renewed ? { node: renewed, refusalsRecorded: 0, leaseExpiresAt } : null;
+    return renewed
+      ? {
+          node: renewed,
+          refusalsRecorded: 0,
+          leaseExpiresAt,
+          changedDeploymentWorkflowIds: renewed.changedDeploymentWorkflowIds,
+        }
+      : null;
+  }
+
+  /**
+   * Wakes the workflows of deployments whose replicas just reported something new, once it is committed:
+   * they wait for this instead of re-reading the tables. A lost signal costs only speed (each workflow also
+   * re-reads on a slow timer), so a failure is logged, never retried here.
+   */
+  private tellDeployments(workflowIds: readonly string[]): void {
+    for (const workflowId of workflowIds) {
+      this.workflows.signal(workflowId, DEPLOYMENT_SIGNALS.replicaObserved, {}).catch((error: unknown) => {
+        // A finished workflow (a stopped deployment) has nothing left to wait for.
+        if (error instanceof LunaNexaError && error.code === ErrorCode.NOT_FOUND) return;
+        this.logger.warn(
+          { err: error, workflowId },
+          'replica observation not signalled; the workflow re-reads later',
+        );
+      });
+    }
   }
 
   private async applyHeartbeat(
@@ -415,7 +452,12 @@ export class AgentChannelService {
     nodeId: string,
     envelope: Envelope & { type: 'heartbeat' },
     ids: RequestIds,
-  ): Promise<{ node: NodeRow; refusalsRecorded: number; leaseExpiresAt: Date }> {
+  ): Promise<{
+    node: NodeRow;
+    refusalsRecorded: number;
+    leaseExpiresAt: Date;
+    changedDeploymentWorkflowIds: readonly string[];
+  }> {
     const locked = await findNode(manager, nodeId, { forUpdate: true });
     if (!locked)
       throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, 'no enrolled node key matches this heartbeat');
@@ -517,7 +559,12 @@ export class AgentChannelService {
       address,
       sshPort,
     });
-    await recordAssignmentObservations(manager, locked.id, heartbeat.observedAssignments, now);
+    const observations = await recordAssignmentObservations(
+      manager,
+      locked.id,
+      heartbeat.observedAssignments,
+      now,
+    );
     for (const refusal of refusals) {
       await this.audit.appendIn(
         manager,
@@ -540,6 +587,11 @@ export class AgentChannelService {
       address,
       sshPort,
     };
-    return { node, refusalsRecorded: refusals.length, leaseExpiresAt };
+    return {
+      node,
+      refusalsRecorded: refusals.length,
+      leaseExpiresAt,
+      changedDeploymentWorkflowIds: observations.changedDeploymentWorkflowIds,
+    };
   }
 }

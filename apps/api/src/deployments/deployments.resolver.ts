@@ -55,8 +55,15 @@ export class DeploymentsResolver {
   })
   stopDeployment(
     @Args('deployment') deployment: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description:
+        'The same key again returns the first call’s answer; default: derived from the deployment.',
+    })
+    idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<DeploymentOperation> {
-    return this.deploymentsService.stopDeployment(deployment, callerOf(ctx));
+    return this.deploymentsService.stopDeployment(deployment, callerOf(ctx), idempotencyKey ?? null);
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DEPLOYMENT_PURPOSES,
-  DEPLOYMENT_SIGNALS,
+  DEPLOYMENT_UPDATES,
   DeploymentPurposeSchema,
   ErrorCode,
   PLACEMENT_STRATEGIES,
@@ -16,6 +16,7 @@ import {
   type DeploymentPurpose,
   type DeploymentWorkflowInput,
   type DeploymentWorkflowResult,
+  type DeploymentWorkflowStatus,
 } from '@lunanexa/contracts';
 import { decideDeployPolicy, planPlacement } from '@lunanexa/domain';
 import {
@@ -43,6 +44,7 @@ import type {
   PlacementPlanView,
 } from './deployments.types';
 import { deploymentView } from './views';
+import { stopIdempotencyKey } from '../common/idempotency-keys';
 
 function invalid(path: string, message: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
@@ -212,43 +214,45 @@ export class DeploymentsService {
       correlationId: caller.ids.correlationId,
       requestId: caller.ids.requestId,
     };
-    const started = await this.workflows.start(WORKFLOW_TYPES.deployment, {
-      workflowId,
-      args: [workflowInput],
-      correlationId: caller.ids.correlationId,
-      actor: caller.actor,
-      ...(requestedNodeId ? { nodeId: requestedNodeId } : {}),
-    });
-    const row = await this.waitForRecord(deploymentId);
+    // Answers once the workflow has written the deployment row (a retry with the same key gets the same run).
+    const started = await this.workflows.startAndAsk<DeploymentWorkflowStatus>(
+      WORKFLOW_TYPES.deployment,
+      DEPLOYMENT_UPDATES.recorded,
+      {
+        workflowId,
+        args: [workflowInput],
+        correlationId: caller.ids.correlationId,
+        actor: caller.actor,
+        ...(requestedNodeId ? { nodeId: requestedNodeId } : {}),
+      },
+    );
+    const row = await findDeployment(this.db, deploymentId);
     return {
       deployment: row ? await this.view(row) : null,
       deploymentId,
       workflowId,
-      temporalUiUrl: started.temporalUiUrl,
+      temporalUiUrl: started.ref.temporalUiUrl,
       correlationId: caller.ids.correlationId,
     };
   }
 
-  private async waitForRecord(deploymentId: string): Promise<DeploymentRow | null> {
-    const deadline = Date.now() + Math.min(this.config.LUNANEXA_WORKFLOW_WAIT_MS, 10_000);
-    for (;;) {
-      const row = await findDeployment(this.db, deploymentId);
-      if (row || Date.now() >= deadline) return row;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   /** Signals the deployment's workflow to stop and waits for it to finish (replicas stopped). */
-  async stopDeployment(idOrName: string, caller: Caller): Promise<DeploymentOperation> {
+  async stopDeployment(
+    idOrName: string,
+    caller: Caller,
+    idempotencyKey: string | null = null,
+  ): Promise<DeploymentOperation> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const row = await findDeployment(this.db, idOrName);
     if (!row) throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${idOrName} does not exist`);
     if (row.state !== 'Stopped') {
-      await this.workflows.signal(row.workflowId, DEPLOYMENT_SIGNALS.stop, {
-        actor: caller.actor,
-        correlationId: caller.ids.correlationId,
-        requestId: caller.ids.requestId,
-      });
-      await this.workflows.result<DeploymentWorkflowResult>(row.workflowId);
+      // Answers once the replicas are stopped; a deployment is stopped once, so its id is the key.
+      await this.workflows.ask<DeploymentWorkflowResult>(
+        row.workflowId,
+        DEPLOYMENT_UPDATES.stop,
+        { actor: caller.actor, correlationId: caller.ids.correlationId, requestId: caller.ids.requestId },
+        idempotencyKey ?? stopIdempotencyKey(row.id),
+      );
     }
     const after = await findDeployment(this.db, row.id);
     return {

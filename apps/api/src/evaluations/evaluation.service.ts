@@ -10,9 +10,9 @@ import {
   ErrorCode,
   EvaluationSuiteDefinitionSchema,
   LunaNexaError,
+  EVALUATION_UPDATES,
   WORKFLOW_TYPES,
   canonicalJson,
-  isErrorCode,
   type BenchmarkProfileDefinition,
   type EvaluateWorkflowInput,
   type EvaluationSuiteDefinition,
@@ -34,7 +34,6 @@ import {
   listEvaluationRuns,
   listEvaluationSuites,
   readyEndpoints,
-  firstWorkflowAuditEvidence,
   type BenchmarkProfileRow,
   type EvaluationRunRow,
   type EvaluationSuiteRow,
@@ -43,6 +42,7 @@ import { DataSource } from 'typeorm';
 import { AuditWriter, Denied } from '../auth';
 import type { Caller } from '../common/caller';
 import { validateIdempotencyKey } from '../common/idempotency-key';
+import { derivedKey } from '../common/idempotency-keys';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import {
   GraderKind,
@@ -59,8 +59,6 @@ import {
   type StartEvaluationInput,
 } from './evaluation.types';
 
-/** How long startEvaluation waits for the workflow to record the run (or refuse) before answering. */
-const RECORD_WAIT_MS = 10_000;
 const MAX_COMPARED_VERSIONS = 20;
 
 function validationError(what: string, violations: FieldViolation[]): LunaNexaError {
@@ -442,7 +440,7 @@ export class EvaluationService {
    * in between). The same idempotency key returns the same run.
    */
   async startEvaluation(input: StartEvaluationInput, caller: Caller): Promise<EvaluationOperation> {
-    const key = validateIdempotencyKey(input.idempotencyKey ?? null);
+    const givenKey = input.idempotencyKey ? validateIdempotencyKey(input.idempotencyKey) : null;
     const context = { actor: caller.actor, action: 'evaluation.start', ids: caller.ids };
     const evidence: Record<string, unknown> = {
       modelVersion: input.modelVersion,
@@ -471,6 +469,22 @@ export class EvaluationService {
     if (profileRef !== null && !profile) {
       return refuse(new LunaNexaError(ErrorCode.NOT_FOUND, `benchmark profile ${profileRef} does not exist`));
     }
+    // Without a key: the arguments, the deployment as it is now and the version's last ended run. A retry while
+    // the first run goes on joins it; once it has ended, or the deployment changed, the same call is a new run.
+    const lastEnded = (await listEvaluationRuns(this.db, { modelVersionId: version.id, limit: 20 })).find(
+      (run) => run.state !== 'Running',
+    );
+    const key =
+      givenKey ??
+      derivedKey(
+        'evaluation.start',
+        version.id,
+        deployment.id,
+        deployment.updatedAt.toISOString(),
+        suite.id,
+        profile?.id ?? null,
+        lastEnded?.id ?? null,
+      );
     const runId = `ev-${createHash('sha256').update(`${version.id}:${key}`).digest('hex').slice(0, 20)}`;
     const workflowId = `evaluate/${runId}`;
     const existing = await findEvaluationRun(this.db, runId);
@@ -529,43 +543,20 @@ export class EvaluationService {
       correlationId: caller.ids.correlationId,
       requestId: caller.ids.requestId,
     };
-    const started = await this.workflows.start(WORKFLOW_TYPES.evaluate, {
-      workflowId,
-      args: [workflowInput],
-      correlationId: caller.ids.correlationId,
-      actor: caller.actor,
-    });
-    const run = await this.waitForRecord(runId, workflowId);
+    // Answers once the run is recorded; a refusal (decided and audited by the workflow) fails with its code.
+    const started = await this.workflows.startAndAsk<{ runId: string }>(
+      WORKFLOW_TYPES.evaluate,
+      EVALUATION_UPDATES.begun,
+      { workflowId, args: [workflowInput], correlationId: caller.ids.correlationId, actor: caller.actor },
+    );
+    const run = await findEvaluationRun(this.db, runId);
     return {
       runId,
       run: run ? this.runView(run) : null,
       workflowId,
-      temporalUiUrl: started.temporalUiUrl,
+      temporalUiUrl: started.ref.temporalUiUrl,
       correlationId: caller.ids.correlationId,
     };
-  }
-
-  /** The run row once the workflow wrote it; the workflow's typed refusal if it refused; null after the wait. */
-  private async waitForRecord(runId: string, workflowId: string): Promise<EvaluationRunRow | null> {
-    const deadline = Date.now() + RECORD_WAIT_MS;
-    for (;;) {
-      const run = await findEvaluationRun(this.db, runId);
-      if (run) return run;
-      const refusal = await firstWorkflowAuditEvidence<{ errorCode?: string; reason?: string }>(
-        this.db,
-        workflowId,
-        'evaluation.refuse',
-      );
-      if (refusal) {
-        const code =
-          refusal.errorCode !== undefined && isErrorCode(refusal.errorCode)
-            ? refusal.errorCode
-            : ErrorCode.CONFLICT;
-        throw new LunaNexaError(code, refusal.reason ?? `evaluation ${runId} was refused`);
-      }
-      if (Date.now() >= deadline) return null;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
   }
 
   // ---- comparison ----

@@ -76,8 +76,17 @@ export class NodesResolver {
     description:
       'Approves a Pending node and waits for EnrollNode to finish (credential issued, SSH checked, Active).',
   })
-  approveNode(@Args('node') node: string, @Context() ctx: GraphQLContext): Promise<NodeOperation> {
-    return this.fleet.approveNode(node, callerOf(ctx));
+  approveNode(
+    @Args('node') node: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'The same key again returns the first call’s answer; default: derived from the node.',
+    })
+    idempotencyKey: string | null,
+    @Context() ctx: GraphQLContext,
+  ): Promise<NodeOperation> {
+    return this.fleet.approveNode(node, callerOf(ctx), idempotencyKey ?? null);
   }
 
   @RequirePermission('operate')
@@ -87,9 +96,15 @@ export class NodesResolver {
   rejectNode(
     @Args('node') node: string,
     @Args('reason') reason: string,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description: 'The same key again returns the first call’s answer; default: derived from the node.',
+    })
+    idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<NodeOperation> {
-    return this.fleet.rejectNode(node, reason, callerOf(ctx));
+    return this.fleet.rejectNode(node, reason, callerOf(ctx), idempotencyKey ?? null);
   }
 
   @RequirePermission('operate')

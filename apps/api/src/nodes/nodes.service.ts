@@ -4,7 +4,7 @@ import { ed25519KeyId, openSshPublicKey, sshFingerprint } from '@lunanexa/agent-
 import {
   BOOTSTRAP_TOKEN_PREFIX,
   DEFAULT_BOOTSTRAP_TOKEN_TTL_SECONDS,
-  ENROLL_NODE_SIGNALS,
+  ENROLL_NODE_UPDATES,
   ErrorCode,
   LabelKeySchema,
   LabelValueSchema,
@@ -42,8 +42,9 @@ import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth
 import type { Caller } from '../common/caller';
 import { validateIdempotencyKey } from '../common/idempotency-key';
 import { API_CONFIG, type ApiConfig } from '../config';
+import { derivedKey } from '../common/idempotency-keys';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
-import { enrollWorkflowId, hashBootstrapToken } from '../agent-channel';
+import { hashBootstrapToken } from '../agent-channel';
 import type {
   BootstrapToken,
   ControllerIdentity,
@@ -244,7 +245,12 @@ export class NodesService {
   }
 
   /** Signals EnrollNode and waits for it to finish (credential issued, SSH reachable, Active). */
-  async approveNode(idOrName: string, caller: Caller): Promise<NodeOperation> {
+  async approveNode(
+    idOrName: string,
+    caller: Caller,
+    idempotencyKey: string | null = null,
+  ): Promise<NodeOperation> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
     const refusal = nodeActionRefusal(node, 'approve');
     if (refusal !== null) {
@@ -258,16 +264,23 @@ export class NodesService {
       );
       throw error;
     }
-    await this.workflows.signal(node.enrollWorkflowId, ENROLL_NODE_SIGNALS.approve, {
-      actor: caller.actor,
-      correlationId: caller.ids.correlationId,
-      requestId: caller.ids.requestId,
-    });
-    const result = await this.workflows.result<EnrollNodeWorkflowResult>(enrollWorkflowId(node.id));
+    // Answers once EnrollNode has finished (Active); a node is approved once, so its id is the key.
+    const result = await this.workflows.ask<EnrollNodeWorkflowResult>(
+      node.enrollWorkflowId,
+      ENROLL_NODE_UPDATES.approve,
+      { actor: caller.actor, correlationId: caller.ids.correlationId, requestId: caller.ids.requestId },
+      idempotencyKey ?? derivedKey('node.approve', node.id),
+    );
     return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
   }
 
-  async rejectNode(idOrName: string, reason: string, caller: Caller): Promise<NodeOperation> {
+  async rejectNode(
+    idOrName: string,
+    reason: string,
+    caller: Caller,
+    idempotencyKey: string | null = null,
+  ): Promise<NodeOperation> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
     const refusal = nodeActionRefusal(node, 'reject');
     if (refusal !== null) {
@@ -282,13 +295,17 @@ export class NodesService {
       throw error;
     }
     if (reason.length < 1 || reason.length > 1024) throw invalid('reason', 'must be 1-1024 characters');
-    await this.workflows.signal(node.enrollWorkflowId, ENROLL_NODE_SIGNALS.reject, {
-      actor: caller.actor,
-      correlationId: caller.ids.correlationId,
-      requestId: caller.ids.requestId,
-      reason,
-    });
-    const result = await this.workflows.result<EnrollNodeWorkflowResult>(node.enrollWorkflowId);
+    const result = await this.workflows.ask<EnrollNodeWorkflowResult>(
+      node.enrollWorkflowId,
+      ENROLL_NODE_UPDATES.reject,
+      {
+        actor: caller.actor,
+        correlationId: caller.ids.correlationId,
+        requestId: caller.ids.requestId,
+        reason,
+      },
+      idempotencyKey ?? derivedKey('node.reject', node.id),
+    );
     return this.operation(node.id, node.enrollWorkflowId, caller, result.receiptHash);
   }
 

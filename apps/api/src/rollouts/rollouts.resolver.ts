@@ -68,8 +68,15 @@ export class RolloutsResolver {
     @Args('rollout', { type: () => ID }) rollout: string,
     @Args('action', { type: () => RolloutAction }) action: RolloutAction,
     @Args('reason', { type: () => String, nullable: true }) reason: string | null,
+    @Args('idempotencyKey', {
+      type: () => String,
+      nullable: true,
+      description:
+        'The same key again returns the first call’s answer; default: derived from the rollout and action.',
+    })
+    idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
   ): Promise<Rollout> {
-    return this.service.signalRollout(rollout, action, reason ?? null, callerOf(ctx));
+    return this.service.signalRollout(rollout, action, reason ?? null, callerOf(ctx), idempotencyKey ?? null);
   }
 }

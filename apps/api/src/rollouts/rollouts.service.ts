@@ -7,16 +7,17 @@ import {
   ErrorCode,
   LunaNexaError,
   NameSchema,
-  ROLLOUT_SIGNALS,
+  ROLLOUT_QUERIES,
+  ROLLOUT_UPDATES,
   RolloutPlanSchema,
   WORKFLOW_TYPES,
   isErrorCode,
   type RolloutPlan,
   type RolloutSignal,
   type RolloutWorkflowInput,
+  type RolloutWorkflowStatus,
 } from '@lunanexa/contracts';
 import {
-  countWorkflowAuditEvents,
   deploymentNamesById,
   findAlias,
   findModelVersion,
@@ -35,6 +36,7 @@ import { AuditWriter, Denied } from '../auth';
 import { API_CONFIG, type ApiConfig } from '../config';
 import type { Caller } from '../common/caller';
 import { validateIdempotencyKey } from '../common/idempotency-key';
+import { derivedKey } from '../common/idempotency-keys';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 import { RolloutAction } from './rollouts.types';
 import type {
@@ -275,7 +277,7 @@ export class RolloutsService {
    */
   async startRollout(input: StartRolloutInput, caller: Caller): Promise<RolloutOperation> {
     const plan = this.plan(input);
-    const key = validateIdempotencyKey(input.idempotencyKey ?? randomUUID());
+    const givenKey = input.idempotencyKey ? validateIdempotencyKey(input.idempotencyKey) : null;
     const refuse = async (error: LunaNexaError): Promise<never> => {
       await this.audit.refusal(
         { actor: caller.actor, action: 'rollout.start', ids: caller.ids },
@@ -291,6 +293,7 @@ export class RolloutsService {
         new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `model version ${input.modelVersion} is not registered`),
       );
     }
+    const key = givenKey ?? (await this.derivedStartKey(alias, version.id, plan));
     const rolloutId = `ro-${createHash('sha256').update(`${alias.id}:${key}`).digest('hex').slice(0, 20)}`;
     const existing = await findRollout(this.db, rolloutId);
     if (!existing) {
@@ -332,13 +335,24 @@ export class RolloutsService {
       correlationId: caller.ids.correlationId,
       requestId: caller.ids.requestId,
     };
-    const started = await this.workflows.start(WORKFLOW_TYPES.rollout, {
-      workflowId,
-      args: [workflowInput],
-      correlationId: caller.ids.correlationId,
-      actor: caller.actor,
-    });
-    const row = await this.waitPastVerification(rolloutId);
+    // Answers once the workflow is past verification (refused, or deploying its canary), or after
+    // VERIFY_WAIT_MS with the state so far: hashing a large artifact can take much longer.
+    const started = await this.workflows.startAndAsk<RolloutWorkflowStatus>(
+      WORKFLOW_TYPES.rollout,
+      ROLLOUT_UPDATES.started,
+      {
+        workflowId,
+        args: [workflowInput],
+        correlationId: caller.ids.correlationId,
+        actor: caller.actor,
+        answerWithinMs: Math.min(this.config.LUNANEXA_WORKFLOW_WAIT_MS, VERIFY_WAIT_MS),
+      },
+    );
+    const refusal = started.answer?.refusal ?? null;
+    if (refusal) {
+      throw new LunaNexaError(isErrorCode(refusal.code) ? refusal.code : ErrorCode.CONFLICT, refusal.reason);
+    }
+    const row = await findRollout(this.db, rolloutId);
     if (row?.state === 'Refused') {
       const code =
         row.refusalCode !== null && isErrorCode(row.refusalCode) ? row.refusalCode : ErrorCode.CONFLICT;
@@ -353,18 +367,9 @@ export class RolloutsService {
     return {
       rollout: await this.rolloutView(row, alias.name),
       workflowId,
-      temporalUiUrl: started.temporalUiUrl,
+      temporalUiUrl: started.ref.temporalUiUrl,
       correlationId: caller.ids.correlationId,
     };
-  }
-
-  private async waitPastVerification(rolloutId: string): Promise<RolloutRow | null> {
-    const deadline = Date.now() + Math.min(this.config.LUNANEXA_WORKFLOW_WAIT_MS, VERIFY_WAIT_MS);
-    for (;;) {
-      const row = await findRollout(this.db, rolloutId);
-      if ((row && row.state !== 'Verifying') || Date.now() >= deadline) return row;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
   }
 
   /** Sends an operator signal (promote, rollback, pause, resume, abort) to a running rollout. */
@@ -373,7 +378,9 @@ export class RolloutsService {
     action: RolloutAction,
     reason: string | null,
     caller: Caller,
+    idempotencyKey: string | null = null,
   ): Promise<Rollout> {
+    if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
     if (reason !== null && (reason.length < 1 || reason.length > 1024)) {
       throw invalid('reason', 'must be 1-1024 characters');
     }
@@ -406,38 +413,53 @@ export class RolloutsService {
       requestId: caller.ids.requestId,
       reason,
     };
+    // Answers once the workflow has acted on it (or after its own bounded wait, with the state so far).
     await this.audit.change(context, { rolloutId: id, action, reason }, async () => {
-      await this.workflows.signal(row.workflowId, ROLLOUT_SIGNALS.operator, signal);
+      await this.workflows.ask<RolloutWorkflowStatus>(
+        row.workflowId,
+        ROLLOUT_UPDATES.operatorAction,
+        signal,
+        idempotencyKey ?? operatorActionKey(row, action, reason),
+      );
       return { value: undefined };
     });
-    const after = await this.waitForReaction(row, action);
-    return this.rolloutView(after);
+    return this.rolloutView((await findRollout(this.db, row.id)) ?? row);
   }
 
+  /**
+   * Without a key, a start is keyed by its arguments and by the alias's last ended rollout: a retry while the
+   * first is still running joins it; once it has ended (promoted, rolled back, refused), the same call starts
+   * a new rollout.
+   */
+  private async derivedStartKey(alias: AliasRow, modelVersionId: string, plan: RolloutPlan): Promise<string> {
+    const lastEnded = (await listRollouts(this.db, { aliasId: alias.id, limit: 20 })).find(
+      (rollout) => !ACTIVE_ROLLOUT_STATES.includes(rollout.state),
+    );
+    return derivedKey('rollout.start', alias.id, modelVersionId, JSON.stringify(plan), lastEnded?.id ?? null);
+  }
+
+  /** What the workflow says: it is the one that knows whether its bake period is still running. */
   private async stillBaking(workflowId: string): Promise<boolean> {
-    const ended = await countWorkflowAuditEvents(this.db, workflowId, [
-      'rollout.complete',
-      'rollout.rollback',
-      'rollout.abort',
-    ]);
-    return ended === 0;
-  }
-
-  /** Waits briefly for the workflow to act on the signal, so the answer shows its effect. */
-  private async waitForReaction(before: RolloutRow, action: RolloutAction): Promise<RolloutRow> {
-    const expect: Record<string, (row: RolloutRow) => boolean> = {
-      promote: (row) => row.state === 'Promoted',
-      rollback: (row) => row.state === 'RolledBack',
-      abort: (row) => row.state === 'Aborted' || row.state === 'RolledBack',
-      pause: (row) => row.state === 'Paused',
-      resume: (row) => row.state !== 'Paused',
-    };
-    const done = expect[action] ?? (() => true);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const row = (await findRollout(this.db, before.id)) ?? before;
-      if (done(row) || Date.now() >= deadline) return row;
-      await new Promise((resolve) => setTimeout(resolve, 150));
+    try {
+      const status = await this.workflows.query<RolloutWorkflowStatus>(workflowId, ROLLOUT_QUERIES.status);
+      return status.baking === true;
+    } catch (error) {
+      // A closed run whose history no worker can read now is certainly not baking any more.
+      if (error instanceof LunaNexaError) return false;
+      throw error;
     }
   }
+}
+
+/**
+ * Without a key, an operator action is keyed by what it acts on: a rollout ends or is promoted once, and a
+ * pause or resume repeated on an unchanged rollout (same row version) is the same act; after any change it
+ * is a new one.
+ */
+function operatorActionKey(row: RolloutRow, action: RolloutAction, reason: string | null): string {
+  const terminal =
+    action === RolloutAction.PROMOTE || action === RolloutAction.ROLLBACK || action === RolloutAction.ABORT;
+  return terminal
+    ? derivedKey(`rollout.${action}`, row.id)
+    : derivedKey(`rollout.${action}`, row.id, row.updatedAt.toISOString(), reason);
 }

@@ -1237,6 +1237,8 @@ export interface MutationApproveModelVersionArgs {
 }
 
 export interface MutationApproveNodeArgs {
+  /** The same key again returns the first call’s answer; default: derived from the node. */
+  readonly idempotencyKey?: string | null;
   readonly node: string;
 }
 
@@ -1351,6 +1353,8 @@ export interface MutationRejectLicenseArgs {
 }
 
 export interface MutationRejectNodeArgs {
+  /** The same key again returns the first call’s answer; default: derived from the node. */
+  readonly idempotencyKey?: string | null;
   readonly node: string;
   readonly reason: string;
 }
@@ -1412,6 +1416,8 @@ export interface MutationSetTenantUnsignedPolicyArgs {
 
 export interface MutationSignalRolloutArgs {
   readonly action: RolloutAction;
+  /** The same key again returns the first call’s answer; default: derived from the rollout and action. */
+  readonly idempotencyKey?: string | null;
   readonly reason?: string | null;
   readonly rollout: string;
 }
@@ -1426,6 +1432,8 @@ export interface MutationStartRolloutArgs {
 
 export interface MutationStopDeploymentArgs {
   readonly deployment: string;
+  /** The same key again returns the first call’s answer; default: derived from the deployment. */
+  readonly idempotencyKey?: string | null;
 }
 
 export interface MutationUncordonNodeArgs {

@@ -11,7 +11,12 @@ import {
   type Runtime,
   type TrustedSigningKeyRef,
 } from '@lunanexa/contracts';
-import { describeRejections, planPlacement } from '@lunanexa/domain';
+import {
+  acceptsTrustedSigningKeys,
+  agentProtocolOf,
+  describeRejections,
+  planPlacement,
+} from '@lunanexa/domain';
 import {
   findAssignment,
   findDeployment,
@@ -56,7 +61,7 @@ export function assignmentIdFor(deploymentId: string, nodeId: string): string {
   return `asg-${deploymentId}-${nodeId}`.slice(0, 128);
 }
 
-function buildAssignment(
+export function buildAssignment(
   id: string,
   deployment: DeploymentRow,
   version: ModelVersionRow,
@@ -86,7 +91,8 @@ function buildAssignment(
         ? node.inventory.gpus.slice(0, runtime.supportedHardware.gpusPerReplica).map((gpu) => gpu.uuid)
         : [],
     env: version.runtimeEnv,
-    ...(signature === null
+    // An agent behind protocol 2 refuses the field: it gets the assignment without it (docs/UPGRADING.md, version skew).
+    ...(signature === null || !acceptsTrustedSigningKeys(agentProtocolOf(node.inventory))
       ? {}
       : {
           trustedSigningKeys: signingKey

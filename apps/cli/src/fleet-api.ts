@@ -13,7 +13,7 @@ const LABEL_FIELDS = 'key value';
 const TAINT_FIELDS = 'key value effect';
 const ASSIGNMENT_FIELDS =
   'id deploymentId nodeId nodeName intent generation ackedGeneration observedGeneration observedState observedAt inFlight endpointPort leaseExpiresAt message';
-const NODE_FIELDS = `id name lifecycle readiness cordoned heartbeatAgeSeconds address sshPort agentVersion architecture cpuCores systemMemoryBytes hostKeyFingerprint keyId nextKeyId credentialSerial credentialExpiresAt leaseRenewedAt leaseExpiresAt enrolledAt updatedAt enrollWorkflowId temporalUiUrl labels { ${LABEL_FIELDS} } taints { ${TAINT_FIELDS} } conditions { type status reason message lastTransitionAt } gpus { index name uuid memoryModel memorySource totalMemoryBytes freeMemoryBytes computeCapability } assignments { ${ASSIGNMENT_FIELDS} }`;
+const NODE_FIELDS = `id name lifecycle readiness cordoned heartbeatAgeSeconds address sshPort agentVersion agentProtocol agentOutdated agentOutdatedReason architecture cpuCores systemMemoryBytes hostKeyFingerprint keyId nextKeyId credentialSerial credentialExpiresAt leaseRenewedAt leaseExpiresAt enrolledAt updatedAt enrollWorkflowId temporalUiUrl labels { ${LABEL_FIELDS} } taints { ${TAINT_FIELDS} } conditions { type status reason message lastTransitionAt } gpus { index name uuid memoryModel memorySource totalMemoryBytes freeMemoryBytes computeCapability } assignments { ${ASSIGNMENT_FIELDS} }`;
 const BOOTSTRAP_TOKEN_FIELDS = `id prefix nodeName labels { ${LABEL_FIELDS} } autoApprove createdBy createdAt expiresAt usedAt usedByNodeId revokedAt`;
 const MODEL_VERSION_FIELDS = 'id ref model version runtimeKind artifactDigest createdAt createdBy';
 const DEPLOYMENT_FIELDS = `id name modelRef purpose state stateReason desiredReplicas readyReplicas generation observedGeneration workflowId temporalUiUrl createdAt createdBy updatedAt assignments { ${ASSIGNMENT_FIELDS} }`;
@@ -75,6 +75,9 @@ export const FleetNodeSchema = z.object({
   address: z.string(),
   sshPort: z.number(),
   agentVersion: z.string(),
+  agentProtocol: z.number(),
+  agentOutdated: z.boolean(),
+  agentOutdatedReason: z.string().nullable(),
   architecture: z.string(),
   cpuCores: z.number(),
   systemMemoryBytes: z.number(),

@@ -14,3 +14,4 @@ export * from './admission';
 export * from './node-recovery';
 export * from './healing';
 export * from './fleet-reconcile';
+export * from './agent-compatibility';

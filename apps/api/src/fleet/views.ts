@@ -5,7 +5,12 @@ import type {
   NodeLabels,
   Taint as TaintRecord,
 } from '@lunanexa/contracts';
-import { allowedEvents, deriveNodeReadiness, modelVersionLifecycle } from '@lunanexa/domain';
+import {
+  agentCompatibility,
+  allowedEvents,
+  deriveNodeReadiness,
+  modelVersionLifecycle,
+} from '@lunanexa/domain';
 import type {
   AssignmentRow,
   BootstrapTokenRow,
@@ -95,6 +100,7 @@ export function nodeView(
     cpuCores: node.inventory.cpu.cores,
     systemMemoryBytes: node.inventory.systemMemory.totalBytes,
     agentVersion: node.inventory.agentVersion,
+    ...agentView(node.inventory),
     gpus: node.inventory.gpus.map((gpu) => ({
       index: gpu.index,
       name: gpu.name,
@@ -207,5 +213,18 @@ export function deploymentView(
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+  };
+}
+
+function agentView(inventory: NodeRow['inventory']): {
+  agentProtocol: number;
+  agentOutdated: boolean;
+  agentOutdatedReason: string | null;
+} {
+  const compatibility = agentCompatibility(inventory);
+  return {
+    agentProtocol: compatibility.protocol,
+    agentOutdated: compatibility.outdated,
+    agentOutdatedReason: compatibility.reason,
   };
 }

@@ -796,6 +796,12 @@ export interface EvaluationSuite {
 /** An enrolled GPU node. */
 export interface FleetNode {
   readonly address: string;
+  /** True while the node's agent is behind this controller's agent protocol: upgrade it (docs/UPGRADING.md). */
+  readonly agentOutdated: boolean;
+  /** What the node goes without until its agent is upgraded; null when current. */
+  readonly agentOutdatedReason: string | null;
+  /** Agent protocol the node speaks; 1 when its agent does not report one (releases up to 0.1.0). */
+  readonly agentProtocol: number;
   readonly agentVersion: string;
   readonly architecture: string;
   readonly assignments: readonly Assignment[];

@@ -81,6 +81,9 @@ export interface FleetNode {
   readonly cpuCores: number;
   readonly systemMemoryBytes: number;
   readonly agentVersion: string;
+  readonly agentProtocol: number;
+  readonly agentOutdated: boolean;
+  readonly agentOutdatedReason: string | null;
   readonly gpus: readonly Gpu[];
   readonly assignments: readonly Assignment[];
   readonly enrollWorkflowId: string;
@@ -173,6 +176,9 @@ const FLEET_NODE_FIELDS = `
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name

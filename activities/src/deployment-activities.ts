@@ -12,10 +12,10 @@ import {
   type TrustedSigningKeyRef,
 } from '@lunanexa/contracts';
 import {
-  acceptsTrustedSigningKeys,
   agentProtocolOf,
   describeRejections,
   planPlacement,
+  refusedTrustedSigningKeys,
 } from '@lunanexa/domain';
 import {
   findAssignment,
@@ -31,6 +31,7 @@ import {
   type ModelVersionRow,
   type NodeRow,
 } from '@lunanexa/persistence';
+import type { AssignmentAckBody } from '@lunanexa/agent-protocol';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from './clock';
 import {
@@ -91,8 +92,7 @@ export function buildAssignment(
         ? node.inventory.gpus.slice(0, runtime.supportedHardware.gpusPerReplica).map((gpu) => gpu.uuid)
         : [],
     env: version.runtimeEnv,
-    // An agent behind protocol 2 refuses the field: it gets the assignment without it (docs/UPGRADING.md, version skew).
-    ...(signature === null || !acceptsTrustedSigningKeys(agentProtocolOf(node.inventory))
+    ...(signature === null
       ? {}
       : {
           trustedSigningKeys: signingKey
@@ -100,6 +100,30 @@ export function buildAssignment(
             : [],
         }),
   });
+}
+
+/**
+ * Pushes an assignment; an agent from before signature verification, which
+ * refuses the `trustedSigningKeys` field, gets it again without the field
+ * (docs/UPGRADING.md, version skew). Returns what the agent accepted.
+ */
+export async function pushAcceptedBy(
+  southbound: Pick<SouthboundPort, 'pushAssignment'>,
+  node: NodeRow,
+  assignment: Assignment,
+): Promise<{ ack: AssignmentAckBody; sent: Assignment }> {
+  try {
+    return { ack: await southbound.pushAssignment(southboundTarget(node), assignment), sent: assignment };
+  } catch (error) {
+    if (
+      assignment.trustedSigningKeys === undefined ||
+      !(error instanceof LunaNexaError) ||
+      !refusedTrustedSigningKeys(agentProtocolOf(node.inventory), error)
+    )
+      throw error;
+    const { trustedSigningKeys: _refused, ...older } = assignment;
+    return { ack: await southbound.pushAssignment(southboundTarget(node), older), sent: older };
+  }
 }
 
 /** The trusted keys an assignment may carry: registered and not revoked. */
@@ -173,13 +197,13 @@ export function createDeploymentActivities({ db, clock, southbound }: Deployment
         (row.spec as Partial<Assignment> | null)?.trustedSigningKeys ?? (await unrevokedSigningKeys(db)),
       );
       try {
-        const ack = await southbound.pushAssignment(southboundTarget(node), assignment);
+        const { ack, sent } = await pushAcceptedBy(southbound, node, assignment);
         // Recorded only once the agent holds it, so the row never claims a lease the node does not have.
         await db.query(
           `UPDATE assignments SET spec = $2::jsonb, lease_expires_at = $3, updated_at = $4,
                   acked_generation = GREATEST(COALESCE(acked_generation, 0), $5), acked_at = $4
             WHERE id = $1 AND generation = $6`,
-          [row.id, JSON.stringify(assignment), leaseExpiresAt, clock.now(), ack.generation, row.generation],
+          [row.id, JSON.stringify(sent), leaseExpiresAt, clock.now(), ack.generation, row.generation],
         );
         pushed += 1;
       } catch (error) {

@@ -24,7 +24,7 @@ export const OPENAPI_FILE = path.join(SDK, 'openapi.json');
 export const GATEWAY_TYPES_FILE = path.join(SDK, 'src', 'generated', 'gateway.ts');
 export const GRAPHQL_TYPES_FILE = path.join(SDK, 'src', 'generated', 'graphql.ts');
 /** The version the committed description carries: the SDK's own, not a build's, so it is reproducible. */
-const SDK_VERSION = '0.1.0';
+const SDK_VERSION = JSON.parse(await readFile(path.join(SDK, 'package.json'), 'utf8')).version;
 
 async function format(source, file) {
   const options = (await prettier.resolveConfig(file)) ?? {};

@@ -1,28 +1,48 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { FleetHarness, waitUntil } from '../src';
 
 /**
  * The example consumer (examples/chat-consumer, @lunanexa/sdk only) against
- * the real stack: api, worker, gateway and an agent running the fake runtime,
+ * the real stack, run as an application outside this repository would: the
+ * SDK packed with `npm pack`, installed from the tarball into a project in a
+ * temporary directory, and the example run from there: api, worker, gateway and an agent running the fake runtime,
  * on Temporal and PostgreSQL. Its JSON lines show discovery, a plain and a
  * streamed completion with usage, a typed refusal, and a cancelled stream; the
  * runtime's own counters show the cancellation reached it.
  */
 
 const ALIAS = 'sdk-assistant';
-const EXAMPLE = path.resolve(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'examples',
-  'chat-consumer',
-  'dist',
-  'src',
-  'main.js',
-);
+const CONTEXT_LENGTH = 8192;
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const EXAMPLE = path.join(REPO, 'examples', 'chat-consumer', 'dist', 'src', 'main.js');
+const SDK_DIR = path.join(REPO, 'libs', 'sdk');
+
+/** A project outside the workspace with the packed SDK installed from its tarball; returns the example's path there. */
+function installPackedSdk(project: string): string {
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--pack-destination', project, '--json'], {
+      cwd: SDK_DIR,
+      encoding: 'utf8',
+    }),
+  ) as { filename: string; version: string }[];
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'sdk-application', version: '1.0.0', private: true }),
+  );
+  // The SDK has no dependencies, so the tarball installs without a registry.
+  execFileSync(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', `./${packed.filename}`],
+    { cwd: project, stdio: 'pipe' },
+  );
+  const example = path.join(project, 'main.js');
+  copyFileSync(EXAMPLE, example);
+  return example;
+}
 
 type Step = Record<string, unknown> & { step: string };
 
@@ -39,8 +59,12 @@ describe('@lunanexa/sdk: the example consumer on the real stack', function () {
   let h: FleetHarness;
   let tenantKey = '';
   let runtimeMetricsUrl = '';
+  let project = '';
+  let example = '';
 
   before(async () => {
+    project = mkdtempSync(path.join(tmpdir(), 'lunanexa-sdk-application-'));
+    example = installPackedSdk(project);
     h = await FleetHarness.start('sdk-consumer', { leaseSeconds: 60 });
     await h.startReadyAgent('node-a');
     // 50 tokens/s: the 500-token stream the consumer cancels would run 10 s.
@@ -51,7 +75,7 @@ describe('@lunanexa/sdk: the example consumer on the real stack', function () {
     // Evaluation and approval are the registry's business (deploy-refusals.e2e.ts); here the version only
     // needs to be servable behind an alias.
     await h.sql(
-      `UPDATE model_versions SET state = 'Approved',
+      `UPDATE model_versions SET state = 'Approved', context_length = ${CONTEXT_LENGTH},
               evaluation = jsonb_build_object('runId', 'seeded', 'suite', 'smoke', 'passed', true,
                 'scores', jsonb_build_object('passRate', 1), 'evaluatedAt', to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
         WHERE ref = $1`,
@@ -100,13 +124,26 @@ describe('@lunanexa/sdk: the example consumer on the real stack', function () {
 
   after(async () => {
     await h?.stop();
+    if (project !== '') rmSync(project, { recursive: true, force: true });
+  });
+
+  it('installs from the packed tarball, outside the workspace', () => {
+    expect(project.startsWith(REPO + path.sep)).to.equal(false);
+    const resolved = execFileSync(process.execPath, ['-p', "require.resolve('@lunanexa/sdk')"], {
+      cwd: project,
+      encoding: 'utf8',
+    }).trim();
+    expect(resolved).to.equal(
+      path.join(project, 'node_modules', '@lunanexa', 'sdk', 'dist', 'src', 'index.js'),
+    );
   });
 
   it('discovers, completes plainly and streamed with usage, gets a typed refusal, and cancels at the runtime', async () => {
     const runtimeBefore = await (await fetch(runtimeMetricsUrl)).text();
     const steps = new Map<string, Step>();
     let runningWhileCancelling = -1;
-    const child = spawn(process.execPath, [EXAMPLE], {
+    const child = spawn(process.execPath, [example], {
+      cwd: project,
       env: {
         PATH: process.env.PATH,
         LUNANEXA_GATEWAY_URL: h.gatewayUrl,
@@ -150,13 +187,32 @@ describe('@lunanexa/sdk: the example consumer on the real stack', function () {
       'discovery',
       'plain',
       'streamed',
+      'health',
       'refused',
       'cancelling',
       'cancelled',
       'done',
     ]);
 
-    expect(steps.get('models')!.ids).to.deep.equal([ALIAS]);
+    const models = steps.get('models')! as Step & {
+      ids: string[];
+      models: Record<string, unknown>[];
+      sdk: object;
+    };
+    expect(models.ids).to.deep.equal([ALIAS]);
+    expect(models.sdk).to.deep.equal({ version: '0.2.0', contract: 'v1' });
+    expect(models.models[0]).to.deep.include({
+      id: ALIAS,
+      contextLength: CONTEXT_LENGTH,
+      streaming: true,
+      capabilities: ['chat.completions', 'completions'],
+    });
+    expect(models.models[0].dataClasses).to.include('internal');
+    expect(models.models[0].health).to.include({ state: 'ready', readyReplicas: 1, windowSeconds: 60 });
+    // After a plain and a streamed call, both count in the live health, neither as an error.
+    const health = (steps.get('health')! as Step & { health: Record<string, number> }).health;
+    expect(health.recentRequests).to.be.at.least(2);
+    expect(health).to.include({ recentErrorRate: 0, readyReplicas: 1 });
     const discovery = steps.get('discovery')! as Step & {
       aliases: { name: string; modelRef: string }[];
       deployments: { state: string; readyReplicas: number }[];

@@ -62,8 +62,11 @@ interface Group {
 
 /** The group a route belongs to: an alias side is one deployment; a pinned ref may span several. */
 export function groupKeyOf(route: Route): string {
-  return route.alias === null ? `ref:${route.modelVersion}` : `deployment:${route.deploymentId}`;
+  return route.alias === null ? refGroupKey(route.modelVersion) : deploymentGroupKey(route.deploymentId);
 }
+
+export const refGroupKey = (modelVersion: string): string => `ref:${modelVersion}`;
+export const deploymentGroupKey = (deploymentId: string): string => `deployment:${deploymentId}`;
 
 /**
  * Admission and backpressure: at most `replicaConcurrency` requests per
@@ -124,6 +127,19 @@ export class AdmissionController {
   /** Another replica of the route for a failover before the first byte, only if one has room now. */
   tryAnother(route: Route, tried: ReadonlySet<RouteEndpoint>): Slot | undefined {
     return this.tryGrant(this.group(route), route, tried);
+  }
+
+  /** Requests waiting and running in these groups (keys as groupKeyOf makes them); an unseen group is idle. */
+  queueLoad(keys: readonly string[]): { queued: number; inFlight: number } {
+    let queued = 0;
+    let inFlight = 0;
+    for (const key of keys) {
+      const group = this.groups.get(key);
+      if (group === undefined) continue;
+      queued += group.queued;
+      inFlight += group.inFlight;
+    }
+    return { queued, inFlight };
   }
 
   /** Every group's state, for /metrics and the load the console shows. */

@@ -25,6 +25,7 @@ SELECT d.id AS deployment_id,
        d.created_at AS deployment_created_at,
        n.address,
        a.endpoint_port,
+       mv.context_length,
        l.document->'allowedDataClasses' AS allowed_data_classes
   FROM assignments a
   JOIN deployments d ON d.id = a.deployment_id
@@ -71,6 +72,7 @@ interface RouteRow {
   readonly deployment_created_at: Date;
   readonly address: string;
   readonly endpoint_port: number;
+  readonly context_length: number | null;
   readonly allowed_data_classes: unknown;
 }
 
@@ -133,6 +135,7 @@ function allowedClasses(value: unknown): readonly DataClass[] {
 interface EndpointGroup {
   readonly modelRef: string;
   createdAt: Date;
+  readonly contextLength: number | null;
   readonly allowedDataClasses: readonly DataClass[];
   readonly endpoints: (RouteEndpoint & { deploymentId: string })[];
 }
@@ -160,6 +163,7 @@ function group(map: Map<string, EndpointGroup>, key: string, row: RouteRow): voi
     entry = {
       modelRef: row.model_ref,
       createdAt: row.deployment_created_at,
+      contextLength: row.context_length,
       allowedDataClasses: allowedClasses(row.allowed_data_classes),
       endpoints: [],
     };
@@ -188,7 +192,16 @@ function buildSnapshot(
   const models: RouteModel[] = [];
   for (const [ref, entry] of byRef) {
     routes.set(ref, routeSet(entry, null, previous.routes.get(ref)));
-    models.push({ id: ref, createdAt: entry.createdAt.toISOString() });
+    models.push({
+      id: ref,
+      createdAt: entry.createdAt.toISOString(),
+      kind: 'modelVersion',
+      modelVersion: ref,
+      contextLength: entry.contextLength,
+      allowedDataClasses: entry.allowedDataClasses,
+      readyReplicas: entry.endpoints.length,
+      deploymentIds: [...new Set(entry.endpoints.map((endpoint) => endpoint.deploymentId))],
+    });
   }
   const aliases = new Map<string, AliasRoutes>();
   for (const row of aliasRows) {
@@ -205,7 +218,19 @@ function buildSnapshot(
       canary: canaryGroup && routeSet(canaryGroup, row.name, before?.canary),
       canaryWeight: Math.min(Math.max(row.canary_weight, 0), 100),
     });
-    models.push({ id: row.name, createdAt: new Date(row.created_at).toISOString() });
+    // The stable side describes the alias; during a first rollout only the canary exists.
+    const described = (stableGroup ?? canaryGroup) as EndpointGroup;
+    const sides = [stableGroup, canaryGroup].filter((side): side is EndpointGroup => side !== undefined);
+    models.push({
+      id: row.name,
+      createdAt: new Date(row.created_at).toISOString(),
+      kind: 'alias',
+      modelVersion: described.modelRef,
+      contextLength: described.contextLength,
+      allowedDataClasses: described.allowedDataClasses,
+      readyReplicas: sides.reduce((sum, side) => sum + side.endpoints.length, 0),
+      deploymentIds: sides.map((side) => side.endpoints[0].deploymentId),
+    });
   }
   models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { routes, aliases, models };

@@ -36,6 +36,15 @@ export interface Route {
 export interface RouteModel {
   readonly id: string;
   readonly createdAt: string;
+  readonly kind: 'alias' | 'modelVersion';
+  /** The version serving the stable share (for an alias mid-rollout, not the canary). */
+  readonly modelVersion: ModelVersionRef;
+  readonly contextLength: number | null;
+  readonly allowedDataClasses: readonly DataClass[];
+  /** Ready replicas this entry routes to, canary included. */
+  readonly readyReplicas: number;
+  /** Deployments behind the entry: the admission queues to sum for its load. */
+  readonly deploymentIds: readonly string[];
 }
 
 export interface RouteTable {
@@ -70,12 +79,27 @@ export class StaticRouteTable implements RouteTable {
   private readonly listed: readonly RouteModel[];
   private loaded: boolean;
 
+  /** Each entry's listing is read off its route; only the context length has nowhere else to come from. */
   constructor(
-    entries: readonly (RouteModel & { readonly route: Route })[],
+    entries: readonly {
+      readonly id: string;
+      readonly createdAt: string;
+      readonly contextLength?: number | null;
+      readonly route: Route;
+    }[],
     options: { readonly loaded?: boolean } = {},
   ) {
     this.routes = new Map(entries.map((entry) => [entry.id, entry.route]));
-    this.listed = entries.map(({ id, createdAt }) => ({ id, createdAt }));
+    this.listed = entries.map(({ id, createdAt, contextLength, route }) => ({
+      id,
+      createdAt,
+      kind: route.alias === null ? 'modelVersion' : 'alias',
+      modelVersion: route.modelVersion,
+      contextLength: contextLength ?? null,
+      allowedDataClasses: route.allowedDataClasses,
+      readyReplicas: route.endpoints.length,
+      deploymentIds: [route.deploymentId],
+    }));
     this.loaded = options.loaded ?? true;
   }
 

@@ -4,11 +4,15 @@ import {
   type DataClass,
   CORRELATION_ID_HEADER,
   ErrorCode,
+  HTTP_STATUS_BY_CODE,
   LunaNexaError,
+  MODEL_CAPABILITIES,
+  type ModelDiscovery,
   OPENAI_MODEL_OWNER,
   REQUEST_ID_HEADER,
   TRACEPARENT_HEADER,
   type OpenAiModelList,
+  type WorkloadTarget,
   captureDecision,
   gatewayOpenApiDocument,
   unixSeconds,
@@ -31,7 +35,8 @@ import {
   keepIdleConnectionsOpen,
 } from '@lunanexa/observability';
 import type { AccessLogMode } from './access-log';
-import { AdmissionController, type AdmissionLimits } from './admission';
+import { countsAsServingFailure, RecentOutcomes, servingHealth } from '@lunanexa/domain';
+import { AdmissionController, type AdmissionLimits, deploymentGroupKey, refGroupKey } from './admission';
 import {
   AuthRefusal,
   type Caller,
@@ -47,7 +52,7 @@ import { closeWithoutReadingBody, readJsonBody, sendJson, sendProblem } from './
 import { createGatewayMetrics, type GatewayMetrics } from './metrics';
 import { type PayloadCaptureSink, payloadCaptureOf, redactedError } from './payload-capture';
 import type { RequestLog, RequestRecord } from './request-log';
-import type { RouteTable } from './route-table';
+import type { RouteModel, RouteTable } from './route-table';
 import { RetryLaterError, TenantQuotas } from './tenant-quotas';
 import { UpstreamClient } from './upstream';
 import {
@@ -148,6 +153,31 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   const workloadDeps = { routes: deps.routes, upstream, clock, metrics, admission };
   const httpMetrics = cachedHttpMetrics(metrics);
   const accessLog = deps.accessLog ?? 'all';
+  /** Finished requests per name the caller used (alias or model@version): the error rate discovery reports. */
+  const recentOutcomes = new RecentOutcomes();
+  const targetName = (target: WorkloadTarget): string => ('alias' in target ? target.alias : target.model);
+  const discoveryOf = (model: RouteModel): ModelDiscovery => {
+    const keys =
+      model.kind === 'alias'
+        ? model.deploymentIds.map(deploymentGroupKey)
+        : [refGroupKey(model.modelVersion)];
+    const load = admission.queueLoad(keys);
+    return {
+      kind: model.kind,
+      modelVersion: model.modelVersion,
+      contextLength: model.contextLength,
+      // Every runtime kind behind the gateway speaks both OpenAI endpoints and streams over SSE.
+      streaming: true,
+      capabilities: [...MODEL_CAPABILITIES],
+      dataClasses: [...model.allowedDataClasses],
+      health: servingHealth({
+        readyReplicas: model.readyReplicas,
+        recent: recentOutcomes.counts(model.id, now()),
+        queued: load.queued,
+        inFlight: load.inFlight,
+      }),
+    };
+  };
   let draining = false;
 
   /**
@@ -244,6 +274,14 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
       thrownCode = error instanceof LunaNexaError ? error.code : ErrorCode.INTERNAL;
       throw error;
     } finally {
+      recentOutcomes.record(
+        targetName(prepared.request.target),
+        countsAsServingFailure(
+          track.state,
+          thrownCode === null ? undefined : (HTTP_STATUS_BY_CODE[thrownCode as ErrorCode] ?? 500),
+        ),
+        now(),
+      );
       if (track.finished) {
         metrics.workloads.inc({
           kind: prepared.request.kind,
@@ -349,6 +387,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
                   object: 'model',
                   created: unixSeconds(model.createdAt),
                   owned_by: OPENAI_MODEL_OWNER,
+                  lunanexa: discoveryOf(model),
                 })),
             };
             sendJson(exchange.res, 200, list);

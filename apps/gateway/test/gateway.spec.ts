@@ -388,7 +388,12 @@ describe('gateway readiness', () => {
 
   it('lists the route table models in OpenAI shape', async () => {
     const routes = new StaticRouteTable([
-      { id: 'chat-default', createdAt: '2025-11-20T09:00:00.000Z', route: route([]) },
+      {
+        id: 'chat-default',
+        createdAt: '2025-11-20T09:00:00.000Z',
+        contextLength: 8192,
+        route: route([{ baseUrl: 'http://127.0.0.1:1', servedModel: 'llama-3-1-8b-instruct@2024-07-23' }]),
+      },
       {
         id: 'llama-3-1-8b-instruct@2024-07-23',
         createdAt: '2025-11-19T15:00:00.000Z',
@@ -396,15 +401,39 @@ describe('gateway readiness', () => {
       },
     ]);
     const gw = await startGateway({ routes });
+    const discovery = (kind: string, contextLength: number | null, readyReplicas: number) => ({
+      kind,
+      modelVersion: 'llama-3-1-8b-instruct@2024-07-23',
+      contextLength,
+      streaming: true,
+      capabilities: ['chat.completions', 'completions'],
+      dataClasses: ['public', 'internal'],
+      health: {
+        state: readyReplicas > 0 ? 'ready' : 'unavailable',
+        readyReplicas,
+        recentRequests: 0,
+        recentErrorRate: 0,
+        windowSeconds: 60,
+        queued: 0,
+        inFlight: 0,
+      },
+    });
     try {
       const list = OpenAiModelListSchema.parse((await call(gw.url, 'GET', '/v1/models')).json());
       expect(list.data).to.deep.equal([
-        { id: 'chat-default', object: 'model', created: 1763629200, owned_by: 'lunanexa' },
+        {
+          id: 'chat-default',
+          object: 'model',
+          created: 1763629200,
+          owned_by: 'lunanexa',
+          lunanexa: discovery('alias', 8192, 1),
+        },
         {
           id: 'llama-3-1-8b-instruct@2024-07-23',
           object: 'model',
           created: 1763564400,
           owned_by: 'lunanexa',
+          lunanexa: discovery('modelVersion', null, 0),
         },
       ]);
     } finally {

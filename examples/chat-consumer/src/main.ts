@@ -1,9 +1,10 @@
-import { GatewayClient, LunaNexaError, OperatorClient } from '@lunanexa/sdk';
+import { CONTRACT_VERSION, GatewayClient, LunaNexaError, OperatorClient, SDK_VERSION } from '@lunanexa/sdk';
 
 /**
  * An application using a LunaNexa gateway through @lunanexa/sdk alone:
- * discovers what it may call, asks plainly and streamed, reports usage,
- * shows a typed refusal, and cancels a long stream. Each step prints one
+ * discovers what it may call (with context length, capabilities and live
+ * health), asks plainly and streamed, reports usage, shows a typed refusal,
+ * and cancels a long stream. Each step prints one
  * JSON line (`{"step": …}`) so a test or a person can read what happened.
  *
  *   LUNANEXA_GATEWAY_URL   gateway base URL
@@ -38,10 +39,23 @@ async function main(): Promise<void> {
   const baseUrl = env('LUNANEXA_GATEWAY_URL');
   const gateway = new GatewayClient({ baseUrl, apiKey: env('LUNANEXA_API_KEY') });
 
-  const models = await gateway.listModels();
-  const model = process.env.LUNANEXA_MODEL ?? models.data[0]?.id;
+  // What a router needs to choose: limits, what the model accepts, and how it is doing right now.
+  const models = await gateway.discoverModels();
+  const model = process.env.LUNANEXA_MODEL ?? models[0]?.id;
   if (model === undefined) throw new Error('the key may call no model');
-  report('models', { ids: models.data.map((m) => m.id), requestId: models.requestId });
+  report('models', {
+    ids: models.map((m) => m.id),
+    models: models.map(({ id, contextLength, streaming, capabilities, dataClasses, health }) => ({
+      id,
+      contextLength,
+      streaming,
+      capabilities,
+      dataClasses,
+      health,
+    })),
+    sdk: { version: SDK_VERSION, contract: CONTRACT_VERSION },
+    requestId: models.requestId,
+  });
 
   if (process.env.LUNANEXA_API_URL && process.env.LUNANEXA_OPERATOR_TOKEN) {
     const operator = new OperatorClient({
@@ -69,6 +83,10 @@ async function main(): Promise<void> {
   let content = '';
   for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? '';
   report('streamed', { content, usage: stream.usage, requestId: stream.requestId });
+
+  // The two calls above now show in the model's live health.
+  const after = (await gateway.discoverModels()).find((m) => m.id === model);
+  report('health', { model, health: after?.health ?? null });
 
   // A key the gateway does not know: refused with a typed error naming the request.
   const stranger = new GatewayClient({ baseUrl, apiKey: `lnxk_${'0'.repeat(43)}` });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, type DataClass, NAME_PATTERN } from './common';
+import { API_VERSION, type DataClass, DataClassSchema, NAME_PATTERN } from './common';
 import { ErrorCode, LunaNexaError, type ProblemDetails } from './errors';
 import type { OpenAiError } from './problem';
 import type { WorkloadDeltaChunk } from './streaming';
@@ -196,12 +196,57 @@ export const OpenAiCompletionChunkSchema = z.object({
 });
 export type OpenAiCompletionChunk = z.infer<typeof OpenAiCompletionChunkSchema>;
 
+/** How a model's serving looks from the gateway: `degraded` still routes, but a router with a choice avoids it. */
+export const SERVING_HEALTH_STATES = ['ready', 'degraded', 'unavailable'] as const;
+export const ServingHealthStateSchema = z.enum(SERVING_HEALTH_STATES);
+export type ServingHealthState = z.infer<typeof ServingHealthStateSchema>;
+
+/** What a caller can do with a model through this gateway. */
+export const MODEL_CAPABILITIES = ['chat.completions', 'completions'] as const;
+export const ModelCapabilitySchema = z.enum(MODEL_CAPABILITIES);
+
+/**
+ * The `lunanexa` member of a `/v1/models` entry: what an application router
+ * needs to pick a model — its limits, what it accepts, and live health as
+ * this gateway sees it. OpenAI clients ignore the extra member.
+ */
+export const ModelDiscoverySchema = z
+  .object({
+    /** `alias` for a name a tenant key lists; `modelVersion` for a pinned `name@version` (operators). */
+    kind: z.enum(['alias', 'modelVersion']),
+    /** The version serving the stable share right now (`name@version`). */
+    modelVersion: z.string().min(1),
+    /** Tokens of prompt plus completion one request may use; null when the registry does not know it. */
+    contextLength: z.int().positive().nullable(),
+    streaming: z.boolean(),
+    capabilities: z.array(ModelCapabilitySchema),
+    /** Data classes the model's license accepts; a request of another class is refused. */
+    dataClasses: z.array(DataClassSchema),
+    health: z
+      .object({
+        state: ServingHealthStateSchema,
+        readyReplicas: z.int().nonnegative(),
+        recentRequests: z.int().nonnegative(),
+        /** Share (0..1) of recent requests that failed on the serving side; 0 without traffic. */
+        recentErrorRate: z.number().min(0).max(1),
+        windowSeconds: z.int().positive(),
+        /** Requests waiting at this gateway for a replica slot, and running now. */
+        queued: z.int().nonnegative(),
+        inFlight: z.int().nonnegative(),
+      })
+      .strict(),
+  })
+  .strict();
+export type ModelDiscovery = z.infer<typeof ModelDiscoverySchema>;
+
 export const OpenAiModelSchema = z
   .object({
     id: z.string().min(1),
     object: z.literal('model'),
     created: z.int().nonnegative(),
     owned_by: z.string().min(1),
+    /** LunaNexa's discovery member; always present from a LunaNexa gateway (contract v1, additive). */
+    lunanexa: ModelDiscoverySchema.optional(),
   })
   .strict();
 export type OpenAiModel = z.infer<typeof OpenAiModelSchema>;

@@ -15,3 +15,4 @@ export * from './node-recovery';
 export * from './healing';
 export * from './fleet-reconcile';
 export * from './agent-compatibility';
+export * from './serving-health';

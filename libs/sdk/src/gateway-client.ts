@@ -52,6 +52,16 @@ export interface ChatCompletionStream extends AsyncIterable<OpenAiChatChunk>, Re
 
 type ChatRequest = Omit<OpenAiChatRequest, 'stream'>;
 
+/** What a LunaNexa gateway says about one model: limits, what it accepts, and live health. */
+export type ModelDiscovery = NonNullable<OpenAiModelList['data'][number]['lunanexa']>;
+export type ServingHealth = ModelDiscovery['health'];
+
+/** One model the key may call, with what an application router needs to choose between models. */
+export interface DiscoveredModel extends ModelDiscovery {
+  /** The name to send as `model`: an alias, or `name@version` for operators. */
+  readonly id: string;
+}
+
 /** The gateway's data plane: discovery and OpenAI-compatible chat completions. */
 export class GatewayClient {
   private readonly retry: RetryPolicy;
@@ -66,6 +76,29 @@ export class GatewayClient {
   async listModels(call: CallOptions = {}): Promise<OpenAiModelList & ResponseIds> {
     const response = await this.send('GET', '/v1/models', undefined, call, true);
     return { ...((await response.json()) as OpenAiModelList), ...ids(response) };
+  }
+
+  /**
+   * Every model the key may call with its context length, streaming,
+   * capabilities, accepted data classes and live health (Ready replicas,
+   * recent error rate, queue) as this gateway sees it. A server that is not a
+   * LunaNexa gateway (no `lunanexa` member) is refused with code `NOT_LUNANEXA`.
+   */
+  async discoverModels(call: CallOptions = {}): Promise<DiscoveredModel[] & ResponseIds> {
+    const list = await this.listModels(call);
+    const models = list.data.map((model): DiscoveredModel => {
+      if (model.lunanexa === undefined)
+        throw new LunaNexaError(
+          `"${model.id}" has no discovery member: ${this.options.baseUrl} is not a LunaNexa gateway`,
+          'NOT_LUNANEXA',
+          200,
+          list.requestId,
+          list.correlationId,
+          undefined,
+        );
+      return { id: model.id, ...model.lunanexa };
+    });
+    return Object.assign(models, { requestId: list.requestId, correlationId: list.correlationId });
   }
 
   /** A whole chat completion (`stream: false`). */

@@ -1,10 +1,14 @@
+export { CONTRACT_VERSION, SDK_VERSION } from './version';
 export { LunaNexaError } from './errors';
 export {
   GatewayClient,
   type CallOptions,
   type ChatCompletionStream,
   type ChatUsage,
+  type DiscoveredModel,
   type GatewayClientOptions,
+  type ModelDiscovery,
+  type ServingHealth,
   type ResponseIds,
 } from './gateway-client';
 export {

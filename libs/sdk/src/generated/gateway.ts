@@ -2,7 +2,7 @@
 // Regenerate with `npm run sdk:generate`.
 
 /** OpenAPI version of the description these types come from. */
-export const GATEWAY_OPENAPI_INFO_VERSION = '0.1.0';
+export const GATEWAY_OPENAPI_INFO_VERSION = '0.2.0';
 
 /** Every operation the gateway describes. */
 export const GATEWAY_OPERATIONS = [
@@ -171,6 +171,23 @@ export type OpenAiModelList = {
     readonly object: 'model';
     readonly created: number;
     readonly owned_by: string;
+    readonly lunanexa?: {
+      readonly kind: 'alias' | 'modelVersion';
+      readonly modelVersion: string;
+      readonly contextLength: number | null;
+      readonly streaming: boolean;
+      readonly capabilities: readonly ('chat.completions' | 'completions')[];
+      readonly dataClasses: readonly ('public' | 'internal' | 'confidential' | 'restricted')[];
+      readonly health: {
+        readonly state: 'ready' | 'degraded' | 'unavailable';
+        readonly readyReplicas: number;
+        readonly recentRequests: number;
+        readonly recentErrorRate: number;
+        readonly windowSeconds: number;
+        readonly queued: number;
+        readonly inFlight: number;
+      };
+    };
   }[];
 };
 

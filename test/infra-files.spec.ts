@@ -23,6 +23,7 @@ const LUNANEXA_METRICS = [
   'lunanexa_http_requests_total',
   'lunanexa_http_request_duration_seconds_bucket',
   'lunanexa_node_condition',
+  'lunanexa_nodes_agent_outdated',
   'lunanexa_workflow_failures_total',
 ];
 const PROCESSES = ['api', 'gateway', 'worker', 'agent'] as const;
@@ -167,6 +168,15 @@ describe('infra/ deployment files', () => {
           ),
         ).to.equal(true);
       });
+
+      const runbook = readFileSync(path.join(repoRoot, 'docs/OPERATIONS.md'), 'utf8');
+      for (const rule of rules) {
+        it(`${String(rule['alert'])} has a runbook section in docs/OPERATIONS.md`, () => {
+          expect(runbook.split('\n'), 'a "### <alert name>" heading under "## Alerts"').to.include(
+            `### ${String(rule['alert'])}`,
+          );
+        });
+      }
 
       for (const rule of rules) {
         it(`${String(rule['alert'])} has expr, for, labels.severity and a summary`, () => {

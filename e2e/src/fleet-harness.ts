@@ -74,20 +74,17 @@ function startProcess(
   args: readonly string[],
   env: Record<string, string | undefined>,
   logDir: string,
+  root: string = REPO_ROOT,
 ): ServiceProcess {
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
   // e.g. LUNANEXA_E2E_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile every service of a run.
   const nodeArgs = (process.env['LUNANEXA_E2E_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, '--enable-source-maps', join(REPO_ROOT, entry), ...args],
-    {
-      cwd: REPO_ROOT,
-      env: env,
-      stdio: ['ignore', fd, fd],
-    },
-  );
+  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(root, entry), ...args], {
+    cwd: root,
+    env: env,
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
@@ -197,6 +194,12 @@ export interface FleetHarnessOptions {
    * can dump (pgToolsServer).
    */
   readonly postgresAdminUrl?: string;
+  /**
+   * Where the services, agents, migrations and first admin start from: a
+   * previous release's built tree (previousReleaseRoot), for the upgrade
+   * test; default this tree. `releaseRoot` moves later starts to another.
+   */
+  readonly releaseRoot?: string;
 }
 
 export class FleetHarness {
@@ -216,6 +219,8 @@ export class FleetHarness {
   private apiPort = 0;
   private workerPort = 0;
   private gatewayPort = 0;
+  /** The tree the next api, worker, gateway or agent start runs from (FleetHarnessOptions.releaseRoot). */
+  releaseRoot: string = REPO_ROOT;
 
   /** Where the api and worker keep the controller's state (its key); `replaceController` moves it. */
   controllerDataDir: string;
@@ -250,7 +255,20 @@ export class FleetHarness {
       startTestTemporal(uiPort === undefined ? {} : { uiPort }),
       createScratchDatabase(name, options.postgresAdminUrl),
     ]);
-    await runMigrations(db.url);
+    const releaseRoot = options.releaseRoot ?? REPO_ROOT;
+    if (releaseRoot === REPO_ROOT) await runMigrations(db.url);
+    else {
+      const migrate = spawnSync(
+        process.execPath,
+        [join(releaseRoot, 'libs/persistence/dist/src/migrate-main.js')],
+        {
+          env: { PATH: process.env['PATH'] ?? '', DATABASE_URL: db.url },
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
+      if (migrate.status !== 0) throw new Error(`migrations of ${releaseRoot} failed: ${migrate.stderr}`);
+    }
     const harness = new FleetHarness(name, dataDir, temporal, db, {
       leaseSeconds: options.leaseSeconds ?? 60,
       serveConsole: options.serveConsole ?? false,
@@ -267,7 +285,8 @@ export class FleetHarness {
     harness.temporalUiUrl = `http://127.0.0.1:${uiPort ?? 8233}`;
     const tokenFile = join(dataDir, 'controller', 'operator.token');
     const adminTokenFile = join(dataDir, 'controller', 'admin.token');
-    const admin = spawnSync(process.execPath, [join(REPO_ROOT, 'apps/api/dist/src/first-admin-main.js')], {
+    harness.releaseRoot = releaseRoot;
+    const admin = spawnSync(process.execPath, [join(releaseRoot, 'apps/api/dist/src/first-admin-main.js')], {
       env: {
         PATH: process.env['PATH'] ?? '',
         DATABASE_URL: db.url,
@@ -333,7 +352,14 @@ export class FleetHarness {
   }
 
   async startApi(): Promise<void> {
-    this.api = startProcess('api', 'apps/api/dist/src/main.js', [], this.serviceEnv(), this.logDir);
+    this.api = startProcess(
+      'api',
+      'apps/api/dist/src/main.js',
+      [],
+      this.serviceEnv(),
+      this.logDir,
+      this.releaseRoot,
+    );
     await this.ready(this.api, `${this.apiUrl}/ready`);
   }
 
@@ -342,18 +368,26 @@ export class FleetHarness {
     return `http://127.0.0.1:${this.workerPort}`;
   }
 
-  async startWorker(): Promise<void> {
-    this.worker = startProcess('worker', 'apps/worker/dist/src/main.js', [], this.serviceEnv(), this.logDir);
+  async startWorker(logName = 'worker'): Promise<void> {
+    this.worker = startProcess(
+      logName,
+      'apps/worker/dist/src/main.js',
+      [],
+      this.serviceEnv(),
+      this.logDir,
+      this.releaseRoot,
+    );
     await this.ready(this.worker, `http://127.0.0.1:${this.workerPort}/ready`);
   }
 
-  async startGateway(): Promise<void> {
+  async startGateway(logName = 'gateway'): Promise<void> {
     this.gateway = startProcess(
-      'gateway',
+      logName,
       'apps/gateway/dist/src/main.js',
       [],
       this.serviceEnv(),
       this.logDir,
+      this.releaseRoot,
     );
     await this.ready(this.gateway, `${this.gatewayUrl}/ready`);
   }
@@ -449,6 +483,7 @@ export class FleetHarness {
       ['--config', configFile],
       env,
       this.logDir,
+      this.releaseRoot,
     );
     const agent: AgentProcess = { name, configFile, stateDir, httpPort, sshPort, service };
     this.agents.set(name, agent);
@@ -518,6 +553,30 @@ export class FleetHarness {
     await this.startWorker();
     await this.startApi();
     await this.startGateway();
+  }
+
+  /**
+   * A rolling replacement's first half, as behind a load balancer: another
+   * worker or gateway starts from `releaseRoot` on a fresh port beside the
+   * running one and becomes `worker`/`gateway` once ready. Returns the
+   * previous one, still running: the caller takes it out of rotation and stops it.
+   */
+  async startBeside(
+    service: 'worker' | 'gateway',
+  ): Promise<{ previous: ServiceProcess | null; previousUrl: string }> {
+    if (service === 'worker') {
+      const previous = this.worker;
+      const previousUrl = this.workerUrl;
+      this.workerPort = await freePort();
+      await this.startWorker(`worker-${this.workerPort}`);
+      return { previous, previousUrl };
+    }
+    const previous = this.gateway;
+    const previousUrl = this.gatewayUrl;
+    this.gatewayPort = await freePort();
+    this.gatewayUrl = `http://127.0.0.1:${this.gatewayPort}`;
+    await this.startGateway(`gateway-${this.gatewayPort}`);
+    return { previous, previousUrl };
   }
 
   logsOf(name: string): string {

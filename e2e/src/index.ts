@@ -12,3 +12,4 @@ export * from './bench-environment';
 export * from './otlp-sink';
 export * from './pg-tools';
 export * from './enrollment-answer-loss';
+export * from './previous-release';

@@ -1,12 +1,15 @@
+import type { AssignmentAckBody } from '@lunanexa/agent-protocol';
 import { ErrorCode, LunaNexaError, type Assignment } from '@lunanexa/contracts';
+import { agentProtocolOf, refusedTrustedSigningKeys } from '@lunanexa/domain';
 import {
   findDeployment,
   findNode,
   listAssignments,
   recordAssignmentPushed,
   type AssignmentRow,
+  type NodeRow,
 } from '@lunanexa/persistence';
-import { asActivityFailure, southboundTarget } from '../fleet-support';
+import { asActivityFailure, southboundTarget, type SouthboundPort } from '../fleet-support';
 import { buildAssignment, leaseUntil, unrevokedSigningKeys } from './assignment-spec';
 import { modelVersionOf } from './deployment-row';
 import type { DeploymentActivityPorts } from './ports';
@@ -14,6 +17,30 @@ import type { DeploymentActivityPorts } from './ports';
 /** A stopped replica whose stop the agent has acknowledged needs no more pushes. */
 function stopAcknowledged(row: AssignmentRow): boolean {
   return row.intent === 'Stop' && row.ackedGeneration === row.generation && row.observedState === 'Stopped';
+}
+
+/**
+ * Pushes an assignment; an agent from before signature verification, which
+ * refuses the `trustedSigningKeys` field, gets it again without the field
+ * (docs/UPGRADING.md, version skew). Returns what the agent accepted.
+ */
+export async function pushAcceptedBy(
+  southbound: Pick<SouthboundPort, 'pushAssignment'>,
+  node: NodeRow,
+  assignment: Assignment,
+): Promise<{ ack: AssignmentAckBody; sent: Assignment }> {
+  try {
+    return { ack: await southbound.pushAssignment(southboundTarget(node), assignment), sent: assignment };
+  } catch (error) {
+    if (
+      assignment.trustedSigningKeys === undefined ||
+      !(error instanceof LunaNexaError) ||
+      !refusedTrustedSigningKeys(agentProtocolOf(node.inventory), error)
+    )
+      throw error;
+    const { trustedSigningKeys: _refused, ...older } = assignment;
+    return { ack: await southbound.pushAssignment(southboundTarget(node), older), sent: older };
+  }
 }
 
 export function pushActivities({ db, clock, southbound }: DeploymentActivityPorts) {
@@ -47,9 +74,9 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
         (row.spec as Partial<Assignment> | null)?.trustedSigningKeys ?? (await unrevokedSigningKeys(db)),
       );
       try {
-        const ack = await southbound.pushAssignment(southboundTarget(node), spec);
+        const { ack, sent } = await pushAcceptedBy(southbound, node, spec);
         await recordAssignmentPushed(db, {
-          spec,
+          spec: sent,
           leaseExpiresAt,
           ackedGeneration: ack.generation,
           at: clock.now(),

@@ -18,6 +18,7 @@ import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
 import { NodeConditionMetric } from './metrics/node-condition.metric';
+import { OutdatedAgentsMetric } from './metrics/outdated-agents.metric';
 import { RequestsModule } from './requests/requests.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
@@ -118,7 +119,7 @@ export class AppModule {
         AuditModule,
       ],
       controllers: [MetricsController],
-      providers: [{ provide: SERVICE_METRICS, useValue: metrics }, NodeConditionMetric],
+      providers: [{ provide: SERVICE_METRICS, useValue: metrics }, NodeConditionMetric, OutdatedAgentsMetric],
     };
   }
 }

@@ -28,7 +28,9 @@ describe('fleet commands against a canned API', () => {
       const { url } = await serve({ Nodes: () => ({ data: { nodes: [ACTIVE_NODE] } }) });
       const text = captureIo();
       expect(await runCli(['--api-url', url, 'node', 'list'], text, '0.1.0')).to.equal(0);
-      expect(text.out()).to.match(/^spark-01 {2}Active {5}Ready {6}no {8}1x NVIDIA GB10 {2}\S+ ago +1\/2$/m);
+      expect(text.out()).to.match(
+        /^spark-01 {2}Active {5}Ready {6}no {8}1x NVIDIA GB10 {2}\S+ ago +1\/2 +0\.2\.0$/m,
+      );
       for (const argv of [
         ['--json', '--api-url', url, 'node', 'list'],
         ['node', 'list', '--json', '--api-url', url],

@@ -50,12 +50,12 @@ describe('fleet output formatting', () => {
   });
 
   describe('node list', () => {
-    it('prints one row per node with lifecycle, readiness, cordon, GPUs, heartbeat age and replicas', () => {
+    it('prints one row per node with lifecycle, readiness, cordon, GPUs, heartbeat age, replicas and agent (marked when outdated)', () => {
       expect(renderNodeList([ACTIVE_NODE, PENDING_NODE])).to.equal(
         [
-          'NAME      LIFECYCLE  READINESS    CORDONED  GPUS                      HEARTBEAT  REPLICAS',
-          'spark-01  Active     Ready        no        1x NVIDIA GB10            2s ago     1/2',
-          'h100-07   Pending    Unreachable  yes       2x NVIDIA H100 80GB HBM3  never      0/0',
+          'NAME      LIFECYCLE  READINESS    CORDONED  GPUS                      HEARTBEAT  REPLICAS  AGENT',
+          'spark-01  Active     Ready        no        1x NVIDIA GB10            2s ago     1/2       0.2.0',
+          'h100-07   Pending    Unreachable  yes       2x NVIDIA H100 80GB HBM3  never      0/0       0.1.0 (outdated)',
           '',
         ].join('\n'),
       );

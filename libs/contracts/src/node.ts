@@ -152,6 +152,17 @@ export const OsInventorySchema = z
   .strict();
 export type OsInventory = z.infer<typeof OsInventorySchema>;
 
+/**
+ * The agent protocol this release's agent speaks; each step names what a
+ * controller may send it. Agents that do not report one (releases up to
+ * 0.1.0) are treated as protocol 1.
+ * - 1: assignments without `trustedSigningKeys` (older agents refuse the field).
+ * - 2: assignments may carry `trustedSigningKeys`; the agent reports `agentProtocol`.
+ */
+export const AGENT_PROTOCOL_VERSION = 2;
+/** What a controller assumes of an agent that does not report its protocol. */
+export const UNREPORTED_AGENT_PROTOCOL = 1;
+
 /** What a node has, as its agent observed it at `collectedAt`. */
 export const NodeInventorySchema = z
   .object({
@@ -162,6 +173,8 @@ export const NodeInventorySchema = z
     gpus: z.array(GpuInventorySchema).max(64),
     os: OsInventorySchema,
     agentVersion: VersionStringSchema,
+    /** AGENT_PROTOCOL_VERSION of the agent. Optional: agents up to release 0.1.0 omit it (protocol 1). */
+    agentProtocol: z.int().min(1).max(1000).optional(),
     collectedAt: IsoTimestampSchema,
   })
   .strict()

@@ -15,5 +15,6 @@ export * from './node-recovery';
 export * from './healing';
 export * from './fleet-reconcile';
 export * from './node-actions';
+export * from './agent-compatibility';
 export * from './serving-health';
 export * from './rollout-lifecycle';

@@ -17,6 +17,7 @@ import { DeploymentPlacementStrategy1768003200000 } from './migrations/176800320
 import { ReplicaHealth1768096800000 } from './migrations/1768096800000-replica-health';
 import { AuditChainAtCommit1768150000000 } from './migrations/1768150000000-audit-chain-at-commit';
 import { TrustedSigningKeys1768300000000 } from './migrations/1768300000000-trusted-signing-keys';
+import { NodeAgentProtocol1768400000000 } from './migrations/1768400000000-node-agent-protocol';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   ReplicaHealth1768096800000,
   AuditChainAtCommit1768150000000,
   TrustedSigningKeys1768300000000,
+  NodeAgentProtocol1768400000000,
 ];
 
 export interface DataSourceSettings {
@@ -66,6 +68,57 @@ export async function runMigrations(url: string): Promise<string[]> {
   try {
     const applied = await ds.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** Names of the applied migrations, oldest first. */
+export async function appliedMigrations(url: string): Promise<string[]> {
+  const ds = createDataSource({ url, applicationName: 'lunanexa-migrate', poolSize: 1 });
+  await ds.initialize();
+  try {
+    return await appliedMigrationNames(ds);
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function appliedMigrationNames(ds: DataSource): Promise<string[]> {
+  const present = await ds.query<{ exists: boolean }[]>(
+    `SELECT to_regclass('schema_migrations') IS NOT NULL AS exists`,
+  );
+  if (!present[0]?.exists) return [];
+  const rows = await ds.query<{ name: string }[]>(
+    'SELECT name FROM schema_migrations ORDER BY timestamp, id',
+  );
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Runs the `down` of every applied migration newer than `target`, newest
+ * first, one transaction each, so the schema is what the release whose last
+ * migration is `target` expects (a rollback). Refuses a target that is not
+ * applied or not one of MIGRATIONS, before changing anything. Returns the
+ * reverted names in the order they ran.
+ */
+export async function revertMigrationsTo(url: string, target: string): Promise<string[]> {
+  if (!MIGRATIONS.some((migration) => migration.name === target))
+    throw new Error(
+      `${target} is not a migration of this release (${MIGRATIONS.map((m) => m.name).join(', ')})`,
+    );
+  const ds = createDataSource({ url, applicationName: 'lunanexa-migrate', poolSize: 2 });
+  await ds.initialize();
+  try {
+    const applied = await appliedMigrationNames(ds);
+    if (!applied.includes(target)) throw new Error(`${target} is not applied to this database`);
+    const reverted: string[] = [];
+    while (applied[applied.length - 1] !== target) {
+      const newest = applied.pop() as string;
+      await ds.undoLastMigration({ transaction: 'each' });
+      reverted.push(newest);
+    }
+    return reverted;
   } finally {
     await ds.destroy();
   }

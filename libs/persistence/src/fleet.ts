@@ -183,6 +183,23 @@ export async function listNodeReadinessInputs(q: Queryable): Promise<NodeReadine
   }));
 }
 
+/**
+ * Nodes in `lifecycles` whose agent speaks an older protocol than `protocol`
+ * (`nodes.agent_protocol`, derived from the inventory), for the
+ * `lunanexa_nodes_agent_outdated` gauge.
+ */
+export async function countOutdatedAgents(
+  q: Queryable,
+  protocol: number,
+  lifecycles: readonly NodeLifecycleState[],
+): Promise<number> {
+  const rows = await q.query<{ outdated: number }[]>(
+    'SELECT count(*)::int AS outdated FROM nodes WHERE agent_protocol < $1 AND lifecycle = ANY($2::text[])',
+    [protocol, lifecycles],
+  );
+  return rows[0]?.outdated ?? 0;
+}
+
 /** What one heartbeat says about one of the node's assignments (libs/contracts ObservedAssignment). */
 export interface AssignmentObservation {
   readonly assignmentId: string;

@@ -1,4 +1,9 @@
-import { NodeInventorySchema, type GpuInventory, type NodeInventory } from '@lunanexa/contracts';
+import {
+  AGENT_PROTOCOL_VERSION,
+  NodeInventorySchema,
+  type GpuInventory,
+  type NodeInventory,
+} from '@lunanexa/contracts';
 import { architectureOf, cpuModelSummary, parseOsRelease, type HostProbe } from './host';
 import { parseMeminfo } from './meminfo';
 import { gpusFromNvidiaSmi } from './nvidia-gpus';
@@ -66,6 +71,7 @@ export async function collectNvidiaInventory(
     gpus,
     os: { name: os.name ?? 'unknown', version: os.version ?? 'unknown', kernel: probe.kernelRelease() },
     agentVersion: options.agentVersion,
+    agentProtocol: AGENT_PROTOCOL_VERSION,
     collectedAt: options.now().toISOString(),
   });
   return { inventory, problems };

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { NodeInventorySchema, type GpuInventory, type NodeInventory } from '@lunanexa/contracts';
+import {
+  AGENT_PROTOCOL_VERSION,
+  NodeInventorySchema,
+  type GpuInventory,
+  type NodeInventory,
+} from '@lunanexa/contracts';
 import type { InventoryReport } from './collect';
 
 /**
@@ -105,6 +110,7 @@ export function simulatedInventory(
     ...shape.inventory,
     gpus: shape.gpus(nodeName),
     agentVersion: options.agentVersion,
+    agentProtocol: AGENT_PROTOCOL_VERSION,
     collectedAt: options.now().toISOString(),
   });
   return { inventory, problems: [] };

@@ -202,6 +202,24 @@ export class FleetNode {
   @Field()
   agentVersion!: string;
 
+  @Field(() => Int, {
+    description:
+      'Agent protocol the node speaks; 1 when its agent does not report one (releases up to 0.1.0).',
+  })
+  agentProtocol!: number;
+
+  @Field({
+    description:
+      "True while the node's agent is behind this controller's agent protocol: upgrade it (docs/UPGRADING.md).",
+  })
+  agentOutdated!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the node goes without until its agent is upgraded; null when current.',
+  })
+  agentOutdatedReason!: string | null;
+
   @Field(() => [Gpu])
   gpus!: Gpu[];
 

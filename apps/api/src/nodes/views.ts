@@ -1,5 +1,5 @@
 import type { NodeLabels, Taint as TaintRecord } from '@lunanexa/contracts';
-import { deriveNodeReadiness, nodeActions } from '@lunanexa/domain';
+import { agentCompatibility, deriveNodeReadiness, nodeActions } from '@lunanexa/domain';
 import type { AssignmentRow, BootstrapTokenRow, NodeRow } from '@lunanexa/persistence';
 import { assignmentView } from '../deployments';
 import type { BootstrapToken, FleetNode, Label, Taint } from './nodes.types';
@@ -58,6 +58,7 @@ export function nodeView(
     cpuCores: node.inventory.cpu.cores,
     systemMemoryBytes: node.inventory.systemMemory.totalBytes,
     agentVersion: node.inventory.agentVersion,
+    ...agentView(node.inventory),
     gpus: node.inventory.gpus.map((gpu) => ({
       index: gpu.index,
       name: gpu.name,
@@ -89,5 +90,18 @@ export function bootstrapTokenView(row: BootstrapTokenRow): BootstrapToken {
     usedAt: row.usedAt,
     usedByNodeId: row.usedByNodeId,
     revokedAt: row.revokedAt,
+  };
+}
+
+function agentView(inventory: NodeRow['inventory']): {
+  agentProtocol: number;
+  agentOutdated: boolean;
+  agentOutdatedReason: string | null;
+} {
+  const compatibility = agentCompatibility(inventory);
+  return {
+    agentProtocol: compatibility.protocol,
+    agentOutdated: compatibility.outdated,
+    agentOutdatedReason: compatibility.reason,
   };
 }

@@ -70,10 +70,15 @@ export function formatTaints(taints: readonly { key: string; value: string; effe
         .join(', ');
 }
 
+/** The agent's version, marked when it is behind the controller's agent protocol (docs/UPGRADING.md). */
+export function agentSummary(node: Pick<FleetNode, 'agentVersion' | 'agentOutdated'>): string {
+  return node.agentOutdated ? `${node.agentVersion} (outdated)` : node.agentVersion;
+}
+
 export function renderNodeList(nodes: readonly FleetNode[]): string {
   if (nodes.length === 0) return 'No nodes enrolled. Create a bootstrap token: lunanexa node token create\n';
   return formatTable(
-    ['NAME', 'LIFECYCLE', 'READINESS', 'CORDONED', 'GPUS', 'HEARTBEAT', 'REPLICAS'],
+    ['NAME', 'LIFECYCLE', 'READINESS', 'CORDONED', 'GPUS', 'HEARTBEAT', 'REPLICAS', 'AGENT'],
     nodes.map((node) => [
       node.name,
       node.lifecycle,
@@ -82,6 +87,7 @@ export function renderNodeList(nodes: readonly FleetNode[]): string {
       summarizeGpus(node.gpus),
       heartbeatAge(node.heartbeatAgeSeconds),
       replicaSummary(node.assignments),
+      agentSummary(node),
     ]),
   );
 }
@@ -125,7 +131,12 @@ export function renderNode(node: FleetNode, now: Date = new Date()): string {
       ['address', `${node.address} (ssh port ${node.sshPort})`],
       ['host key', node.hostKeyFingerprint],
       ['credential', credential],
-      ['agent', node.agentVersion],
+      [
+        'agent',
+        node.agentOutdatedReason === null
+          ? `${node.agentVersion} (protocol ${node.agentProtocol})`
+          : `${node.agentVersion} (outdated: ${node.agentOutdatedReason})`,
+      ],
       [
         'inventory',
         `${node.architecture}, ${node.cpuCores} CPU cores, ${formatBytes(node.systemMemoryBytes)} memory`,

@@ -798,6 +798,12 @@ export interface FleetNode {
   /** Every operator action with whether the node's state allows it (the caller's role is not considered). */
   readonly actions: readonly NodeActionAvailability[];
   readonly address: string;
+  /** True while the node's agent is behind this controller's agent protocol: upgrade it (docs/UPGRADING.md). */
+  readonly agentOutdated: boolean;
+  /** What the node goes without until its agent is upgraded; null when current. */
+  readonly agentOutdatedReason: string | null;
+  /** Agent protocol the node speaks; 1 when its agent does not report one (releases up to 0.1.0). */
+  readonly agentProtocol: number;
   readonly agentVersion: string;
   readonly architecture: string;
   readonly assignments: readonly Assignment[];

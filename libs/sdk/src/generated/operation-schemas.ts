@@ -135,6 +135,9 @@ export const CliFleetNodeFragmentSchema = z.object({
   address: z.string(),
   sshPort: z.number().int(),
   agentVersion: z.string(),
+  agentProtocol: z.number().int(),
+  agentOutdated: z.boolean(),
+  agentOutdatedReason: z.string().nullable(),
   architecture: z.string(),
   cpuCores: z.number().int(),
   systemMemoryBytes: z.number(),
@@ -724,6 +727,9 @@ export const ConsoleFleetNodeFragmentSchema = z.object({
   cpuCores: z.number().int(),
   systemMemoryBytes: z.number(),
   agentVersion: z.string(),
+  agentProtocol: z.number().int(),
+  agentOutdated: z.boolean(),
+  agentOutdatedReason: z.string().nullable(),
   gpus: z.array(
     z.object({
       index: z.number().int(),

@@ -134,6 +134,9 @@ export type CliFleetNodeFragment = {
   readonly address: string;
   readonly sshPort: number;
   readonly agentVersion: string;
+  readonly agentProtocol: number;
+  readonly agentOutdated: boolean;
+  readonly agentOutdatedReason: string | null;
   readonly architecture: string;
   readonly cpuCores: number;
   readonly systemMemoryBytes: number;
@@ -663,6 +666,9 @@ export type ConsoleFleetNodeFragment = {
   readonly cpuCores: number;
   readonly systemMemoryBytes: number;
   readonly agentVersion: string;
+  readonly agentProtocol: number;
+  readonly agentOutdated: boolean;
+  readonly agentOutdatedReason: string | null;
   readonly gpus: readonly {
     readonly index: number;
     readonly name: string;
@@ -1383,6 +1389,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -1469,6 +1478,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -1688,6 +1700,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -1787,6 +1802,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -1874,6 +1892,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -1961,6 +1982,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -2047,6 +2071,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -2133,6 +2160,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -2243,6 +2273,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -2345,6 +2378,9 @@ fragment CliFleetNode on FleetNode {
   address
   sshPort
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   architecture
   cpuCores
   systemMemoryBytes
@@ -6506,6 +6542,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -6597,6 +6636,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -6763,6 +6805,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -6856,6 +6901,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -6949,6 +6997,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -7061,6 +7112,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -7167,6 +7221,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -7261,6 +7318,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name
@@ -7355,6 +7415,9 @@ fragment ConsoleFleetNode on FleetNode {
   cpuCores
   systemMemoryBytes
   agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
   gpus {
     index
     name

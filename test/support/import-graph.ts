@@ -558,10 +558,6 @@ const SQL_BUILDER_CALLS: ReadonlySet<string> = new Set(['createQueryBuilder', 'g
 export const SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS: Readonly<Record<string, string>> = {
   // Load-test fixtures written straight into a scratch database, never run by a service.
   'apps/gateway/bench/': 'bench seed data for a throwaway database',
-  // Operator accounts and API tokens through TypeORM repositories; next to move into libs/persistence.
-  'apps/api/src/auth/auth.service.ts': 'identity reads and writes not yet moved to libs/persistence',
-  'apps/api/src/auth/identity.service.ts': 'identity reads and writes not yet moved to libs/persistence',
-  'apps/api/src/auth/first-admin.ts': 'identity reads and writes not yet moved to libs/persistence',
 };
 
 /** Whether SQL in this file breaks `sql-outside-persistence`: production code outside libs/persistence. */

@@ -30,3 +30,4 @@ export * from './pg-pool';
 export * from './routes';
 export * from './node-writes';
 export * from './audit-reads';
+export * from './identity';

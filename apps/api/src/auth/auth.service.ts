@@ -11,7 +11,15 @@ import {
   operatorActor,
 } from '@lunanexa/contracts';
 import type { RequestIds } from '@lunanexa/observability';
-import { ApiTokenEntity, OperatorEntity, recordControllerPublicKey } from '@lunanexa/persistence';
+import {
+  type OperatorEntity,
+  findApiTokenByHash,
+  findOperatorById,
+  findOperatorByUsername,
+  recordApiTokenUse,
+  recordControllerPublicKey,
+  revokeSessionsOfOperator,
+} from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { AuditWriter, type Evidence } from './audit-writer';
 import { CONTROLLER_KEY } from './auth.constants';
@@ -135,7 +143,7 @@ export class AuthService implements OnModuleInit {
       return refused('UNAUTHENTICATED', `session-${check.reason}`);
     }
     const { claims } = check;
-    const operator = await this.db.getRepository(OperatorEntity).findOne({ where: { id: claims.sub } });
+    const operator = await findOperatorById(this.db, claims.sub);
     const evidence = { operatorId: claims.sub };
     if (!operator) return refused('UNAUTHENTICATED', 'operator-unknown', evidence);
     if (operator.disabledAt) return refused('UNAUTHENTICATED', 'operator-disabled', evidence);
@@ -160,9 +168,7 @@ export class AuthService implements OnModuleInit {
   }
 
   private async authenticateApiToken(token: string, prefix: string): Promise<Authentication> {
-    const row = await this.db
-      .getRepository(ApiTokenEntity)
-      .findOne({ where: { tokenHash: hashApiToken(token) } });
+    const row = await findApiTokenByHash(this.db, hashApiToken(token));
     if (!row) return refused('UNAUTHENTICATED', 'api-token-unknown', { tokenPrefix: prefix });
     const evidence = { tokenId: row.id, tokenPrefix: row.prefix, operatorId: row.operatorId };
     if (row.revokedAt) return refused('UNAUTHENTICATED', 'api-token-revoked', evidence);
@@ -173,16 +179,12 @@ export class AuthService implements OnModuleInit {
         expiredAt: row.expiresAt.toISOString(),
       });
     }
-    const owner = await this.db.getRepository(OperatorEntity).findOne({ where: { id: row.operatorId } });
+    const owner = await findOperatorById(this.db, row.operatorId);
     if (!owner) return refused('UNAUTHENTICATED', 'operator-unknown', evidence);
     if (owner.disabledAt) return refused('UNAUTHENTICATED', 'operator-disabled', evidence);
     if (!isRole(row.role)) return refused('UNAUTHENTICATED', 'api-token-role-unknown', evidence);
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.db.query(
-        `UPDATE api_tokens SET last_used_at = $2
-          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
-        [row.id, now.toISOString()],
-      );
+      await recordApiTokenUse(this.db, row.id, now);
     }
     return {
       ok: true,
@@ -211,7 +213,7 @@ export class AuthService implements OnModuleInit {
   async login(username: string, password: string, ids: RequestIds): Promise<LoginOutcome> {
     const normalized = username.toLowerCase();
     const operator = USERNAME_PATTERN.test(normalized)
-      ? await this.db.getRepository(OperatorEntity).findOne({ where: { username: normalized } })
+      ? await findOperatorByUsername(this.db, normalized)
       : null;
     const matches = await verifyPassword(password, operator?.passwordHash ?? (await decoyPasswordHash()));
     if (!operator || !matches || operator.disabledAt) {
@@ -254,10 +256,7 @@ export class AuthService implements OnModuleInit {
           'logout ends sessions; an API token is revoked with revokeApiToken',
         );
       }
-      await manager.increment(OperatorEntity, { id: principal.operatorId }, 'sessionEpoch', 1);
-      const { sessionEpoch } = await manager
-        .getRepository(OperatorEntity)
-        .findOneByOrFail({ id: principal.operatorId });
+      const sessionEpoch = await revokeSessionsOfOperator(manager, principal.operatorId);
       return { value: undefined, evidence: { sessionEpoch } };
     });
   }

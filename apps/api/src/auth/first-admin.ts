@@ -2,9 +2,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from '@lunanexa/contracts';
-import { ApiTokenEntity, appendAuditEvent, OperatorEntity } from '@lunanexa/persistence';
-import type { DataSource, EntityManager } from 'typeorm';
-import { insertOperator, lockIdentity } from './identity.service';
+import {
+  appendAuditEvent,
+  findFirstEnabledAdmin,
+  findOperatorByUsername,
+  findUsableApiTokenPrefix,
+  insertApiToken,
+  lockIdentity,
+} from '@lunanexa/persistence';
+import type { DataSource } from 'typeorm';
+import { addOperator } from './identity.service';
 import { API_TOKEN_PATTERN, generateApiToken, hashApiToken } from '@lunanexa/credentials';
 import { hashPassword } from './password';
 
@@ -44,22 +51,22 @@ export async function ensureFirstAdmin(
       `the first admin password must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters`,
     );
   }
-  const existing = await findEnabledAdmin(ds);
-  if (existing) return { created: false, existingAdmin: existing };
+  const existing = await findFirstEnabledAdmin(ds);
+  if (existing) return { created: false, existingAdmin: existing.username };
   const generatedPassword = options.password === undefined ? randomBytes(24).toString('base64url') : null;
   const passwordHash = await hashPassword(options.password ?? generatedPassword ?? '');
   return ds.transaction(async (manager) => {
     await lockIdentity(manager);
-    const raced = await findEnabledAdmin(manager);
-    if (raced) return { created: false, existingAdmin: raced };
-    const taken = await manager.getRepository(OperatorEntity).findOne({ where: { username } });
+    const raced = await findFirstEnabledAdmin(manager);
+    if (raced) return { created: false, existingAdmin: raced.username };
+    const taken = await findOperatorByUsername(manager, username);
     if (taken) {
       throw new Error(
         `no enabled admin exists and operator ${username} exists as a ${taken.disabledAt ? 'disabled ' : ''}${taken.role}; ` +
           'choose another first-admin username or repair the account by hand',
       );
     }
-    const operator = await insertOperator(manager, { username, role: 'admin' }, passwordHash);
+    const operator = await addOperator(manager, { username, role: 'admin' }, passwordHash);
     await appendAuditEvent(manager, {
       id: randomUUID(),
       occurredAt: new Date().toISOString(),
@@ -78,13 +85,6 @@ export async function ensureFirstAdmin(
     });
     return { created: true, operatorId: operator.id, username, generatedPassword };
   });
-}
-
-async function findEnabledAdmin(db: DataSource | EntityManager): Promise<string | undefined> {
-  const rows = await db.query<{ username: string }[]>(
-    `SELECT username FROM operators WHERE role = 'admin' AND disabled_at IS NULL ORDER BY created_at LIMIT 1`,
-  );
-  return rows[0]?.username;
 }
 
 export const LOCAL_OPERATOR_TOKEN_NAME = 'local-operator';
@@ -134,24 +134,16 @@ async function ensureLocalToken(
 ): Promise<{ readonly created: boolean; readonly prefix: string }> {
   const current = readTokenFile(file);
   if (current) {
-    const rows = await ds.query<{ prefix: string }[]>(
-      `SELECT t.prefix FROM api_tokens t JOIN operators o ON o.id = t.operator_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
-          AND o.disabled_at IS NULL AND t.role = $2`,
-      [hashApiToken(current), role],
-    );
-    if (rows[0]) return { created: false, prefix: rows[0].prefix };
+    const prefix = await findUsableApiTokenPrefix(ds, hashApiToken(current), role);
+    if (prefix !== undefined) return { created: false, prefix };
   }
   const generated = generateApiToken();
   await ds.transaction(async (manager) => {
-    const owner = await manager.query<{ id: string }[]>(
-      `SELECT id FROM operators WHERE role = 'admin' AND disabled_at IS NULL ORDER BY created_at LIMIT 1`,
-    );
-    const ownerId = owner[0]?.id;
+    const ownerId = (await findFirstEnabledAdmin(manager))?.id;
     if (!ownerId)
       throw new Error('no enabled admin owns the local operator token; run the first-admin step first');
     const tokenId = randomUUID();
-    await manager.getRepository(ApiTokenEntity).insert({
+    await insertApiToken(manager, {
       id: tokenId,
       operatorId: ownerId,
       name,

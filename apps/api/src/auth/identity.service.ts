@@ -2,8 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, LunaNexaError, roleAtLeast, type Role } from '@lunanexa/contracts';
 import type { RequestIds } from '@lunanexa/observability';
-import { ApiTokenEntity, OperatorEntity } from '@lunanexa/persistence';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import {
+  ApiTokenEntity,
+  OperatorEntity,
+  countOtherEnabledAdmins,
+  findApiTokenForUpdate,
+  findOperatorById,
+  findOperatorForUpdate,
+  findOperatorsByIds,
+  getOperatorById,
+  insertApiToken,
+  insertOperator,
+  listApiTokensNewestFirst,
+  listOperatorsByUsername,
+  lockIdentity,
+  markApiTokenRevoked,
+  markOperatorDisabled,
+  updateOperatorRole,
+} from '@lunanexa/persistence';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from './audit-writer';
 import { generateApiToken } from '@lunanexa/credentials';
 import { hashPassword } from './password';
@@ -14,9 +31,6 @@ import type { Principal } from './principal';
  * change and its audit event (see AuditWriter for why these single-step
  * changes are not Temporal workflows).
  */
-
-/** Serialises changes that must keep at least one enabled admin (two admins demoting each other at once). */
-export const IDENTITY_LOCK_KEY = 0x4c4e5849; // "LNXI"
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -35,24 +49,10 @@ function pgCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export async function lockIdentity(manager: EntityManager): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock($1)', [IDENTITY_LOCK_KEY]);
-}
-
 async function operatorForUpdate(manager: EntityManager, id: string): Promise<OperatorEntity> {
-  const operator = await manager
-    .getRepository(OperatorEntity)
-    .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  const operator = await findOperatorForUpdate(manager, id);
   if (!operator) throw new LunaNexaError(ErrorCode.NOT_FOUND, `no operator ${id}`);
   return operator;
-}
-
-async function otherEnabledAdmins(manager: EntityManager, exceptId: string): Promise<number> {
-  const rows = await manager.query<{ n: string }[]>(
-    `SELECT count(*) AS n FROM operators WHERE role = 'admin' AND disabled_at IS NULL AND id <> $1`,
-    [exceptId],
-  );
-  return Number(rows[0]?.n ?? 0);
 }
 
 export interface NewOperator {
@@ -62,10 +62,11 @@ export interface NewOperator {
 }
 
 /**
- * Inserts an operator. Shared by the `createOperator` mutation and the
- * first-admin entry point; the caller owns the transaction and its audit event.
+ * Adds an operator account; a taken username is a CONFLICT. Shared by the
+ * `createOperator` mutation and the first-admin entry point; the caller owns
+ * the transaction and its audit event.
  */
-export async function insertOperator(
+export async function addOperator(
   manager: EntityManager,
   input: Pick<NewOperator, 'username' | 'role'>,
   passwordHash: string,
@@ -80,7 +81,7 @@ export async function insertOperator(
     createdAt: new Date(),
   };
   try {
-    await manager.getRepository(OperatorEntity).insert(operator);
+    await insertOperator(manager, operator);
   } catch (error) {
     if (pgCode(error) === UNIQUE_VIOLATION) {
       throw new LunaNexaError(ErrorCode.CONFLICT, `operator ${operator.username} already exists`);
@@ -104,7 +105,7 @@ export class IdentityService {
       { actor: principal.actor, action: 'operator.create', ids },
       { username: input.username.toLowerCase(), role: input.role },
       async (manager) => {
-        const operator = await insertOperator(manager, input, passwordHash);
+        const operator = await addOperator(manager, input, passwordHash);
         return { value: operator, evidence: { operatorId: operator.id } };
       },
     );
@@ -129,13 +130,11 @@ export class IdentityService {
         if (
           previous === 'admin' &&
           !operator.disabledAt &&
-          (await otherEnabledAdmins(manager, operator.id)) === 0
+          (await countOtherEnabledAdmins(manager, operator.id)) === 0
         ) {
           throw new LunaNexaError(ErrorCode.CONFLICT, `${operator.username} is the last enabled admin`);
         }
-        await manager
-          .getRepository(OperatorEntity)
-          .update({ id: operator.id }, { role, sessionEpoch: operator.sessionEpoch + 1 });
+        await updateOperatorRole(manager, operator.id, role, operator.sessionEpoch + 1);
         return {
           value: { ...operator, role, sessionEpoch: operator.sessionEpoch + 1 },
           evidence: { username: operator.username, previousRole: previous, changed: true },
@@ -155,13 +154,11 @@ export class IdentityService {
         if (operator.disabledAt) {
           return { value: operator, evidence: { username: operator.username, changed: false } };
         }
-        if (operator.role === 'admin' && (await otherEnabledAdmins(manager, operator.id)) === 0) {
+        if (operator.role === 'admin' && (await countOtherEnabledAdmins(manager, operator.id)) === 0) {
           throw new LunaNexaError(ErrorCode.CONFLICT, `${operator.username} is the last enabled admin`);
         }
         const disabledAt = new Date();
-        await manager
-          .getRepository(OperatorEntity)
-          .update({ id: operator.id }, { disabledAt, sessionEpoch: operator.sessionEpoch + 1 });
+        await markOperatorDisabled(manager, operator.id, disabledAt, operator.sessionEpoch + 1);
         return {
           value: { ...operator, disabledAt, sessionEpoch: operator.sessionEpoch + 1 },
           evidence: { username: operator.username, changed: true },
@@ -171,11 +168,11 @@ export class IdentityService {
   }
 
   findOperator(id: string): Promise<OperatorEntity | null> {
-    return this.db.getRepository(OperatorEntity).findOne({ where: { id } });
+    return findOperatorById(this.db, id);
   }
 
   listOperators(): Promise<OperatorEntity[]> {
-    return this.db.getRepository(OperatorEntity).find({ order: { username: 'ASC' } });
+    return listOperatorsByUsername(this.db);
   }
 
   /**
@@ -223,7 +220,7 @@ export class IdentityService {
             { reason: 'token-role-exceeds-caller', callerRole: principal.role },
           );
         }
-        await manager.getRepository(ApiTokenEntity).insert(row);
+        await insertApiToken(manager, row);
         return {
           value: { ...row, ownerUsername: principal.username },
           evidence: { tokenId: row.id, tokenPrefix: row.prefix },
@@ -239,11 +236,9 @@ export class IdentityService {
       { actor: principal.actor, action: 'apiToken.revoke', ids },
       { tokenId },
       async (manager) => {
-        const token = await manager
-          .getRepository(ApiTokenEntity)
-          .findOne({ where: { id: tokenId }, lock: { mode: 'pessimistic_write' } });
+        const token = await findApiTokenForUpdate(manager, tokenId);
         if (!token) throw new LunaNexaError(ErrorCode.NOT_FOUND, `no API token ${tokenId}`);
-        const owner = await manager.getRepository(OperatorEntity).findOneByOrFail({ id: token.operatorId });
+        const owner = await getOperatorById(manager, token.operatorId);
         const evidence = { tokenPrefix: token.prefix, ownerId: token.operatorId };
         if (token.revokedAt) {
           return {
@@ -252,7 +247,7 @@ export class IdentityService {
           };
         }
         const revokedAt = new Date();
-        await manager.getRepository(ApiTokenEntity).update({ id: token.id }, { revokedAt });
+        await markApiTokenRevoked(manager, token.id, revokedAt);
         return {
           value: { ...token, revokedAt, ownerUsername: owner.username },
           evidence: { ...evidence, changed: true },
@@ -262,11 +257,9 @@ export class IdentityService {
   }
 
   async listApiTokens(): Promise<ApiTokenView[]> {
-    const tokens = await this.db.getRepository(ApiTokenEntity).find({ order: { createdAt: 'DESC' } });
+    const tokens = await listApiTokensNewestFirst(this.db);
     const ownerIds = [...new Set(tokens.map((t) => t.operatorId))];
-    const owners = ownerIds.length
-      ? await this.db.getRepository(OperatorEntity).find({ where: { id: In(ownerIds) } })
-      : [];
+    const owners = ownerIds.length ? await findOperatorsByIds(this.db, ownerIds) : [];
     const usernames = new Map(owners.map((o) => [o.id, o.username]));
     return tokens.map((t) => ({ ...t, ownerUsername: usernames.get(t.operatorId) ?? '' }));
   }

@@ -313,7 +313,18 @@ describe('PostgresRouteTable on PostgreSQL', function () {
         endpoints: [{ baseUrl: 'http://10.0.0.11:41001', servedModel: REF, deploymentId: 'dep-llama' }],
       });
       expect(routes.lookup('llama-3-1-8b-instruct')).to.equal(undefined);
-      expect(routes.models()).to.deep.equal([{ id: REF, createdAt: '2025-11-20T09:00:00.000Z' }]);
+      expect(routes.models()).to.deep.equal([
+        {
+          id: REF,
+          createdAt: '2025-11-20T09:00:00.000Z',
+          kind: 'modelVersion',
+          modelVersion: REF,
+          contextLength: null,
+          allowedDataClasses: DATA_CLASSES,
+          readyReplicas: 1,
+          deploymentIds: ['dep-llama'],
+        },
+      ]);
     });
 
     const exclusions: readonly (readonly [string, string])[] = [

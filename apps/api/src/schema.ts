@@ -10,7 +10,7 @@ import { HealingResolver } from './healing/healing.resolver';
 import { ReconcileResolver } from './reconcile/reconcile.resolver';
 import { LiveResolver } from './live/live.resolver';
 import { RequestsResolver } from './requests/requests.resolver';
-import { RolloutsResolver } from './rollouts/rollouts.resolver';
+import { RolloutFieldsResolver, RolloutsResolver } from './rollouts/rollouts.resolver';
 import { PrivacyResolver } from './privacy/privacy.resolver';
 import { TenancyResolver } from './tenancy/tenancy.resolver';
 import { SigningResolver } from './signing/signing.resolver';
@@ -39,6 +39,7 @@ export const GRAPHQL_RESOLVERS = [
   SearchResolver,
   WorkflowAlertsResolver,
   RolloutsResolver,
+  RolloutFieldsResolver,
   PrivacyResolver,
   TenancyResolver,
   SigningResolver,

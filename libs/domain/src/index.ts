@@ -18,3 +18,4 @@ export * from './node-actions';
 export * from './agent-compatibility';
 export * from './serving-health';
 export * from './rollout-lifecycle';
+export * from './rollout-actions';

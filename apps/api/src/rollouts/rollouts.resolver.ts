@@ -1,4 +1,4 @@
-import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { RequirePermission } from '../auth';
 import type { GraphQLContext } from '../common/graphql-context';
 import { callerOf } from '../common/caller';
@@ -8,6 +8,7 @@ import {
   CreateAliasInput,
   Rollout,
   RolloutAction,
+  RolloutActionAvailability,
   RolloutOperation,
   StartRolloutInput,
 } from './rollouts.types';
@@ -78,5 +79,19 @@ export class RolloutsResolver {
     @Context() ctx: GraphQLContext,
   ): Promise<Rollout> {
     return this.service.signalRollout(rollout, action, reason ?? null, callerOf(ctx), idempotencyKey ?? null);
+  }
+}
+
+/** What an operator may signal to a rollout, resolved only when asked for: a Promoted one asks its workflow. */
+@Resolver(() => Rollout)
+export class RolloutFieldsResolver {
+  constructor(private readonly service: RolloutsService) {}
+
+  @ResolveField(() => [RolloutActionAvailability], {
+    description:
+      "Every operator signal with whether the rollout's state allows it (the caller's role is not considered).",
+  })
+  actions(@Parent() rollout: Rollout): Promise<RolloutActionAvailability[]> {
+    return this.service.actionsOf(rollout);
   }
 }

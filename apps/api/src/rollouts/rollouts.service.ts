@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  ACTIVE_ROLLOUT_STATES,
   DEFAULT_ROLLOUT_PLAN,
   DataClassSchema,
   ErrorCode,
@@ -10,10 +9,12 @@ import {
   ROLLOUT_QUERIES,
   ROLLOUT_UPDATES,
   RolloutPlanSchema,
+  ROLLOUT_STATES,
   WORKFLOW_TYPES,
   isErrorCode,
   type RolloutPlan,
   type RolloutSignal,
+  type RolloutSignalAction,
   type RolloutWorkflowInput,
   type RolloutWorkflowStatus,
 } from '@lunanexa/contracts';
@@ -31,6 +32,13 @@ import {
   type AliasRow,
   type RolloutRow,
 } from '@lunanexa/persistence';
+import {
+  ROLLOUT_BAKE_ACTIONS,
+  isRolloutInFlight,
+  mayRolloutBake,
+  rolloutActionRefusal,
+  rolloutActions,
+} from '@lunanexa/domain';
 import { DataSource } from 'typeorm';
 import { AuditWriter, Denied } from '../auth';
 import { API_CONFIG, type ApiConfig } from '../config';
@@ -38,7 +46,7 @@ import type { Caller } from '../common/caller';
 import { validateIdempotencyKey } from '../common/idempotency-key';
 import { derivedKey } from '../common/idempotency-keys';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
-import { RolloutAction } from './rollouts.types';
+import { RolloutAction, type RolloutActionAvailability } from './rollouts.types';
 import type {
   Alias,
   AliasRevision,
@@ -109,7 +117,7 @@ export class RolloutsService {
 
   private async rolloutView(row: RolloutRow, aliasName?: string): Promise<Rollout> {
     const name = aliasName ?? (await findAlias(this.db, row.aliasId))?.name ?? row.aliasId;
-    const active = ACTIVE_ROLLOUT_STATES.includes(row.state);
+    const active = isRolloutInFlight(row.state);
     return {
       id: row.id,
       alias: name,
@@ -392,19 +400,17 @@ export class RolloutsService {
     }
     // A promoted rollout keeps listening for a rollback until its bake period ends.
     const baking =
-      row.state === 'Promoted' &&
-      (action === RolloutAction.ROLLBACK || action === RolloutAction.ABORT) &&
+      mayRolloutBake(row.state) &&
+      ROLLOUT_BAKE_ACTIONS.includes(action) &&
       (await this.stillBaking(row.workflowId));
-    if (!ACTIVE_ROLLOUT_STATES.includes(row.state) && !baking) {
+    const refusal = rolloutActionRefusal({ id, state: row.state }, action, baking);
+    if (refusal !== null) {
       await this.audit.refusal(context, {
         rolloutId: id,
         state: row.state,
         errorCode: ErrorCode.INVALID_TRANSITION,
       });
-      throw new LunaNexaError(
-        ErrorCode.INVALID_TRANSITION,
-        `rollout ${id} is ${row.state}${row.state === 'Promoted' ? ' and its bake period is over' : ''}; ${action} does not apply`,
-      );
+      throw new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
     }
     const signal: RolloutSignal = {
       action,
@@ -426,6 +432,22 @@ export class RolloutsService {
     return this.rolloutView((await findRollout(this.db, row.id)) ?? row);
   }
 
+  /** The signals the console offers for the rollout now; only a Promoted one with a bake period asks its workflow. */
+  async actionsOf(
+    rollout: Pick<Rollout, 'state' | 'bakeSeconds' | 'workflowId'>,
+  ): Promise<RolloutActionAvailability[]> {
+    const state = ROLLOUT_STATES.find((known) => known === rollout.state);
+    if (state === undefined) {
+      throw new LunaNexaError(ErrorCode.INTERNAL, `rollout state ${rollout.state} is not a known state`);
+    }
+    const baking =
+      mayRolloutBake(state) && rollout.bakeSeconds > 0 && (await this.stillBaking(rollout.workflowId));
+    return rolloutActions(state, baking).map((availability) => ({
+      ...availability,
+      action: ROLLOUT_ACTION_ENUM[availability.action],
+    }));
+  }
+
   /**
    * Without a key, a start is keyed by its arguments and by the alias's last ended rollout: a retry while the
    * first is still running joins it; once it has ended (promoted, rolled back, refused), the same call starts
@@ -433,7 +455,7 @@ export class RolloutsService {
    */
   private async derivedStartKey(alias: AliasRow, modelVersionId: string, plan: RolloutPlan): Promise<string> {
     const lastEnded = (await listRollouts(this.db, { aliasId: alias.id, limit: 20 })).find(
-      (rollout) => !ACTIVE_ROLLOUT_STATES.includes(rollout.state),
+      (rollout) => !isRolloutInFlight(rollout.state),
     );
     return derivedKey('rollout.start', alias.id, modelVersionId, JSON.stringify(plan), lastEnded?.id ?? null);
   }
@@ -463,3 +485,11 @@ function operatorActionKey(row: RolloutRow, action: RolloutAction, reason: strin
     ? derivedKey(`rollout.${action}`, row.id)
     : derivedKey(`rollout.${action}`, row.id, row.updatedAt.toISOString(), reason);
 }
+
+const ROLLOUT_ACTION_ENUM: Readonly<Record<RolloutSignalAction, RolloutAction>> = {
+  promote: RolloutAction.PROMOTE,
+  rollback: RolloutAction.ROLLBACK,
+  pause: RolloutAction.PAUSE,
+  resume: RolloutAction.RESUME,
+  abort: RolloutAction.ABORT,
+};

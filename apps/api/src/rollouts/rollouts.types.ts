@@ -128,6 +128,27 @@ export class RolloutReceipt {
   actor!: string;
 }
 
+@ObjectType({
+  description:
+    "An operator signal to a rollout and whether the console should offer it in the rollout's state.",
+})
+export class RolloutActionAvailability {
+  @Field(() => RolloutAction)
+  action!: RolloutAction;
+
+  @Field({
+    description:
+      'Whether the signal changes something now (signalRollout itself refuses only signals the workflow no longer takes).',
+  })
+  allowed!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the state refuses the signal; null when allowed.',
+  })
+  reason!: string | null;
+}
+
 @ObjectType({ description: 'Moving an alias to a model version through canary steps.' })
 export class Rollout {
   @Field(() => ID)

@@ -1951,6 +1951,8 @@ export type Role = 'admin' | 'operator' | 'viewer';
 
 /** Moving an alias to a model version through canary steps. */
 export interface Rollout {
+  /** Every operator signal with whether the rollout's state allows it (the caller's role is not considered). */
+  readonly actions: readonly RolloutActionAvailability[];
   readonly alias: string;
   readonly analyses: readonly RolloutAnalysis[];
   readonly analysisWindowSeconds: number;
@@ -1990,6 +1992,15 @@ export interface Rollout {
 
 /** Operator signals to a running rollout: promote now, roll back, pause or resume the step timer, abort. */
 export type RolloutAction = 'ABORT' | 'PAUSE' | 'PROMOTE' | 'RESUME' | 'ROLLBACK';
+
+/** An operator signal to a rollout and whether the console should offer it in the rollout's state. */
+export interface RolloutActionAvailability {
+  readonly action: RolloutAction;
+  /** Whether the signal changes something now (signalRollout itself refuses only signals the workflow no longer takes). */
+  readonly allowed: boolean;
+  /** Why the state refuses the signal; null when allowed. */
+  readonly reason: string | null;
+}
 
 /** The judgement of one canary analysis window (canary against stable). */
 export interface RolloutAnalysis {

@@ -2283,6 +2283,13 @@ export const ConsoleRolloutQuerySchema = z.object({
       modelRef: z.string(),
       baseRevision: z.number().int(),
       state: z.string(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       stateReason: z.string().nullable(),
       refusalCode: z.string().nullable(),
       steps: z.array(z.number().int()),
@@ -2399,6 +2406,13 @@ export const ConsoleStartRolloutMutationSchema = z.object({
       modelRef: z.string(),
       baseRevision: z.number().int(),
       state: z.string(),
+      actions: z.array(
+        z.object({
+          action: z.string(),
+          allowed: z.boolean(),
+          reason: z.string().nullable(),
+        }),
+      ),
       stateReason: z.string().nullable(),
       refusalCode: z.string().nullable(),
       steps: z.array(z.number().int()),
@@ -2462,6 +2476,13 @@ export const ConsoleSignalRolloutMutationSchema = z.object({
     modelRef: z.string(),
     baseRevision: z.number().int(),
     state: z.string(),
+    actions: z.array(
+      z.object({
+        action: z.string(),
+        allowed: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    ),
     stateReason: z.string().nullable(),
     refusalCode: z.string().nullable(),
     steps: z.array(z.number().int()),

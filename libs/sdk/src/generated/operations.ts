@@ -8246,6 +8246,11 @@ export type ConsoleRolloutQuery = {
     readonly modelRef: string;
     readonly baseRevision: number;
     readonly state: string;
+    readonly actions: readonly {
+      readonly action: Schema.RolloutAction;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly stateReason: string | null;
     readonly refusalCode: string | null;
     readonly steps: readonly number[];
@@ -8315,6 +8320,11 @@ export const ConsoleRolloutDocument: TypedDocument<ConsoleRolloutQuery, ConsoleR
     modelRef
     baseRevision
     state
+    actions {
+      action
+      allowed
+      reason
+    }
     stateReason
     refusalCode
     steps
@@ -8524,6 +8534,11 @@ export type ConsoleStartRolloutMutation = {
       readonly modelRef: string;
       readonly baseRevision: number;
       readonly state: string;
+      readonly actions: readonly {
+        readonly action: Schema.RolloutAction;
+        readonly allowed: boolean;
+        readonly reason: string | null;
+      }[];
       readonly stateReason: string | null;
       readonly refusalCode: string | null;
       readonly steps: readonly number[];
@@ -8595,6 +8610,11 @@ export const ConsoleStartRolloutDocument: TypedDocument<
       modelRef
       baseRevision
       state
+      actions {
+        action
+        allowed
+        reason
+      }
       stateReason
       refusalCode
       steps
@@ -8655,6 +8675,11 @@ export type ConsoleSignalRolloutMutation = {
     readonly modelRef: string;
     readonly baseRevision: number;
     readonly state: string;
+    readonly actions: readonly {
+      readonly action: Schema.RolloutAction;
+      readonly allowed: boolean;
+      readonly reason: string | null;
+    }[];
     readonly stateReason: string | null;
     readonly refusalCode: string | null;
     readonly steps: readonly number[];
@@ -8723,6 +8748,11 @@ export const ConsoleSignalRolloutDocument: TypedDocument<
     modelRef
     baseRevision
     state
+    actions {
+      action
+      allowed
+      reason
+    }
     stateReason
     refusalCode
     steps

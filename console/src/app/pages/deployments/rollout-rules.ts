@@ -16,8 +16,6 @@ const ACTIVE: readonly string[] = [
   'Canary',
   'Paused',
 ] satisfies readonly RolloutState[];
-const CANARY = 'Canary' satisfies RolloutState;
-const PAUSED = 'Paused' satisfies RolloutState;
 const PROMOTED = 'Promoted' satisfies RolloutState;
 /** The workflow's last receipt of a promotion, written once the bake period is over and the old stable stopped. */
 const COMPLETE_RECEIPT = 'rollout.complete';
@@ -128,65 +126,33 @@ export interface RolloutActionView extends ActionState {
   readonly destructive: boolean;
 }
 
+/** How the panel presents each signal, in its order; whether one applies now is the API's answer (`Rollout.actions`). */
+const SIGNAL_CONTROLS: readonly Pick<RolloutActionView, 'action' | 'label' | 'destructive'>[] = [
+  { action: 'PROMOTE', label: 'Promote', destructive: true },
+  { action: 'ROLLBACK', label: 'Roll back', destructive: true },
+  { action: 'PAUSE', label: 'Pause', destructive: false },
+  { action: 'RESUME', label: 'Resume', destructive: false },
+  { action: 'ABORT', label: 'Abort', destructive: true },
+];
+
 /**
- * The operator's signals to a rollout, as the workflow takes them: promote
- * and pause while a canary step runs, resume while paused, roll back or abort
- * until the rollout ends (and roll back during a bake period after promotion).
- * Offered to operators and admins; the API checks the state again.
+ * The operator's signals to a rollout, enabled as the API says the rollout's
+ * state allows them (promote and pause while a canary step runs, resume while
+ * paused, roll back or abort until the rollout ends, roll back during a bake
+ * period after promotion). Offered to operators and admins; the API checks
+ * the state again when the signal is sent.
  */
 export function rolloutActions(
-  rollout: Pick<Rollout, 'state' | 'bakeSeconds' | 'receipts'>,
+  rollout: Pick<Rollout, 'actions'>,
   can: (permission: Permission) => boolean,
 ): readonly RolloutActionView[] {
   const offered = can('operate');
-  const active = isRolloutActive(rollout);
-  const baking = isBaking(rollout);
-  const inCanary = rollout.state === CANARY || rollout.state === PAUSED;
-  const ended = `the rollout is ${rollout.state}`;
-  return [
-    {
-      action: 'PROMOTE',
-      label: 'Promote',
-      destructive: true,
-      offered,
-      enabled: inCanary,
-      ...(inCanary ? {} : { reason: active ? 'promote applies once the canary is serving' : ended }),
-    },
-    {
-      action: 'ROLLBACK',
-      label: 'Roll back',
-      destructive: true,
-      offered,
-      enabled: active || baking,
-      ...(active || baking
-        ? {}
-        : { reason: `${ended}${rollout.state === PROMOTED ? ' and its bake period is over' : ''}` }),
-    },
-    {
-      action: 'PAUSE',
-      label: 'Pause',
-      destructive: false,
-      offered,
-      enabled: rollout.state === CANARY,
-      ...(rollout.state === CANARY ? {} : { reason: rollout.state === PAUSED ? 'already paused' : ended }),
-    },
-    {
-      action: 'RESUME',
-      label: 'Resume',
-      destructive: false,
-      offered,
-      enabled: rollout.state === PAUSED,
-      ...(rollout.state === PAUSED ? {} : { reason: 'the rollout is not paused' }),
-    },
-    {
-      action: 'ABORT',
-      label: 'Abort',
-      destructive: true,
-      offered,
-      enabled: active,
-      ...(active ? {} : { reason: ended }),
-    },
-  ];
+  return SIGNAL_CONTROLS.map((control): RolloutActionView => {
+    const availability = rollout.actions.find((candidate) => candidate.action === control.action);
+    const enabled = availability?.allowed ?? false;
+    const reason = enabled ? null : (availability?.reason ?? 'the API did not say whether it applies');
+    return { ...control, offered, enabled, ...(reason === null ? {} : { reason }) };
+  });
 }
 
 /**

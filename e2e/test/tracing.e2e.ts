@@ -40,6 +40,9 @@ function describeSpans(spans: readonly ReceivedSpan[]): string {
   return spans.map((s) => `${s.service} ${s.name} ${s.spanId}<-${s.parentSpanId ?? '-'}`).join('\n');
 }
 
+/** createDeployment starts the deployment workflow and asks it in one call (update-with-start). */
+const API_START_SPAN = 'UpdateWithStartWorkflow:deploymentRecorded';
+
 describe('tracing: one trace id from the api through Temporal to the agent, and from the gateway to the runtime', function () {
   this.timeout(600_000);
   let h: FleetHarness;
@@ -109,7 +112,7 @@ describe('tracing: one trace id from the api through Temporal to the agent, and 
           spans.some((s) => s.service === service && s.name.startsWith(prefix));
         // The run's own span ends with the run (a deployment's workflow outlives the test); the
         // activities it schedules (StartActivity, recorded inside the workflow sandbox) are its children.
-        return has('api', 'StartWorkflow:deploymentWorkflow') &&
+        return has('api', API_START_SPAN) &&
           has('worker', 'StartActivity:pushDeploymentAssignments') &&
           has('worker', 'RunActivity:pushDeploymentAssignments') &&
           has(AGENT_SERVICE, 'agent assignment.put')
@@ -130,13 +133,13 @@ describe('tracing: one trace id from the api through Temporal to the agent, and 
       expect(span, `${service} ${name}\n${describeSpans(trace)}`).to.not.equal(undefined);
       return span!;
     };
-    // The api's server span is the caller's child; the GraphQL span, the workflow start below it.
+    // The api's server span is the caller's child; the GraphQL span, the workflow start (update-with-start) below it.
     const server = one('api', 'POST /graphql');
     expect(server.kind).to.equal(OTLP_SPAN_KIND.server);
     expect(server.parentSpanId).to.equal(caller.spanId);
     const operation = one('api', 'graphql.mutation createDeployment');
     expect(operation.parentSpanId).to.equal(server.spanId);
-    expect(one('api', 'StartWorkflow:deploymentWorkflow').parentSpanId).to.equal(operation.spanId);
+    expect(one('api', API_START_SPAN).parentSpanId).to.equal(operation.spanId);
     // The agent's span is the child of the southbound client span the worker's activity opened.
     const agent = one(AGENT_SERVICE, 'agent assignment.put');
     const southbound = byId.get(agent.parentSpanId ?? '');
@@ -230,7 +233,7 @@ describe('tracing: one trace id from the api through Temporal to the agent, and 
     ).to.equal(true);
   });
 
-  it('stopping the deployment ends its run: the run’s span is the child of the api’s StartWorkflow span', async () => {
+  it('stopping the deployment ends its run: the run’s span is the child of the api’s update-with-start span', async () => {
     expect(deploymentTraceId).to.not.equal('');
     await h.graphql(`mutation { stopDeployment(deployment: "traced") { deploymentId } }`);
     const run = await waitUntil(
@@ -245,7 +248,7 @@ describe('tracing: one trace id from the api through Temporal to the agent, and 
     );
     const started = sink
       .inTrace(deploymentTraceId)
-      .find((s) => s.service === 'api' && s.name === 'StartWorkflow:deploymentWorkflow');
+      .find((s) => s.service === 'api' && s.name === API_START_SPAN);
     expect(run.parentSpanId).to.equal(started?.spanId);
     const scheduled = sink.inTrace(deploymentTraceId).filter((s) => s.name.startsWith('StartActivity:'));
     expect(scheduled.length).to.be.greaterThan(0);

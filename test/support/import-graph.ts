@@ -555,10 +555,7 @@ const SQL_BUILDER_CALLS: ReadonlySet<string> = new Set(['createQueryBuilder', 'g
  * Production code besides libs/persistence that still holds SQL, each with why.
  * Every entry is meant to shrink; nothing new is added here.
  */
-export const SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS: Readonly<Record<string, string>> = {
-  // Load-test fixtures written straight into a scratch database, never run by a service.
-  'apps/gateway/bench/': 'bench seed data for a throwaway database',
-};
+export const SQL_OUTSIDE_PERSISTENCE_EXCEPTIONS: Readonly<Record<string, string>> = {};
 
 /** Whether SQL in this file breaks `sql-outside-persistence`: production code outside libs/persistence. */
 function sqlRuleApplies(file: string): boolean {

@@ -25,7 +25,12 @@ import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { FAKE_RUNTIME_MAIN } from '@lunanexa/fake-runtime';
 import { findRepoRoot } from '@lunanexa/observability';
-import { createScratchDatabase, runMigrations } from '@lunanexa/persistence';
+import {
+  createScratchDatabase,
+  queryableClient,
+  requestRecordCountsByOutcome,
+  runMigrations,
+} from '@lunanexa/persistence';
 import { profilesUnder, topOfProfileFile } from './cpu-profile-top';
 import type { LoadReply, RunCommand, RunResult } from './load-protocol';
 import { NGINX_LAYOUT, ensureNginx, nginxVersion, startNginx } from './nginx';
@@ -378,9 +383,7 @@ async function countRequestRecords(
   const sql = new Client({ connectionString: databaseUrl });
   await sql.connect();
   try {
-    const { rows } = await sql.query<{ outcome: string; count: string }>(
-      'SELECT outcome, count(*) AS count FROM request_records GROUP BY outcome ORDER BY outcome',
-    );
+    const rows = await requestRecordCountsByOutcome(queryableClient(sql));
     return {
       sentToGateway,
       writtenToPostgres: rows.reduce((sum, row) => sum + Number(row.count), 0),

@@ -31,3 +31,4 @@ export * from './routes';
 export * from './node-writes';
 export * from './audit-reads';
 export * from './identity';
+export * from './bench-seed';

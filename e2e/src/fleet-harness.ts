@@ -75,11 +75,15 @@ function startProcess(
   env: Record<string, string | undefined>,
   logDir: string,
   root: string = REPO_ROOT,
+  serviceNodeArgs: readonly string[] = [],
 ): ServiceProcess {
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
   // e.g. LUNANEXA_E2E_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile every service of a run.
-  const nodeArgs = (process.env['LUNANEXA_E2E_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [
+    ...(process.env['LUNANEXA_E2E_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+    ...serviceNodeArgs,
+  ];
   const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(root, entry), ...args], {
     cwd: root,
     env: env,
@@ -200,6 +204,11 @@ export interface FleetHarnessOptions {
    * test; default this tree. `releaseRoot` moves later starts to another.
    */
   readonly releaseRoot?: string;
+  /**
+   * Node.js flags for the gateway alone: `--gc-global` makes every collection a full one, so a memory test
+   * reads the live set after each instead of waiting for V8 to choose a full collection on its own.
+   */
+  readonly gatewayNodeArgs?: readonly string[];
 }
 
 export class FleetHarness {
@@ -236,6 +245,7 @@ export class FleetHarness {
       readonly leaseSeconds: number;
       readonly serveConsole: boolean;
       readonly extraEnv: Readonly<Record<string, string>>;
+      readonly gatewayNodeArgs: readonly string[];
       /** What the services' DATABASE_URL is: the owner's, or the application role's. */
       serviceDatabaseUrl: string;
     },
@@ -273,6 +283,7 @@ export class FleetHarness {
       leaseSeconds: options.leaseSeconds ?? 60,
       serveConsole: options.serveConsole ?? false,
       extraEnv: options.extraEnv ?? {},
+      gatewayNodeArgs: options.gatewayNodeArgs ?? [],
       serviceDatabaseUrl: options.asAppRole ? await connectAsTestAppRole(db) : db.url,
     });
     [harness.apiPort, harness.workerPort, harness.gatewayPort] = [
@@ -388,6 +399,7 @@ export class FleetHarness {
       this.serviceEnv(),
       this.logDir,
       this.releaseRoot,
+      this.options.gatewayNodeArgs,
     );
     await this.ready(this.gateway, `${this.gatewayUrl}/ready`);
   }

@@ -100,6 +100,21 @@ export async function runNodeLoss(
   );
   const victim = placed[0];
   const survivor = placed[1];
+  // Ready in the database comes before the gateway's route refresh: the load starts once the model is routed.
+  await waitUntil(
+    'the gateway to route the model',
+    async () => {
+      const response = await fetch(`${h.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${h.operatorToken}` },
+        body: JSON.stringify({ model: ref, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
+      });
+      await response.arrayBuffer();
+      return response.status === 200;
+    },
+    30_000,
+    100,
+  );
 
   const outcomes = { ok: 0, errors: [] as string[] };
   let calling = true;

@@ -116,7 +116,10 @@ describe('operator console in a browser', function () {
         await page.getByRole('button', { name: 'Refresh now' }).click();
         await expectVisible(page, page.getByRole('alert').filter({ hasText: 'API unreachable' }));
         await expectVisible(page, page.getByText('The API could not be reached.'));
-        await expectVisible(page, page.getByRole('button', { name: 'Retry' }));
+        await expectVisible(
+          page,
+          page.locator('lnx-error-panel.page-error').getByRole('button', { name: 'Retry' }),
+        );
         await screenshot(page, 'overview-api-down', size.width);
 
         const unexpected = recorded.problems.slice(problemsBefore[i]).filter((p) => !isRefusedGraphqlCall(p));
@@ -128,7 +131,8 @@ describe('operator console in a browser', function () {
 
     for (const { recorded } of views) {
       const { page } = recorded;
-      await page.getByRole('button', { name: 'Retry' }).click();
+      // The page-level panel's Retry refreshes every card; each card's own panel retries only that card.
+      await page.locator('lnx-error-panel.page-error').getByRole('button', { name: 'Retry' }).click();
       // Each card shows its own error until its retry answers, so there can be several for a moment; wait for none.
       await page
         .getByRole('alert')

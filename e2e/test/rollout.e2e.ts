@@ -52,6 +52,10 @@ const FAST_PLAN = {
   analysisWindowSeconds: 2,
   samplesPerStep: 20,
   maxWindowsPerStep: 15,
+  // Both versions run the same fake runtime here, so latency differences are the machine's noise: the p95 of 20
+  // requests on a shared 2-core CI machine swings by hundreds of ms. Errors decide these scenarios; the latency
+  // breach is judged in libs/domain (rollout-analysis.spec) and would only make them flaky.
+  p95SlackMs: 5_000,
 };
 
 /**

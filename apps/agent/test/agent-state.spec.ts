@@ -10,27 +10,8 @@ import {
 } from '../src/enrollment/state';
 import { RefusalQueue, refusalFromSsh } from '../src/heartbeat/refusal-queue';
 import { HEARTBEAT_STATE_FILE, HeartbeatSequence, HeartbeatStateError } from '../src/heartbeat/sequence';
-import { parseRequestsRunning } from '../src/reconcile/in-flight';
 import { makeEnrollingControllerKey } from './controller-support';
 import { tempDataDir } from './ssh-support';
-
-describe('reading in-flight requests from Prometheus text', () => {
-  it('sums vLLM’s gauge over its label sets, floats included', () => {
-    const text = [
-      '# HELP vllm:num_requests_running Number of requests currently running on GPU.',
-      '# TYPE vllm:num_requests_running gauge',
-      'vllm:num_requests_running{model_name="llama-3-1-8b@2024-07-23"} 3.0',
-      'vllm:num_requests_running{model_name="other"} 2',
-      'vllm:num_requests_waiting{model_name="llama-3-1-8b@2024-07-23"} 7.0',
-    ].join('\n');
-    expect(parseRequestsRunning(text)).to.equal(5);
-  });
-
-  it('is null when the runtime does not export the gauge (llama.cpp server, SGLang)', () => {
-    expect(parseRequestsRunning('process_cpu_seconds_total 1.5\n')).to.equal(null);
-    expect(parseRequestsRunning('vllm:num_requests_running NaN\n')).to.equal(null);
-  });
-});
 
 describe('refusal queue', () => {
   const refusal = (n: number) =>

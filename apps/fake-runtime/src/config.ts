@@ -29,6 +29,10 @@ export interface FakeRuntimeConfig {
   readonly maxTokens: number;
   /** Fraction of inference requests answered with a 500, chosen by request number (see faults.ts). */
   readonly errorRate: number;
+  /** Requests decoded at once (vLLM's --max-num-seqs); later ones wait, counted in vllm:num_requests_waiting. */
+  readonly maxNumSeqs: number;
+  /** Tokens the simulated KV cache holds; vllm:kv_cache_usage_perc is the running requests' tokens over this. */
+  readonly kvCacheTokens: number;
   /** Exit abruptly (status 70) once the N-th inference request has been answered; null: never. */
   readonly crashAfterRequests: number | null;
   /** Simulated model loading: /health answers 503 `loading` this long after listening. */
@@ -53,6 +57,8 @@ export const FAKE_RUNTIME_OPTIONS: Readonly<
   tokensPerSecond: { flag: 'tokens-per-second', env: 'LUNANEXA_FAKE_TOKENS_PER_SECOND' },
   maxTokens: { flag: 'max-tokens', env: 'LUNANEXA_FAKE_MAX_TOKENS' },
   errorRate: { flag: 'error-rate', env: 'LUNANEXA_FAKE_ERROR_RATE' },
+  maxNumSeqs: { flag: 'max-num-seqs', env: 'LUNANEXA_FAKE_MAX_NUM_SEQS' },
+  kvCacheTokens: { flag: 'kv-cache-tokens', env: 'LUNANEXA_FAKE_KV_CACHE_TOKENS' },
   crashAfterRequests: { flag: 'crash-after-requests', env: 'LUNANEXA_FAKE_CRASH_AFTER_REQUESTS' },
   startupDelayMs: { flag: 'startup-delay-ms', env: 'LUNANEXA_FAKE_STARTUP_DELAY_MS' },
   shutdownGraceMs: { flag: 'shutdown-grace-ms', env: 'LUNANEXA_FAKE_SHUTDOWN_GRACE_MS' },
@@ -97,6 +103,9 @@ const FakeRuntimeConfigSchema = z.object({
     .regex(/^(0(\.[0-9]{1,6})?|1(\.0{1,6})?)$/, 'must be a fraction from 0 to 1 with at most 6 decimals')
     .transform(Number)
     .default(0),
+  // vLLM's default batch limit; the tests and benches never have this many requests on one runtime.
+  maxNumSeqs: integer(1, 65_536).default(256),
+  kvCacheTokens: integer(1, 1_000_000_000).default(131_072),
   crashAfterRequests: integer(1, 1_000_000_000).nullable().default(null),
   startupDelayMs: integer(0, 3_600_000).default(0),
   shutdownGraceMs: integer(0, 600_000).default(5000),

@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import { FAKE_RUNTIME_SERVICE, type FakeRuntimeConfig } from './config';
 import { failureSchedule, ratePpm } from './faults';
 import { generate, type FakePrompt, type Generation } from './generator';
+import { RunQueue } from './run-queue';
 
 /** Bodies above this are refused with 413; a chat request is a few KiB. */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -49,6 +50,8 @@ export interface FakeRuntimeMetrics {
   readonly requests: Counter<'route' | 'outcome'>;
   readonly generatedTokens: Counter;
   readonly requestsRunning: Gauge<'model_name'>;
+  readonly requestsWaiting: Gauge<'model_name'>;
+  readonly kvCacheUsage: Gauge<'model_name'>;
 }
 
 export interface FakeRuntimeServerOptions {
@@ -105,6 +108,9 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
   const { config, logger } = options;
   const service = createServiceMetrics(FAKE_RUNTIME_SERVICE, options.build);
   const inFlight = new Set<ServerResponse>();
+  const runQueue = new RunQueue(config.maxNumSeqs);
+  /** Tokens each running request holds in the simulated KV cache: its prompt plus what it generated so far. */
+  const cachedTokens = new Map<ServerResponse, number>();
   const metrics: FakeRuntimeMetrics = {
     registry: service.registry,
     requests: new Counter({
@@ -118,14 +124,34 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
       help: 'Completion tokens actually sent to clients.',
       registers: [service.registry],
     }),
-    // vLLM's own gauge name and label, so the agent reads in-flight work the same way from either runtime.
+    // vLLM's own gauge names and label, so the agent reads load the same way from either runtime.
     requestsRunning: new Gauge({
       name: 'vllm:num_requests_running',
       help: 'Inference requests being answered right now (vLLM-compatible name).',
       labelNames: ['model_name'] as const,
       registers: [service.registry],
       collect() {
-        this.set({ model_name: config.model }, inFlight.size);
+        this.set({ model_name: config.model }, runQueue.runningCount);
+      },
+    }),
+    requestsWaiting: new Gauge({
+      name: 'vllm:num_requests_waiting',
+      help: 'Inference requests queued behind --max-num-seqs running ones (vLLM-compatible name).',
+      labelNames: ['model_name'] as const,
+      registers: [service.registry],
+      collect() {
+        this.set({ model_name: config.model }, runQueue.waitingCount);
+      },
+    }),
+    kvCacheUsage: new Gauge({
+      name: 'vllm:kv_cache_usage_perc',
+      help: "Running requests' prompt and generated tokens over --kv-cache-tokens; 1 means full (vLLM-compatible name).",
+      labelNames: ['model_name'] as const,
+      registers: [service.registry],
+      collect() {
+        let tokens = 0;
+        for (const held of cachedTokens.values()) tokens += held;
+        this.set({ model_name: config.model }, Math.min(1, tokens / config.kvCacheTokens));
       },
     }),
   };
@@ -205,10 +231,13 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
     requestCounter += 1;
     const requestNumber = requestCounter;
     inFlight.add(res);
+    let ticket: ReturnType<RunQueue['enter']> | null = null;
     let ended = false;
     const onEnd = (): void => {
       if (ended) return;
       ended = true;
+      ticket?.leave();
+      cachedTokens.delete(res);
       untrack(res);
       if (!res.writableFinished && outcome === 'ok') outcome = 'cancelled';
       metrics.requests.inc({ route, outcome });
@@ -253,17 +282,20 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
       const plan = planOf(parseInference(route, await readJson(req)), requestNumber);
       generation = plan.generation;
       stream = plan.stream;
-      if (plan.stream) {
-        await streamPlan(plan, req, res, (count) => {
-          sentTokens += count;
-          metrics.generatedTokens.inc(count);
-        });
-      } else {
-        await respondPlan(plan, res, (count) => {
-          sentTokens += count;
-          metrics.generatedTokens.inc(count);
-        });
-      }
+      // Waits for a batch slot, as a request behind --max-num-seqs others does; the time to first token starts after.
+      if (ended) return;
+      ticket = runQueue.enter();
+      await ticket.admitted;
+      if (ended) return;
+      const promptTokens = plan.generation.promptTokens;
+      cachedTokens.set(res, promptTokens);
+      const onTokens = (count: number): void => {
+        sentTokens += count;
+        metrics.generatedTokens.inc(count);
+        if (!ended) cachedTokens.set(res, promptTokens + sentTokens);
+      };
+      if (plan.stream) await streamPlan(plan, req, res, onTokens);
+      else await respondPlan(plan, res, onTokens);
     } catch (error: unknown) {
       if (error instanceof HttpFailure) {
         outcome = error.outcome;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { OpenAiChatChunkSchema, OpenAiCompletionResponseSchema } from '@lunanexa/contracts';
+import { OpenAiChatChunkSchema, OpenAiCompletionResponseSchema, parseRuntimeLoad } from '@lunanexa/contracts';
 import { generate } from '../src/generator';
 import {
   CHAT_PATH,
@@ -144,5 +144,52 @@ describe('fake runtime timing', function () {
     expect(
       await counterValue(runtime.url, 'lunanexa_fake_runtime_requests_total', { outcome: 'cancelled' }),
     ).to.equal(cancelledBefore + 1);
+  });
+});
+
+describe('fake runtime load gauges', function () {
+  this.timeout(20_000);
+  let runtime: RunningFakeRuntime;
+
+  before(async () => {
+    runtime = await startFakeRuntime([
+      '--ttft-ms',
+      String(TTFT_MS),
+      '--tokens-per-second',
+      String(TOKENS_PER_SECOND),
+      '--max-num-seqs',
+      '1',
+      '--kv-cache-tokens',
+      '100',
+    ]);
+  });
+
+  after(async () => {
+    await runtime.stop();
+  });
+
+  async function load() {
+    const { text } = await httpCall(runtime.url, 'GET', '/metrics');
+    return parseRuntimeLoad(text, 'vllm', new Date());
+  }
+
+  it('queues requests beyond --max-num-seqs and fills the KV cache with the running one’s tokens', async () => {
+    expect(await load()).to.include({ running: 0, waiting: 0, cachePressure: 0 });
+    const streams = [0, 1].map((i) =>
+      streamCall(runtime.url, CHAT_PATH, {
+        model: MODEL,
+        messages: [{ role: 'user', content: `queued ${i}` }],
+        stream: true,
+        max_tokens: 4,
+      }),
+    );
+    await delay(TTFT_MS / 3);
+    const busy = await load();
+    expect(busy).to.include({ running: 1, waiting: 1 });
+    // The running request's prompt is in the cache; the queued one holds nothing yet.
+    expect(busy.cachePressure).to.be.greaterThan(0).and.at.most(1);
+    const results = await Promise.all(streams);
+    expect(results.map((result) => result.status)).to.deep.equal([200, 200]);
+    expect(await load()).to.include({ running: 0, waiting: 0, cachePressure: 0 });
   });
 });

@@ -10,6 +10,7 @@ export * from './hardware';
 export * from './artifact';
 export * from './license';
 export * from './runtime';
+export * from './runtime-load';
 export * from './model';
 export * from './usage';
 export * from './workload';

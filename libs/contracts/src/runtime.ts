@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DigestSchema, IsoTimestampSchema, NameSchema, OpaqueIdSchema, VersionStringSchema } from './common';
 import { CompatibleHardwareSchema } from './hardware';
+import { MetricsFormatSchema, type MetricsFormat } from './runtime-load';
 
 /**
  * A runtime registry record: how the agent launches an inference server.
@@ -161,6 +162,12 @@ export const RuntimeSchema = z
     launch: LaunchSpecSchema,
     health: RuntimeHealthCheckSchema,
     supportedHardware: CompatibleHardwareSchema,
+    /**
+     * Which metric names its `/metrics` page uses (runtime load signals).
+     * Optional: records registered before it existed omit it, and
+     * runtimeMetricsFormat() derives it for them.
+     */
+    metricsFormat: MetricsFormatSchema.optional(),
     createdAt: IsoTimestampSchema,
   })
   .strict()
@@ -190,3 +197,21 @@ export const RuntimeSchema = z
     }
   });
 export type Runtime = z.infer<typeof RuntimeSchema>;
+
+/**
+ * The runtime's metrics format: as registered, or for records without one,
+ * derived from what it is. The fake runtime prints vLLM's names; a runtime
+ * named after a server family speaks that family's; anything else is not
+ * scraped rather than read with guessed names.
+ */
+export function runtimeMetricsFormat(
+  runtime: Pick<Runtime, 'kind' | 'name' | 'metricsFormat'>,
+): MetricsFormat {
+  if (runtime.metricsFormat !== undefined) return runtime.metricsFormat;
+  if (runtime.kind === 'fake') return 'vllm';
+  const name = runtime.name.toLowerCase();
+  if (name.includes('sglang')) return 'sglang';
+  if (/llama[-_.]?cpp|llama-server/.test(name)) return 'llamacpp';
+  if (name.includes('vllm')) return 'vllm';
+  return 'none';
+}

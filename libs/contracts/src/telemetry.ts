@@ -8,6 +8,7 @@ import {
 } from './common';
 import { ReplicaStateSchema, RuntimeProcessStateSchema } from './lifecycle';
 import { GPU_UUID_PATTERN, NodeInventorySchema } from './node';
+import { RuntimeLoadSchema } from './runtime-load';
 
 /**
  * The agent's heartbeat: lease renewal plus everything the controller needs to
@@ -34,6 +35,8 @@ export const ObservedAssignmentSchema = z
      * waits for this to reach zero. Optional: agents before v1.1 omit it.
      */
     inFlightRequests: z.int().nonnegative().nullable().optional(),
+    /** Queue and cache pressure from the runtime's /metrics page; null when unread. Optional: older agents omit it. */
+    load: RuntimeLoadSchema.nullable().optional(),
   })
   .strict();
 export type ObservedAssignment = z.infer<typeof ObservedAssignmentSchema>;

@@ -1,5 +1,5 @@
 export * from './adopted-runtime';
-export * from './in-flight';
+export * from './runtime-load';
 export * from './proc';
 export * from './reconciler';
 export * from './records';

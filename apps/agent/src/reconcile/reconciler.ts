@@ -17,6 +17,7 @@ import {
   type ReplicaState,
   type RuntimeHealthCheck,
   type RuntimeKind,
+  type RuntimeLoad,
   type RuntimeObservation,
 } from '@lunanexa/contracts';
 import { decideArtifactSignature } from '@lunanexa/credentials';
@@ -29,7 +30,7 @@ import { createRuntimeAdapters, runtimeSpecFromAssignment } from '../runtimes/in
 import { DEFAULT_STOP_GRACE_MS } from '../runtimes/supervised-runtime';
 import type { AcceptedAssignment, AssignmentStore } from '../ssh/assignment-store';
 import { AdoptedRuntime, killProcessGroup } from './adopted-runtime';
-import { readRequestsRunning } from './in-flight';
+import { readRuntimeLoad } from './runtime-load';
 import { findTaggedProcesses, processIdentity, RUNTIME_ASSIGNMENT_ENV, RUNTIME_OWNER_ENV } from './proc';
 import { loadRuntimeRecords, saveRuntimeRecords, type RuntimeRecord } from './records';
 
@@ -90,6 +91,7 @@ export interface ReplicaHealth {
   readonly restarts: number;
   readonly message: string | null;
   readonly inFlightRequests: number | null;
+  readonly load: RuntimeLoad | null;
 }
 
 interface LiveRuntime {
@@ -113,7 +115,8 @@ interface Slot {
   /** Consecutive failures, for the backoff. */
   failures: number;
   nextStartAt: number;
-  inFlight: number | null;
+  /** The runtime's last /metrics reading; its running count is the in-flight figure DrainNode waits on. */
+  load: RuntimeLoad | null;
   /** The spec restarts and failures are counted for. */
   launchDigest: string | null;
   /** The artifact check this slot waits for before it may start a runtime. */
@@ -283,7 +286,7 @@ export class Reconciler {
         restarts: 0,
         failures: 0,
         nextStartAt: 0,
-        inFlight: null,
+        load: null,
         launchDigest: null,
         artifactCheck: null,
       };
@@ -311,7 +314,7 @@ export class Reconciler {
         });
       } else {
         this.transition(slot, 'Stopped', reason);
-        slot.inFlight = null;
+        slot.load = null;
         slot.artifactCheck = null;
       }
       return;
@@ -590,11 +593,11 @@ export class Reconciler {
         runtime.readySince ??= now;
         if (now - runtime.readySince >= STABLE_AFTER_MS) slot.failures = 0;
         this.transition(slot, 'Ready', null);
-        slot.inFlight = await readRequestsRunning(runtime.handle.endpoint);
+        slot.load = await readRuntimeLoad(runtime.handle.endpoint, this.now);
         return;
       case 'starting':
         this.transition(slot, 'Starting', health.reason);
-        slot.inFlight = null;
+        slot.load = null;
         this.probeSoonWhileYoung(runtime);
         return;
       case 'failing':
@@ -603,7 +606,7 @@ export class Reconciler {
         runtime.readySince = null;
         if (runtime.everReady) {
           this.transition(slot, 'Unhealthy', health.reason);
-          slot.inFlight = await readRequestsRunning(runtime.handle.endpoint);
+          slot.load = await readRuntimeLoad(runtime.handle.endpoint, this.now);
           return;
         }
         {
@@ -622,7 +625,7 @@ export class Reconciler {
   private onExit(slot: Slot, runtime: LiveRuntime, exit: RuntimeExit): void {
     if (slot.runtime !== runtime || runtime.stopping || this.closed) return;
     slot.runtime = null;
-    slot.inFlight = null;
+    slot.load = null;
     this.reportExit(runtime, exit);
     slot.restarts += 1;
     const delayMs = this.backoff(slot);
@@ -664,7 +667,7 @@ export class Reconciler {
     const runtime = slot.runtime;
     if (runtime === null || slot.stopping !== null) return;
     runtime.stopping = true;
-    slot.inFlight = null;
+    slot.load = null;
     this.transition(slot, 'Stopping', reason);
     this.log.info(
       { event: 'runtime_stopping', assignmentId: slot.assignmentId, pid: runtime.handle.pid, reason },
@@ -857,7 +860,8 @@ export class Reconciler {
         endpointPort: slot?.runtime?.record.port ?? null,
         restarts: slot?.restarts ?? 0,
         message: slot?.message ?? null,
-        inFlightRequests: slot?.inFlight ?? null,
+        inFlightRequests: slot?.load?.running ?? null,
+        load: slot?.load ?? null,
       };
     });
   }
@@ -905,7 +909,8 @@ export class Reconciler {
         adopted: slot?.runtime?.adopted ?? false,
         restarts: slot?.restarts ?? 0,
         message: slot?.message ?? null,
-        inFlightRequests: slot?.inFlight ?? null,
+        inFlightRequests: slot?.load?.running ?? null,
+        load: slot?.load ?? null,
       };
     });
   }

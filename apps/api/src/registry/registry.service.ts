@@ -10,6 +10,7 @@ import {
   NameSchema,
   OPAQUE_ID_PATTERN,
   RuntimeSchema,
+  runtimeMetricsFormat,
   VersionLabelSchema,
   WORKFLOW_TYPES,
   workflowIdFor,
@@ -18,6 +19,7 @@ import {
   type License as LicenseRecord,
   type LicenseApprovalState,
   type Runtime as RuntimeRecord,
+  type RuntimeKind,
 } from '@lunanexa/contracts';
 import type { ModelVersionEvent } from '@lunanexa/domain';
 import {
@@ -134,6 +136,9 @@ export function validateRuntimeInput(input: RegisterRuntimeInput, now: Date): Ru
     },
     health: input.health,
     supportedHardware: hardwareRecord(input.supportedHardware),
+    // Stored explicitly, so the record keeps saying what it was registered as if the derivation changes.
+    metricsFormat:
+      input.metricsFormat ?? runtimeMetricsFormat({ kind: input.kind as RuntimeKind, name: input.name }),
     createdAt: now.toISOString(),
   };
   const parsed = RuntimeSchema.safeParse(candidate);
@@ -257,6 +262,7 @@ export function runtimeView(row: RuntimeRow): Runtime {
     },
     health: document.health,
     supportedHardware: document.supportedHardware,
+    metricsFormat: runtimeMetricsFormat(document),
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -327,6 +327,12 @@ export class Runtime {
   @Field(() => CompatibleHardware)
   supportedHardware!: CompatibleHardware;
 
+  @Field({
+    description:
+      'Which metric names its /metrics page uses: vllm, sglang, llamacpp or none (not scraped). Derived for runtimes registered without one.',
+  })
+  metricsFormat!: string;
+
   @Field()
   createdBy!: string;
 
@@ -366,6 +372,14 @@ export class RegisterRuntimeInput {
   @Allow()
   @Field(() => CompatibleHardwareInput)
   supportedHardware!: CompatibleHardwareInput;
+
+  @Allow()
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'vllm, sglang, llamacpp or none; derived from kind and name when omitted (fake and vllm runtimes: vllm).',
+  })
+  metricsFormat?: string | null;
 }
 
 @ObjectType()

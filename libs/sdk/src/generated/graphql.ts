@@ -1883,6 +1883,8 @@ export interface RegisterRuntimeInput {
   /** fake or openai-compatible. */
   readonly kind: string;
   readonly launch: LaunchSpecInput;
+  /** vllm, sglang, llamacpp or none; derived from kind and name when omitted (fake and vllm runtimes: vllm). */
+  readonly metricsFormat?: string | null;
   /** A DNS label, e.g. vllm. */
   readonly name: string;
   readonly packaging: RuntimePackagingInput;
@@ -2056,6 +2058,8 @@ export interface Runtime {
   /** fake or openai-compatible. */
   readonly kind: string;
   readonly launch: LaunchSpec;
+  /** Which metric names its /metrics page uses: vllm, sglang, llamacpp or none (not scraped). Derived for runtimes registered without one. */
+  readonly metricsFormat: string;
   readonly name: string;
   readonly packaging: RuntimePackaging;
   readonly supportedHardware: CompatibleHardware;

@@ -18,7 +18,12 @@ async function serve(
   return {
     url: `http://127.0.0.1:${port}`,
     attempts: () => attempts,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Idle keep-alive sockets would hold close() for seconds; each test has had its answer by now.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -9,6 +9,7 @@ import {
 } from '@lunanexa/agent-protocol';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+  type NodeInventory,
   type RuntimeHealthCheck,
   type RuntimeKind,
 } from '@lunanexa/contracts';
@@ -26,6 +27,10 @@ import { AGENT_SERVICE, createAgentHttpServer } from './http-server';
 import { collectNvidiaInventory, type InventoryReport } from './inventory/collect';
 import { systemHostProbe, type HostProbe } from './inventory/host';
 import { simulatedInventory } from './inventory/simulated';
+import { GpuTelemetryCollector, type TelemetryProbe } from './telemetry/collect';
+import { TelemetrySampler } from './telemetry/sampler';
+import { simulatedTelemetryProbe, type SimulatedLoad } from './telemetry/simulated';
+import { systemTelemetryProbe } from './telemetry/system-probe';
 import { createAgentMetrics } from './metrics';
 import { Reconciler } from './reconcile/reconciler';
 import type { RuntimeAdapter } from './runtimes/adapter';
@@ -44,6 +49,12 @@ export interface AgentOptions {
   readonly commit: string;
   /** The machine to inventory when `inventory.source` is `nvidia-smi`; tests pass captured outputs. */
   readonly probe?: HostProbe;
+  /**
+   * Where GPU telemetry is read when `inventory.source` is `nvidia-smi`: the
+   * real nvidia-smi unless a test passes captured outputs. A test that passes
+   * only `probe` gets no telemetry rather than a real nvidia-smi.
+   */
+  readonly telemetryProbe?: TelemetryProbe;
   readonly now?: () => Date;
   /**
    * Single-use token to enroll with when `<dataDir>/enrollment.json` does not
@@ -130,6 +141,58 @@ export function inventorySource(options: AgentOptions): () => Promise<InventoryR
       return () => collectNvidiaInventory(probe, { agentVersion: options.agentVersion, now });
     }
   }
+}
+
+/** A heartbeat waits this long for fresh GPU figures at most (a quarter of the interval if that is shorter). */
+const TELEMETRY_WAIT_MS = 2_000;
+/** Figures older than this many heartbeat intervals are not sent at all. */
+const TELEMETRY_MAX_AGE_INTERVALS = 3;
+
+/** The load a simulated GPU shows: Ready replicas, their in-flight requests and runtime processes. */
+export function simulatedLoadOf(reconciler: Reconciler): SimulatedLoad {
+  const observations = reconciler.heartbeatObservations();
+  const ready = observations.observedAssignments.filter((assignment) => assignment.state === 'Ready');
+  return {
+    readyRuntimes: ready.length,
+    inFlightRequests: ready.reduce((sum, assignment) => sum + (assignment.inFlightRequests ?? 0), 0),
+    pids: observations.runtimes.flatMap((runtime) =>
+      runtime.state === 'Running' && runtime.pid !== null ? [runtime.pid] : [],
+    ),
+  };
+}
+
+/** The GPU telemetry source that matches the inventory's; null when there is nothing to read. */
+function telemetrySampler(
+  options: AgentOptions,
+  inventory: () => NodeInventory,
+  reconciler: Reconciler,
+  intervalSeconds: number,
+): TelemetrySampler | null {
+  const { config } = options;
+  const now = options.now ?? (() => new Date());
+  let probe: TelemetryProbe | null;
+  if (config.inventory.source === 'simulated') {
+    probe = simulatedTelemetryProbe({
+      inventory,
+      dataDir: config.dataDir,
+      load: () => simulatedLoadOf(reconciler),
+    });
+  } else {
+    probe = options.telemetryProbe ?? (options.probe === undefined ? systemTelemetryProbe() : null);
+  }
+  if (probe === null) return null;
+  const collector = new GpuTelemetryCollector({
+    probe,
+    inventory,
+    now,
+    simulated: config.inventory.source === 'simulated',
+  });
+  return new TelemetrySampler({
+    collect: () => collector.collect(),
+    timeoutMs: Math.min(TELEMETRY_WAIT_MS, (intervalSeconds * 1000) / 4),
+    maxAgeMs: intervalSeconds * 1000 * TELEMETRY_MAX_AGE_INTERVALS,
+    logger: options.logger,
+  });
 }
 
 /** What must hold before anything listens: a token the agent cannot use, or nothing to trust, is the operator's to fix. */
@@ -377,13 +440,15 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 
     if (config.controllerUrl !== undefined && trust.size > 0 && nodeKeys !== null) {
       const sshPort = southbound?.server.address.port ?? null;
+      const intervalSeconds =
+        config.heartbeatIntervalSeconds ??
+        enrollment?.heartbeatIntervalSeconds ??
+        DEFAULT_HEARTBEAT_INTERVAL_SECONDS;
+      const sampler = telemetrySampler(options, () => report.inventory, running, intervalSeconds);
       heartbeat = new HeartbeatLoop({
         controllerUrl: config.controllerUrl,
         nodeId,
-        intervalSeconds:
-          config.heartbeatIntervalSeconds ??
-          enrollment?.heartbeatIntervalSeconds ??
-          DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+        intervalSeconds,
         trust,
         nodeKeys,
         sequence: await HeartbeatSequence.open(config.dataDir),
@@ -391,6 +456,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         credentials,
         observe: () => running.heartbeatObservations(),
         inventory: () => report.inventory,
+        ...(sampler === null ? {} : { gpuTelemetry: () => sampler.sample() }),
         ...(sshPort === null ? {} : { endpoint: () => ({ address: advertisedAddress(config), sshPort }) }),
         logger,
         now,

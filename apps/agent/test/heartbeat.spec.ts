@@ -1,5 +1,5 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ed25519KeyId,
@@ -13,6 +13,7 @@ import type { AgentConfig } from '../src/config';
 import { CREDENTIAL_FILE } from '../src/heartbeat/credential';
 import { HEARTBEAT_STATE_FILE } from '../src/heartbeat/sequence';
 import { NEXT_NODE_KEY_FILE, NODE_KEY_FILE } from '../src/ssh/keys';
+import { SIMULATED_GPU_FAULTS_FILE } from '../src/telemetry/simulated';
 import { eventually, problem, TEST_TOKEN, TestController } from './controller-support';
 import {
   anAssignment,
@@ -81,9 +82,17 @@ describe('agent heartbeats', function () {
       nonce: envelope.nonce,
       observedAssignments: [],
       runtimes: [],
-      gpuTelemetry: [],
     });
     expect(body.heartbeat.inventory.gpus).to.have.length(1);
+    // The simulated GB10 at idle, read through the nvidia-smi stand-in.
+    expect(
+      body.heartbeat.gpuTelemetry.map((gpu) => [
+        gpu.uuid,
+        gpu.utilizationPercent,
+        gpu.memorySource,
+        gpu.lost,
+      ]),
+    ).to.deep.equal([[body.heartbeat.inventory.gpus[0]?.uuid, 0, 'simulated', false]]);
     expect(body).to.deep.include({ refusals: [], nextKey: null, credentialSerial: null });
     await eventually(() => agent.health().heartbeat?.lastOutcome === 'ok', 5000, 'an acknowledged heartbeat');
     expect(agent.health().heartbeat).to.deep.include({
@@ -92,6 +101,24 @@ describe('agent heartbeats', function () {
       cordoned: false,
       intervalSeconds: 300,
     });
+  });
+
+  it('reports a simulated GPU that logged an Xid and fell off the bus, and its recovery', async () => {
+    await controller.heartbeat(1);
+    writeFileSync(join(dataDir, SIMULATED_GPU_FAULTS_FILE), JSON.stringify({ 0: { xid: 79, lost: true } }));
+    await beat();
+    const [lost] = controller.heartbeats.at(-1)?.envelope.body.heartbeat.gpuTelemetry ?? [];
+    expect(lost).to.deep.include({
+      index: 0,
+      lost: true,
+      lastXid: 79,
+      lastError: 'GPU has fallen off the bus.',
+      utilizationPercent: null,
+    });
+    rmSync(join(dataDir, SIMULATED_GPU_FAULTS_FILE));
+    await beat();
+    const [healed] = controller.heartbeats.at(-1)?.envelope.body.heartbeat.gpuTelemetry ?? [];
+    expect(healed).to.deep.include({ index: 0, lost: false, lastXid: null, utilizationPercent: 0 });
   });
 
   it('keeps sequences strictly increasing across restarts (persisted before sending)', async () => {

@@ -17,6 +17,7 @@ import { HealthModule } from './health/health.module';
 import { LiveModule } from './live/live.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
+import { GpuTelemetryMetrics } from './metrics/gpu-telemetry.metric';
 import { NodeConditionMetric } from './metrics/node-condition.metric';
 import { OutdatedAgentsMetric } from './metrics/outdated-agents.metric';
 import { RequestsModule } from './requests/requests.module';
@@ -119,7 +120,12 @@ export class AppModule {
         AuditModule,
       ],
       controllers: [MetricsController],
-      providers: [{ provide: SERVICE_METRICS, useValue: metrics }, NodeConditionMetric, OutdatedAgentsMetric],
+      providers: [
+        { provide: SERVICE_METRICS, useValue: metrics },
+        NodeConditionMetric,
+        OutdatedAgentsMetric,
+        GpuTelemetryMetrics,
+      ],
     };
   }
 }

@@ -78,6 +78,7 @@ function heartbeat(
     nextKey: unknown;
     credentialSerial: number | null;
     endpoint: unknown;
+    gpuTelemetry: unknown[];
   }> = {},
 ): Envelope {
   const issuedAt = new Date();
@@ -97,7 +98,7 @@ function heartbeat(
           nonce,
           observedAssignments: [],
           runtimes: [],
-          gpuTelemetry: [],
+          gpuTelemetry: (extra.gpuTelemetry ?? []) as never,
           inventory: INVENTORY,
         },
         refusals: (extra.refusals ?? []) as never,
@@ -484,6 +485,131 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       envelopeId: 'msg-forged-1',
       nodeId: enrolledNodeId,
     });
+  });
+
+  it('stores the latest GPU telemetry on either heartbeat path, shows it on the node and exports it as metrics', async () => {
+    const gpu = {
+      uuid: INVENTORY.gpus[0]?.uuid,
+      index: 0,
+      sampledAt: new Date().toISOString(),
+      utilizationPercent: 96,
+      memoryUsedBytes: 30_000_000_000,
+      memoryTotalBytes: INVENTORY.systemMemory.totalBytes,
+      memorySource: 'proc-meminfo',
+      temperatureCelsius: 62,
+      powerWatts: 78.42,
+      powerLimitWatts: null,
+      throttleReasons: ['SwThermalSlowdown'],
+      eccUncorrectedErrors: null,
+      lastXid: null,
+      lastError: null,
+      lost: false,
+      processes: [{ pid: 114687, usedMemoryBytes: 20_064_501_760 }],
+    };
+    const query = `
+      query ($n: String!) {
+        node(node: $n) {
+          name
+          gpuTelemetry {
+            index
+            utilizationPercent
+            memoryUsedBytes
+            memorySource
+            powerLimitWatts
+            throttleReasons
+            lastXid
+            lost
+            processCount
+          }
+        }
+      }
+    `;
+    // The common path (renewNodeLease): one statement.
+    expect(
+      (await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(enrolledNodeId, alpha, 11, { gpuTelemetry: [gpu] })))
+        .status,
+    ).to.equal(200);
+    const node = (await graphql(query, { n: enrolledNodeId })).data?.['node'] as {
+      name: string;
+      gpuTelemetry: unknown[];
+    };
+    expect(node.gpuTelemetry).to.deep.equal([
+      {
+        index: 0,
+        utilizationPercent: 96,
+        memoryUsedBytes: 30_000_000_000,
+        memorySource: 'proc-meminfo',
+        powerLimitWatts: null,
+        throttleReasons: ['SwThermalSlowdown'],
+        lastXid: null,
+        lost: false,
+        processCount: 1,
+      },
+    ]);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).to.include(`lunanexa_gpu_utilization_ratio{node="${node.name}",gpu="0"} 0.96`);
+    expect(metrics).to.include(
+      `lunanexa_gpu_throttled{node="${node.name}",gpu="0",reason="SwThermalSlowdown"} 1`,
+    );
+    // NVML gave no power limit and no ECC figure on this GB10: no series, never a zero.
+    expect(metrics).to.not.include(`lunanexa_gpu_ecc_errors_total{node="${node.name}"`);
+
+    // The full path (a refusal to record): the GPU has fallen off the bus since.
+    const lost = {
+      ...gpu,
+      utilizationPercent: null,
+      memoryUsedBytes: null,
+      memoryTotalBytes: null,
+      memorySource: null,
+    };
+    const refusal = {
+      at: new Date().toISOString(),
+      kind: 'ssh:exec',
+      code: ErrorCode.FORBIDDEN,
+      remoteAddress: '127.0.0.1:50001',
+      keyId: null,
+      envelopeId: null,
+      assignmentId: null,
+      generation: null,
+      detail: null,
+    };
+    const answer = await post(
+      AGENT_HTTP_PATHS.heartbeat,
+      heartbeat(enrolledNodeId, alpha, 12, {
+        refusals: [refusal],
+        gpuTelemetry: [
+          {
+            ...lost,
+            temperatureCelsius: null,
+            powerWatts: null,
+            throttleReasons: null,
+            lastXid: 79,
+            lost: true,
+            processes: [],
+          },
+        ],
+      }),
+    );
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    const after = (await graphql(query, { n: enrolledNodeId })).data?.['node'] as { gpuTelemetry: unknown[] };
+    expect(after.gpuTelemetry).to.deep.equal([
+      {
+        index: 0,
+        utilizationPercent: null,
+        memoryUsedBytes: null,
+        memorySource: null,
+        powerLimitWatts: null,
+        throttleReasons: null,
+        lastXid: 79,
+        lost: true,
+        processCount: 0,
+      },
+    ]);
+    // A figure from the previous heartbeat never outlives the heartbeat that stopped reporting it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await (await fetch(`${base}/metrics`)).text();
+    expect(later).to.include(`lunanexa_gpu_lost{node="${node.name}",gpu="0"} 1`);
+    expect(later).to.not.include(`lunanexa_gpu_utilization_ratio{node="${node.name}"`);
   });
 
   it('validates labels and taints, changes nothing on bad input, and audits accepted changes', async () => {

@@ -59,6 +59,7 @@ export const FIXTURE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   'gpu-inventory.gb10-unified.json': GpuInventorySchema,
   'gpu-inventory.h100-discrete.json': GpuInventorySchema,
   'heartbeat.json': HeartbeatSchema,
+  'heartbeat.h100-telemetry.json': HeartbeatSchema,
   'license.spdx.json': LicenseSchema,
   'license.custom.json': LicenseSchema,
   'model.json': ModelSchema,

@@ -7,7 +7,7 @@ import {
   ShortTextSchema,
 } from './common';
 import { ReplicaStateSchema, RuntimeProcessStateSchema } from './lifecycle';
-import { GPU_UUID_PATTERN, NodeInventorySchema } from './node';
+import { GPU_UUID_PATTERN, GpuMemorySourceSchema, NodeInventorySchema } from './node';
 import { RuntimeLoadSchema } from './runtime-load';
 
 /**
@@ -63,16 +63,74 @@ export const GpuProcessSchema = z
   })
   .strict();
 
+/**
+ * The clocks-throttle (NVML "clocks event") reasons nvidia-smi reports as a bit
+ * mask, by their NVML names. `Unknown` stands for any bit newer drivers add, so
+ * the list stays bounded (it becomes a metric label) and nothing is dropped.
+ */
+export const GPU_THROTTLE_REASONS = [
+  'GpuIdle',
+  'ApplicationsClocksSetting',
+  'SwPowerCap',
+  'HwSlowdown',
+  'SyncBoost',
+  'SwThermalSlowdown',
+  'HwThermalSlowdown',
+  'HwPowerBrakeSlowdown',
+  'DisplayClockSetting',
+  'Unknown',
+] as const;
+export const GpuThrottleReasonSchema = z.enum(GPU_THROTTLE_REASONS);
+export type GpuThrottleReason = z.infer<typeof GpuThrottleReasonSchema>;
+
+/**
+ * One GPU's figures from one heartbeat. Nulls mean "not reported by the
+ * driver", never zero. Everything after `processes` arrived with agent v1.1
+ * and is optional, so heartbeats of older agents still validate; absent and
+ * null read the same.
+ */
 export const GpuTelemetrySchema = z
   .object({
     uuid: z.string().regex(GPU_UUID_PATTERN),
-    /** Nulls mean "not reported by the driver", never zero. */
     utilizationPercent: z.number().min(0).max(100).nullable(),
+    /** Power draw. */
     powerWatts: z.number().nonnegative().nullable(),
     temperatureCelsius: z.number().min(-50).max(150).nullable(),
     processes: z.array(GpuProcessSchema).max(1024),
+    /** nvidia-smi's index, as in the inventory; metrics label GPUs by it. */
+    index: z.int().min(0).max(63).optional(),
+    /** When the agent read these figures (a heartbeat may carry the last good sample when a read timed out). */
+    sampledAt: IsoTimestampSchema.optional(),
+    memoryUsedBytes: ByteCountSchema.nullable().optional(),
+    memoryTotalBytes: ByteCountSchema.nullable().optional(),
+    /** Where the memory figures come from: NVML, `/proc/meminfo` (unified GB10, where NVML says [N/A]), or simulated. */
+    memorySource: GpuMemorySourceSchema.nullable().optional(),
+    powerLimitWatts: z.number().nonnegative().nullable().optional(),
+    /** Active reasons; [] means none active, null means the driver did not say. */
+    throttleReasons: z.array(GpuThrottleReasonSchema).max(GPU_THROTTLE_REASONS.length).nullable().optional(),
+    /** Uncorrected ECC errors since the driver loaded (volatile); null where ECC is off or unsupported. */
+    eccUncorrectedErrors: z.int().nonnegative().nullable().optional(),
+    /** The most recent Xid the kernel logged for this GPU; null when none was seen or the log is not readable. */
+    lastXid: z.int().min(1).max(9999).nullable().optional(),
+    /** The driver's last error for this GPU in its own words (the Xid text, "GPU is lost"); never a payload. */
+    lastError: ShortTextSchema.nullable().optional(),
+    /** The GPU fell off the bus: nvidia-smi has no handle for it, so every figure is null. */
+    lost: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((gpu, ctx) => {
+    const { memoryUsedBytes: used, memoryTotalBytes: total } = gpu;
+    if (used !== null && used !== undefined && total !== null && total !== undefined && used > total) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['memoryUsedBytes'],
+        message: 'must not exceed memoryTotalBytes',
+      });
+    }
+    if ((used ?? total ?? null) !== null && (gpu.memorySource ?? null) === null) {
+      ctx.addIssue({ code: 'custom', path: ['memorySource'], message: 'a memory figure needs its source' });
+    }
+  });
 export type GpuTelemetry = z.infer<typeof GpuTelemetrySchema>;
 
 export const HeartbeatSchema = z

@@ -18,7 +18,7 @@ import {
 import { GpuInventorySchema, NodeInventorySchema, NodeLabelsSchema, NodeSchema } from '../src/node';
 import { ProblemDetailsSchema } from '../src/problem';
 import { RuntimeSchema } from '../src/runtime';
-import { HeartbeatSchema } from '../src/telemetry';
+import { GpuTelemetrySchema, HeartbeatSchema } from '../src/telemetry';
 import { UsageSchema } from '../src/usage';
 import { WorkloadRequestSchema } from '../src/workload';
 import { fixture } from './helpers';
@@ -371,6 +371,38 @@ describe('v1 schemas', () => {
   describe('heartbeats and audit', () => {
     it('refuses a short nonce', () => {
       expectRejected(HeartbeatSchema, { ...obj('heartbeat.json'), nonce: 'abc' }, ['nonce']);
+    });
+
+    it("still accepts a v1.0 agent's GPU telemetry (no memory, throttle, ECC, Xid or lost fields)", () => {
+      const legacy = (obj('heartbeat.json')['gpuTelemetry'] as Json[])[0];
+      expect(Object.keys(legacy ?? {}).sort()).to.deep.equal([
+        'powerWatts',
+        'processes',
+        'temperatureCelsius',
+        'utilizationPercent',
+        'uuid',
+      ]);
+      expect(GpuTelemetrySchema.safeParse(legacy).success).to.equal(true);
+    });
+
+    it('carries a lost GPU with null figures, its Xid and every field of a healthy one', () => {
+      const [healthy, lost] = HeartbeatSchema.parse(obj('heartbeat.h100-telemetry.json')).gpuTelemetry;
+      expect(healthy?.memorySource).to.equal('nvml');
+      expect(healthy?.throttleReasons).to.deep.equal(['SwPowerCap']);
+      expect(lost?.lost).to.equal(true);
+      expect(lost?.lastXid).to.equal(79);
+      expect(lost?.utilizationPercent).to.equal(null);
+    });
+
+    it('refuses GPU telemetry that contradicts itself or names an unknown throttle reason', () => {
+      const [healthy] = obj('heartbeat.h100-telemetry.json')['gpuTelemetry'] as Json[];
+      expectRejected(GpuTelemetrySchema, { ...healthy, memoryUsedBytes: 90_000_000_000 }, [
+        'memoryUsedBytes',
+      ]);
+      expectRejected(GpuTelemetrySchema, { ...healthy, memorySource: null }, ['memorySource']);
+      expectRejected(GpuTelemetrySchema, { ...healthy, throttleReasons: ['TooHot'] }, ['throttleReasons', 0]);
+      expectRejected(GpuTelemetrySchema, { ...healthy, eccUncorrectedErrors: -1 }, ['eccUncorrectedErrors']);
+      expectRejected(GpuTelemetrySchema, { ...healthy, xid: 79 });
     });
 
     it('ties prevHash to the chain start', () => {

@@ -1,4 +1,5 @@
 import type {
+  GpuTelemetry,
   DeploymentPlacement,
   AssignmentIntent,
   DeploymentPurpose,
@@ -49,6 +50,8 @@ export interface NodeRow {
   readonly agentCredentialSerial: number | null;
   readonly inventory: NodeInventory;
   readonly observed: ObservedNodeState;
+  /** GPU telemetry of the latest accepted heartbeat ([] before the first, or from an agent that sends none). */
+  readonly gpuTelemetry: GpuTelemetry[];
   readonly lastHeartbeatSequence: number | null;
   readonly leaseRenewedAt: Date | null;
   readonly leaseExpiresAt: Date | null;
@@ -61,7 +64,7 @@ export interface NodeRow {
 const NODE_COLUMNS = `
   id, name, lifecycle, cordoned, labels, taints, address, ssh_port, host_key_fingerprint, key_id, public_key,
   next_key_id, next_public_key, rotation_requested_at, credential, credential_serial, credential_expires_at,
-  agent_credential_serial, inventory, observed, last_heartbeat_sequence, lease_renewed_at, lease_expires_at,
+  agent_credential_serial, inventory, observed, gpu_telemetry, last_heartbeat_sequence, lease_renewed_at, lease_expires_at,
   enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at`;
 
 type Raw = Record<string, unknown>;
@@ -95,6 +98,7 @@ function nodeFromRow(row: Raw): NodeRow {
     agentCredentialSerial: (row['agent_credential_serial'] as number | null) ?? null,
     inventory: row['inventory'] as NodeInventory,
     observed: row['observed'] as ObservedNodeState,
+    gpuTelemetry: (row['gpu_telemetry'] as GpuTelemetry[] | null) ?? [],
     lastHeartbeatSequence:
       row['last_heartbeat_sequence'] === null ? null : Number(row['last_heartbeat_sequence']),
     leaseRenewedAt: date(row['lease_renewed_at']),
@@ -198,6 +202,33 @@ export async function countOutdatedAgents(
     [protocol, lifecycles],
   );
   return rows[0]?.outdated ?? 0;
+}
+
+/** One node's latest GPU telemetry with the index of each GPU its inventory lists (older agents send no index). */
+export interface NodeGpuTelemetry {
+  readonly nodeName: string;
+  readonly telemetry: GpuTelemetry[];
+  readonly inventoryIndexByUuid: ReadonlyMap<string, number>;
+}
+
+/**
+ * The GPU telemetry of nodes whose lease holds at `now`: a node past its
+ * lease has no current figures, and reporting its last ones as current would
+ * hide that (the `lunanexa_gpu_*` gauges read this at scrape time).
+ */
+export async function listLiveGpuTelemetry(q: Queryable, now: Date): Promise<NodeGpuTelemetry[]> {
+  const rows = await q.query<
+    { name: string; gpu_telemetry: GpuTelemetry[]; gpus: { uuid: string; index: number }[] | null }[]
+  >(
+    `SELECT name, gpu_telemetry, inventory -> 'gpus' AS gpus FROM nodes
+      WHERE lease_expires_at > $1 AND jsonb_array_length(gpu_telemetry) > 0 ORDER BY name`,
+    [now],
+  );
+  return rows.map((row) => ({
+    nodeName: row.name,
+    telemetry: row.gpu_telemetry,
+    inventoryIndexByUuid: new Map((row.gpus ?? []).map((gpu) => [gpu.uuid, gpu.index])),
+  }));
 }
 
 /** What one heartbeat says about one of the node's assignments (libs/contracts ObservedAssignment). */
@@ -326,6 +357,7 @@ export interface LeaseRenewal {
   readonly leaseExpiresAt: Date;
   readonly inventory: unknown;
   readonly observed: unknown;
+  readonly gpuTelemetry: readonly GpuTelemetry[];
   readonly agentCredentialSerial: number | null;
   /** Where the agent says it listens; null when it does not say. */
   readonly endpoint: { readonly address: string; readonly sshPort: number } | null;
@@ -361,7 +393,7 @@ export async function renewNodeLease(
     `WITH n AS (
        UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
               inventory = CASE WHEN inventory = $5::jsonb THEN inventory ELSE $5::jsonb END,
-              observed = $6::jsonb, agent_credential_serial = $7, updated_at = $3
+              observed = $6::jsonb, agent_credential_serial = $7, gpu_telemetry = $13::jsonb, updated_at = $3
         WHERE id = $1 AND key_id = $8 AND next_key_id IS NULL
           AND (last_heartbeat_sequence IS NULL OR last_heartbeat_sequence < $2)
           AND ($9::text IS NULL OR (address = $9 AND ssh_port = $10))
@@ -382,6 +414,7 @@ export async function renewNodeLease(
       renewal.endpoint?.sshPort ?? null,
       observationRows(renewal.observedAssignments),
       MAX_CRASHES_PER_REPORT,
+      JSON.stringify(renewal.gpuTelemetry),
     ],
   );
   const row = rows[0];

@@ -14,6 +14,7 @@ import {
 import {
   ErrorCode,
   LunaNexaError,
+  type GpuTelemetry,
   type NodeInventory,
   type NodeLifecycleState,
   type ObservedAssignment,
@@ -47,6 +48,12 @@ export interface HeartbeatOptions {
   readonly credentials: CredentialStore;
   readonly observe: () => HeartbeatObservations;
   readonly inventory: () => NodeInventory;
+  /**
+   * GPU figures for this heartbeat (TelemetrySampler): must settle quickly
+   * whatever the driver does, since the lease renewal waits for it. Without
+   * it heartbeats carry no telemetry.
+   */
+  readonly gpuTelemetry?: () => Promise<readonly GpuTelemetry[]>;
   /** Where the controller reaches this agent now (advertised address, SSH port); sent with every heartbeat. */
   readonly endpoint?: () => NodeEndpoint;
   readonly logger: Logger;
@@ -201,6 +208,9 @@ export class HeartbeatLoop {
     const { options } = this;
     this.changeQueued = false;
     this.lastBeganAt = performance.now();
+    // A telemetry bug must never cost the lease: no figures rather than no heartbeat.
+    const gpuTelemetry =
+      options.gpuTelemetry === undefined ? [] : [...(await options.gpuTelemetry().catch(() => []))];
     const sequence = await options.sequence.next();
     const issuedAt = this.now();
     this.lastAttemptAt = issuedAt;
@@ -236,7 +246,7 @@ export class HeartbeatLoop {
             nonce,
             observedAssignments: [...observations.observedAssignments],
             runtimes: [...observations.runtimes],
-            gpuTelemetry: [],
+            gpuTelemetry,
             inventory: options.inventory(),
           },
           refusals,

@@ -415,6 +415,7 @@ export class AgentChannelService {
       leaseExpiresAt,
       inventory: heartbeat.inventory,
       observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
+      gpuTelemetry: heartbeat.gpuTelemetry,
       agentCredentialSerial: envelope.body.credentialSerial,
       endpoint: endpoint ?? null,
       observedAssignments: heartbeat.observedAssignments,
@@ -550,6 +551,7 @@ export class AgentChannelService {
       // Unchanged (nearly always): not rewritten, so PostgreSQL neither parses nor re-toasts it each beat.
       inventoryJson: isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory) ? null : inventoryJson,
       observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
+      gpuTelemetry: heartbeat.gpuTelemetry,
       agentCredentialSerial: envelope.body.credentialSerial,
       keyId,
       publicKey,
@@ -577,6 +579,7 @@ export class AgentChannelService {
     const node: NodeRow = {
       ...locked,
       lastHeartbeatSequence: heartbeat.sequence,
+      gpuTelemetry: heartbeat.gpuTelemetry,
       leaseRenewedAt: now,
       leaseExpiresAt,
       keyId,

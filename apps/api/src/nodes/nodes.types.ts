@@ -88,6 +88,72 @@ export class Gpu {
   computeCapability!: string;
 }
 
+@ObjectType({
+  description:
+    "One GPU's figures from the node's latest heartbeat. Null means the driver did not report it, never zero.",
+})
+export class GpuTelemetry {
+  @Field()
+  uuid!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Null from agents before v1.1 (the inventory has it).' })
+  index!: number | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the agent read these figures.' })
+  sampledAt!: Date | null;
+
+  @Field(() => Float, { nullable: true })
+  utilizationPercent!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  memoryUsedBytes!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  memoryTotalBytes!: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'nvml, proc-meminfo (unified GB10, where NVML says [N/A]) or simulated; null without figures.',
+  })
+  memorySource!: string | null;
+
+  @Field(() => Float, { nullable: true })
+  temperatureCelsius!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Power draw.' })
+  powerWatts!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  powerLimitWatts!: number | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Active clocks-throttle reasons (NVML names, e.g. SwPowerCap, HwThermalSlowdown); [] none.',
+  })
+  throttleReasons!: string[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'Uncorrected ECC errors since the driver loaded.' })
+  eccUncorrectedErrors!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'The last Xid the kernel logged for this GPU.' })
+  lastXid!: number | null;
+
+  @Field(() => String, { nullable: true, description: "The driver's last error for this GPU, in its words." })
+  lastError!: string | null;
+
+  @Field({ description: 'The GPU fell off the bus: nvidia-smi cannot reach it.' })
+  lost!: boolean;
+
+  @Field(() => Float, {
+    description: 'Memory the GPU processes use, summed (per-process figures stay on the node).',
+  })
+  processMemoryBytes!: number;
+
+  @Field(() => Int)
+  processCount!: number;
+}
+
 @ObjectType()
 export class NodeCondition {
   @Field()
@@ -222,6 +288,12 @@ export class FleetNode {
 
   @Field(() => [Gpu])
   gpus!: Gpu[];
+
+  @Field(() => [GpuTelemetry], {
+    description:
+      'GPU figures from the latest heartbeat ([] before the first, or from an agent that sends none).',
+  })
+  gpuTelemetry!: GpuTelemetry[];
 
   @Field(() => [Assignment])
   assignments!: Assignment[];

@@ -1,8 +1,12 @@
-import type { NodeLabels, Taint as TaintRecord } from '@lunanexa/contracts';
+import type {
+  GpuTelemetry as GpuTelemetryRecord,
+  NodeLabels,
+  Taint as TaintRecord,
+} from '@lunanexa/contracts';
 import { agentCompatibility, deriveNodeReadiness, nodeActions } from '@lunanexa/domain';
 import type { AssignmentRow, BootstrapTokenRow, NodeRow } from '@lunanexa/persistence';
 import { assignmentView } from '../deployments';
-import type { BootstrapToken, FleetNode, Label, Taint } from './nodes.types';
+import type { BootstrapToken, FleetNode, GpuTelemetry, Label, Taint } from './nodes.types';
 
 export function labelsOf(labels: NodeLabels): Label[] {
   return Object.entries(labels)
@@ -69,6 +73,7 @@ export function nodeView(
       freeMemoryBytes: gpu.freeMemoryBytes,
       computeCapability: gpu.computeCapability,
     })),
+    gpuTelemetry: node.gpuTelemetry.map(gpuTelemetryView),
     assignments: assignments.map((row) => assignmentView(row, node.name)),
     enrollWorkflowId: node.enrollWorkflowId,
     temporalUiUrl,
@@ -103,5 +108,28 @@ function agentView(inventory: NodeRow['inventory']): {
     agentProtocol: compatibility.protocol,
     agentOutdated: compatibility.outdated,
     agentOutdatedReason: compatibility.reason,
+  };
+}
+
+/** Absent (an older agent) and null read the same: not reported. Pids stay on the node (never a label or a field here). */
+export function gpuTelemetryView(gpu: GpuTelemetryRecord): GpuTelemetry {
+  return {
+    uuid: gpu.uuid,
+    index: gpu.index ?? null,
+    sampledAt: gpu.sampledAt === undefined ? null : new Date(gpu.sampledAt),
+    utilizationPercent: gpu.utilizationPercent,
+    memoryUsedBytes: gpu.memoryUsedBytes ?? null,
+    memoryTotalBytes: gpu.memoryTotalBytes ?? null,
+    memorySource: gpu.memorySource ?? null,
+    temperatureCelsius: gpu.temperatureCelsius,
+    powerWatts: gpu.powerWatts,
+    powerLimitWatts: gpu.powerLimitWatts ?? null,
+    throttleReasons: gpu.throttleReasons ?? null,
+    eccUncorrectedErrors: gpu.eccUncorrectedErrors ?? null,
+    lastXid: gpu.lastXid ?? null,
+    lastError: gpu.lastError ?? null,
+    lost: gpu.lost ?? false,
+    processMemoryBytes: gpu.processes.reduce((sum, process) => sum + process.usedMemoryBytes, 0),
+    processCount: gpu.processes.length,
   };
 }

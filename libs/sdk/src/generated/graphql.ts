@@ -815,6 +815,8 @@ export interface FleetNode {
   readonly credentialSerial: number;
   readonly enrollWorkflowId: string;
   readonly enrolledAt: DateTimeString;
+  /** GPU figures from the latest heartbeat ([] before the first, or from an agent that sends none). */
+  readonly gpuTelemetry: readonly GpuTelemetry[];
   readonly gpus: readonly Gpu[];
   readonly heartbeatAgeSeconds: number | null;
   /** SSH host key pinned at enrollment (SHA256:…). */
@@ -872,6 +874,37 @@ export interface Gpu {
   readonly memorySource: string;
   readonly name: string;
   readonly totalMemoryBytes: number | null;
+  readonly uuid: string;
+}
+
+/** One GPU's figures from the node's latest heartbeat. Null means the driver did not report it, never zero. */
+export interface GpuTelemetry {
+  /** Uncorrected ECC errors since the driver loaded. */
+  readonly eccUncorrectedErrors: number | null;
+  /** Null from agents before v1.1 (the inventory has it). */
+  readonly index: number | null;
+  /** The driver's last error for this GPU, in its words. */
+  readonly lastError: string | null;
+  /** The last Xid the kernel logged for this GPU. */
+  readonly lastXid: number | null;
+  /** The GPU fell off the bus: nvidia-smi cannot reach it. */
+  readonly lost: boolean;
+  /** nvml, proc-meminfo (unified GB10, where NVML says [N/A]) or simulated; null without figures. */
+  readonly memorySource: string | null;
+  readonly memoryTotalBytes: number | null;
+  readonly memoryUsedBytes: number | null;
+  readonly powerLimitWatts: number | null;
+  /** Power draw. */
+  readonly powerWatts: number | null;
+  readonly processCount: number;
+  /** Memory the GPU processes use, summed (per-process figures stay on the node). */
+  readonly processMemoryBytes: number;
+  /** When the agent read these figures. */
+  readonly sampledAt: DateTimeString | null;
+  readonly temperatureCelsius: number | null;
+  /** Active clocks-throttle reasons (NVML names, e.g. SwPowerCap, HwThermalSlowdown); [] none. */
+  readonly throttleReasons: readonly string[] | null;
+  readonly utilizationPercent: number | null;
   readonly uuid: string;
 }
 

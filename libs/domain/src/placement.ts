@@ -296,12 +296,23 @@ function scoreTerms(prepared: PreparedNode, fleet: PreparedFleet, demand: number
   };
 }
 
-/** Lowest first. Binpack counts the room memory and replicas leave, so the fullest node scores lowest. */
-function score(terms: ScoreTerms, strategy: PlacementStrategy): number {
+/**
+ * The score, lowest first: the terms of `scoreTerms` weighted, Binpack counting the room memory and replicas
+ * leave, so the fullest node scores lowest. Computed without the object: it runs for every eligible node.
+ */
+function scoreOf(
+  prepared: PreparedNode,
+  fleet: PreparedFleet,
+  demand: number,
+  strategy: PlacementStrategy,
+): number {
   const weights = PLACEMENT_SCORE_WEIGHTS[strategy];
-  const memory = strategy === 'Spread' ? terms.memory : 1 - terms.memory;
-  const replicas = strategy === 'Spread' ? terms.replicas : 1 - terms.replicas;
-  return weights.memory * memory + weights.replicas * replicas + weights.load * terms.load;
+  const memory = utilisation(prepared.claimed + demand, prepared.capacity);
+  const replicas = (prepared.replicas + 1) / (fleet.busiestReplicas + 1);
+  const load = prepared.load ?? fleet.neutralLoad;
+  return strategy === 'Spread'
+    ? weights.memory * memory + weights.replicas * replicas + weights.load * load
+    : weights.memory * (1 - memory) + weights.replicas * (1 - replicas) + weights.load * load;
 }
 
 const fixed = (value: number) => value.toFixed(3);
@@ -327,7 +338,7 @@ function explainScore(
         ? `not reported, counted as the mean of the ${fleet.loadReporters} node(s) that report one`
         : 'no node reports runtime load';
   const load = `load ${fixed(terms.load)} (${loadWhy})`;
-  return `score ${fixed(score(terms, strategy))} (lowest first) = ${weighted(weights.memory, memory)} + ${weighted(weights.replicas, replicas)} + ${weighted(weights.load, load)}`;
+  return `score ${fixed(scoreOf(prepared, fleet, demand, strategy))} (lowest first) = ${weighted(weights.memory, memory)} + ${weighted(weights.replicas, replicas)} + ${weighted(weights.load, load)}`;
 }
 
 export function planPlacement(nodes: readonly PlacementNode[], request: PlacementRequest): PlacementPlan {
@@ -355,7 +366,7 @@ export function planOnFleet(fleet: PreparedFleet, request: PlacementRequest): Pl
       return;
     }
     eligible += 1;
-    const value = score(scoreTerms(prepared, fleet, demand), strategy);
+    const value = scoreOf(prepared, fleet, demand, strategy);
     verdicts.push(value);
     if (request.missingReplicas <= 0) return;
     // Nodes arrive in name order, so an equal score never displaces an earlier name.

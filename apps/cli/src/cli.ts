@@ -348,7 +348,7 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
     .option('--replicas <n>', 'number of replicas (default 1)')
     .option(
       '--strategy <strategy>',
-      'spread (default): least memory claimed first; binpack: most claimed that still fits first',
+      'spread (default): least memory claimed, fewest replicas, least load first; binpack: fullest that still fits first',
     )
     .option('--key <idempotency-key>', 'the same key returns the same deployment (default: by name)')
     .option('--wait', 'poll until the deployment is Ready; exit non-zero if it fails or times out')

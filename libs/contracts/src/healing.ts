@@ -7,6 +7,7 @@ import type { OperationContext } from './fleet-workflows';
  */
 
 export const HEALING_RULES = [
+  'cordon-gpu-unhealthy-node',
   'cordon-crashing-node',
   'replace-unhealthy-replica',
   'restart-crash-looping-replica',

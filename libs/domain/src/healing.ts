@@ -2,6 +2,7 @@ import type {
   HealingActionRecord,
   HealingRuleSettings,
   HealingSkipRecord,
+  NodeCondition,
   NodeLifecycleState,
 } from '@lunanexa/contracts';
 
@@ -12,14 +13,18 @@ import type {
  * node the rules looked at gets a verdict — an action, or the reason why not.
  *
  * Rules, in the order they claim a target:
- *  1. `cordon-crashing-node` — runtimes on one node crashed at least
+ *  1. `cordon-gpu-unhealthy-node` — the node's GpuHealthy condition is False
+ *     (a GPU lost or missing, uncorrected ECC errors, a GPU Xid, sustained
+ *     thermal throttling; node-conditions.ts) → cordon it: no new replica
+ *     lands on a faulty GPU, the ones there keep serving until an operator drains.
+ *  2. `cordon-crashing-node` — runtimes on one node crashed at least
  *     `nodeCrashThreshold` times within `nodeCrashWindowSeconds`, across at
  *     least `nodeCrashMinReplicas` distinct replicas (one bad model is the
  *     replica's problem, several crashing models is the node's) → cordon it.
- *  2. `replace-unhealthy-replica` — a replica reported Unhealthy in at least
+ *  3. `replace-unhealthy-replica` — a replica reported Unhealthy in at least
  *     `healthFailureThreshold` consecutive heartbeats → re-place it (the
  *     deployment evacuates that node: replacement first, then stop).
- *  3. `restart-crash-looping-replica` — a replica's runtime restarted at
+ *  4. `restart-crash-looping-replica` — a replica's runtime restarted at
  *     least `crashLoopRestarts` times since its last healing restart → restart
  *     it (stop at a new generation, run again at the next).
  *
@@ -74,6 +79,8 @@ export interface HealingNodeView {
   readonly recentCrashes: Readonly<Record<string, number>>;
   /** When healing last acted on this node; null if never. */
   readonly lastHealedAt: Date | null;
+  /** The node's conditions as heartbeats last set them (node-conditions.ts); absent when not known. */
+  readonly conditions?: readonly NodeCondition[];
 }
 
 export interface HealingReplicaView {
@@ -143,6 +150,29 @@ export function planHealing(view: HealingView, now: Date, settings: HealingRuleS
   const candidates: HealingAction[] = [];
   const skipped: HealingSkip[] = [];
 
+  for (const node of nodes) {
+    const gpu = node.conditions?.find((condition) => condition.type === 'GpuHealthy');
+    if (gpu?.status !== 'False') continue;
+    candidates.push({
+      rule: 'cordon-gpu-unhealthy-node',
+      kind: 'CordonNode',
+      target: node.nodeId,
+      nodeId: node.nodeId,
+      deploymentId: null,
+      reason:
+        `GPU unhealthy on ${node.nodeName} since ${gpu.lastTransitionAt}: ${gpu.reason}` +
+        `${gpu.message === undefined ? '' : ` (${gpu.message})`}; cordon it so no new replica lands there ` +
+        `(its replicas keep serving until it is drained)`,
+      evidence: {
+        nodeName: node.nodeName,
+        condition: 'GpuHealthy',
+        status: gpu.status,
+        conditionReason: gpu.reason,
+        message: gpu.message ?? null,
+        since: gpu.lastTransitionAt,
+      },
+    });
+  }
   for (const node of nodes) {
     const crashes = Object.entries(node.recentCrashes).filter(([, count]) => count > 0);
     const total = crashes.reduce((sum, [, count]) => sum + count, 0);
@@ -225,6 +255,10 @@ export function planHealing(view: HealingView, now: Date, settings: HealingRuleS
     }
     const live = node as HealingNodeView;
     if (candidate.kind === 'CordonNode') {
+      if (claimedNodes.has(candidate.nodeId)) {
+        skip(`node ${live.nodeName} is being cordoned in this pass`);
+        continue;
+      }
       if (live.cordoned) {
         skip(`node ${live.nodeName} is already cordoned`);
         continue;

@@ -19,3 +19,4 @@ export * from './agent-compatibility';
 export * from './serving-health';
 export * from './rollout-lifecycle';
 export * from './rollout-actions';
+export * from './node-conditions';

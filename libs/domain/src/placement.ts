@@ -1,10 +1,13 @@
-import type {
-  CompatibleHardware,
-  NodeInventory,
-  NodeLabels,
-  NodeLifecycleState,
-  PlacementStrategy,
-  Taint,
+import {
+  ErrorCode,
+  LunaNexaError,
+  type CompatibleHardware,
+  type NodeCondition,
+  type NodeInventory,
+  type NodeLabels,
+  type NodeLifecycleState,
+  type PlacementStrategy,
+  type Taint,
 } from '@lunanexa/contracts';
 import { formatGiB, hardwareFit, nodeMemoryCapacity, replicaMemoryDemand } from './hardware-compatibility';
 
@@ -19,11 +22,27 @@ import { formatGiB, hardwareFit, nodeMemoryCapacity, replicaMemoryDemand } from 
  * requested node, when one was named), does not already run a replica of the
  * deployment, and its hardware can hold one replica (`hardwareFit`: the
  * version's requirements and its runtime's supported hardware against the
- * inventory, unified memory sized from system memory), and the memory the
+ * inventory, unified memory sized from system memory), the memory the
  * replicas already placed there claim (every deployment's) leaves room for
- * one more. Eligible nodes are ranked by the deployment's strategy — Spread:
- * least memory claimed after placing first; Binpack: most claimed first —
- * ties by name; one replica per node. Every node gets its explanation.
+ * one more, and no condition the node reports rules it out (MemoryPressure or
+ * DiskPressure True, GpuHealthy False; node-conditions.ts computes them). One
+ * replica of a deployment per node is a filter, so this deployment's replicas
+ * on a node are 0 for every node that reaches the ranking.
+ *
+ * Eligible nodes are ranked by a score, lowest first, ties by name: the sum
+ * of three terms in 0..1, each weighted by the strategy (`PLACEMENT_SCORE_WEIGHTS`):
+ * - memory: the share of the node's memory claimed once the replica is placed;
+ * - replicas: the replicas (every deployment's) the node holds once the replica
+ *   is placed, over what the busiest node of the fleet would then hold — so a
+ *   model that claims no memory still spreads (or packs) by count;
+ * - load: the node's runtime load (`runtimeLoad`, e.g. queue or KV-cache
+ *   pressure its runtimes report); a node that reports none counts as the
+ *   mean of the nodes that do (neutral: it neither wins nor loses by it).
+ * Spread counts each term as it is; Binpack counts the memory left free and
+ * the replica room left (so the fullest node that still fits wins), the
+ * count at half and load at a tenth, enough to decide between nodes packed
+ * alike. Every node gets its explanation; a chosen one names each term with
+ * its value.
  */
 
 export interface PlacementNode {
@@ -37,8 +56,15 @@ export interface PlacementNode {
   readonly inventory: NodeInventory;
   /** Memory the replicas meant to run on the node claim (every deployment); 0 when none. */
   readonly placedMemoryBytes?: number;
-  /** How many replicas are meant to run on the node. */
+  /** How many replicas are meant to run on the node (every deployment). */
   readonly placedReplicas?: number;
+  /**
+   * How busy the node's runtimes are, 0 (idle) to 1 (saturated), e.g. from
+   * their queue and KV-cache use; absent or null when not known (neutral).
+   */
+  readonly runtimeLoad?: number | null;
+  /** What the controller last computed from the node's heartbeats; absent conditions rule nothing out. */
+  readonly conditions?: readonly Pick<NodeCondition, 'type' | 'status' | 'reason'>[];
 }
 
 export interface PlacementRequest {
@@ -83,6 +109,12 @@ export interface PlacementPlan {
  */
 export interface PreparedFleet {
   readonly nodes: readonly PreparedNode[];
+  /** The most replicas any node holds: the replicas term's scale. */
+  readonly busiestReplicas: number;
+  /** The mean runtime load of the nodes that report one (0 when none do): what an unreported load counts as. */
+  readonly neutralLoad: number;
+  /** How many nodes report a runtime load, for the explanation. */
+  readonly loadReporters: number;
 }
 
 interface PreparedNode {
@@ -91,16 +123,66 @@ interface PreparedNode {
   readonly standing: readonly string[];
   readonly capacity: number;
   readonly claimed: number;
+  readonly replicas: number;
+  readonly load: number | null;
   readonly hardwareKey: string;
+}
+
+/**
+ * Per strategy, how much each score term weighs (lowest score first). Binpack
+ * scores memory and replicas by the room they leave, so the fullest node wins;
+ * there memory weighs most (it is what packing frees for a big model), the
+ * count half (it decides when replicas claim no memory), and load a tenth, so
+ * it only separates nodes packed alike.
+ */
+export const PLACEMENT_SCORE_WEIGHTS: Readonly<
+  Record<PlacementStrategy, { readonly memory: number; readonly replicas: number; readonly load: number }>
+> = {
+  Spread: { memory: 1, replicas: 1, load: 1 },
+  Binpack: { memory: 1, replicas: 0.5, load: 0.1 },
+};
+
+/** The conditions that keep new replicas off a node, with the status that does (node-conditions.ts sets them). */
+const BLOCKING_CONDITIONS: readonly {
+  readonly type: NodeCondition['type'];
+  readonly status: NodeCondition['status'];
+}[] = [
+  { type: 'MemoryPressure', status: 'True' },
+  { type: 'DiskPressure', status: 'True' },
+  { type: 'GpuHealthy', status: 'False' },
+];
+
+function invalidLoad(node: PlacementNode, index: number): LunaNexaError {
+  return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `node ${node.name}: runtime load must be 0..1`, [
+    {
+      path: `nodes[${index}].runtimeLoad`,
+      message: `must be a number from 0 to 1, got ${String(node.runtimeLoad)}`,
+    },
+  ]);
 }
 
 function byName(a: PlacementNode, b: PlacementNode): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
+/** Throws VALIDATION_FAILED when a node's runtime load is not a number in 0..1. */
 export function prepareFleet(nodes: readonly PlacementNode[]): PreparedFleet {
   const fingerprints = new Map<NodeInventory, string>();
+  let busiestReplicas = 0;
+  let loadSum = 0;
+  let loadReporters = 0;
+  nodes.forEach((node, index) => {
+    busiestReplicas = Math.max(busiestReplicas, node.placedReplicas ?? 0);
+    const load = node.runtimeLoad;
+    if (load === undefined || load === null) return;
+    if (typeof load !== 'number' || !(load >= 0 && load <= 1)) throw invalidLoad(node, index);
+    loadSum += load;
+    loadReporters += 1;
+  });
   return {
+    busiestReplicas,
+    neutralLoad: loadReporters > 0 ? loadSum / loadReporters : 0,
+    loadReporters,
     nodes: [...nodes].sort(byName).map((node) => {
       const standing: string[] = [];
       if (node.lifecycle !== 'Active') standing.push(`lifecycle ${node.lifecycle}, not Active`);
@@ -108,6 +190,11 @@ export function prepareFleet(nodes: readonly PlacementNode[]): PreparedFleet {
       for (const taint of node.taints) {
         if (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') {
           standing.push(`taint ${taint.key}=${taint.value}:${taint.effect}`);
+        }
+      }
+      for (const condition of node.conditions ?? []) {
+        if (BLOCKING_CONDITIONS.some((b) => b.type === condition.type && b.status === condition.status)) {
+          standing.push(`condition ${condition.type}=${condition.status} (${condition.reason})`);
         }
       }
       let hardwareKey = fingerprints.get(node.inventory);
@@ -121,6 +208,8 @@ export function prepareFleet(nodes: readonly PlacementNode[]): PreparedFleet {
         standing,
         capacity: nodeMemoryCapacity(node.inventory),
         claimed: node.placedMemoryBytes ?? 0,
+        replicas: node.placedReplicas ?? 0,
+        load: node.runtimeLoad ?? null,
         hardwareKey,
       };
     }),
@@ -185,9 +274,71 @@ export function placementObstacles(node: PlacementNode, request: PlacementReques
   return [...obstaclesOf(prepared, request, demand, new Map())];
 }
 
-/** The share of the node's memory claimed once the replica is placed: Spread takes the lowest, Binpack the highest. */
+/** The share of the node's memory claimed once the replica is placed (a node with no memory counts as full). */
 function utilisation(claimed: number, capacity: number): number {
-  return capacity > 0 ? claimed / capacity : 1;
+  return capacity > 0 ? Math.min(1, claimed / capacity) : 1;
+}
+
+/** One eligible node's score terms, each in 0..1, before the strategy's weights. */
+interface ScoreTerms {
+  /** Memory claimed after placing, as a share of the node's. */
+  readonly memory: number;
+  /** Replicas after placing, over the busiest node's after placing. */
+  readonly replicas: number;
+  readonly load: number;
+}
+
+function scoreTerms(prepared: PreparedNode, fleet: PreparedFleet, demand: number): ScoreTerms {
+  return {
+    memory: utilisation(prepared.claimed + demand, prepared.capacity),
+    replicas: (prepared.replicas + 1) / (fleet.busiestReplicas + 1),
+    load: prepared.load ?? fleet.neutralLoad,
+  };
+}
+
+/**
+ * The score, lowest first: the terms of `scoreTerms` weighted, Binpack counting the room memory and replicas
+ * leave, so the fullest node scores lowest. Computed without the object: it runs for every eligible node.
+ */
+function scoreOf(
+  prepared: PreparedNode,
+  fleet: PreparedFleet,
+  demand: number,
+  strategy: PlacementStrategy,
+): number {
+  const weights = PLACEMENT_SCORE_WEIGHTS[strategy];
+  const memory = utilisation(prepared.claimed + demand, prepared.capacity);
+  const replicas = (prepared.replicas + 1) / (fleet.busiestReplicas + 1);
+  const load = prepared.load ?? fleet.neutralLoad;
+  return strategy === 'Spread'
+    ? weights.memory * memory + weights.replicas * replicas + weights.load * load
+    : weights.memory * (1 - memory) + weights.replicas * (1 - replicas) + weights.load * load;
+}
+
+const fixed = (value: number) => value.toFixed(3);
+const weighted = (weight: number, text: string) => (weight === 1 ? text : `${weight} × ${text}`);
+
+/** The score with each term named and valued, e.g. for a chosen node's reason. */
+function explainScore(
+  prepared: PreparedNode,
+  fleet: PreparedFleet,
+  demand: number,
+  strategy: PlacementStrategy,
+): string {
+  const terms = scoreTerms(prepared, fleet, demand);
+  const weights = PLACEMENT_SCORE_WEIGHTS[strategy];
+  const spread = strategy === 'Spread';
+  const before = prepared.replicas;
+  const memory = `memory ${fixed(spread ? terms.memory : 1 - terms.memory)} (${(terms.memory * 100).toFixed(1)} % claimed after placing: ${formatGiB(prepared.claimed + demand)} of ${formatGiB(prepared.capacity)}${spread ? '' : ', the share left free counts'})`;
+  const replicas = `replicas ${fixed(spread ? terms.replicas : 1 - terms.replicas)} (${before} replica(s) there before, ${before + 1} after, the busiest node holds ${fleet.busiestReplicas}${spread ? '' : ', the room left counts'})`;
+  const loadWhy =
+    prepared.load !== null
+      ? `runtime load ${(prepared.load * 100).toFixed(0)} %`
+      : fleet.loadReporters > 0
+        ? `not reported, counted as the mean of the ${fleet.loadReporters} node(s) that report one`
+        : 'no node reports runtime load';
+  const load = `load ${fixed(terms.load)} (${loadWhy})`;
+  return `score ${fixed(scoreOf(prepared, fleet, demand, strategy))} (lowest first) = ${weighted(weights.memory, memory)} + ${weighted(weights.replicas, replicas)} + ${weighted(weights.load, load)}`;
 }
 
 export function planPlacement(nodes: readonly PlacementNode[], request: PlacementRequest): PlacementPlan {
@@ -197,8 +348,8 @@ export function planPlacement(nodes: readonly PlacementNode[], request: Placemen
 /**
  * One decision on a prepared fleet. Hard filters first (every rejected node
  * keeps its reasons), then the deployment's strategy picks the best
- * `missingReplicas` eligible nodes by score, ties by name; an eligible node
- * not taken says so. The chosen ones carry their score and memory figures.
+ * `missingReplicas` eligible nodes by score (lowest first), ties by name; an
+ * eligible node not taken says so. The chosen ones carry their score, term by term.
  */
 export function planOnFleet(fleet: PreparedFleet, request: PlacementRequest): PlacementPlan {
   const strategy = request.strategy ?? 'Spread';
@@ -207,7 +358,6 @@ export function planOnFleet(fleet: PreparedFleet, request: PlacementRequest): Pl
   const verdicts: (readonly string[] | number)[] = [];
   // The best `missingReplicas` eligible nodes, kept in score order (a short insertion list, not a sort of all).
   const best: { index: number; score: number }[] = [];
-  const better = (a: number, b: number) => (strategy === 'Spread' ? a < b : a > b);
   let eligible = 0;
   fleet.nodes.forEach((prepared, index) => {
     const obstacles = obstaclesOf(prepared, request, demand, fits);
@@ -216,22 +366,22 @@ export function planOnFleet(fleet: PreparedFleet, request: PlacementRequest): Pl
       return;
     }
     eligible += 1;
-    const score = utilisation(prepared.claimed + demand, prepared.capacity);
-    verdicts.push(score);
+    const value = scoreOf(prepared, fleet, demand, strategy);
+    verdicts.push(value);
     if (request.missingReplicas <= 0) return;
     // Nodes arrive in name order, so an equal score never displaces an earlier name.
     let at = best.length;
-    while (at > 0 && better(score, (best[at - 1] as { score: number }).score)) at -= 1;
+    while (at > 0 && value < (best[at - 1] as { score: number }).score) at -= 1;
     if (at < request.missingReplicas) {
-      best.splice(at, 0, { index, score });
+      best.splice(at, 0, { index, score: value });
       if (best.length > request.missingReplicas) best.pop();
     }
   });
   const chosenIndexes = new Set(best.map((entry) => entry.index));
-  const chosen: PlacementChoice[] = best.map(({ index, score }, rank) => {
+  const chosen: PlacementChoice[] = best.map(({ index }, rank) => {
     const prepared = fleet.nodes[index];
     const { node } = prepared;
-    const standing = `${strategy} rank ${rank + 1} of ${eligible} eligible: ${(score * 100).toFixed(1)} % of memory claimed after placing (${formatGiB(prepared.claimed + demand)} of ${formatGiB(prepared.capacity)}, ${node.placedReplicas ?? 0} replica(s) there before)`;
+    const standing = `${strategy} rank ${rank + 1} of ${eligible} eligible: ${explainScore(prepared, fleet, demand, strategy)}`;
     return {
       nodeId: node.id,
       node: node.name,

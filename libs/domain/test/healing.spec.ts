@@ -1,13 +1,15 @@
 import { expect } from 'chai';
 import {
+  conditionOf,
   DEFAULT_HEALING_RULES,
   healingRuleViolations,
   healingRulesFromEnv,
+  nextNodeConditions,
   planHealing,
   type HealingNodeView,
   type HealingReplicaView,
 } from '../src';
-import type { HealingRuleSettings } from '@lunanexa/contracts';
+import type { HealingRuleSettings, NodeCondition } from '@lunanexa/contracts';
 
 const NOW = new Date('2026-12-05T12:00:00.000Z');
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -122,6 +124,105 @@ describe('healing rules', () => {
         reason: 'node node-a is being cordoned in this pass',
       },
     ]);
+  });
+
+  describe('cordon-gpu-unhealthy-node', () => {
+    const GPU = 'GPU-11111111-2222-3333-4444-555555555555';
+    /** The conditions heartbeats gave a node whose GPU logged Xid 79 a minute before NOW. */
+    const xid = nextNodeConditions(null, {
+      receivedAt: at(-60),
+      sentAt: at(-60),
+      gpus: [{ uuid: GPU, xidErrors: [79] }],
+      expectedGpuUuids: [GPU],
+    }).conditions;
+    const healthy = nextNodeConditions(null, { receivedAt: at(-60), gpus: [{ uuid: GPU }] }).conditions;
+    const unknown = nextNodeConditions(null, { receivedAt: at(-60) }).conditions;
+
+    it('cordons a node whose GpuHealthy is False, saying why in the dry run; True or Unknown is left alone', () => {
+      expect(conditionOf({ conditions: xid }, 'GpuHealthy')?.status).to.equal('False');
+      const plan = planHealing(
+        {
+          nodes: [
+            node('n-a', { conditions: xid }),
+            node('n-b', { conditions: healthy }),
+            node('n-c', { conditions: unknown }),
+            node('n-d'),
+          ],
+          replicas: [],
+        },
+        NOW,
+        RULES,
+      );
+      expect(plan.actions).to.deep.equal([
+        {
+          rule: 'cordon-gpu-unhealthy-node',
+          kind: 'CordonNode',
+          target: 'n-a',
+          nodeId: 'n-a',
+          deploymentId: null,
+          reason:
+            `GPU unhealthy on node-a since 2026-12-05T11:59:00.000Z: GpuXidError (${GPU} logged Xid 79); ` +
+            'cordon it so no new replica lands there (its replicas keep serving until it is drained)',
+          evidence: {
+            nodeName: 'node-a',
+            condition: 'GpuHealthy',
+            status: 'False',
+            conditionReason: 'GpuXidError',
+            message: `${GPU} logged Xid 79`,
+            since: '2026-12-05T11:59:00.000Z',
+          },
+        },
+      ]);
+      expect(plan.skipped).to.deep.equal([]);
+    });
+
+    it('one cordon per node: a node that also crashes is cordoned once, for its GPU', () => {
+      const plan = planHealing(
+        {
+          nodes: [node('n-a', { conditions: xid, recentCrashes: { a1: 3, a2: 3 } }), node('n-b')],
+          replicas: [],
+        },
+        NOW,
+        RULES,
+      );
+      expect(plan.actions.map((a) => [a.rule, a.target])).to.deep.equal([
+        ['cordon-gpu-unhealthy-node', 'n-a'],
+      ]);
+      expect(plan.skipped).to.deep.equal([
+        { rule: 'cordon-crashing-node', target: 'n-a', reason: 'node node-a is being cordoned in this pass' },
+      ]);
+    });
+
+    it('keeps the bounds: not twice, not within the cooldown, not the last schedulable node, not off limits', () => {
+      const gpuBad = (overrides: Partial<HealingNodeView>) => node('n-a', { conditions: xid, ...overrides });
+      const reasons = (nodes: HealingNodeView[]) =>
+        planHealing({ nodes, replicas: [] }, NOW, RULES).skipped.map((s) => s.reason);
+      expect(reasons([gpuBad({ cordoned: true }), node('n-b')])).to.deep.equal([
+        'node node-a is already cordoned',
+      ]);
+      expect(reasons([gpuBad({ lastHealedAt: at(-10) }), node('n-b')])).to.deep.equal([
+        'healing acted on node node-a within the last 300 s',
+      ]);
+      expect(reasons([gpuBad({}), node('n-b', { cordoned: true })])).to.deep.equal([
+        'node node-a is the last schedulable node; cordoning it would leave nowhere to place',
+      ]);
+      expect(reasons([gpuBad({ leaseExpiresAt: at(-1) }), node('n-b')])).to.deep.equal([
+        'node node-a has no live lease (unreachable or being recovered)',
+      ]);
+      const withoutMessage: NodeCondition[] = [
+        { type: 'GpuHealthy', status: 'False', reason: 'GpuLost', lastTransitionAt: at(-5).toISOString() },
+      ];
+      expect(
+        planHealing(
+          { nodes: [node('n-a', { conditions: withoutMessage }), node('n-b')], replicas: [] },
+          NOW,
+          RULES,
+        ).actions[0]?.reason,
+      ).to.equal(
+        'GPU unhealthy on node-a since 2026-12-05T11:59:55.000Z: GpuLost; cordon it so no new replica lands there ' +
+          '(its replicas keep serving until it is drained)',
+      );
+    });
   });
 
   it('never cordons the last schedulable node', () => {

@@ -7,10 +7,14 @@ import {
   NodeInventorySchema,
   type CompatibleHardware,
   type NodeInventory,
+  type NodeCondition,
 } from '@lunanexa/contracts';
 import {
   describeRejections,
+  placementObstacles,
   planPlacement,
+  prepareFleet,
+  PLACEMENT_SCORE_WEIGHTS,
   type PlacementNode,
   type PlacementRequest,
 } from '../src/placement';
@@ -72,7 +76,10 @@ describe('placement: where replicas go and why every other node was passed over'
     );
     expect(plan.chosen.map((c) => c.node)).to.deep.equal(['spark-a', 'spark-b']);
     expect(plan.chosen[0]?.reason).to.equal(
-      'eligible and its hardware fits one replica; Spread rank 1 of 3 eligible: 23.2 % of memory claimed after placing (24.0 GiB of 103.4 GiB, 0 replica(s) there before)',
+      'eligible and its hardware fits one replica; Spread rank 1 of 3 eligible: score 1.232 (lowest first) = ' +
+        'memory 0.232 (23.2 % claimed after placing: 24.0 GiB of 103.4 GiB) + ' +
+        'replicas 1.000 (0 replica(s) there before, 1 after, the busiest node holds 0) + ' +
+        'load 0.000 (no node reports runtime load)',
     );
     expect(plan.rejected).to.have.length(1);
     expect(plan.rejected[0]?.node).to.equal('spark-c');
@@ -175,6 +182,56 @@ describe('placement: where replicas go and why every other node was passed over'
     expect(describeRejections(plan.rejected)).to.equal('no node is enrolled');
   });
 
+  it('refuses a node under MemoryPressure or DiskPressure or with an unhealthy GPU, naming the condition', () => {
+    const condition = (
+      type: NodeCondition['type'],
+      status: NodeCondition['status'],
+      reason: string,
+    ): NodeCondition => ({ type, status, reason, lastTransitionAt: NOW.toISOString() });
+    const plan = planPlacement(
+      [
+        node('memory', { conditions: [condition('MemoryPressure', 'True', 'MemoryAvailableLow')] }),
+        node('disk', { conditions: [condition('DiskPressure', 'True', 'ModelStoreDiskLow')] }),
+        node('gpu', {
+          cordoned: true,
+          conditions: [
+            condition('GpuHealthy', 'False', 'GpuXidError'),
+            condition('MemoryPressure', 'True', 'X'),
+          ],
+        }),
+        // Unknown is not a verdict, and a skewed clock or a healthy GPU rules nothing out.
+        node('unknown', {
+          conditions: [
+            condition('MemoryPressure', 'Unknown', 'MemoryNotReported'),
+            condition('DiskPressure', 'Unknown', 'DiskNotReported'),
+            condition('GpuHealthy', 'Unknown', 'NoGpuTelemetry'),
+            condition('ClockSynchronized', 'False', 'ClockSkewed'),
+          ],
+        }),
+        node('well', {
+          conditions: [
+            condition('MemoryPressure', 'False', 'MemoryAvailable'),
+            condition('DiskPressure', 'False', 'ModelStoreDiskAvailable'),
+            condition('GpuHealthy', 'True', 'GpusHealthy'),
+          ],
+        }),
+      ],
+      request({ missingReplicas: 2 }),
+    );
+    expect(plan.chosen.map((c) => c.node)).to.deep.equal(['unknown', 'well']);
+    expect(Object.fromEntries(plan.rejected.map((r) => [r.node, r.reasons]))).to.deep.equal({
+      disk: ['condition DiskPressure=True (ModelStoreDiskLow)'],
+      gpu: ['cordoned', 'condition GpuHealthy=False (GpuXidError)', 'condition MemoryPressure=True (X)'],
+      memory: ['condition MemoryPressure=True (MemoryAvailableLow)'],
+    });
+    expect(
+      placementObstacles(
+        node('gpu', { conditions: [condition('GpuHealthy', 'False', 'GpuLost')] }),
+        request(),
+      ),
+    ).to.deep.equal(['condition GpuHealthy=False (GpuLost)']);
+  });
+
   describe('memory accounting and strategy', () => {
     const claimed = (gib: number, replicas: number) => ({
       placedMemoryBytes: gib * GiB,
@@ -222,12 +279,147 @@ describe('placement: where replicas go and why every other node was passed over'
       expect(spread.chosen.map((c) => c.node)).to.deep.equal(['spark-a', 'spark-b', 'spark-e']);
       const binpack = planPlacement(nodes, request({ missingReplicas: 3, strategy: 'Binpack' }));
       expect(binpack.chosen.map((c) => c.node)).to.deep.equal(['spark-d', 'spark-c', 'spark-b']);
-      expect(binpack.chosen[0]?.reason).to.match(/Binpack rank 1 of 5 eligible: 92\.8 % of memory claimed/);
+      expect(binpack.chosen[0]?.reason).to.match(
+        /Binpack rank 1 of 5 eligible: score 0\.072 \(lowest first\) = memory 0\.072 \(92\.8 % claimed after placing/,
+      );
       // Every node is explained, chosen or not; the same input gives the same plan in any order.
       expect(binpack.chosen.length + binpack.rejected.length).to.equal(nodes.length);
       expect(
         planPlacement([...nodes].reverse(), request({ missingReplicas: 3, strategy: 'Binpack' })),
       ).to.deep.equal(binpack);
+    });
+  });
+
+  describe('score: replicas already there and runtime load, not memory alone', () => {
+    /** A model that declares no memory (a tiny model, or a runtime that does not say): nothing to fit, nothing claimed. */
+    const ZERO_MEMORY: CompatibleHardware = { ...LLAMA_8B, minMemoryBytesPerReplica: null };
+    const dgx = ['dgx-1', 'dgx-2', 'dgx-3', 'dgx-4'];
+    const zero = (overrides: Partial<PlacementRequest> = {}) =>
+      request({ requirements: ZERO_MEMORY, runtimeSupported: ANY_GPU_RUNTIME, ...overrides });
+
+    /** One single-replica deployment after another, each seeing the replicas the earlier ones placed. */
+    function placeOneByOne(
+      strategy: 'Spread' | 'Binpack',
+      deployments: number,
+      start: Record<string, number> = {},
+    ): Record<string, number> {
+      const placed: Record<string, number> = Object.fromEntries(dgx.map((name) => [name, start[name] ?? 0]));
+      for (let d = 0; d < deployments; d++) {
+        const nodes = dgx.map((name) =>
+          node(name, { placedReplicas: placed[name] ?? 0, placedMemoryBytes: 0 }),
+        );
+        const plan = planPlacement(nodes, zero({ strategy }));
+        expect(plan.chosen).to.have.length(1);
+        const chosen = plan.chosen[0]?.node ?? 'none';
+        placed[chosen] = (placed[chosen] ?? 0) + 1;
+      }
+      return placed;
+    }
+
+    it('Spread over four equal nodes with a zero-memory model places one replica per node', () => {
+      expect(placeOneByOne('Spread', 4)).to.deep.equal({ 'dgx-1': 1, 'dgx-2': 1, 'dgx-3': 1, 'dgx-4': 1 });
+      expect(placeOneByOne('Spread', 8)).to.deep.equal({ 'dgx-1': 2, 'dgx-2': 2, 'dgx-3': 2, 'dgx-4': 2 });
+      // The fleet from the issue: three replicas on dgx-1 already; the next three go to the empty nodes.
+      expect(placeOneByOne('Spread', 3, { 'dgx-1': 3 })).to.deep.equal({
+        'dgx-1': 3,
+        'dgx-2': 1,
+        'dgx-3': 1,
+        'dgx-4': 1,
+      });
+      // One deployment of three replicas on that fleet skips dgx-1 too.
+      const plan = planPlacement(
+        dgx.map((name) => node(name, { placedReplicas: name === 'dgx-1' ? 3 : 0 })),
+        zero({ missingReplicas: 3 }),
+      );
+      expect(plan.chosen.map((c) => c.node)).to.deep.equal(['dgx-2', 'dgx-3', 'dgx-4']);
+    });
+
+    it('Binpack packs: zero-memory replicas by count onto the busiest node, memory onto the fullest that fits', () => {
+      expect(placeOneByOne('Binpack', 4, { 'dgx-3': 1 })).to.deep.equal({
+        'dgx-1': 0,
+        'dgx-2': 0,
+        'dgx-3': 5,
+        'dgx-4': 0,
+      });
+      // 24 GiB replicas: dgx-2 (48 GiB claimed) fills before anyone else gets one.
+      const nodes = [
+        node('dgx-1', { placedMemoryBytes: 24 * GiB, placedReplicas: 1 }),
+        node('dgx-2', { placedMemoryBytes: 48 * GiB, placedReplicas: 2 }),
+        node('dgx-3'),
+      ];
+      expect(planPlacement(nodes, request({ strategy: 'Binpack' })).chosen[0]?.node).to.equal('dgx-2');
+      // Memory outweighs count: the node one 72 GiB replica nearly fills packs better than three 8 GiB ones.
+      const byMemory = [
+        node('dgx-1', { placedMemoryBytes: 24 * GiB, placedReplicas: 3 }),
+        node('dgx-2', { placedMemoryBytes: 72 * GiB, placedReplicas: 1 }),
+      ];
+      expect(planPlacement(byMemory, request({ strategy: 'Binpack' })).chosen[0]?.node).to.equal('dgx-2');
+    });
+
+    it('runtime load breaks ties in both strategies; a node that reports none counts as the mean of those that do', () => {
+      const loads: Record<string, number | null> = {
+        'dgx-1': 0.9,
+        'dgx-2': 0.2,
+        'dgx-3': null,
+        'dgx-4': 0.4,
+      };
+      const nodes = dgx.map((name) => node(name, { runtimeLoad: loads[name] ?? null }));
+      // dgx-3 reports nothing: it counts as (0.9 + 0.2 + 0.4) / 3 = 0.5, between dgx-4 and dgx-1.
+      for (const strategy of ['Spread', 'Binpack'] as const) {
+        const plan = planPlacement(nodes, zero({ strategy, missingReplicas: 4 }));
+        expect(
+          plan.chosen.map((c) => c.node),
+          strategy,
+        ).to.deep.equal(['dgx-2', 'dgx-4', 'dgx-3', 'dgx-1']);
+      }
+      expect(prepareFleet(nodes).neutralLoad).to.be.closeTo(0.5, 1e-12);
+      // Under Spread load is a full term: a busy empty node loses to a quiet one that holds a replica.
+      const busyEmpty = [
+        node('dgx-1', { runtimeLoad: 0.95 }),
+        node('dgx-2', { runtimeLoad: 0.05, placedReplicas: 1 }),
+      ];
+      expect(planPlacement(busyEmpty, zero()).chosen[0]?.node).to.equal('dgx-2');
+      // Under Binpack it weighs a tenth: it never outweighs a replica's worth of packing.
+      expect(planPlacement(busyEmpty, zero({ strategy: 'Binpack' })).chosen[0]?.node).to.equal('dgx-2');
+      expect(PLACEMENT_SCORE_WEIGHTS.Binpack.load).to.be.below(PLACEMENT_SCORE_WEIGHTS.Spread.load);
+    });
+
+    it('the explanation names every term with its value', () => {
+      const nodes = [
+        node('dgx-1', { placedMemoryBytes: 48 * GiB, placedReplicas: 2, runtimeLoad: 0.3 }),
+        node('dgx-2', { placedReplicas: 3, runtimeLoad: null }),
+      ];
+      const spread = planPlacement(nodes, request({ missingReplicas: 2 }));
+      // dgx-1: 72 / 103.4 = 0.696, (2 + 1) / (3 + 1) = 0.750, load 0.300 → 1.746; dgx-2: 0.232 + 1.000 + 0.300 → 1.532.
+      expect(spread.chosen.map((c) => c.reason)).to.deep.equal([
+        'eligible and its hardware fits one replica; Spread rank 1 of 2 eligible: score 1.532 (lowest first) = ' +
+          'memory 0.232 (23.2 % claimed after placing: 24.0 GiB of 103.4 GiB) + ' +
+          'replicas 1.000 (3 replica(s) there before, 4 after, the busiest node holds 3) + ' +
+          'load 0.300 (not reported, counted as the mean of the 1 node(s) that report one)',
+        'eligible and its hardware fits one replica; Spread rank 2 of 2 eligible: score 1.746 (lowest first) = ' +
+          'memory 0.696 (69.6 % claimed after placing: 72.0 GiB of 103.4 GiB) + ' +
+          'replicas 0.750 (2 replica(s) there before, 3 after, the busiest node holds 3) + ' +
+          'load 0.300 (runtime load 30 %)',
+      ]);
+      const binpack = planPlacement(nodes, request({ strategy: 'Binpack' }));
+      // dgx-1: 0.304 + 0.5 × 0.250 + 0.1 × 0.3 = 0.459; dgx-2: 0.768 + 0 + 0.03 = 0.798.
+      expect(binpack.chosen[0]?.reason).to.equal(
+        'eligible and its hardware fits one replica; Binpack rank 1 of 2 eligible: score 0.459 (lowest first) = ' +
+          'memory 0.304 (69.6 % claimed after placing: 72.0 GiB of 103.4 GiB, the share left free counts) + ' +
+          '0.5 × replicas 0.250 (2 replica(s) there before, 3 after, the busiest node holds 3, the room left counts) + ' +
+          '0.1 × load 0.300 (runtime load 30 %)',
+      );
+    });
+
+    it('refuses a runtime load outside 0..1 with a typed error naming the node', () => {
+      for (const runtimeLoad of [-0.1, 1.5, Number.NaN]) {
+        expect(() => planPlacement([node('dgx-1', { runtimeLoad })], request()))
+          .to.throw()
+          .that.satisfies(
+            (error: { code: string; violations: { path: string }[] }) =>
+              error.code === 'VALIDATION_FAILED' && error.violations[0]?.path === 'nodes[0].runtimeLoad',
+          );
+      }
     });
   });
 });

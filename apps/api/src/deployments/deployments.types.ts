@@ -184,7 +184,7 @@ export class CreateDeploymentInput {
   @Field(() => String, {
     defaultValue: 'Spread',
     description:
-      'How the scheduler ranks eligible nodes: Spread (least memory claimed after placing first) or Binpack (most claimed that still fits first); ties by name.',
+      'How the scheduler ranks eligible nodes: Spread (least memory claimed, fewest replicas and least runtime load after placing first) or Binpack (most memory claimed that still fits and most replicas first); ties by name.',
   })
   placementStrategy!: string;
 

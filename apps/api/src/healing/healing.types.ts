@@ -62,7 +62,10 @@ export class HealInput {
 
 @ObjectType({ description: 'One action of a healing pass: the rule, its target, why, and the evidence.' })
 export class HealingActionView {
-  @Field({ description: 'cordon-crashing-node, replace-unhealthy-replica or restart-crash-looping-replica.' })
+  @Field({
+    description:
+      'cordon-gpu-unhealthy-node, cordon-crashing-node, replace-unhealthy-replica or restart-crash-looping-replica.',
+  })
   rule!: string;
 
   @Field({ description: 'CordonNode, ReplaceReplica or RestartReplica.' })

@@ -435,7 +435,7 @@ export interface CreateDeploymentInput {
   readonly name: string;
   /** Node id or name to place on; otherwise the scheduler chooses. */
   readonly node?: string | null;
-  /** How the scheduler ranks eligible nodes: Spread (least memory claimed after placing first) or Binpack (most claimed that still fits first); ties by name. */
+  /** How the scheduler ranks eligible nodes: Spread (least memory claimed, fewest replicas and least runtime load after placing first) or Binpack (most memory claimed that still fits and most replicas first); ties by name. */
   readonly placementStrategy?: string;
   /** Serving: to serve traffic; the version passes the same deploy gate as a rollout (license, runtime allowlist, hardware, evaluation passed, Approved, digest). Candidate: to evaluate a version before approval; the same gate without evaluation and approval (the version must be verified, not Deprecated or Retired). Asked for explicitly. */
   readonly purpose?: string;
@@ -932,7 +932,7 @@ export interface HealingActionView {
   readonly reason: string;
   /** The healing.action receipt; null in a dry run. */
   readonly receiptHash: string | null;
-  /** cordon-crashing-node, replace-unhealthy-replica or restart-crash-looping-replica. */
+  /** cordon-gpu-unhealthy-node, cordon-crashing-node, replace-unhealthy-replica or restart-crash-looping-replica. */
   readonly rule: string;
   /** The node id (CordonNode) or the assignment id. */
   readonly target: string;

@@ -18,6 +18,7 @@ import { ReplicaHealth1768096800000 } from './migrations/1768096800000-replica-h
 import { AuditChainAtCommit1768150000000 } from './migrations/1768150000000-audit-chain-at-commit';
 import { TrustedSigningKeys1768300000000 } from './migrations/1768300000000-trusted-signing-keys';
 import { NodeAgentProtocol1768400000000 } from './migrations/1768400000000-node-agent-protocol';
+import { AssignmentRuntimeLoad1768520000000 } from './migrations/1768520000000-assignment-runtime-load';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   AuditChainAtCommit1768150000000,
   TrustedSigningKeys1768300000000,
   NodeAgentProtocol1768400000000,
+  AssignmentRuntimeLoad1768520000000,
 ];
 
 export interface DataSourceSettings {

@@ -19,6 +19,7 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller';
 import { NodeConditionMetric } from './metrics/node-condition.metric';
 import { OutdatedAgentsMetric } from './metrics/outdated-agents.metric';
+import { RuntimeLoadMetric } from './metrics/runtime-load.metric';
 import { RequestsModule } from './requests/requests.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
@@ -119,7 +120,12 @@ export class AppModule {
         AuditModule,
       ],
       controllers: [MetricsController],
-      providers: [{ provide: SERVICE_METRICS, useValue: metrics }, NodeConditionMetric, OutdatedAgentsMetric],
+      providers: [
+        { provide: SERVICE_METRICS, useValue: metrics },
+        NodeConditionMetric,
+        OutdatedAgentsMetric,
+        RuntimeLoadMetric,
+      ],
     };
   }
 }

@@ -20,6 +20,7 @@ import { MetricsController, SERVICE_METRICS } from './metrics/metrics.controller
 import { GpuTelemetryMetrics } from './metrics/gpu-telemetry.metric';
 import { NodeConditionMetric } from './metrics/node-condition.metric';
 import { OutdatedAgentsMetric } from './metrics/outdated-agents.metric';
+import { RuntimeLoadMetric } from './metrics/runtime-load.metric';
 import { RequestsModule } from './requests/requests.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
@@ -125,6 +126,7 @@ export class AppModule {
         NodeConditionMetric,
         OutdatedAgentsMetric,
         GpuTelemetryMetrics,
+        RuntimeLoadMetric,
       ],
     };
   }

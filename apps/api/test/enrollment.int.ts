@@ -390,6 +390,18 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     expect(node.data?.['node']).to.deep.include({ readiness: 'Ready' });
   });
 
+  it('exports the runtime load gauges, with no series while no runtime reports a load', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    for (const name of [
+      'lunanexa_runtime_requests_waiting',
+      'lunanexa_runtime_requests_running',
+      'lunanexa_runtime_cache_pressure_ratio',
+    ]) {
+      expect(text).to.include(`# TYPE ${name} gauge`);
+      expect(text).not.to.include(`${name}{`);
+    }
+  });
+
   it('refuses a heartbeat signed by the wrong key, a replayed one and a stale sequence; audits each; the lease does not move', async () => {
     const lease = async () =>
       (

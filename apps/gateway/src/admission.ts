@@ -70,7 +70,9 @@ export const deploymentGroupKey = (deploymentId: string): string => `deployment:
 
 /**
  * Admission and backpressure: at most `replicaConcurrency` requests per
- * replica run at once, each going to the least loaded replica of its route;
+ * replica run at once, each going to the least loaded replica of its route
+ * (this gateway's own count, plus the queue and cache pressure the runtime
+ * reports: chooseReplica in libs/domain);
  * the rest wait in a bounded per-group queue ordered by priority (high
  * before normal before low, FIFO within one), and beyond that bound are
  * refused with NO_CAPACITY and a Retry-After computed from recent service
@@ -190,7 +192,10 @@ export class AdmissionController {
     const candidates =
       exclude === undefined ? route.endpoints : route.endpoints.filter((e) => !exclude.has(e));
     const loads = candidates.map((endpoint) => this.endpoints.get(endpoint.baseUrl)?.inFlight ?? 0);
-    const index = chooseReplica(loads, this.limits.replicaConcurrency);
+    const index = chooseReplica(loads, this.limits.replicaConcurrency, {
+      reported: candidates.map((endpoint) => endpoint.load),
+      nowMs: this.now(),
+    });
     const endpoint = candidates[index];
     if (endpoint === undefined) return undefined;
     return this.grant(group, endpoint);

@@ -1,4 +1,5 @@
 import { DATA_CLASSES, type DataClass } from '@lunanexa/contracts';
+import type { ReportedReplicaLoad } from '@lunanexa/domain';
 import type { Logger } from '@lunanexa/observability';
 import {
   routableAliasRows,
@@ -67,6 +68,17 @@ function allowedClasses(value: unknown): readonly DataClass[] {
   return DATA_CLASSES.filter((dataClass) => value.includes(dataClass));
 }
 
+/** The replica's last reported runtime load; undefined when it never reported one. */
+function reportedLoad(row: RouteRow): ReportedReplicaLoad | undefined {
+  if (row.load_scraped_at === null) return undefined;
+  return {
+    waiting: row.load_waiting,
+    running: row.load_running,
+    cachePressure: row.load_cache_pressure === null ? null : Number(row.load_cache_pressure),
+    scrapedAtMs: new Date(row.load_scraped_at).getTime(),
+  };
+}
+
 interface EndpointGroup {
   readonly modelRef: string;
   createdAt: Date;
@@ -105,10 +117,12 @@ function group(map: Map<string, EndpointGroup>, key: string, row: RouteRow): voi
     map.set(key, entry);
   }
   if (row.deployment_created_at < entry.createdAt) entry.createdAt = row.deployment_created_at;
+  const load = reportedLoad(row);
   entry.endpoints.push({
     baseUrl: endpointBaseUrl(row.address, row.endpoint_port),
     servedModel: row.model_ref,
     deploymentId: row.deployment_id,
+    ...(load && { load }),
   });
 }
 

@@ -1,4 +1,5 @@
 import type { DataClass, ModelVersionRef } from '@lunanexa/contracts';
+import type { ReportedReplicaLoad } from '@lunanexa/domain';
 
 /**
  * The gateway's view of what can serve traffic, behind a port so the data
@@ -18,6 +19,12 @@ export interface RouteEndpoint {
    * one version, so `servedBy` names the one that answered; absent: the route's.
    */
   readonly deploymentId?: string;
+  /**
+   * What the runtime last said about its own queue and KV cache (via its
+   * agent's heartbeat), as of the snapshot; absent when it never said. Admission
+   * judges its age when choosing (a snapshot can outlive a database outage).
+   */
+  readonly load?: ReportedReplicaLoad;
 }
 
 export interface Route {

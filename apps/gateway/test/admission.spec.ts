@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, ProblemDetailsSchema } from '@lunanexa/contracts';
 import { generateGatewayKey } from '@lunanexa/credentials';
-import type { AdmissionLimits } from '../src/admission';
+import { AdmissionController, type AdmissionLimits } from '../src/admission';
 import { StaticCredentialTable } from '../src/credential-table';
 import { StaticRouteTable } from '../src/route-table';
 import {
@@ -389,5 +389,45 @@ describe('gateway admission and backpressure', () => {
         clearInterval(answer);
       }
     });
+  });
+});
+
+describe('admission with the load runtimes report', () => {
+  const nowMs = FIXED_NOW.getTime();
+  const limits: AdmissionLimits = { replicaConcurrency: 2, queuePerReplica: 1, maxQueueWaitMs: 1000 };
+  const fresh = (waiting: number, cachePressure: number | null = 0.1) => ({
+    waiting,
+    running: 1,
+    cachePressure,
+    scrapedAtMs: nowMs - 2000,
+  });
+
+  function granted(controller: AdmissionController, target: ReturnType<typeof route>): string {
+    const admission = controller.admit(target, 1, new AbortController().signal);
+    if (admission.kind !== 'granted') throw new Error('expected a slot now');
+    return admission.slot.endpoint.baseUrl;
+  }
+
+  it("sends the request past the first replica when its runtime reports a queue from other gateways' traffic", () => {
+    const controller = new AdmissionController(limits, () => nowMs);
+    const target = route([
+      { baseUrl: 'http://a', servedModel: 'm', load: fresh(3) },
+      { baseUrl: 'http://b', servedModel: 'm', load: fresh(0) },
+    ]);
+    expect(granted(controller, target)).to.equal('http://b');
+    // b now holds one of ours (1) against a's queue of 3: b again, then full by our own count.
+    expect(granted(controller, target)).to.equal('http://b');
+    expect(granted(controller, target)).to.equal('http://a');
+  });
+
+  it('keeps the rotation order when the reports are stale or absent', () => {
+    const stale = { ...fresh(9, 1), scrapedAtMs: nowMs - 60_000 };
+    const controller = new AdmissionController(limits, () => nowMs);
+    const target = route([
+      { baseUrl: 'http://a', servedModel: 'm', load: stale },
+      { baseUrl: 'http://b', servedModel: 'm' },
+    ]);
+    expect(granted(controller, target)).to.equal('http://a');
+    expect(granted(controller, target)).to.equal('http://b');
   });
 });

@@ -14,6 +14,9 @@ import { FAKE_RUNTIME_MAIN, generate } from '@lunanexa/fake-runtime';
 import { createLogger } from '@lunanexa/observability';
 import {
   createScratchDatabase,
+  listRuntimeLoads,
+  queryableOf,
+  recordAssignmentObservations,
   runMigrations,
   testAdminUrl,
   type ScratchDatabase,
@@ -365,6 +368,76 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       await sql.query(`UPDATE nodes SET cordoned = true`);
       await routes.refresh();
       expect(routes.lookup(REF)?.endpoints.map((e) => e.baseUrl)).to.deep.equal(['http://10.0.0.11:41001']);
+    });
+
+    it('carries the runtime load the heartbeat fold stored, and clears it when the next report has none', async () => {
+      const routes = table();
+      const heard = new Date();
+      const observation = {
+        assignmentId: 'asg-llama-gpu-a',
+        state: 'Ready',
+        generation: 1,
+        endpointPort: 41001,
+        inFlightRequests: 3,
+        message: null,
+        restarts: 0,
+      };
+      const scrapedAt = new Date(heard.getTime() - 2000);
+      await recordAssignmentObservations(
+        queryableOf(sql),
+        'node-gpu-a',
+        [
+          {
+            ...observation,
+            load: { waiting: 4, running: 3, cachePressure: 0.875, scrapedAt: scrapedAt.toISOString() },
+          },
+        ],
+        heard,
+      );
+      await routes.refresh();
+      expect(routes.lookup(REF)?.endpoints[0]?.load).to.deep.equal({
+        waiting: 4,
+        running: 3,
+        cachePressure: 0.875,
+        scrapedAtMs: scrapedAt.getTime(),
+      });
+      const since = new Date(heard.getTime() - 10_000);
+      expect(await listRuntimeLoads(queryableOf(sql), since)).to.deep.equal([
+        { deploymentId: 'dep-llama', nodeName: 'gpu-a', waiting: 4, running: 3, cachePressure: 0.875 },
+      ]);
+      // Reports scraped before the bound are not exported.
+      expect(await listRuntimeLoads(queryableOf(sql), new Date(heard.getTime() - 1000))).to.deep.equal([]);
+
+      // An agent clock ahead of the controller's: the time is clamped to when the heartbeat was heard.
+      await recordAssignmentObservations(
+        queryableOf(sql),
+        'node-gpu-a',
+        [
+          {
+            ...observation,
+            load: {
+              waiting: null,
+              running: 1,
+              cachePressure: null,
+              scrapedAt: new Date(heard.getTime() + 3_600_000).toISOString(),
+            },
+          },
+        ],
+        heard,
+      );
+      await routes.refresh();
+      expect(routes.lookup(REF)?.endpoints[0]?.load).to.deep.equal({
+        waiting: null,
+        running: 1,
+        cachePressure: null,
+        scrapedAtMs: heard.getTime(),
+      });
+
+      // An older agent (no load field) or an unread page: the figures go, they do not linger.
+      await recordAssignmentObservations(queryableOf(sql), 'node-gpu-a', [observation], heard);
+      await routes.refresh();
+      expect(routes.lookup(REF)?.endpoints[0]).to.not.have.property('load');
+      expect(await listRuntimeLoads(queryableOf(sql), since)).to.deep.equal([]);
     });
 
     it('merges deployments of one ref and rotates replicas round-robin across refreshes', async () => {

@@ -1,4 +1,8 @@
-import { WORKLOAD_PRIORITIES, type WorkloadPriority } from '@lunanexa/contracts';
+import {
+  DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+  WORKLOAD_PRIORITIES,
+  type WorkloadPriority,
+} from '@lunanexa/contracts';
 
 /**
  * The gateway's admission rules for one group of replicas (an alias's
@@ -23,16 +27,97 @@ export const PRIORITIES_BY_RANK: readonly WorkloadPriority[] = [...WORKLOAD_PRIO
 );
 
 /**
- * The replica a request goes to: the least loaded one below the limit, the
- * earliest in `inFlight`'s order on a tie (the route's rotation, so equal
- * replicas share light traffic); -1 when every replica is full.
+ * What a replica's runtime last said about its own load (the agent scrapes
+ * it and reports it in heartbeats; the api stores it per assignment). Nulls
+ * mean "does not say". `scrapedAtMs` is milliseconds since the epoch.
  */
-export function chooseReplica(inFlight: readonly number[], replicaConcurrency: number): number {
+export interface ReportedReplicaLoad {
+  readonly waiting: number | null;
+  readonly running: number | null;
+  readonly cachePressure: number | null;
+  readonly scrapedAtMs: number;
+}
+
+/**
+ * A reported load older than this is ignored: three default heartbeat
+ * intervals, so one late or lost heartbeat does not drop a replica's figures,
+ * while a node that stopped reporting (or a route snapshot kept through a
+ * database outage) stops steering traffic within seconds.
+ */
+export const RUNTIME_LOAD_STALE_MS = 3 * DEFAULT_HEARTBEAT_INTERVAL_SECONDS * 1000;
+
+/**
+ * KV cache share at or above which a runtime is about to queue or preempt
+ * requests (vLLM and SGLang start evicting near a full cache); such a replica
+ * is avoided while another has room.
+ */
+export const CACHE_PRESSURE_HIGH = 0.95;
+
+/** The report when it is recent enough to trust at `nowMs`, else undefined. */
+export function freshReplicaLoad(
+  load: ReportedReplicaLoad | null | undefined,
+  nowMs: number,
+): ReportedReplicaLoad | undefined {
+  if (load === null || load === undefined || !Number.isFinite(load.scrapedAtMs)) return undefined;
+  return nowMs - load.scrapedAtMs <= RUNTIME_LOAD_STALE_MS ? load : undefined;
+}
+
+/**
+ * How loaded a replica looks to this gateway: its own in-flight count (exact
+ * for this gateway) plus what the runtime says queues inside it — requests
+ * other gateways sent, which a new request would wait behind — and, when the
+ * KV cache is nearly full, a whole replica's worth of requests, so it is
+ * chosen only when every other replica is as busy. Unknown or stale figures
+ * add nothing. `running` is not added: it counts this gateway's own requests too.
+ */
+export function replicaScore(
+  inFlight: number,
+  replicaConcurrency: number,
+  load: ReportedReplicaLoad | undefined,
+): number {
+  if (load === undefined) return inFlight;
+  const waiting = load.waiting ?? 0;
+  const cachePenalty =
+    load.cachePressure !== null && load.cachePressure >= CACHE_PRESSURE_HIGH ? replicaConcurrency : 0;
+  return inFlight + waiting + cachePenalty;
+}
+
+/**
+ * The replica a request goes to: the least loaded one below the limit, by
+ * replicaScore, the earliest in `inFlight`'s order on a tie (the route's
+ * rotation, so equal replicas share light traffic); -1 when every replica is
+ * full. The limit applies to this gateway's own in-flight count only: the
+ * runtime's figures steer the choice but never refuse a request. Two
+ * replicas that score the same and both report a fresh cache pressure go to
+ * the emptier cache. `runtime.reported[i]` is replica i's report, if any,
+ * judged fresh or stale at `runtime.nowMs`.
+ */
+export function chooseReplica(
+  inFlight: readonly number[],
+  replicaConcurrency: number,
+  runtime?: {
+    readonly reported: readonly (ReportedReplicaLoad | null | undefined)[];
+    readonly nowMs: number;
+  },
+): number {
   let best = -1;
+  let bestScore = Number.POSITIVE_INFINITY;
+  let bestCache: number | null = null;
   for (let index = 0; index < inFlight.length; index += 1) {
-    const load = inFlight[index] ?? Number.POSITIVE_INFINITY;
-    if (load >= replicaConcurrency) continue;
-    if (best === -1 || load < (inFlight[best] ?? Number.POSITIVE_INFINITY)) best = index;
+    const own = inFlight[index] ?? Number.POSITIVE_INFINITY;
+    if (own >= replicaConcurrency) continue;
+    const load = runtime && freshReplicaLoad(runtime.reported[index], runtime.nowMs);
+    const score = replicaScore(own, replicaConcurrency, load);
+    const cache = load?.cachePressure ?? null;
+    const better =
+      best === -1 ||
+      score < bestScore ||
+      (score === bestScore && cache !== null && bestCache !== null && cache < bestCache);
+    if (better) {
+      best = index;
+      bestScore = score;
+      bestCache = cache;
+    }
   }
   return best;
 }

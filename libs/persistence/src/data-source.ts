@@ -19,6 +19,7 @@ import { AuditChainAtCommit1768150000000 } from './migrations/1768150000000-audi
 import { TrustedSigningKeys1768300000000 } from './migrations/1768300000000-trusted-signing-keys';
 import { NodeAgentProtocol1768400000000 } from './migrations/1768400000000-node-agent-protocol';
 import { NodeGpuTelemetry1768500000000 } from './migrations/1768500000000-node-gpu-telemetry';
+import { AssignmentRuntimeLoad1768520000000 } from './migrations/1768520000000-assignment-runtime-load';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   TrustedSigningKeys1768300000000,
   NodeAgentProtocol1768400000000,
   NodeGpuTelemetry1768500000000,
+  AssignmentRuntimeLoad1768520000000,
 ];
 
 export interface DataSourceSettings {

@@ -241,6 +241,13 @@ export interface AssignmentObservation {
   readonly message: string | null;
   /** The agent's restart counter for the replica. */
   readonly restarts: number;
+  /** What the runtime's /metrics page said (libs/contracts RuntimeLoad); null or absent when unread. */
+  readonly load?: {
+    readonly waiting: number | null;
+    readonly running: number | null;
+    readonly cachePressure: number | null;
+    readonly scrapedAt: string;
+  } | null;
 }
 
 /** At most this many crash rows per heartbeat and replica (a counter that jumped is still one report). */
@@ -257,6 +264,10 @@ function observationRows(observed: readonly AssignmentObservation[]): string {
       in_flight: o.inFlightRequests ?? null,
       message: o.message,
       restarts: o.restarts,
+      load_waiting: o.load?.waiting ?? null,
+      load_running: o.load?.running ?? null,
+      load_cache_pressure: o.load?.cachePressure ?? null,
+      load_scraped_at: o.load?.scrapedAt ?? null,
     })),
   );
 }
@@ -271,7 +282,8 @@ function observationCtes(json: string, at: string, max: string, gate: string | n
   return `o AS (
        SELECT DISTINCT ON (r.id) r.* FROM ${gate ? `${gate}, ` : ''}jsonb_to_recordset(${json}::jsonb)
            AS r(n integer, id text, state text, generation integer, endpoint_port integer, in_flight integer,
-                message text, restarts integer)
+                message text, restarts integer, load_waiting integer, load_running integer,
+                load_cache_pressure double precision, load_scraped_at timestamptz)
         ORDER BY r.id, r.n DESC),
      before AS (
        SELECT a.id, a.observed_restarts, a.observed_state, a.observed_generation FROM assignments a JOIN o ON o.id = a.id
@@ -281,6 +293,12 @@ function observationCtes(json: string, at: string, max: string, gate: string | n
           SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
               in_flight = o.in_flight, observed_message = o.message, observed_at = ${at},
               observed_restarts = o.restarts,
+              load_waiting = o.load_waiting, load_running = o.load_running,
+              load_cache_pressure = o.load_cache_pressure,
+              -- Never later than receipt: an agent clock running ahead must not keep its figures fresh for longer.
+              -- (Not LEAST: it skips NULLs, and an unread load must stay without a time.)
+              load_scraped_at = CASE WHEN o.load_scraped_at > ${at}::timestamptz THEN ${at}::timestamptz
+                                     ELSE o.load_scraped_at END,
               restarts_baseline = LEAST(a.restarts_baseline, o.restarts),
               health_failures = CASE WHEN o.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
          FROM before b JOIN o ON o.id = b.id
@@ -302,7 +320,8 @@ function observationCtes(json: string, at: string, max: string, gate: string | n
 /**
  * Folds one heartbeat's observed assignments into their rows in one
  * statement (the ingest path runs it for every node every few seconds):
- * observed state, generation, endpoint and in-flight count, and the health
+ * observed state, generation, endpoint, in-flight count and runtime load
+ * (the latest report replaces the last one, null included), and the health
  * counters the healing rules read — the restart counter as reported (an
  * increase is recorded as that many runtime crashes on the node),
  * consecutive Unhealthy reports, and the healing baseline lowered when the

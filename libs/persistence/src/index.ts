@@ -32,3 +32,4 @@ export * from './node-writes';
 export * from './audit-reads';
 export * from './identity';
 export * from './bench-seed';
+export * from './runtime-load';

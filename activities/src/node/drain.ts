@@ -1,3 +1,4 @@
+import type { DrainOverrideRecord } from '@lunanexa/contracts';
 import { leaseHolds, nodeLifecycle, transition } from '@lunanexa/domain';
 import { cordonNode, listAssignments } from '@lunanexa/persistence';
 import { currentWorkflowId, receiptedTransaction, receiptOnce, typed, type Receipt } from '../fleet-support';
@@ -8,7 +9,7 @@ import type { NodeActivityPorts, NodeStepInput } from './ports';
 export function drainActivities({ db, clock }: NodeActivityPorts) {
   return {
     /** Cordons and moves Active → Draining; the gateway stops routing to the node at its next refresh. */
-    async beginDrain(input: NodeStepInput): Promise<Receipt> {
+    async beginDrain(input: NodeStepInput & { readonly forced?: DrainOverrideRecord }): Promise<Receipt> {
       return typed(() =>
         receiptedTransaction(db, async (manager) => {
           const workflowId = currentWorkflowId();
@@ -23,7 +24,19 @@ export function drainActivities({ db, clock }: NodeActivityPorts) {
             actor: input.actor,
             action: 'node.drain.start',
             step: 'start',
-            evidence: { nodeId: node.id, nodeName: node.name, from: node.lifecycle },
+            evidence: {
+              nodeId: node.id,
+              nodeName: node.name,
+              from: node.lifecycle,
+              // A forced drain says why it may strand replicas, and which, where the drain is recorded.
+              ...(input.forced
+                ? {
+                    forced: true,
+                    forceReason: input.forced.reason,
+                    strandedDeployments: [...input.forced.strandedDeployments],
+                  }
+                : {}),
+            },
             correlationId: input.correlationId,
             occurredAt: now,
           });

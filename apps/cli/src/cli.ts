@@ -314,6 +314,11 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
       `how long in-flight requests may finish before replicas stop (default ${DEFAULT_DRAIN_TIMEOUT_SECONDS}; the request timeout is the global --timeout, given before "node")`,
     )
     .option('--key <idempotency-key>', 'the same key joins the same drain run (default: a new run)')
+    .option(
+      '--force',
+      'drain even if replicas have no other node to go to (refused otherwise: DRAIN_WOULD_STRAND_REPLICAS)',
+    )
+    .option('--reason <text>', 'why a forced drain may strand replicas; required with --force, audited')
     .action(run((ctx, name: string, options: DrainOptions) => nodeDrainCommand(ctx, name, options)));
   leaf(node, 'rotate-credential <node>')
     .description("rotate the node's key and credential without a gap in heartbeats")

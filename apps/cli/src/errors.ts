@@ -127,6 +127,7 @@ export function exitCodeForErrorCode(code: ErrorCode): ExitCode {
     case ErrorCode.EVALUATION_NOT_PASSED:
     case ErrorCode.HARDWARE_INCOMPATIBLE:
     case ErrorCode.NO_ELIGIBLE_NODE:
+    case ErrorCode.DRAIN_WOULD_STRAND_REPLICAS:
     case ErrorCode.RUNTIME_NOT_ALLOWED:
     case ErrorCode.MODEL_VERSION_NOT_APPROVED:
     case ErrorCode.UNSIGNED_VERSION_NOT_ALLOWED:

@@ -158,6 +158,22 @@ describe('fleet commands against a canned API', () => {
       expect(io.out()).to.contain(`temporal ui         ${drained.temporalUiUrl}\n`);
     });
 
+    it('sends --force and --reason, and a refused drain exits 1 naming the stranded deployment', async () => {
+      const api = await serveRoutes({
+        'POST /graphql': graphqlRoute({
+          DrainNode: () => ({
+            code: 'DRAIN_WOULD_STRAND_REPLICAS',
+            message: 'draining would strand 1 replica(s) with nowhere to go (chat)',
+          }),
+        }),
+      });
+      const io = captureIo();
+      const argv = ['--api-url', api.url, 'node', 'drain', 'spark-01', '--force', '--reason', 'psu swap'];
+      expect(await runCli(argv, io, '0.1.0')).to.equal(1);
+      expect(io.err()).to.match(/^error\[DRAIN_WOULD_STRAND_REPLICAS\]: draining would strand .*\(chat\)/);
+      expect(sentOperations(api.requests)[0]?.variables).to.deep.include({ force: true, reason: 'psu swap' });
+    });
+
     it('still applies the global --timeout given before the command to a drain', async () => {
       const api = await serveRoutes({ 'POST /graphql': () => ({ status: 200, body: '', hang: true }) });
       const io = captureIo();

@@ -42,6 +42,8 @@ export const ErrorCode = {
   EVALUATION_NOT_PASSED: 'EVALUATION_NOT_PASSED',
   HARDWARE_INCOMPATIBLE: 'HARDWARE_INCOMPATIBLE',
   NO_ELIGIBLE_NODE: 'NO_ELIGIBLE_NODE',
+  /** A drain would leave replicas with no other node to run on; nothing changed (force with a reason overrides). */
+  DRAIN_WOULD_STRAND_REPLICAS: 'DRAIN_WOULD_STRAND_REPLICAS',
   /** The version's runtime is not on the runtime allowlist. */
   RUNTIME_NOT_ALLOWED: 'RUNTIME_NOT_ALLOWED',
   /** The version passed evaluation but no one approved it for serving (or it was deprecated or retired). */
@@ -97,6 +99,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   EVALUATION_NOT_PASSED: 422,
   HARDWARE_INCOMPATIBLE: 422,
   NO_ELIGIBLE_NODE: 422,
+  DRAIN_WOULD_STRAND_REPLICAS: 409,
   RUNTIME_NOT_ALLOWED: 422,
   MODEL_VERSION_NOT_APPROVED: 422,
   UNSIGNED_VERSION_NOT_ALLOWED: 422,

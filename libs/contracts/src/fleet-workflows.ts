@@ -65,6 +65,14 @@ export interface DrainNodeWorkflowInput extends OperationContext {
   readonly nodeId: string;
   /** Bound on waiting for in-flight requests; replicas are stopped when it passes. */
   readonly timeoutSeconds: number;
+  /** Set when the operator forced a drain that strands replicas; the start receipt records it. */
+  readonly forced?: DrainOverrideRecord;
+}
+
+export interface DrainOverrideRecord {
+  readonly reason: string;
+  /** Deployments whose replica on the node had nowhere else to go when the drain was asked for. */
+  readonly strandedDeployments: readonly string[];
 }
 
 export interface DrainNodeWorkflowResult {

@@ -673,6 +673,7 @@ export const OPENAI_ERROR_TYPE_BY_CODE: Readonly<Record<ErrorCode, OpenAiError['
   EVALUATION_NOT_PASSED: 'invalid_request_error',
   HARDWARE_INCOMPATIBLE: 'server_error',
   NO_ELIGIBLE_NODE: 'server_error',
+  DRAIN_WOULD_STRAND_REPLICAS: 'invalid_request_error',
   RUNTIME_NOT_ALLOWED: 'invalid_request_error',
   MODEL_VERSION_NOT_APPROVED: 'invalid_request_error',
   UNSIGNED_VERSION_NOT_ALLOWED: 'invalid_request_error',

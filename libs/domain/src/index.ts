@@ -9,6 +9,7 @@ export * from './rollout-analysis';
 export * from './hardware-compatibility';
 export * from './evaluation';
 export * from './placement';
+export * from './drain-plan';
 export * from './quota';
 export * from './admission';
 export * from './node-recovery';

@@ -1,4 +1,4 @@
-import type { CompatibleHardware, Runtime } from '@lunanexa/contracts';
+import type { CompatibleHardware, NodeLabels, PlacementStrategy, Runtime } from '@lunanexa/contracts';
 import { replicaMemoryDemand, type PlacementNode } from '@lunanexa/domain';
 import { listNodes, type NodeRow, type Queryable } from './fleet';
 
@@ -43,5 +43,55 @@ export async function loadPlacementNodes(
     ...node,
     placedMemoryBytes: load.get(node.id)?.bytes ?? 0,
     placedReplicas: load.get(node.id)?.replicas ?? 0,
+  }));
+}
+
+/** A replica meant to run on a node, with what its deployment asks of the node that would take it over. */
+export interface NodeReplicaToMove {
+  readonly deploymentId: string;
+  readonly deploymentName: string;
+  readonly nodeSelector: NodeLabels;
+  readonly requestedNodeId: string | null;
+  readonly placementStrategy: PlacementStrategy;
+  /** Other nodes that run a replica of the deployment. */
+  readonly runningOn: string[];
+  readonly requirements: CompatibleHardware;
+  readonly runtime: Runtime;
+}
+
+/** Every replica meant to run on `nodeId`, for planning a drain (one statement, deployments in name order). */
+export async function listNodeReplicasToMove(q: Queryable, nodeId: string): Promise<NodeReplicaToMove[]> {
+  const rows = await q.query<
+    {
+      id: string;
+      name: string;
+      node_selector: NodeLabels;
+      requested_node_id: string | null;
+      placement_strategy: PlacementStrategy;
+      running_on: string[];
+      requirements: unknown;
+      runtime: unknown;
+    }[]
+  >(
+    `SELECT d.id, d.name, d.node_selector, d.requested_node_id, d.placement_strategy, mv.requirements, mv.runtime,
+            COALESCE((SELECT array_agg(o.node_id ORDER BY o.node_id) FROM assignments o
+                       WHERE o.deployment_id = d.id AND o.intent = 'Run' AND o.node_id <> a.node_id),
+                     '{}') AS running_on
+       FROM assignments a
+       JOIN deployments d ON d.id = a.deployment_id
+       JOIN model_versions mv ON mv.id = d.model_version_id
+      WHERE a.node_id = $1 AND a.intent = 'Run'
+      ORDER BY d.name`,
+    [nodeId],
+  );
+  return rows.map((row) => ({
+    deploymentId: row.id,
+    deploymentName: row.name,
+    nodeSelector: row.node_selector,
+    requestedNodeId: row.requested_node_id,
+    placementStrategy: row.placement_strategy,
+    runningOn: row.running_on,
+    requirements: row.requirements as CompatibleHardware,
+    runtime: row.runtime as Runtime,
   }));
 }

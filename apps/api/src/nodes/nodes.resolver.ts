@@ -144,15 +144,32 @@ export class NodesResolver {
   @RequirePermission('operate')
   @Mutation(() => DrainResult, {
     description:
-      'DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained.',
+      'DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained. ' +
+      'Refused with DRAIN_WOULD_STRAND_REPLICAS (nothing changed) when a replica on the node could not be placed ' +
+      'on another node, unless force is true with a reason (recorded on the drain receipt).',
   })
   drainNode(
     @Args('node') node: string,
     @Args('timeoutSeconds', { type: () => Int, defaultValue: 60 }) timeoutSeconds: number,
     @Args('idempotencyKey', { type: () => String, nullable: true }) idempotencyKey: string | null,
     @Context() ctx: GraphQLContext,
+    @Args('force', {
+      type: () => Boolean,
+      defaultValue: false,
+      description: 'Drain even if replicas have nowhere to go (they stop and stay unplaced); needs reason.',
+    })
+    force: boolean,
+    @Args('reason', {
+      type: () => String,
+      nullable: true,
+      description: 'Why a forced drain may strand replicas; audited on the drain receipt.',
+    })
+    reason: string | null,
   ): Promise<DrainResult> {
-    return this.fleet.drainNode(node, timeoutSeconds, idempotencyKey, callerOf(ctx));
+    return this.fleet.drainNode(node, timeoutSeconds, idempotencyKey, callerOf(ctx), {
+      force,
+      reason: reason ?? null,
+    });
   }
 
   @RequirePermission('operate')

@@ -24,7 +24,7 @@ import {
   type RotateNodeCredentialWorkflowResult,
   type Taint as TaintRecord,
 } from '@lunanexa/contracts';
-import { nodeActionRefusal, nodeLifecycle, transition } from '@lunanexa/domain';
+import { decideDrain, nodeActionRefusal, nodeLifecycle, planDrain, transition } from '@lunanexa/domain';
 import {
   changeNodeSettings,
   findBootstrapToken,
@@ -35,6 +35,8 @@ import {
   listAssignments,
   listBootstrapTokens,
   listNodes,
+  listNodeReplicasToMove,
+  loadPlacementNodes,
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
@@ -382,29 +384,58 @@ export class NodesService {
     });
   }
 
+  /**
+   * Starts DrainNode. First the replicas on the node are placed, on paper,
+   * onto the other nodes with the scheduler's own plan (libs/domain
+   * `planDrain`); when one has nowhere to go the drain is refused with
+   * DRAIN_WOULD_STRAND_REPLICAS and nothing changes, unless `force` comes
+   * with a `reason`, which the drain's start receipt records with the
+   * deployments it strands. A refusal is audited and starts nothing.
+   */
   async drainNode(
     idOrName: string,
     timeoutSeconds: number,
     idempotencyKey: string | null | undefined,
     caller: Caller,
+    override: { readonly force: boolean; readonly reason: string | null } = { force: false, reason: null },
   ): Promise<DrainResult> {
     if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0 || timeoutSeconds > 86_400) {
       throw invalid('timeoutSeconds', 'must be 0-86400');
     }
+    if (override.reason !== null && override.reason.length > 1000)
+      throw invalid('reason', 'at most 1000 characters');
     const key = validateIdempotencyKey(idempotencyKey);
     const node = await this.requireNode(idOrName);
-    const refusal = nodeActionRefusal(node, 'drain');
-    if (refusal !== null) {
-      const error = new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal);
+    const refuse = async (error: LunaNexaError): Promise<never> => {
       await this.audit.refusal(
         { actor: caller.actor, action: 'node.drain', ids: caller.ids },
         {
           nodeId: node.id,
           errorCode: error.code,
+          ...(error.violations.length > 0 ? { fields: error.violations.map((v) => v.path) } : {}),
         },
       );
       throw error;
-    }
+    };
+    const refusal = nodeActionRefusal(node, 'drain');
+    if (refusal !== null) return refuse(new LunaNexaError(ErrorCode.INVALID_TRANSITION, refusal));
+    const plan = planDrain(
+      await loadPlacementNodes(this.db),
+      node.id,
+      (await listNodeReplicasToMove(this.db, node.id)).map((replica) => ({
+        deploymentId: replica.deploymentId,
+        deploymentName: replica.deploymentName,
+        nodeSelector: replica.nodeSelector,
+        requestedNodeId: replica.requestedNodeId,
+        runningOn: new Set(replica.runningOn),
+        requirements: replica.requirements,
+        runtimeSupported: replica.runtime.supportedHardware,
+        strategy: replica.placementStrategy,
+      })),
+      new Date(),
+    );
+    const decision = decideDrain(plan, override);
+    if (!decision.allowed) return refuse(decision.error);
     const workflowId = `drain-node/${node.id}/${key}`;
     const input: DrainNodeWorkflowInput = {
       nodeId: node.id,
@@ -412,6 +443,14 @@ export class NodesService {
       actor: caller.actor,
       correlationId: caller.ids.correlationId,
       requestId: caller.ids.requestId,
+      ...(decision.forced
+        ? {
+            forced: {
+              reason: (override.reason ?? '').trim(),
+              strandedDeployments: decision.stranded.map((replica) => replica.deploymentName),
+            },
+          }
+        : {}),
     };
     await this.workflows.start(WORKFLOW_TYPES.drainNode, {
       workflowId,

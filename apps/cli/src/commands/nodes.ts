@@ -356,6 +356,9 @@ export interface DrainOptions {
   /** Seconds, as typed. */
   readonly timeout?: string;
   readonly key?: string;
+  /** Drain even when replicas have nowhere else to go; the API wants a reason with it. */
+  readonly force?: boolean;
+  readonly reason?: string;
 }
 
 export async function nodeDrainCommand(
@@ -370,7 +373,13 @@ export async function nodeDrainCommand(
   const idempotencyKey = options.key === undefined ? null : parseIdempotencyKey(options.key);
   const { data, requestId } = await ctx.api.graphql(
     FLEET_DOCUMENTS.drainNode,
-    { node, timeoutSeconds, idempotencyKey },
+    {
+      node,
+      timeoutSeconds,
+      idempotencyKey,
+      ...(options.force === true ? { force: true } : {}),
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+    },
     Results.DrainNodeMutationSchema,
     // The drain may legitimately take its whole timeout before the API answers.
     { timeoutMs: waitingTimeoutMs(ctx, timeoutSeconds * 1000 + WORKFLOW_REQUEST_TIMEOUT_MS) },

@@ -1199,7 +1199,7 @@ export interface Mutation {
   readonly deprecateModelVersion: ModelVersion;
   /** Disables an operator: no login, and their sessions and API tokens stop working. The last enabled admin cannot be disabled. */
   readonly disableOperator: Operator;
-  /** DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained. */
+  /** DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained. Refused with DRAIN_WOULD_STRAND_REPLICAS (nothing changed) when a replica on the node could not be placed on another node, unless force is true with a reason (recorded on the drain receipt). */
   readonly drainNode: DrainResult;
   /** Runs one healing pass (the Healing workflow: bounded actions, each with a healing.action receipt); with dryRun, only lists them and changes nothing. */
   readonly heal: HealingRun;
@@ -1343,8 +1343,12 @@ export interface MutationDisableOperatorArgs {
 }
 
 export interface MutationDrainNodeArgs {
+  /** Drain even if replicas have nowhere to go (they stop and stay unplaced); needs reason. */
+  readonly force?: boolean;
   readonly idempotencyKey?: string | null;
   readonly node: string;
+  /** Why a forced drain may strand replicas; audited on the drain receipt. */
+  readonly reason?: string | null;
   readonly timeoutSeconds?: number;
 }
 

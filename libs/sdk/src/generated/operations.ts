@@ -2240,15 +2240,19 @@ export type DrainNodeMutationVariables = {
   readonly node: string;
   readonly timeoutSeconds: number;
   readonly idempotencyKey?: string | null;
+  readonly force?: boolean;
+  readonly reason?: string | null;
 };
 
 export const DrainNodeDocument: TypedDocument<DrainNodeMutation, DrainNodeMutationVariables> = {
   operationName: 'DrainNode',
-  document: `mutation DrainNode($node: String!, $timeoutSeconds: Int!, $idempotencyKey: String) {
+  document: `mutation DrainNode($node: String!, $timeoutSeconds: Int!, $idempotencyKey: String, $force: Boolean! = false, $reason: String) {
   drainNode(
     node: $node
     timeoutSeconds: $timeoutSeconds
     idempotencyKey: $idempotencyKey
+    force: $force
+    reason: $reason
   ) {
     workflowId
     temporalUiUrl

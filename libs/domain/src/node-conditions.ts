@@ -3,6 +3,7 @@ import {
   LunaNexaError,
   type ConditionStatus,
   type FieldViolation,
+  type GpuTelemetry,
   type NodeCondition,
 } from '@lunanexa/contracts';
 
@@ -78,7 +79,10 @@ export const CLOCK_SKEW_ENTER_HEARTBEATS = 2;
 export const CLOCK_SKEW_EXIT_MS = 1000;
 export const CLOCK_SKEW_CLEAR_HEARTBEATS = 3;
 
-/** One GPU as a heartbeat reports it. Field names follow GpuTelemetry, so its records fit as they are. */
+/**
+ * One GPU as a heartbeat reports it. Most field names follow GpuTelemetry; its ECC and Xid fields differ
+ * (`eccUncorrectedErrors`, `lastXid`), so a heartbeat goes through heartbeatObservation, never as it is.
+ */
 export interface GpuObservation {
   readonly uuid: string;
   /** Carried for the console and load; no condition judges utilisation or temperature alone. */
@@ -398,4 +402,78 @@ export function conditionOf(
   type: NodeCondition['type'],
 ): NodeCondition | undefined {
   return state?.conditions.find((condition) => condition.type === type);
+}
+
+/** The parts of a heartbeat (libs/contracts Heartbeat) the conditions read. */
+export interface HeartbeatFigures {
+  readonly sentAt: string;
+  readonly gpuTelemetry: readonly GpuTelemetry[];
+  readonly inventory: {
+    readonly systemMemory: { readonly availableBytes: number; readonly totalBytes: number };
+  };
+}
+
+/**
+ * The observation one accepted heartbeat makes, received at `receivedAt`. `expectedGpuUuids` are the GPUs of
+ * the node's recorded inventory. A reported `lastXid` counts as an Xid: the agent reports the latest one the
+ * kernel log still holds, so the GPU stays unhealthy until that log no longer shows it. Heartbeats carry no
+ * model-store disk figure yet, so DiskPressure is Unknown.
+ */
+export function heartbeatObservation(
+  heartbeat: HeartbeatFigures,
+  receivedAt: Date,
+  expectedGpuUuids: readonly string[],
+): NodeObservation {
+  return {
+    receivedAt,
+    sentAt: new Date(heartbeat.sentAt),
+    memory: {
+      availableBytes: heartbeat.inventory.systemMemory.availableBytes,
+      totalBytes: heartbeat.inventory.systemMemory.totalBytes,
+    },
+    disk: null,
+    gpus: heartbeat.gpuTelemetry.map((gpu) => ({
+      uuid: gpu.uuid,
+      utilizationPercent: gpu.utilizationPercent,
+      temperatureCelsius: gpu.temperatureCelsius,
+      throttleReasons: gpu.throttleReasons ?? null,
+      eccUncorrected: gpu.eccUncorrectedErrors ?? null,
+      xidErrors: gpu.lastXid === undefined || gpu.lastXid === null ? [] : [gpu.lastXid],
+      lost: gpu.lost ?? false,
+    })),
+    expectedGpuUuids,
+  };
+}
+
+/** One condition whose status a heartbeat changed (audited as `node.condition.changed`). */
+export interface NodeConditionTransition {
+  readonly type: NodeCondition['type'];
+  /** Null before the node's first computed conditions. */
+  readonly from: ConditionStatus | null;
+  readonly to: ConditionStatus;
+  readonly reason: string;
+  readonly message: string | null;
+}
+
+/**
+ * The conditions whose status differs between two states, in `next`'s order. Only status changes count: a new
+ * reason or message on the same status is no transition, so a steady node writes no audit event per heartbeat.
+ */
+export function nodeConditionTransitions(
+  previous: Pick<NodeConditionsState, 'conditions'> | null,
+  next: Pick<NodeConditionsState, 'conditions'>,
+): NodeConditionTransition[] {
+  const transitions: NodeConditionTransition[] = [];
+  for (const condition of next.conditions) {
+    const before = conditionOf(previous, condition.type);
+    if (before?.status === condition.status) continue;
+    transitions.push({
+      type: condition.type,
+      from: before?.status ?? null,
+      to: condition.status,
+      reason: condition.reason,
+      message: condition.message ?? null,
+    });
+  }
+  return transitions;
 }

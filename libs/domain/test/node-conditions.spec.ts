@@ -15,7 +15,9 @@ import {
   MEMORY_PRESSURE_ENTER,
   MEMORY_PRESSURE_EXIT,
   conditionOf,
+  heartbeatObservation,
   nextNodeConditions,
+  nodeConditionTransitions,
   type GpuObservation,
   type NodeConditionsState,
   type NodeObservation,
@@ -364,5 +366,65 @@ describe('node conditions from heartbeats', () => {
       paths: ['sentAt', 'memory.availableBytes', 'disk.freeBytes', 'gpus[0].eccUncorrected'],
     });
     expect(attempt({ receivedAt: T0 })).to.equal(null);
+  });
+});
+
+describe('heartbeatObservation and nodeConditionTransitions', () => {
+  const received = new Date('2026-12-05T12:00:01.000Z');
+  const beat = (gpu: Partial<GpuTelemetry>) => ({
+    sentAt: '2026-12-05T12:00:00.900Z',
+    inventory: { systemMemory: { availableBytes: 100 * GiB, totalBytes: 128 * GiB } },
+    gpuTelemetry: [
+      { uuid: GPU, utilizationPercent: 0, powerWatts: 10, temperatureCelsius: 40, processes: [], ...gpu },
+    ],
+  });
+
+  it('reads a reported lastXid and eccUncorrectedErrors as faults, memory and sentAt as they are', () => {
+    const xid = heartbeatObservation(beat({ lastXid: 79 }), received, [GPU]);
+    expect(xid.gpus?.[0]).to.include({ eccUncorrected: null, lost: false });
+    expect(xid.gpus?.[0]?.xidErrors).to.deep.equal([79]);
+    expect(xid.memory).to.deep.equal({ availableBytes: 100 * GiB, totalBytes: 128 * GiB });
+    expect(xid.sentAt?.toISOString()).to.equal('2026-12-05T12:00:00.900Z');
+    expect(xid.disk).to.equal(null);
+    const state = nextNodeConditions(null, xid);
+    expect(conditionOf(state, 'GpuHealthy')).to.include({ status: 'False', reason: 'GpuXidError' });
+    expect(conditionOf(state, 'ClockSynchronized')?.status).to.equal('True');
+    const ecc = nextNodeConditions(
+      null,
+      heartbeatObservation(beat({ eccUncorrectedErrors: 2 }), received, [GPU]),
+    );
+    expect(conditionOf(ecc, 'GpuHealthy')?.reason).to.equal('GpuEccUncorrected');
+    const lost = nextNodeConditions(null, heartbeatObservation(beat({ lost: true }), received, [GPU]));
+    expect(conditionOf(lost, 'GpuHealthy')?.reason).to.equal('GpuLost');
+    const missing = nextNodeConditions(null, heartbeatObservation(beat({}), received, [GPU, GPU_2]));
+    expect(conditionOf(missing, 'GpuHealthy')?.reason).to.equal('GpuMissing');
+    const clean = nextNodeConditions(null, heartbeatObservation(beat({ lastXid: null }), received, [GPU]));
+    expect(conditionOf(clean, 'GpuHealthy')?.status).to.equal('True');
+  });
+
+  it('lists only status changes: every condition on the first state, none for a steady one, one for a fault', () => {
+    const first = nextNodeConditions(null, heartbeatObservation(beat({}), received, [GPU]));
+    expect(nodeConditionTransitions(null, first).map((t) => [t.type, t.from, t.to])).to.deep.equal([
+      ['MemoryPressure', null, 'False'],
+      ['DiskPressure', null, 'Unknown'],
+      ['GpuHealthy', null, 'True'],
+      ['ClockSynchronized', null, 'True'],
+    ]);
+    const later = new Date(received.getTime() + 5000);
+    const steady = nextNodeConditions(
+      first,
+      heartbeatObservation(beat({ temperatureCelsius: 60 }), later, [GPU]),
+    );
+    expect(nodeConditionTransitions(first, steady)).to.deep.equal([]);
+    const fault = nextNodeConditions(first, heartbeatObservation(beat({ lost: true }), later, [GPU]));
+    expect(nodeConditionTransitions(first, fault)).to.deep.equal([
+      {
+        type: 'GpuHealthy',
+        from: 'True',
+        to: 'False',
+        reason: 'GpuLost',
+        message: `${GPU} fell off the bus`,
+      },
+    ]);
   });
 });

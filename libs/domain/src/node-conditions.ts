@@ -3,9 +3,12 @@ import {
   LunaNexaError,
   type ConditionStatus,
   type FieldViolation,
+  CONDITION_STATUSES,
   type GpuTelemetry,
   type NodeCondition,
+  type NodeLifecycleState,
 } from '@lunanexa/contracts';
+import { HEARTBEATING_LIFECYCLES, leaseHolds } from './node-readiness';
 
 /**
  * The node conditions heartbeats decide (DESIGN.md "Fleet truth"): from what
@@ -432,6 +435,9 @@ export function heartbeatObservation(
       totalBytes: heartbeat.inventory.systemMemory.totalBytes,
     },
     disk: null,
+    // No telemetry at all (an agent before v1.1, or nvidia-smi not answering) says nothing about the GPUs:
+    // Unknown, not every inventory GPU missing, or every older agent's node would be refused.
+    expectedGpuUuids: heartbeat.gpuTelemetry.length === 0 ? [] : expectedGpuUuids,
     gpus: heartbeat.gpuTelemetry.map((gpu) => ({
       uuid: gpu.uuid,
       utilizationPercent: gpu.utilizationPercent,
@@ -441,7 +447,6 @@ export function heartbeatObservation(
       xidErrors: gpu.lastXid === undefined || gpu.lastXid === null ? [] : [gpu.lastXid],
       lost: gpu.lost ?? false,
     })),
-    expectedGpuUuids,
   };
 }
 
@@ -458,6 +463,8 @@ export interface NodeConditionTransition {
 /**
  * The conditions whose status differs between two states, in `next`'s order. Only status changes count: a new
  * reason or message on the same status is no transition, so a steady node writes no audit event per heartbeat.
+ * Before any state (`previous` null) only conditions that start out in their bad state are listed: a node's first
+ * heartbeat finding it healthy (or not reporting a figure) is no news, one finding its GPU unhealthy is.
  */
 export function nodeConditionTransitions(
   previous: Pick<NodeConditionsState, 'conditions'> | null,
@@ -467,6 +474,11 @@ export function nodeConditionTransitions(
   for (const condition of next.conditions) {
     const before = conditionOf(previous, condition.type);
     if (before?.status === condition.status) continue;
+    if (
+      before === undefined &&
+      RULES.find((rule) => rule.type === condition.type)?.badStatus !== condition.status
+    )
+      continue;
     transitions.push({
       type: condition.type,
       from: before?.status ?? null,
@@ -476,4 +488,32 @@ export function nodeConditionTransitions(
     });
   }
   return transitions;
+}
+
+/**
+ * Nodes per heartbeat condition and status, for the `lunanexa_node_condition{condition,status}` gauge: every
+ * combination (zeros too, so an alert can rely on the series), counting enrolled nodes whose lease holds — an
+ * unreachable node's conditions describe the past, and its readiness already counts it.
+ */
+export function countNodeConditions(
+  nodes: readonly {
+    readonly lifecycle: NodeLifecycleState;
+    readonly leaseExpiresAt: Date | null;
+    readonly conditions: readonly Pick<NodeCondition, 'type' | 'status'>[];
+  }[],
+  now: Date,
+): { type: HeartbeatConditionType; status: ConditionStatus; nodes: number }[] {
+  const counts = HEARTBEAT_CONDITION_TYPES.flatMap((type) =>
+    CONDITION_STATUSES.map((status) => ({ type, status, nodes: 0 })),
+  );
+  for (const node of nodes) {
+    if (!HEARTBEATING_LIFECYCLES.includes(node.lifecycle) || !leaseHolds(node.leaseExpiresAt, now)) continue;
+    for (const condition of node.conditions) {
+      const entry = counts.find(
+        (count) => count.type === condition.type && count.status === condition.status,
+      );
+      if (entry) entry.nodes += 1;
+    }
+  }
+  return counts;
 }

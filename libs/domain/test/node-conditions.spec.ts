@@ -15,6 +15,7 @@ import {
   MEMORY_PRESSURE_ENTER,
   MEMORY_PRESSURE_EXIT,
   conditionOf,
+  countNodeConditions,
   heartbeatObservation,
   nextNodeConditions,
   nodeConditionTransitions,
@@ -398,17 +399,24 @@ describe('heartbeatObservation and nodeConditionTransitions', () => {
     expect(conditionOf(lost, 'GpuHealthy')?.reason).to.equal('GpuLost');
     const missing = nextNodeConditions(null, heartbeatObservation(beat({}), received, [GPU, GPU_2]));
     expect(conditionOf(missing, 'GpuHealthy')?.reason).to.equal('GpuMissing');
+    const silent = heartbeatObservation({ ...beat({}), gpuTelemetry: [] }, received, [GPU]);
+    expect(conditionOf(nextNodeConditions(null, silent), 'GpuHealthy')).to.include({
+      status: 'Unknown',
+      reason: 'NoGpuTelemetry',
+    });
     const clean = nextNodeConditions(null, heartbeatObservation(beat({ lastXid: null }), received, [GPU]));
     expect(conditionOf(clean, 'GpuHealthy')?.status).to.equal('True');
   });
 
-  it('lists only status changes: every condition on the first state, none for a steady one, one for a fault', () => {
+  it('lists only status changes: the first state’s bad conditions, none for a steady one', () => {
     const first = nextNodeConditions(null, heartbeatObservation(beat({}), received, [GPU]));
-    expect(nodeConditionTransitions(null, first).map((t) => [t.type, t.from, t.to])).to.deep.equal([
-      ['MemoryPressure', null, 'False'],
-      ['DiskPressure', null, 'Unknown'],
-      ['GpuHealthy', null, 'True'],
-      ['ClockSynchronized', null, 'True'],
+    expect(nodeConditionTransitions(null, first)).to.deep.equal([]);
+    const faultyFirst = nextNodeConditions(
+      null,
+      heartbeatObservation(beat({ lastXid: 48 }), received, [GPU]),
+    );
+    expect(nodeConditionTransitions(null, faultyFirst).map((t) => [t.type, t.from, t.to])).to.deep.equal([
+      ['GpuHealthy', null, 'False'],
     ]);
     const later = new Date(received.getTime() + 5000);
     const steady = nextNodeConditions(
@@ -426,5 +434,31 @@ describe('heartbeatObservation and nodeConditionTransitions', () => {
         message: `${GPU} fell off the bus`,
       },
     ]);
+  });
+});
+
+describe('countNodeConditions', () => {
+  const now = new Date('2026-12-05T12:00:00.000Z');
+  const live = new Date(now.getTime() + 10_000);
+  const gone = new Date(now.getTime() - 1);
+  const gpu = (status: NodeCondition['status']) => [{ type: 'GpuHealthy' as const, status }];
+  it('counts live enrolled nodes per condition and status, every combination present', () => {
+    const counts = countNodeConditions(
+      [
+        { lifecycle: 'Active', leaseExpiresAt: live, conditions: gpu('False') },
+        { lifecycle: 'Draining', leaseExpiresAt: live, conditions: gpu('False') },
+        { lifecycle: 'Active', leaseExpiresAt: live, conditions: gpu('True') },
+        { lifecycle: 'Active', leaseExpiresAt: gone, conditions: gpu('False') },
+        { lifecycle: 'Pending', leaseExpiresAt: live, conditions: gpu('False') },
+        { lifecycle: 'Active', leaseExpiresAt: null, conditions: [] },
+      ],
+      now,
+    );
+    expect(counts).to.have.length(12);
+    const of = (type: string, status: string) =>
+      counts.find((count) => count.type === type && count.status === status)?.nodes;
+    expect(of('GpuHealthy', 'False')).to.equal(2);
+    expect(of('GpuHealthy', 'True')).to.equal(1);
+    expect(of('MemoryPressure', 'True')).to.equal(0);
   });
 });

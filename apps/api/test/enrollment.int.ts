@@ -558,6 +558,8 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
         processCount: 1,
       },
     ]);
+    // The gauges reuse one read for a second (SNAPSHOT_REUSE_MS); an earlier test scraped less than that ago.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).to.include(`lunanexa_gpu_utilization_ratio{node="${node.name}",gpu="0"} 0.96`);
     expect(metrics).to.include(
@@ -622,6 +624,85 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     const later = await (await fetch(`${base}/metrics`)).text();
     expect(later).to.include(`lunanexa_gpu_lost{node="${node.name}",gpu="0"} 1`);
     expect(later).to.not.include(`lunanexa_gpu_utilization_ratio{node="${node.name}"`);
+  });
+
+  it('turns GpuHealthy False on a lost GPU with one audit event, shows it on the node, and clears it only after hysteresis', async () => {
+    // The previous test's heartbeats: 11 reported a healthy (throttled once) GPU, 12 the GPU lost with Xid 79.
+    const changes = async () =>
+      (await auditRows('node.condition.changed')).filter(
+        (row) => row.evidence['nodeId'] === enrolledNodeId && row.evidence['type'] === 'GpuHealthy',
+      );
+    const toFalse = (await changes()).filter((row) => row.evidence['to'] === 'False');
+    expect(toFalse).to.have.length(1);
+    expect(toFalse[0]?.evidence).to.deep.include({ from: 'True', to: 'False', reason: 'GpuLost' });
+    const query = `
+      query ($n: String!) { node(node: $n) { conditions { type status reason message } } }
+    `;
+    const gpuCondition = async () =>
+      (
+        (await graphql(query, { n: enrolledNodeId })).data?.['node'] as {
+          conditions: { type: string; status: string; reason: string; message: string | null }[];
+        }
+      ).conditions.find((condition) => condition.type === 'GpuHealthy');
+    expect(await gpuCondition()).to.deep.include({ status: 'False', reason: 'GpuLost' });
+    const conditionTypes = (
+      (await graphql(query, { n: enrolledNodeId })).data?.['node'] as { conditions: { type: string }[] }
+    ).conditions.map((condition) => condition.type);
+    expect(conditionTypes).to.deep.equal([
+      'Ready',
+      'MemoryPressure',
+      'DiskPressure',
+      'GpuHealthy',
+      'ClockSynchronized',
+    ]);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    // The series are always there; this node is still Pending, which the gauge (like readiness) does not count.
+    expect(metrics).to.include('lunanexa_node_condition{condition="GpuHealthy",status="False"} 0');
+    expect(metrics).to.include('lunanexa_node_condition{condition="Ready"}');
+
+    // A clean heartbeat on each path (13: the one-statement path, 14: the full path with a refusal) keeps it False.
+    const clean = {
+      uuid: INVENTORY.gpus[0]?.uuid,
+      utilizationPercent: 5,
+      powerWatts: 20,
+      temperatureCelsius: 40,
+      processes: [],
+      throttleReasons: [],
+      lastXid: null,
+      lost: false,
+    };
+    for (const [sequence, refusals] of [
+      [13, []],
+      [
+        14,
+        [
+          {
+            at: new Date().toISOString(),
+            kind: 'ssh:exec',
+            code: ErrorCode.FORBIDDEN,
+            remoteAddress: '127.0.0.1:50002',
+            keyId: null,
+            envelopeId: null,
+            assignmentId: null,
+            generation: null,
+            detail: null,
+          },
+        ],
+      ],
+    ] as const) {
+      const answer = await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(enrolledNodeId, alpha, sequence, { gpuTelemetry: [clean], refusals: [...refusals] }),
+      );
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    }
+    const still = await gpuCondition();
+    expect(still).to.deep.include({ status: 'False', reason: 'GpuLost' });
+    expect(still?.message).to.include('clears after 12 heartbeat(s) at the safe level, 2 so far');
+    expect((await changes()).filter((row) => row.evidence['to'] === 'False')).to.have.length(1);
+    expect(
+      (await changes()).filter((row) => row.evidence['to'] === 'True' && row.evidence['from'] === 'False'),
+    ).to.have.length(0);
   });
 
   it('validates labels and taints, changes nothing on bad input, and audits accepted changes', async () => {

@@ -168,3 +168,22 @@ export function capacityRetryAfterSeconds(
   const seconds = Math.ceil((averageServiceMs * (queued + 1)) / capacity / 1000);
   return Math.min(60, Math.max(1, seconds));
 }
+
+/**
+ * How busy a node's runtimes are, 0 to 1, for placement (PlacementNode.runtimeLoad): the mean over its runtimes
+ * with a fresh report of each one's larger pressure — KV cache share in use, or the share of its requests still
+ * waiting. Null when no runtime on the node has a fresh report (placement then treats load as neutral).
+ */
+export function nodeRuntimeLoad(loads: readonly ReportedReplicaLoad[], nowMs: number): number | null {
+  const figures: number[] = [];
+  for (const report of loads) {
+    const load = freshReplicaLoad(report, nowMs);
+    if (load === undefined) continue;
+    const waiting = load.waiting ?? 0;
+    const queued = waiting + (load.running ?? 0);
+    const queueShare = load.waiting === null || queued === 0 ? null : waiting / queued;
+    if (load.cachePressure === null && queueShare === null) continue;
+    figures.push(Math.min(1, Math.max(load.cachePressure ?? 0, queueShare ?? 0)));
+  }
+  return figures.length === 0 ? null : figures.reduce((sum, figure) => sum + figure, 0) / figures.length;
+}

@@ -3,8 +3,12 @@ import {
   LunaNexaError,
   type ConditionStatus,
   type FieldViolation,
+  CONDITION_STATUSES,
+  type GpuTelemetry,
   type NodeCondition,
+  type NodeLifecycleState,
 } from '@lunanexa/contracts';
+import { HEARTBEATING_LIFECYCLES, leaseHolds } from './node-readiness';
 
 /**
  * The node conditions heartbeats decide (DESIGN.md "Fleet truth"): from what
@@ -78,7 +82,10 @@ export const CLOCK_SKEW_ENTER_HEARTBEATS = 2;
 export const CLOCK_SKEW_EXIT_MS = 1000;
 export const CLOCK_SKEW_CLEAR_HEARTBEATS = 3;
 
-/** One GPU as a heartbeat reports it. Field names follow GpuTelemetry, so its records fit as they are. */
+/**
+ * One GPU as a heartbeat reports it. Most field names follow GpuTelemetry; its ECC and Xid fields differ
+ * (`eccUncorrectedErrors`, `lastXid`), so a heartbeat goes through heartbeatObservation, never as it is.
+ */
 export interface GpuObservation {
   readonly uuid: string;
   /** Carried for the console and load; no condition judges utilisation or temperature alone. */
@@ -398,4 +405,115 @@ export function conditionOf(
   type: NodeCondition['type'],
 ): NodeCondition | undefined {
   return state?.conditions.find((condition) => condition.type === type);
+}
+
+/** The parts of a heartbeat (libs/contracts Heartbeat) the conditions read. */
+export interface HeartbeatFigures {
+  readonly sentAt: string;
+  readonly gpuTelemetry: readonly GpuTelemetry[];
+  readonly inventory: {
+    readonly systemMemory: { readonly availableBytes: number; readonly totalBytes: number };
+  };
+}
+
+/**
+ * The observation one accepted heartbeat makes, received at `receivedAt`. `expectedGpuUuids` are the GPUs of
+ * the node's recorded inventory. A reported `lastXid` counts as an Xid: the agent reports the latest one the
+ * kernel log still holds, so the GPU stays unhealthy until that log no longer shows it. Heartbeats carry no
+ * model-store disk figure yet, so DiskPressure is Unknown.
+ */
+export function heartbeatObservation(
+  heartbeat: HeartbeatFigures,
+  receivedAt: Date,
+  expectedGpuUuids: readonly string[],
+): NodeObservation {
+  return {
+    receivedAt,
+    sentAt: new Date(heartbeat.sentAt),
+    memory: {
+      availableBytes: heartbeat.inventory.systemMemory.availableBytes,
+      totalBytes: heartbeat.inventory.systemMemory.totalBytes,
+    },
+    disk: null,
+    // No telemetry at all (an agent before v1.1, or nvidia-smi not answering) says nothing about the GPUs:
+    // Unknown, not every inventory GPU missing, or every older agent's node would be refused.
+    expectedGpuUuids: heartbeat.gpuTelemetry.length === 0 ? [] : expectedGpuUuids,
+    gpus: heartbeat.gpuTelemetry.map((gpu) => ({
+      uuid: gpu.uuid,
+      utilizationPercent: gpu.utilizationPercent,
+      temperatureCelsius: gpu.temperatureCelsius,
+      throttleReasons: gpu.throttleReasons ?? null,
+      eccUncorrected: gpu.eccUncorrectedErrors ?? null,
+      xidErrors: gpu.lastXid === undefined || gpu.lastXid === null ? [] : [gpu.lastXid],
+      lost: gpu.lost ?? false,
+    })),
+  };
+}
+
+/** One condition whose status a heartbeat changed (audited as `node.condition.changed`). */
+export interface NodeConditionTransition {
+  readonly type: NodeCondition['type'];
+  /** Null before the node's first computed conditions. */
+  readonly from: ConditionStatus | null;
+  readonly to: ConditionStatus;
+  readonly reason: string;
+  readonly message: string | null;
+}
+
+/**
+ * The conditions whose status differs between two states, in `next`'s order. Only status changes count: a new
+ * reason or message on the same status is no transition, so a steady node writes no audit event per heartbeat.
+ * Before any state (`previous` null) only conditions that start out in their bad state are listed: a node's first
+ * heartbeat finding it healthy (or not reporting a figure) is no news, one finding its GPU unhealthy is.
+ */
+export function nodeConditionTransitions(
+  previous: Pick<NodeConditionsState, 'conditions'> | null,
+  next: Pick<NodeConditionsState, 'conditions'>,
+): NodeConditionTransition[] {
+  const transitions: NodeConditionTransition[] = [];
+  for (const condition of next.conditions) {
+    const before = conditionOf(previous, condition.type);
+    if (before?.status === condition.status) continue;
+    if (
+      before === undefined &&
+      RULES.find((rule) => rule.type === condition.type)?.badStatus !== condition.status
+    )
+      continue;
+    transitions.push({
+      type: condition.type,
+      from: before?.status ?? null,
+      to: condition.status,
+      reason: condition.reason,
+      message: condition.message ?? null,
+    });
+  }
+  return transitions;
+}
+
+/**
+ * Nodes per heartbeat condition and status, for the `lunanexa_node_condition{condition,status}` gauge: every
+ * combination (zeros too, so an alert can rely on the series), counting enrolled nodes whose lease holds — an
+ * unreachable node's conditions describe the past, and its readiness already counts it.
+ */
+export function countNodeConditions(
+  nodes: readonly {
+    readonly lifecycle: NodeLifecycleState;
+    readonly leaseExpiresAt: Date | null;
+    readonly conditions: readonly Pick<NodeCondition, 'type' | 'status'>[];
+  }[],
+  now: Date,
+): { type: HeartbeatConditionType; status: ConditionStatus; nodes: number }[] {
+  const counts = HEARTBEAT_CONDITION_TYPES.flatMap((type) =>
+    CONDITION_STATUSES.map((status) => ({ type, status, nodes: 0 })),
+  );
+  for (const node of nodes) {
+    if (!HEARTBEATING_LIFECYCLES.includes(node.lifecycle) || !leaseHolds(node.leaseExpiresAt, now)) continue;
+    for (const condition of node.conditions) {
+      const entry = counts.find(
+        (count) => count.type === condition.type && count.status === condition.status,
+      );
+      if (entry) entry.nodes += 1;
+    }
+  }
+  return counts;
 }

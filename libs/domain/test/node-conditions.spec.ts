@@ -15,7 +15,10 @@ import {
   MEMORY_PRESSURE_ENTER,
   MEMORY_PRESSURE_EXIT,
   conditionOf,
+  countNodeConditions,
+  heartbeatObservation,
   nextNodeConditions,
+  nodeConditionTransitions,
   type GpuObservation,
   type NodeConditionsState,
   type NodeObservation,
@@ -364,5 +367,98 @@ describe('node conditions from heartbeats', () => {
       paths: ['sentAt', 'memory.availableBytes', 'disk.freeBytes', 'gpus[0].eccUncorrected'],
     });
     expect(attempt({ receivedAt: T0 })).to.equal(null);
+  });
+});
+
+describe('heartbeatObservation and nodeConditionTransitions', () => {
+  const received = new Date('2026-12-05T12:00:01.000Z');
+  const beat = (gpu: Partial<GpuTelemetry>) => ({
+    sentAt: '2026-12-05T12:00:00.900Z',
+    inventory: { systemMemory: { availableBytes: 100 * GiB, totalBytes: 128 * GiB } },
+    gpuTelemetry: [
+      { uuid: GPU, utilizationPercent: 0, powerWatts: 10, temperatureCelsius: 40, processes: [], ...gpu },
+    ],
+  });
+
+  it('reads a reported lastXid and eccUncorrectedErrors as faults, memory and sentAt as they are', () => {
+    const xid = heartbeatObservation(beat({ lastXid: 79 }), received, [GPU]);
+    expect(xid.gpus?.[0]).to.include({ eccUncorrected: null, lost: false });
+    expect(xid.gpus?.[0]?.xidErrors).to.deep.equal([79]);
+    expect(xid.memory).to.deep.equal({ availableBytes: 100 * GiB, totalBytes: 128 * GiB });
+    expect(xid.sentAt?.toISOString()).to.equal('2026-12-05T12:00:00.900Z');
+    expect(xid.disk).to.equal(null);
+    const state = nextNodeConditions(null, xid);
+    expect(conditionOf(state, 'GpuHealthy')).to.include({ status: 'False', reason: 'GpuXidError' });
+    expect(conditionOf(state, 'ClockSynchronized')?.status).to.equal('True');
+    const ecc = nextNodeConditions(
+      null,
+      heartbeatObservation(beat({ eccUncorrectedErrors: 2 }), received, [GPU]),
+    );
+    expect(conditionOf(ecc, 'GpuHealthy')?.reason).to.equal('GpuEccUncorrected');
+    const lost = nextNodeConditions(null, heartbeatObservation(beat({ lost: true }), received, [GPU]));
+    expect(conditionOf(lost, 'GpuHealthy')?.reason).to.equal('GpuLost');
+    const missing = nextNodeConditions(null, heartbeatObservation(beat({}), received, [GPU, GPU_2]));
+    expect(conditionOf(missing, 'GpuHealthy')?.reason).to.equal('GpuMissing');
+    const silent = heartbeatObservation({ ...beat({}), gpuTelemetry: [] }, received, [GPU]);
+    expect(conditionOf(nextNodeConditions(null, silent), 'GpuHealthy')).to.include({
+      status: 'Unknown',
+      reason: 'NoGpuTelemetry',
+    });
+    const clean = nextNodeConditions(null, heartbeatObservation(beat({ lastXid: null }), received, [GPU]));
+    expect(conditionOf(clean, 'GpuHealthy')?.status).to.equal('True');
+  });
+
+  it('lists only status changes: the first state’s bad conditions, none for a steady one', () => {
+    const first = nextNodeConditions(null, heartbeatObservation(beat({}), received, [GPU]));
+    expect(nodeConditionTransitions(null, first)).to.deep.equal([]);
+    const faultyFirst = nextNodeConditions(
+      null,
+      heartbeatObservation(beat({ lastXid: 48 }), received, [GPU]),
+    );
+    expect(nodeConditionTransitions(null, faultyFirst).map((t) => [t.type, t.from, t.to])).to.deep.equal([
+      ['GpuHealthy', null, 'False'],
+    ]);
+    const later = new Date(received.getTime() + 5000);
+    const steady = nextNodeConditions(
+      first,
+      heartbeatObservation(beat({ temperatureCelsius: 60 }), later, [GPU]),
+    );
+    expect(nodeConditionTransitions(first, steady)).to.deep.equal([]);
+    const fault = nextNodeConditions(first, heartbeatObservation(beat({ lost: true }), later, [GPU]));
+    expect(nodeConditionTransitions(first, fault)).to.deep.equal([
+      {
+        type: 'GpuHealthy',
+        from: 'True',
+        to: 'False',
+        reason: 'GpuLost',
+        message: `${GPU} fell off the bus`,
+      },
+    ]);
+  });
+});
+
+describe('countNodeConditions', () => {
+  const now = new Date('2026-12-05T12:00:00.000Z');
+  const live = new Date(now.getTime() + 10_000);
+  const gone = new Date(now.getTime() - 1);
+  const gpu = (status: NodeCondition['status']) => [{ type: 'GpuHealthy' as const, status }];
+  it('counts live enrolled nodes per condition and status, every combination present', () => {
+    const counts = countNodeConditions(
+      [
+        { lifecycle: 'Active', leaseExpiresAt: live, conditions: gpu('False') },
+        { lifecycle: 'Draining', leaseExpiresAt: live, conditions: gpu('False') },
+        { lifecycle: 'Active', leaseExpiresAt: live, conditions: gpu('True') },
+        { lifecycle: 'Active', leaseExpiresAt: gone, conditions: gpu('False') },
+        { lifecycle: 'Pending', leaseExpiresAt: live, conditions: gpu('False') },
+        { lifecycle: 'Active', leaseExpiresAt: null, conditions: [] },
+      ],
+      now,
+    );
+    expect(counts).to.have.length(12);
+    const of = (type: string, status: string) =>
+      counts.find((count) => count.type === type && count.status === status)?.nodes;
+    expect(of('GpuHealthy', 'False')).to.equal(2);
+    expect(of('GpuHealthy', 'True')).to.equal(1);
+    expect(of('MemoryPressure', 'True')).to.equal(0);
   });
 });

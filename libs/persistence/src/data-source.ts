@@ -20,6 +20,7 @@ import { TrustedSigningKeys1768300000000 } from './migrations/1768300000000-trus
 import { NodeAgentProtocol1768400000000 } from './migrations/1768400000000-node-agent-protocol';
 import { NodeGpuTelemetry1768500000000 } from './migrations/1768500000000-node-gpu-telemetry';
 import { AssignmentRuntimeLoad1768520000000 } from './migrations/1768520000000-assignment-runtime-load';
+import { NodeConditions1768540000000 } from './migrations/1768540000000-node-conditions';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   NodeAgentProtocol1768400000000,
   NodeGpuTelemetry1768500000000,
   AssignmentRuntimeLoad1768520000000,
+  NodeConditions1768540000000,
 ];
 
 export interface DataSourceSettings {

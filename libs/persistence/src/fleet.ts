@@ -1,5 +1,7 @@
+import type { NodeConditionsState } from '@lunanexa/domain';
 import type {
   GpuTelemetry,
+  NodeCondition,
   DeploymentPlacement,
   AssignmentIntent,
   DeploymentPurpose,
@@ -52,6 +54,10 @@ export interface NodeRow {
   readonly observed: ObservedNodeState;
   /** GPU telemetry of the latest accepted heartbeat ([] before the first, or from an agent that sends none). */
   readonly gpuTelemetry: GpuTelemetry[];
+  /** The heartbeat-decided conditions with their hysteresis streaks; null before the first heartbeat that set them. */
+  readonly conditionsState: NodeConditionsState | null;
+  /** `conditionsState`'s conditions ([] when none): what placement and the views read. */
+  readonly conditions: readonly NodeCondition[];
   readonly lastHeartbeatSequence: number | null;
   readonly leaseRenewedAt: Date | null;
   readonly leaseExpiresAt: Date | null;
@@ -64,7 +70,7 @@ export interface NodeRow {
 const NODE_COLUMNS = `
   id, name, lifecycle, cordoned, labels, taints, address, ssh_port, host_key_fingerprint, key_id, public_key,
   next_key_id, next_public_key, rotation_requested_at, credential, credential_serial, credential_expires_at,
-  agent_credential_serial, inventory, observed, gpu_telemetry, last_heartbeat_sequence, lease_renewed_at, lease_expires_at,
+  agent_credential_serial, inventory, observed, gpu_telemetry, conditions, last_heartbeat_sequence, lease_renewed_at, lease_expires_at,
   enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at`;
 
 type Raw = Record<string, unknown>;
@@ -99,6 +105,8 @@ function nodeFromRow(row: Raw): NodeRow {
     inventory: row['inventory'] as NodeInventory,
     observed: row['observed'] as ObservedNodeState,
     gpuTelemetry: (row['gpu_telemetry'] as GpuTelemetry[] | null) ?? [],
+    conditionsState: (row['conditions'] as NodeConditionsState | null) ?? null,
+    conditions: (row['conditions'] as NodeConditionsState | null)?.conditions ?? [],
     lastHeartbeatSequence:
       row['last_heartbeat_sequence'] === null ? null : Number(row['last_heartbeat_sequence']),
     leaseRenewedAt: date(row['lease_renewed_at']),
@@ -134,6 +142,10 @@ export interface NodeKeysRow {
   readonly publicKey: string;
   readonly nextKeyId: string | null;
   readonly nextPublicKey: string | null;
+  /** The stored conditions state, which the next heartbeat's conditions are computed from. */
+  readonly conditionsState: NodeConditionsState | null;
+  /** The GPUs of the recorded inventory: one a heartbeat no longer reports is missing. */
+  readonly gpuUuids: readonly string[];
 }
 
 /** A node's keys by id (never by name), read before any transaction on every heartbeat. */
@@ -147,10 +159,15 @@ export async function findNodeKeys(q: Queryable, nodeId: string): Promise<NodeKe
       public_key: string;
       next_key_id: string | null;
       next_public_key: string | null;
+      conditions: NodeConditionsState | null;
+      gpu_uuids: string[] | null;
     }[]
-  >(`SELECT id, name, lifecycle, key_id, public_key, next_key_id, next_public_key FROM nodes WHERE id = $1`, [
-    nodeId,
-  ]);
+  >(
+    `SELECT id, name, lifecycle, key_id, public_key, next_key_id, next_public_key, conditions,
+            ARRAY(SELECT gpu ->> 'uuid' FROM jsonb_array_elements(inventory -> 'gpus') gpu) AS gpu_uuids
+       FROM nodes WHERE id = $1`,
+    [nodeId],
+  );
   const row = rows[0];
   return row
     ? {
@@ -161,6 +178,8 @@ export async function findNodeKeys(q: Queryable, nodeId: string): Promise<NodeKe
         publicKey: row.public_key,
         nextKeyId: row.next_key_id,
         nextPublicKey: row.next_public_key,
+        conditionsState: row.conditions ?? null,
+        gpuUuids: row.gpu_uuids ?? [],
       }
     : null;
 }
@@ -172,11 +191,14 @@ export interface NodeReadinessRow {
   readonly inventory: NodeInventory;
   readonly leaseRenewedAt: Date | null;
   readonly leaseExpiresAt: Date | null;
+  /** The heartbeat-decided conditions ([] before the first). */
+  readonly conditions: readonly NodeCondition[];
 }
 
 export async function listNodeReadinessInputs(q: Queryable): Promise<NodeReadinessRow[]> {
   const rows = await q.query<Raw[]>(
-    'SELECT id, lifecycle, inventory, lease_renewed_at, lease_expires_at FROM nodes ORDER BY id',
+    `SELECT id, lifecycle, inventory, lease_renewed_at, lease_expires_at, conditions -> 'conditions' AS conditions
+       FROM nodes ORDER BY id`,
   );
   return rows.map((row) => ({
     id: row['id'] as string,
@@ -184,6 +206,7 @@ export async function listNodeReadinessInputs(q: Queryable): Promise<NodeReadine
     inventory: row['inventory'] as NodeInventory,
     leaseRenewedAt: date(row['lease_renewed_at']),
     leaseExpiresAt: date(row['lease_expires_at']),
+    conditions: (row['conditions'] as NodeCondition[] | null) ?? [],
   }));
 }
 
@@ -377,6 +400,10 @@ export interface LeaseRenewal {
   readonly inventory: unknown;
   readonly observed: unknown;
   readonly gpuTelemetry: readonly GpuTelemetry[];
+  /** The conditions computed from `previousConditions` and this heartbeat. */
+  readonly conditions: NodeConditionsState;
+  /** The stored state they were computed from: the renewal does not apply if another heartbeat changed it since. */
+  readonly previousConditions: NodeConditionsState | null;
   readonly agentCredentialSerial: number | null;
   /** Where the agent says it listens; null when it does not say. */
   readonly endpoint: { readonly address: string; readonly sshPort: number } | null;
@@ -412,8 +439,9 @@ export async function renewNodeLease(
     `WITH n AS (
        UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
               inventory = CASE WHEN inventory = $5::jsonb THEN inventory ELSE $5::jsonb END,
-              observed = $6::jsonb, agent_credential_serial = $7, gpu_telemetry = $13::jsonb, updated_at = $3
-        WHERE id = $1 AND key_id = $8 AND next_key_id IS NULL
+              observed = $6::jsonb, agent_credential_serial = $7, gpu_telemetry = $13::jsonb,
+              conditions = $14::jsonb, updated_at = $3
+        WHERE id = $1 AND key_id = $8 AND next_key_id IS NULL AND conditions IS NOT DISTINCT FROM $15::jsonb
           AND (last_heartbeat_sequence IS NULL OR last_heartbeat_sequence < $2)
           AND ($9::text IS NULL OR (address = $9 AND ssh_port = $10))
        RETURNING id, name, lifecycle, cordoned, credential, credential_serial, rotation_requested_at, next_key_id,
@@ -434,6 +462,8 @@ export async function renewNodeLease(
       observationRows(renewal.observedAssignments),
       MAX_CRASHES_PER_REPORT,
       JSON.stringify(renewal.gpuTelemetry),
+      JSON.stringify(renewal.conditions),
+      renewal.previousConditions === null ? null : JSON.stringify(renewal.previousConditions),
     ],
   );
   const row = rows[0];

@@ -1,4 +1,4 @@
-import type { NodeLifecycleState } from '@lunanexa/contracts';
+import type { NodeCondition, NodeLifecycleState } from '@lunanexa/contracts';
 import type { Queryable } from './fleet';
 import { returnedRows } from './returning';
 import type { HealingNodeView, HealingReplicaView } from '@lunanexa/domain';
@@ -29,9 +29,11 @@ export async function loadHealingView(
       lease_expires_at: Date | null;
       healed_at: Date | null;
       crashes: Record<string, number> | null;
+      conditions: NodeCondition[] | null;
     }[]
   >(
     `SELECT n.id, n.name, n.lifecycle, n.cordoned, n.lease_expires_at, n.healed_at,
+            n.conditions -> 'conditions' AS conditions,
             (SELECT jsonb_object_agg(c.assignment_id, c.count)
                FROM (SELECT assignment_id, count(*)::integer AS count FROM runtime_crashes
                       WHERE node_id = n.id AND observed_at >= $1 GROUP BY assignment_id) c) AS crashes
@@ -69,6 +71,7 @@ export async function loadHealingView(
       leaseExpiresAt: row.lease_expires_at,
       recentCrashes: row.crashes ?? {},
       lastHealedAt: row.healed_at,
+      conditions: row.conditions ?? [],
     })),
     replicas: replicas.map((row) => ({
       assignmentId: row.id,

@@ -1,4 +1,5 @@
 import type { GpuTelemetry, NodeLifecycleState, NodeLabels, Taint } from '@lunanexa/contracts';
+import type { NodeConditionsState } from '@lunanexa/domain';
 import type { Queryable } from './fleet';
 
 /**
@@ -147,6 +148,7 @@ export interface NodeHeartbeatWrite {
   readonly inventoryJson: string | null;
   readonly observed: unknown;
   readonly gpuTelemetry: readonly GpuTelemetry[];
+  readonly conditions: NodeConditionsState;
   readonly agentCredentialSerial: number | null;
   readonly keyId: string;
   readonly publicKey: string;
@@ -157,13 +159,13 @@ export interface NodeHeartbeatWrite {
   readonly sshPort: number;
 }
 
-/** What one accepted heartbeat changes on its node: sequence, lease, inventory, observed state, GPU telemetry, keys, endpoint. */
+/** What one accepted heartbeat changes on its node: sequence, lease, inventory, observed state, GPU telemetry, conditions, keys, endpoint. */
 export async function recordNodeHeartbeat(q: Queryable, beat: NodeHeartbeatWrite): Promise<void> {
   await q.query(
     `UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
             inventory = COALESCE($5::jsonb, inventory), observed = $6::jsonb, agent_credential_serial = $7, key_id = $8, public_key = $9,
             next_key_id = $10, next_public_key = $11, rotation_requested_at = $12, address = $13, ssh_port = $14,
-            gpu_telemetry = $15::jsonb, updated_at = $3
+            gpu_telemetry = $15::jsonb, conditions = $16::jsonb, updated_at = $3
       WHERE id = $1`,
     [
       beat.nodeId,
@@ -181,6 +183,7 @@ export async function recordNodeHeartbeat(q: Queryable, beat: NodeHeartbeatWrite
       beat.address,
       beat.sshPort,
       JSON.stringify(beat.gpuTelemetry),
+      JSON.stringify(beat.conditions),
     ],
   );
 }

@@ -1,5 +1,10 @@
 import type { CompatibleHardware, NodeLabels, PlacementStrategy, Runtime } from '@lunanexa/contracts';
-import { replicaMemoryDemand, type PlacementNode } from '@lunanexa/domain';
+import {
+  nodeRuntimeLoad,
+  replicaMemoryDemand,
+  type PlacementNode,
+  type ReportedReplicaLoad,
+} from '@lunanexa/domain';
 import { listNodes, type NodeRow, type Queryable } from './fleet';
 
 /** One replica meant to run, with what its version and runtime declare (the scheduler sizes its memory claim). */
@@ -21,14 +26,47 @@ export async function listPlacedReplicas(q: Queryable): Promise<PlacedReplica[]>
   return rows.map((row) => ({ nodeId: row.node_id, requirements: row.requirements, runtime: row.runtime }));
 }
 
+/** Every runtime load report of a replica meant to run, per node. */
+export async function listNodeRuntimeLoads(q: Queryable): Promise<Map<string, ReportedReplicaLoad[]>> {
+  const rows = await q.query<
+    {
+      node_id: string;
+      load_waiting: number | null;
+      load_running: number | null;
+      load_cache_pressure: number | null;
+      load_scraped_at: Date;
+    }[]
+  >(
+    `SELECT node_id, load_waiting, load_running, load_cache_pressure, load_scraped_at FROM assignments
+      WHERE intent = 'Run' AND load_scraped_at IS NOT NULL`,
+  );
+  const loads = new Map<string, ReportedReplicaLoad[]>();
+  for (const row of rows) {
+    const list = loads.get(row.node_id) ?? [];
+    list.push({
+      waiting: row.load_waiting,
+      running: row.load_running,
+      cachePressure: row.load_cache_pressure,
+      scrapedAtMs: new Date(row.load_scraped_at).getTime(),
+    });
+    loads.set(row.node_id, list);
+  }
+  return loads;
+}
+
 /**
  * Every node as the scheduler sees it: the node row plus the memory the
- * replicas meant to run there claim (every deployment's) and how many.
+ * replicas meant to run there claim (every deployment's) and how many, its
+ * runtimes' load (libs/domain nodeRuntimeLoad at `now`) and its stored
+ * heartbeat conditions (NodeRow.conditions), which rule an unhealthy node out.
  * What placeDeployment decides on and what a dry-run plan shows.
  */
 export async function loadPlacementNodes(
   q: Queryable,
-): Promise<(NodeRow & Required<Pick<PlacementNode, 'placedMemoryBytes' | 'placedReplicas'>>)[]> {
+  now: Date = new Date(),
+): Promise<
+  (NodeRow & Required<Pick<PlacementNode, 'placedMemoryBytes' | 'placedReplicas' | 'runtimeLoad'>>)[]
+> {
   const load = new Map<string, { bytes: number; replicas: number }>();
   for (const replica of await listPlacedReplicas(q)) {
     const entry = load.get(replica.nodeId) ?? { bytes: 0, replicas: 0 };
@@ -39,10 +77,12 @@ export async function loadPlacementNodes(
     entry.replicas += 1;
     load.set(replica.nodeId, entry);
   }
+  const runtimeLoads = await listNodeRuntimeLoads(q);
   return (await listNodes(q)).map((node) => ({
     ...node,
     placedMemoryBytes: load.get(node.id)?.bytes ?? 0,
     placedReplicas: load.get(node.id)?.replicas ?? 0,
+    runtimeLoad: nodeRuntimeLoad(runtimeLoads.get(node.id) ?? [], now.getTime()),
   }));
 }
 

@@ -27,6 +27,7 @@ import {
   type EnrollNodeWorkflowInput,
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
+import { heartbeatObservation, nextNodeConditions, nodeConditionTransitions } from '@lunanexa/domain';
 import type { Logger, RequestIds } from '@lunanexa/observability';
 import {
   bootstrapTokenAutoApproves,
@@ -407,6 +408,12 @@ export class AgentChannelService {
       return null;
     const now = new Date();
     const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
+    const conditions = nextNodeConditions(
+      node.conditionsState,
+      heartbeatObservation(heartbeat, now, node.gpuUuids),
+    );
+    // A condition changing status is audited, which needs the full path's transaction.
+    if (nodeConditionTransitions(node.conditionsState, conditions).length > 0) return null;
     const renewed = await renewNodeLease(this.db, {
       nodeId: node.id,
       keyId: node.keyId,
@@ -416,6 +423,8 @@ export class AgentChannelService {
       inventory: heartbeat.inventory,
       observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
       gpuTelemetry: heartbeat.gpuTelemetry,
+      conditions,
+      previousConditions: node.conditionsState,
       agentCredentialSerial: envelope.body.credentialSerial,
       endpoint: endpoint ?? null,
       observedAssignments: heartbeat.observedAssignments,
@@ -542,6 +551,21 @@ export class AgentChannelService {
       address = endpoint.address;
       sshPort = endpoint.sshPort;
     }
+    const conditions = nextNodeConditions(
+      locked.conditionsState,
+      heartbeatObservation(
+        heartbeat,
+        now,
+        locked.inventory.gpus.map((gpu) => gpu.uuid),
+      ),
+    );
+    for (const transition of nodeConditionTransitions(locked.conditionsState, conditions)) {
+      await this.audit.appendIn(
+        manager,
+        { actor, action: 'node.condition.changed', ids },
+        { nodeId: locked.id, ...transition },
+      );
+    }
     const inventoryJson = JSON.stringify(heartbeat.inventory);
     await recordNodeHeartbeat(manager, {
       nodeId: locked.id,
@@ -552,6 +576,7 @@ export class AgentChannelService {
       inventoryJson: isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory) ? null : inventoryJson,
       observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
       gpuTelemetry: heartbeat.gpuTelemetry,
+      conditions,
       agentCredentialSerial: envelope.body.credentialSerial,
       keyId,
       publicKey,
@@ -580,6 +605,8 @@ export class AgentChannelService {
       ...locked,
       lastHeartbeatSequence: heartbeat.sequence,
       gpuTelemetry: heartbeat.gpuTelemetry,
+      conditionsState: conditions,
+      conditions: conditions.conditions,
       leaseRenewedAt: now,
       leaseExpiresAt,
       keyId,

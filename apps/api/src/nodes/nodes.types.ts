@@ -205,7 +205,12 @@ export class FleetNode {
   @Field({ description: 'Ready, NotReady or Unreachable — derived from the heartbeat lease on every read.' })
   readiness!: string;
 
-  @Field(() => [NodeCondition])
+  @Field(() => [NodeCondition], {
+    description:
+      'Ready (from the lease, on every read), then MemoryPressure, DiskPressure, GpuHealthy and ClockSynchronized as ' +
+      'the last accepted heartbeat left them (absent before the first); the scheduler refuses a node with ' +
+      'MemoryPressure or DiskPressure True or GpuHealthy False.',
+  })
   conditions!: NodeCondition[];
 
   @Field({ description: 'Cordoned nodes keep their replicas but receive no new placements.' })

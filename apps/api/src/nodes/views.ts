@@ -43,6 +43,13 @@ export function nodeView(
         message: readiness.condition.message ?? null,
         lastTransitionAt: new Date(readiness.condition.lastTransitionAt),
       },
+      ...node.conditions.map((condition) => ({
+        type: condition.type,
+        status: condition.status,
+        reason: condition.reason,
+        message: condition.message ?? null,
+        lastTransitionAt: new Date(condition.lastTransitionAt),
+      })),
     ],
     cordoned: node.cordoned,
     actions: nodeActions(node),

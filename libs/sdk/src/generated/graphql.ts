@@ -807,6 +807,7 @@ export interface FleetNode {
   readonly agentVersion: string;
   readonly architecture: string;
   readonly assignments: readonly Assignment[];
+  /** Ready (from the lease, on every read), then MemoryPressure, DiskPressure, GpuHealthy and ClockSynchronized as the last accepted heartbeat left them (absent before the first); the scheduler refuses a node with MemoryPressure or DiskPressure True or GpuHealthy False. */
   readonly conditions: readonly NodeCondition[];
   /** Cordoned nodes keep their replicas but receive no new placements. */
   readonly cordoned: boolean;

@@ -331,6 +331,15 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, drain.getByText(/drains node flow-node: 1 replica, \d+ in-flight requests?/));
     await screenshot(page, 'flow-drain-confirm', DESKTOP.width);
     await drain.getByRole('button', { name: 'Drain flow-node' }).click();
+    // The node's replica has nowhere else to go: refused with the deployment named, then drained anyway with a
+    // reason, which the receipt records.
+    await expectVisible(page, drain.getByText('DRAIN_WOULD_STRAND_REPLICAS'));
+    await expectVisible(page, drain.getByText(/nowhere to go \(flow-chat\)/));
+    const anyway = drain.getByRole('button', { name: 'Drain flow-node anyway' });
+    expect(await anyway.isDisabled(), 'no override without a reason').to.equal(true);
+    await drain.getByRole('textbox', { name: /Reason/ }).fill('the flow test drains its only node');
+    await screenshot(page, 'flow-drain-override', DESKTOP.width);
+    await anyway.click();
     await expectVisible(page, drain.getByRole('button', { name: 'Copy receipt hash' }), 120_000);
     await expectVisible(page, drain.getByRole('link', { name: /^drain-node\/.*opens the Temporal UI/ }));
     await screenshot(page, 'flow-drain-receipt', DESKTOP.width);

@@ -734,6 +734,18 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
       },
       15_000,
     );
+    // The only node of this slice: its replica has nowhere to go, so a plain drain is refused and changes nothing.
+    const refusal = await h
+      .graphql(`mutation { drainNode(node: "dgx-restart", timeoutSeconds: 30) { receiptHash } }`)
+      .then(
+        () => null,
+        (error: unknown) => error as Error,
+      );
+    expect(refusal?.message).to.match(/^DRAIN_WOULD_STRAND_REPLICAS: .*\(demo-restart\)/);
+    expect(await h.sql(`SELECT lifecycle, cordoned FROM nodes WHERE name = 'dgx-restart'`)).to.deep.equal([
+      { lifecycle: 'Active', cordoned: false },
+    ]);
+    const reason = 'one-node slice: the test stops its only replica';
     const drained = await h.graphql<{
       drainNode: {
         node: NodeView;
@@ -743,8 +755,19 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
         inFlightAtTimeout: number;
       };
     }>(
-      `mutation { drainNode(node: "dgx-restart", timeoutSeconds: 30) { node { ${NODE_FIELDS} } receiptHash replicasAtStart inFlightAtStart inFlightAtTimeout } }`,
+      `mutation($reason: String!) { drainNode(node: "dgx-restart", timeoutSeconds: 30, force: true, reason: $reason) {
+        node { ${NODE_FIELDS} } receiptHash replicasAtStart inFlightAtStart inFlightAtTimeout } }`,
+      { reason },
     );
+    const [start] = await h.sql<{ evidence: Record<string, unknown> }>(
+      `SELECT evidence FROM audit_events WHERE action = 'node.drain.start' ORDER BY seq DESC LIMIT 1`,
+    );
+    expect(start?.evidence).to.deep.include({
+      nodeName: 'dgx-restart',
+      forced: true,
+      forceReason: reason,
+      strandedDeployments: ['demo-restart'],
+    });
     expect(drained.drainNode.inFlightAtStart).to.be.at.least(1);
     expect(drained.drainNode.node.lifecycle).to.equal('Drained');
     expect(drained.drainNode.node.cordoned).to.equal(true);

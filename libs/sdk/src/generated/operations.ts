@@ -7053,6 +7053,8 @@ export type ConsoleDrainNodeMutation = {
 export type ConsoleDrainNodeMutationVariables = {
   readonly node: string;
   readonly idempotencyKey?: string | null;
+  readonly force?: boolean | null;
+  readonly reason?: string | null;
 };
 
 export const ConsoleDrainNodeDocument: TypedDocument<
@@ -7060,8 +7062,13 @@ export const ConsoleDrainNodeDocument: TypedDocument<
   ConsoleDrainNodeMutationVariables
 > = {
   operationName: 'ConsoleDrainNode',
-  document: `mutation ConsoleDrainNode($node: String!, $idempotencyKey: String) {
-  drainNode(node: $node, idempotencyKey: $idempotencyKey) {
+  document: `mutation ConsoleDrainNode($node: String!, $idempotencyKey: String, $force: Boolean = false, $reason: String) {
+  drainNode(
+    node: $node
+    idempotencyKey: $idempotencyKey
+    force: $force
+    reason: $reason
+  ) {
     node {
       ...ConsoleFleetNode
     }

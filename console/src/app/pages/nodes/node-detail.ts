@@ -175,11 +175,22 @@ export class NodeDetail {
         'stops its replicas. Requests still running at the timeout are cut off. Uncordon returns the node to service.',
       confirmLabel: `Drain ${node.name}`,
       failureHeading: `Could not drain ${node.name}`,
-      run: (flow, idempotencyKey) =>
+      override: {
+        code: 'DRAIN_WOULD_STRAND_REPLICAS',
+        confirmLabel: `Drain ${node.name} anyway`,
+        consequence:
+          'Draining anyway stops the replicas named above with nowhere to run them: their deployments serve with ' +
+          'fewer replicas, or not at all, until capacity returns.',
+      },
+      run: (flow, idempotencyKey, override) =>
         this.graphql
           .requestWithIds(
             DRAIN_NODE,
-            { node: node.name, idempotencyKey },
+            {
+              node: node.name,
+              idempotencyKey,
+              ...(override ? { force: true, reason: override.reason } : {}),
+            },
             { flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
           )
           .then(({ data: { drainNode }, requestId }): OperationReceipt => ({

@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
@@ -8,6 +8,8 @@ import {
   MatDialogRef,
   MatDialogTitle,
 } from '@angular/material/dialog';
+import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -33,7 +35,27 @@ export interface NodeOperationDialogData {
   readonly confirmLabel: string;
   /** Failure heading: "Could not drain dgx-2". */
   readonly failureHeading: string;
-  readonly run: (flow: GraphqlFlow, idempotencyKey: string) => Promise<OperationReceipt>;
+  readonly run: (
+    flow: GraphqlFlow,
+    idempotencyKey: string,
+    override?: OverrideReason,
+  ) => Promise<OperationReceipt>;
+  /**
+   * A refusal the operator may override with a reason that the receipt records (a drain that would strand
+   * replicas). Offered only after the API refused with `code`, so the first attempt is always the safe one.
+   */
+  readonly override?: {
+    readonly code: string;
+    /** The confirm button once the override is offered, e.g. "Drain dgx-2 anyway". */
+    readonly confirmLabel: string;
+    /** What the operator accepts by overriding, shown above the reason field. */
+    readonly consequence: string;
+  };
+}
+
+/** Why the operator overrides a refusal; audited with the operation. */
+export interface OverrideReason {
+  readonly reason: string;
 }
 
 /**
@@ -50,6 +72,10 @@ export interface NodeOperationDialogData {
     MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
+    MatFormField,
+    MatHint,
+    MatInput,
+    MatLabel,
     MatProgressBar,
     ErrorPanel,
     Icon,
@@ -77,8 +103,33 @@ export class NodeOperationDialog {
   protected readonly error = this.submission.error;
   protected readonly receipt = this.submission.outcome;
 
+  /** The override is on offer once the API refused with its code; it stays on offer for the retries after. */
+  private readonly overrideOffered = signal(false);
+  protected readonly overriding = computed(
+    () =>
+      this.overrideOffered() ||
+      (this.data.override !== undefined && this.error()?.code === this.data.override.code),
+  );
+  protected readonly reason = signal('');
+  protected readonly reasonMissing = computed(() => this.overriding() && this.reason().trim() === '');
+
   protected confirm(): void {
-    void this.submission.run(() => this.data.run(this.flow, this.idempotencyKey));
+    if (!this.overriding()) {
+      void this.submission.run(() => this.data.run(this.flow, this.idempotencyKey));
+      return;
+    }
+    if (this.reasonMissing()) return;
+    this.overrideOffered.set(true);
+    // A new key: the refused attempt started nothing, and the override is a different request.
+    this.overrideKey ??= randomId();
+    const key = this.overrideKey;
+    void this.submission.run(() => this.data.run(this.flow, key, { reason: this.reason().trim() }));
+  }
+
+  private overrideKey: string | undefined;
+
+  protected setReason(event: Event): void {
+    this.reason.set((event.target as HTMLTextAreaElement).value);
   }
 
   protected done(): void {

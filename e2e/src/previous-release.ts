@@ -52,7 +52,14 @@ export function previousReleaseRoot(): string {
     tmpdir(),
     `lunanexa-release-${PREVIOUS_RELEASE.version}-${PREVIOUS_RELEASE.commit.slice(0, 12)}`,
   );
-  if (existsSync(join(root, '.built'))) return root;
+  const modules = join(REPO_ROOT, 'node_modules');
+  if (existsSync(join(root, '.built'))) {
+    // Kept from a run of another checkout (a CI clone since deleted, say): its links may point at a node_modules
+    // that is gone. The built output does not depend on where the links point, so only the links are made again.
+    if (readlinkSync(join(root, 'node_modules', 'typescript')) !== join(modules, 'typescript'))
+      linkDependencies(root, modules);
+    return root;
+  }
   const partial = `${root}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
@@ -60,21 +67,26 @@ export function previousReleaseRoot(): string {
   run('git', ['-C', REPO_ROOT, 'archive', '--output', archive, PREVIOUS_RELEASE.commit], REPO_ROOT, 120_000);
   run('tar', ['-xf', archive], partial, 120_000);
   rmSync(archive);
-  const modules = join(REPO_ROOT, 'node_modules');
-  mkdirSync(join(partial, 'node_modules', '@lunanexa'), { recursive: true });
-  for (const entry of readdirSync(modules)) {
-    if (entry === '@lunanexa') continue;
-    symlinkSync(join(modules, entry), join(partial, 'node_modules', entry));
-  }
-  // Relative links (../../libs/…) resolve inside the release's own tree.
-  for (const entry of readdirSync(join(modules, '@lunanexa')))
-    symlinkSync(
-      readlinkSync(join(modules, '@lunanexa', entry)),
-      join(partial, 'node_modules', '@lunanexa', entry),
-    );
+  linkDependencies(partial, modules);
   run(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-b', ...PROJECTS], partial, 15 * 60_000);
   writeFileSync(join(partial, '.built'), `${PREVIOUS_RELEASE.commit}\n`);
   if (existsSync(root)) rmSync(root, { recursive: true, force: true });
   renameSync(partial, root);
   return root;
+}
+
+/** `releaseRoot/node_modules`: links to this tree's packages, the workspace packages into the release's own source. */
+function linkDependencies(releaseRoot: string, modules: string): void {
+  rmSync(join(releaseRoot, 'node_modules'), { recursive: true, force: true });
+  mkdirSync(join(releaseRoot, 'node_modules', '@lunanexa'), { recursive: true });
+  for (const entry of readdirSync(modules)) {
+    if (entry === '@lunanexa') continue;
+    symlinkSync(join(modules, entry), join(releaseRoot, 'node_modules', entry));
+  }
+  // Relative links (../../libs/…) resolve inside the release's own tree.
+  for (const entry of readdirSync(join(modules, '@lunanexa')))
+    symlinkSync(
+      readlinkSync(join(modules, '@lunanexa', entry)),
+      join(releaseRoot, 'node_modules', '@lunanexa', entry),
+    );
 }

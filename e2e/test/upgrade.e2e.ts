@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { MIGRATIONS } from '@lunanexa/persistence';
 import {
   FleetHarness,
   PREVIOUS_RELEASE,
@@ -24,7 +25,10 @@ import {
 
 const MODEL = 'upgrade';
 const REF = `${MODEL}@v1`;
-const NEW_MIGRATION = 'NodeAgentProtocol1768400000000';
+/** The migrations N+1 has that N has not, in order: what the upgrade applies and the rollback reverts. */
+const NEW_MIGRATIONS = MIGRATIONS.map((migration) => migration.name).slice(
+  MIGRATIONS.findIndex((migration) => migration.name === PREVIOUS_RELEASE.lastMigration) + 1,
+);
 
 function migrate(root: string, url: string, args: string[] = []): string {
   const run = spawnSync(
@@ -175,7 +179,8 @@ describe('upgrade day: N to N+1 while serving, version skew, and back to N with 
 
   it("N+1's migration is applied while N serves; N keeps answering on the new schema", async () => {
     phase = 'migrations up';
-    expect(migrate(REPO_ROOT, h.db.url)).to.equal(`migrations applied: ${NEW_MIGRATION}\n`);
+    expect(NEW_MIGRATIONS[0]).to.equal('NodeAgentProtocol1768400000000');
+    expect(migrate(REPO_ROOT, h.db.url)).to.equal(`migrations applied: ${NEW_MIGRATIONS.join(', ')}\n`);
     expect(await agentProtocolColumn()).to.equal(true);
     const before = outcomes.ok;
     await waitUntil(
@@ -243,7 +248,7 @@ describe('upgrade day: N to N+1 while serving, version skew, and back to N with 
     await replaceApi(releaseN);
     phase = 'migrations down';
     expect(migrate(REPO_ROOT, h.db.url, ['--revert-to', PREVIOUS_RELEASE.lastMigration])).to.equal(
-      `migrations reverted: ${NEW_MIGRATION}\n`,
+      `migrations reverted: ${[...NEW_MIGRATIONS].reverse().join(', ')}\n`,
     );
     expect(await agentProtocolColumn()).to.equal(false);
     phase = 'N serving again';

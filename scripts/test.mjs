@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bootstrap, ensureChromium, REPO_ROOT } from './lib/bootstrap.mjs';
+import { bootstrap, ensureChromium, ensurePromtool, REPO_ROOT } from './lib/bootstrap.mjs';
 import { startService, tailFile, delay } from './lib/supervisor.mjs';
 
 const { values } = parseArgs({
@@ -271,8 +271,13 @@ try {
     selected.includes('lint')
       ? lintTier(env, { buffered: JOBS > 1 && selected.includes('unit') })
       : undefined;
-  const runUnit = () =>
-    selected.includes('unit') ? mochaTier('unit', testFiles('.spec.js'), env, 20_000) : undefined;
+  const runUnit = () => {
+    if (!selected.includes('unit')) return undefined;
+    // test/promtool.spec.ts fails naming what is missing when this could not install it.
+    const missingPromtool = ensurePromtool(log);
+    if (missingPromtool) console.error(`[test] unit: ${missingPromtool}`);
+    return mochaTier('unit', testFiles('.spec.js'), env, 20_000);
+  };
   const firstLines =
     JOBS > 1 ? await Promise.all([runLint(), runUnit()]) : [await runLint(), await runUnit()];
   for (const line of firstLines) if (line) summary.push(line);

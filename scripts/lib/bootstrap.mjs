@@ -146,6 +146,31 @@ export function ensureChromium(log) {
   return null;
 }
 
+/**
+ * Prometheus' `promtool`, which the unit tier runs on infra/prometheus (test/promtool.spec.ts): Debian's
+ * `prometheus` package, installed with apt-get when it is missing and this runs as root. Returns an error message
+ * instead of throwing: the spec then fails naming what is missing.
+ */
+export function ensurePromtool(log) {
+  if (process.env.LUNANEXA_PROMTOOL || spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0)
+    return null;
+  const howTo = 'install it with: sudo apt-get install -y --no-install-recommends prometheus';
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) return `promtool is missing and cannot be installed here; ${howTo}`;
+  const install = ['install', '-y', '--no-install-recommends', 'prometheus'];
+  log(`installing promtool (apt-get ${install.join(' ')})…`);
+  let result = aptGet(install);
+  if (result.status !== 0) {
+    log('apt-get install failed; refreshing package lists (apt-get update) and retrying…');
+    if (aptGet(['update']).status === 0) result = aptGet(install);
+  }
+  if (spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status !== 0)
+    return `apt-get could not install promtool (exit ${result.status ?? result.signal}); ${howTo}`;
+  log('promtool installed');
+  return null;
+}
+
 export async function bootstrap(log, { console: withConsole = true, artifactStores = false } = {}) {
   // The Go tools need nothing from node_modules; the builds need node_modules and nothing from each other.
   const goTools = Promise.all([ensureTemporal(log), artifactStores ? ensureArtifactStores(log) : null]);

@@ -69,7 +69,8 @@ describe('lunanexa-agent process with ssh', function () {
       let health: Record<string, unknown> | undefined;
       // A node process starting on a loaded 2-core machine has taken over 25 s to answer.
       const deadline = Date.now() + 50_000;
-      while (health === undefined && Date.now() < deadline) {
+      // /health answers as soon as HTTP listens; `ssh` is null there until the SSH server (its host key made) is up.
+      while ((health?.['ssh'] ?? null) === null && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         health = await fetch(`http://127.0.0.1:${httpPort}/health`)
           .then((response) => response.json() as Promise<Record<string, unknown>>)

@@ -118,33 +118,41 @@ function aptGet(args) {
 }
 
 /**
+ * `apt-get install` of one Debian package when this runs as root with apt-get; the package lists are refreshed
+ * (slow, so only when needed: a fresh container has none) and the install retried once. Returns an error message
+ * naming `howTo`, or null once `installed()` holds.
+ */
+function aptInstall(pkg, what, installed, howTo, log) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) {
+    return `${what} is missing and cannot be installed here (${isRoot ? 'no apt-get' : 'not running as root'}); ${howTo}`;
+  }
+  const install = ['install', '-y', '--no-install-recommends', pkg];
+  log(`installing ${what} (apt-get ${install.join(' ')})…`);
+  let result = aptGet(install);
+  if (result.status !== 0) {
+    log('apt-get install failed; refreshing package lists (apt-get update) and retrying…');
+    if (aptGet(['update']).status === 0) result = aptGet(install);
+  }
+  if (result.status !== 0 || !installed()) {
+    return `apt-get could not install ${what} (exit ${result.status ?? result.signal}); ${howTo}`;
+  }
+  log(`${what} installed`);
+  return null;
+}
+
+/**
  * The browser the console e2e tests drive (playwright-core, Debian's chromium;
  * `npx playwright install` has no download to offer on this distribution).
  * Returns an error message instead of throwing so only the e2e tier fails.
  */
 export function ensureChromium(log) {
   if (existsSync(CHROMIUM)) return null;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (!isRoot || !hasApt) {
-    return `${CHROMIUM} is missing and cannot be installed here (${
-      isRoot ? 'no apt-get' : 'not running as root'
-    }); ${CHROMIUM_HOWTO}`;
-  }
-  const install = ['install', '-y', '--no-install-recommends', 'chromium'];
-  log(`installing chromium (apt-get ${install.join(' ')})…`);
-  let result = aptGet(install);
-  if (result.status !== 0) {
-    // A fresh container has no package lists; refreshing them is slow, so only when needed.
-    log('apt-get install failed; refreshing package lists (apt-get update) and retrying…');
-    if (aptGet(['update']).status === 0) result = aptGet(install);
-  }
-  if (result.status !== 0 || !existsSync(CHROMIUM)) {
-    return `apt-get could not install chromium (exit ${result.status ?? result.signal}); ${CHROMIUM_HOWTO}`;
-  }
-  log(`chromium installed at ${CHROMIUM}`);
-  return null;
+  return aptInstall('chromium', CHROMIUM, () => existsSync(CHROMIUM), CHROMIUM_HOWTO, log);
 }
+
+const promtoolRuns = () => spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**
  * Prometheus' `promtool`, which the unit tier runs on infra/prometheus (test/promtool.spec.ts): Debian's
@@ -152,23 +160,9 @@ export function ensureChromium(log) {
  * instead of throwing: the spec then fails naming what is missing.
  */
 export function ensurePromtool(log) {
-  if (process.env.LUNANEXA_PROMTOOL || spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0)
-    return null;
+  if (process.env.LUNANEXA_PROMTOOL || promtoolRuns()) return null;
   const howTo = 'install it with: sudo apt-get install -y --no-install-recommends prometheus';
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (!isRoot || !hasApt) return `promtool is missing and cannot be installed here; ${howTo}`;
-  const install = ['install', '-y', '--no-install-recommends', 'prometheus'];
-  log(`installing promtool (apt-get ${install.join(' ')})…`);
-  let result = aptGet(install);
-  if (result.status !== 0) {
-    log('apt-get install failed; refreshing package lists (apt-get update) and retrying…');
-    if (aptGet(['update']).status === 0) result = aptGet(install);
-  }
-  if (spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status !== 0)
-    return `apt-get could not install promtool (exit ${result.status ?? result.signal}); ${howTo}`;
-  log('promtool installed');
-  return null;
+  return aptInstall('prometheus', 'promtool', promtoolRuns, howTo, log);
 }
 
 export async function bootstrap(log, { console: withConsole = true, artifactStores = false } = {}) {

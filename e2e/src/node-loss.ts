@@ -1,3 +1,4 @@
+import { listAssignmentsOfDeploymentNamed, type DeploymentAssignmentView } from '@lunanexa/persistence';
 import { readFileSync } from 'node:fs';
 import { fakeRuntimeProcesses, waitUntil, type FleetHarness } from './fleet-harness';
 
@@ -18,15 +19,7 @@ export function nodeLossEnv(leaseSeconds: number, graceSeconds: number): Record<
   };
 }
 
-export interface NodeLossAssignment {
-  readonly id: string;
-  readonly node: string;
-  readonly intent: string;
-  readonly generation: number;
-  readonly observed_state: string | null;
-  readonly observed_generation: number | null;
-  readonly endpoint_port: number | null;
-}
+export type NodeLossAssignment = DeploymentAssignmentView;
 
 export interface NodeLossResult {
   readonly victim: NodeLossAssignment;
@@ -45,11 +38,9 @@ export async function deploymentAssignments(
   h: FleetHarness,
   deployment: string,
 ): Promise<NodeLossAssignment[]> {
-  return h.sql<NodeLossAssignment>(
-    `SELECT a.id, n.name AS node, a.intent, a.generation, a.observed_state, a.observed_generation, a.endpoint_port
-       FROM assignments a JOIN nodes n ON n.id = a.node_id JOIN deployments d ON d.id = a.deployment_id
-      WHERE d.name = $1 ORDER BY n.name`,
-    [deployment],
+  return listAssignmentsOfDeploymentNamed(
+    { query: <T>(sql: string, parameters?: unknown[]) => h.sql(sql, parameters) as Promise<T> },
+    deployment,
   );
 }
 

@@ -1,3 +1,4 @@
+import { serverMajorVersion } from '@lunanexa/persistence';
 import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
 import { TEST_PG_ADMIN_URL_VARIABLE } from '@lunanexa/persistence';
@@ -25,9 +26,10 @@ async function serverMajor(url: string): Promise<number | null> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
-    const rows = (await client.query<{ v: string }>(`SELECT current_setting('server_version_num') AS v`))
-      .rows;
-    return Math.floor(Number(rows[0]?.v ?? '0') / 10000);
+    return await serverMajorVersion({
+      query: async <T>(sql: string, parameters?: unknown[]) =>
+        (await client.query(sql, parameters)).rows as unknown as T,
+    });
   } catch {
     return null;
   } finally {

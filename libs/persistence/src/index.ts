@@ -33,3 +33,4 @@ export * from './audit-reads';
 export * from './identity';
 export * from './bench-seed';
 export * from './runtime-load';
+export * from './assignment-views';

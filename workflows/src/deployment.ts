@@ -201,6 +201,11 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       }
     }
     for (const evacuation of batch) {
+      if (evacuation.onlyIfReplaced === true && created === 0) {
+        // Nowhere to move it: it keeps serving (and being renewed) where it is.
+        evacuated.delete(evacuation.nodeId);
+        continue;
+      }
       await steps.stopReplicas({
         deploymentId,
         actor: evacuation.actor,

@@ -2,6 +2,7 @@ import {
   continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   sleep,
   workflowInfo,
@@ -22,6 +23,9 @@ const steps = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
+
+/** Histories recorded before a GPU-unhealthy cordon also moved the node's replicas replay without the move. */
+const MOVE_OFF_FAULTY_GPU = 'healing-moves-replicas-off-faulty-gpu';
 
 /** Passes per run before continue-as-new, so the loop's history stays small. */
 const PASSES_PER_RUN = 200;
@@ -71,8 +75,31 @@ export async function healingWorkflow(input: HealingWorkflowInput): Promise<Heal
       correlationId: input.correlationId,
     });
     applied.push({ ...action, outcome, receiptHash: receipt.hash });
+    if (action.rule === 'cordon-gpu-unhealthy-node' && patched(MOVE_OFF_FAULTY_GPU)) {
+      await moveReplicasOff(action.nodeId, input.actor, input.correlationId);
+    }
   }
   return { actions: applied, skipped: plan.skipped };
+}
+
+/**
+ * A faulty GPU's node, once cordoned, hands each replica there to its deployment's workflow to move
+ * make-before-break (replacement Ready first, then the old one drains and stops). A replica with nowhere to go
+ * stays where it is: a degraded GPU that still answers beats no replica at all.
+ */
+async function moveReplicasOff(nodeId: string, actor: string, correlationId: string): Promise<void> {
+  const workload = await steps.nodeWorkload({ nodeId });
+  for (const deploymentId of workload.runningDeploymentIds) {
+    const signal: EvacuateNodeSignal = { nodeId, actor, correlationId, onlyIfReplaced: true };
+    try {
+      await getExternalWorkflowHandle(`deployment/${deploymentId}`).signal(
+        DEPLOYMENT_SIGNALS.evacuateNode,
+        signal,
+      );
+    } catch {
+      // The deployment is being torn down: nothing to move.
+    }
+  }
 }
 
 /**

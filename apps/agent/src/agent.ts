@@ -81,6 +81,8 @@ export interface AgentOptions {
     readonly healthCheck?: RuntimeHealthCheck;
     readonly restartBackoff?: { readonly initialMs: number; readonly maxMs: number };
     readonly stopGraceMs?: number;
+    /** Overrides the config file's replicaDrain (tests shorten it). */
+    readonly replicaDrain?: { readonly deregistrationDelayMs: number; readonly timeoutMs: number };
     readonly adapters?: Readonly<Record<RuntimeKind, RuntimeAdapter>>;
   };
 }
@@ -404,6 +406,16 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       ...(reconcile.healthCheck === undefined ? {} : { healthCheck: reconcile.healthCheck }),
       ...(reconcile.restartBackoff === undefined ? {} : { restartBackoff: reconcile.restartBackoff }),
       ...(reconcile.stopGraceMs === undefined ? {} : { stopGraceMs: reconcile.stopGraceMs }),
+      ...(reconcile.replicaDrain !== undefined
+        ? { replicaDrain: reconcile.replicaDrain }
+        : config.replicaDrain === undefined
+          ? {}
+          : {
+              replicaDrain: {
+                deregistrationDelayMs: config.replicaDrain.deregistrationDelayMs,
+                timeoutMs: config.replicaDrain.timeoutSeconds * 1000,
+              },
+            }),
       ...(reconcile.adapters === undefined ? {} : { adapters: reconcile.adapters }),
       ...(options.artifactStore === undefined ? {} : { artifactStore: options.artifactStore }),
       onReplicaStateChange: () => heartbeat?.reportChange(),

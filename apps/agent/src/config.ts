@@ -134,6 +134,18 @@ export const AgentConfigSchema = z
     advertiseAddress: NodeAddressSchema.optional(),
     /** Overrides the heartbeat interval enrollment hands out (seconds). */
     heartbeatIntervalSeconds: z.int().min(1, 'must be at least 1 second').max(300).optional(),
+    /**
+     * How a serving replica told to Stop (a drain moving it, a scale-down) finishes first: wait
+     * `deregistrationDelayMs` for the gateways to drop it from their routes, then until its runtime reports
+     * nothing running or waiting, at most `timeoutSeconds` in all, before SIGTERM.
+     */
+    replicaDrain: z
+      .object({
+        deregistrationDelayMs: z.int().min(0).max(60_000).default(2_000),
+        timeoutSeconds: z.int().min(0).max(3_600).default(30),
+      })
+      .strict()
+      .optional(),
     inventory: InventoryConfigSchema,
     ssh: SshConfigSchema.optional(),
     labels: NodeLabelsSchema.default({}),

@@ -206,6 +206,58 @@ describe('agent reconciler: one runtime per assignment', function () {
   });
 });
 
+describe('agent reconciler: a serving replica told to Stop drains before it stops', function () {
+  this.timeout(60_000);
+  const modelVersion = uniqueModelVersion();
+  let dataDir: string;
+  let agent: SshTestAgent;
+  // Each answer takes 3 s to its first token: long enough to overlap the Stop.
+  const slow = (overrides: Partial<Assignment> = {}): Assignment =>
+    fakeAssignment({ modelVersion, env: { LUNANEXA_FAKE_TTFT_MS: '3000' }, ...overrides });
+
+  before(async () => {
+    dataDir = tempDataDir();
+    agent = await startSshAgent(dataDir, [controller], {
+      reconcile: { ...FAST_RECONCILE, replicaDrain: { deregistrationDelayMs: 1_500, timeoutMs: 20_000 } },
+    });
+  });
+  after(async () => {
+    await agent.close({ stopRuntimes: true });
+    killFakeRuntimes(modelVersion);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps answering through the deregistration delay and until nothing is in flight, then stops', async () => {
+    await push(agent, slow());
+    const ready = await replicaIn(agent, slow().id, 'Ready');
+    const port = ready.endpointPort as number;
+    const inFlight = chat(port, modelVersion);
+    await replicaIn(agent, slow().id, 'Ready', (found) => found.inFlightRequests === 1);
+    await push(agent, slow({ generation: slow().generation + 1, intent: 'Stop' }));
+    await replicaIn(agent, slow().id, 'Stopping');
+    // A gateway whose routes are a refresh behind still sends this one: the runtime takes it.
+    const late = chat(port, modelVersion);
+    expect((await inFlight).status, 'the request in flight at the Stop').to.equal(200);
+    expect(isAlive(ready.pid as number), 'not signalled while a request runs').to.equal(true);
+    expect((await late).status, 'the request sent during the deregistration delay').to.equal(200);
+    const stopped = await replicaIn(agent, slow().id, 'Stopped');
+    expect(stopped).to.deep.include({ generation: slow().generation + 1, pid: null });
+    expect(isAlive(ready.pid as number)).to.equal(false);
+    const exits = agent.reconciler.heartbeatObservations().runtimes;
+    expect(exits.find((entry) => entry.pid === ready.pid)).to.deep.include({ state: 'Exited', exitCode: 0 });
+  });
+
+  it('does not wait for a replica whose lease lapsed: it is out of every route already', async () => {
+    const leaseEnd = Date.now() + 5_000;
+    const assignment = slow({ id: `${slow().id}-lease`, leaseExpiresAt: new Date(leaseEnd).toISOString() });
+    await push(agent, assignment);
+    const ready = await replicaIn(agent, assignment.id, 'Ready');
+    await replicaIn(agent, assignment.id, 'Stopped');
+    expect(isAlive(ready.pid as number)).to.equal(false);
+    expect(Date.now() - leaseEnd, 'stopped without the deregistration delay').to.be.below(1_500);
+  });
+});
+
 describe('agent reconciler: restarts, leases and artifacts', function () {
   this.timeout(60_000);
   let dataDir: string;

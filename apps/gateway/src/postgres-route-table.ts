@@ -1,5 +1,5 @@
 import { DATA_CLASSES, type DataClass } from '@lunanexa/contracts';
-import type { ReportedReplicaLoad } from '@lunanexa/domain';
+import { servingDuringDrain, type ReportedReplicaLoad } from '@lunanexa/domain';
 import type { Logger } from '@lunanexa/observability';
 import {
   routableAliasRows,
@@ -133,7 +133,10 @@ function buildSnapshot(
 ): Snapshot {
   const byRef = new Map<string, EndpointGroup>();
   const byDeployment = new Map<string, EndpointGroup>();
-  for (const row of rows) {
+  const serving = servingDuringDrain(
+    rows.map((row) => ({ row, deploymentId: row.deployment_id, nodeDraining: row.node_draining })),
+  );
+  for (const { row } of serving) {
     group(byRef, row.model_ref, row);
     group(byDeployment, row.deployment_id, row);
   }

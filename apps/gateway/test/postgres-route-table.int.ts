@@ -344,7 +344,6 @@ describe('PostgresRouteTable on PostgreSQL', function () {
         `UPDATE nodes SET lease_expires_at = now() - interval '1 second'`,
       ],
       ['the node never renewed a lease', `UPDATE nodes SET lease_expires_at = NULL`],
-      ['the node is Draining', `UPDATE nodes SET lifecycle = 'Draining'`],
       ['the node is Drained', `UPDATE nodes SET lifecycle = 'Drained'`],
       ['the deployment is Stopping', `UPDATE deployments SET state = 'Stopping'`],
       ['the deployment is Stopped', `UPDATE deployments SET state = 'Stopped'`],
@@ -362,6 +361,37 @@ describe('PostgresRouteTable on PostgreSQL', function () {
         expect(routes.ready()).to.equal(true);
       });
     }
+
+    it('drains make-before-break: a Draining node serves until a replica elsewhere is Ready, then traffic leaves it', async () => {
+      const routes = table();
+      const served = async () => {
+        await routes.refresh();
+        return routes.lookup(REF)?.endpoints.map((e) => e.baseUrl) ?? [];
+      };
+      await sql.query(`UPDATE nodes SET lifecycle = 'Draining' WHERE name = 'gpu-a'`);
+      expect(await served(), 'the only replica keeps serving').to.deep.equal(['http://10.0.0.11:41001']);
+      await addReplica({ node: 'gpu-b', deployment: 'llama', address: '10.0.0.12', port: 41002 });
+      await sql.query(`UPDATE assignments SET observed_state = 'Starting' WHERE node_id = 'node-gpu-b'`);
+      expect(await served(), 'the replacement is not Ready yet').to.deep.equal(['http://10.0.0.11:41001']);
+      await sql.query(`UPDATE assignments SET observed_state = 'Ready' WHERE node_id = 'node-gpu-b'`);
+      expect(await served(), 'the replacement takes every new request').to.deep.equal([
+        'http://10.0.0.12:41002',
+      ]);
+      await sql.query(`UPDATE assignments SET intent = 'Stop' WHERE node_id = 'node-gpu-a'`);
+      expect(await served()).to.deep.equal(['http://10.0.0.12:41002']);
+      // Another deployment's only replica on the draining node is not pushed out by this one's replacement.
+      await addReplica({
+        node: 'gpu-a',
+        deployment: 'mistral',
+        ref: OTHER_REF,
+        address: '10.0.0.11',
+        port: 41003,
+      });
+      await routes.refresh();
+      expect(routes.lookup(OTHER_REF)?.endpoints.map((e) => e.baseUrl)).to.deep.equal([
+        'http://10.0.0.11:41003',
+      ]);
+    });
 
     it('keeps routing to a cordoned node that is still Active (cordon only blocks placements)', async () => {
       const routes = table();
@@ -482,7 +512,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       routes.start();
       await eventually('first load', () => routes.ready());
       expect(routes.lookup(REF)).to.not.equal(undefined);
-      await sql.query(`UPDATE nodes SET lifecycle = 'Draining'`);
+      await sql.query(`UPDATE nodes SET lifecycle = 'Drained'`);
       await eventually('the drained node to drop out', () => routes.lookup(REF) === undefined);
       await sql.query(`UPDATE nodes SET lifecycle = 'Active'`);
       await eventually('the node to return', () => routes.lookup(REF) !== undefined);
@@ -563,6 +593,73 @@ describe('PostgresRouteTable on PostgreSQL', function () {
     });
   });
 
+  describe('re-placement under load, routes reloading every 100 ms', () => {
+    const runtimes: FakeRuntimeProcess[] = [];
+
+    before(async () => {
+      await sql.query(
+        'TRUNCATE alias_revisions, rollouts, aliases, assignments, deployments, model_versions, nodes CASCADE',
+      );
+      for (let i = 0; i < 2; i++) runtimes.push(await startFakeRuntime(['--model', REF, '--ttft-ms', '20']));
+      await addReplica({ node: 'gpu-a', deployment: 'llama', port: runtimes[0]?.port ?? 0 });
+    });
+
+    after(async () => {
+      await Promise.all(runtimes.map((runtime) => runtime.stop()));
+    });
+
+    it('never loses the route while a drained replica moves: 0 failed requests from drain to the old replica stopped', async () => {
+      const routes = table({ refreshMs: 100 });
+      routes.start();
+      await eventually('route table ready', () => routes.lookup(REF) !== undefined);
+      const gw = await startGateway({ routes });
+      const outcomes = { ok: 0, failed: [] as string[] };
+      let loading = true;
+      const client = async (): Promise<void> => {
+        while (loading) {
+          const response = await postJson(gw.url, '/v1/chat/completions', {
+            model: REF,
+            messages: [{ role: 'user', content: QUESTION }],
+            max_tokens: 4,
+          });
+          if (response.status === 200) outcomes.ok += 1;
+          else outcomes.failed.push(`${response.status} ${response.text.slice(0, 200)}`);
+        }
+      };
+      const clients = Array.from({ length: 4 }, () => client());
+      try {
+        // The steps DrainNode and the deployment workflow take, each held for several refreshes.
+        const hold = () => delay(600);
+        await hold();
+        await sql.query(`UPDATE nodes SET lifecycle = 'Draining' WHERE name = 'gpu-a'`);
+        await hold();
+        await addReplica({ node: 'gpu-b', deployment: 'llama', port: runtimes[1]?.port ?? 0 });
+        await sql.query(`UPDATE assignments SET observed_state = 'Starting' WHERE node_id = 'node-gpu-b'`);
+        await hold();
+        await sql.query(`UPDATE assignments SET observed_state = 'Ready' WHERE node_id = 'node-gpu-b'`);
+        await hold();
+        await sql.query(`UPDATE assignments SET intent = 'Stop' WHERE node_id = 'node-gpu-a'`);
+        // The agent's deregistration delay: the old runtime answers a little longer, then it is gone.
+        await hold();
+        await runtimes[0]?.stop();
+        await sql.query(
+          `UPDATE assignments SET observed_state = 'Stopped' WHERE node_id = 'node-gpu-a';
+           UPDATE nodes SET lifecycle = 'Drained' WHERE name = 'gpu-a'`,
+        );
+        await hold();
+      } finally {
+        loading = false;
+        await Promise.all(clients);
+        await gw.stop();
+      }
+      expect(outcomes.failed, 'client errors').to.deep.equal([]);
+      expect(outcomes.ok).to.be.above(20);
+      expect(routes.lookup(REF)?.endpoints.map((e) => e.baseUrl)).to.deep.equal([
+        `http://127.0.0.1:${runtimes[1]?.port}`,
+      ]);
+    });
+  });
+
   describe('gateway end to end with the fake runtime', () => {
     let runtime: FakeRuntimeProcess;
     let routes: PostgresRouteTable;
@@ -584,7 +681,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
     });
 
     beforeEach(async () => {
-      await sql.query(`UPDATE nodes SET lifecycle = 'Active'`);
+      await sql.query(`UPDATE nodes SET lifecycle = 'Active'; UPDATE assignments SET intent = 'Run'`);
       routes = table({ refreshMs: 100 });
       routes.start();
       await eventually('route table ready', () => routes.ready() && routes.lookup(REF) !== undefined);
@@ -635,13 +732,13 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       expect(spreadMs(text)).to.be.above(400);
     });
 
-    it('lets a stream to a node that turns Draining finish while new requests find no route', async () => {
+    it('lets a stream to a replica told to Stop finish while new requests find no route', async () => {
       // 30 tokens at 10/s: about 3 s, far longer than a refresh.
       const inFlight = openStream(gw.url, '/v1/chat/completions', chat(30));
       let streamFinished = false;
       void inFlight.done.then(() => (streamFinished = true));
       await inFlight.firstEvent;
-      await sql.query(`UPDATE nodes SET lifecycle = 'Draining'`);
+      await sql.query(`UPDATE assignments SET intent = 'Stop'`);
       let refused = await postJson(gw.url, '/v1/chat/completions', { ...chat(1), stream: false });
       await eventually('new requests to be refused', async () => {
         if (refused.status === 404) return true;
@@ -653,7 +750,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       const listed = await call(gw.url, 'GET', '/v1/models');
       expect(listed.json<{ data: unknown[] }>().data).to.deep.equal([]);
 
-      // The drain took effect while the earlier stream was still being generated.
+      // The stop took effect while the earlier stream was still being generated.
       expect(streamFinished).to.equal(false);
       const { status, events } = await inFlight.done;
       expect(status).to.equal(200);
@@ -731,7 +828,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
 
     it("cedes a side's share when it has no ready replica, and serves nothing under a license that is not Approved", async () => {
       await setAlias(10);
-      await sql.query(`UPDATE nodes SET lifecycle = 'Draining' WHERE name = 'gpu-a'`);
+      await sql.query(`UPDATE nodes SET lifecycle = 'Drained' WHERE name = 'gpu-a'`);
       const routes = table({ random: () => 0.99 });
       await routes.refresh();
       expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-canary');

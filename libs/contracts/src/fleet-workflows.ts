@@ -160,6 +160,11 @@ export interface EvacuateNodeSignal {
   readonly nodeId: string;
   readonly actor: string;
   readonly correlationId: string;
+  /**
+   * Move the replica only if a replacement can be placed; otherwise leave it serving where it is (healing moving
+   * replicas off a node with a faulty GPU). Without it (a drain, a lost node) the replica is stopped either way.
+   */
+  readonly onlyIfReplaced?: boolean;
 }
 
 export const DEPLOYMENT_SIGNALS = {

@@ -15,8 +15,9 @@ import type {
  * Rules, in the order they claim a target:
  *  1. `cordon-gpu-unhealthy-node` — the node's GpuHealthy condition is False
  *     (a GPU lost or missing, uncorrected ECC errors, a GPU Xid, sustained
- *     thermal throttling; node-conditions.ts) → cordon it: no new replica
- *     lands on a faulty GPU, the ones there keep serving until an operator drains.
+ *     thermal throttling; node-conditions.ts) → cordon it (no new replica
+ *     lands on a faulty GPU) and move its replicas make-before-break, each
+ *     serving until its replacement is Ready; one with nowhere to go stays.
  *  2. `cordon-crashing-node` — runtimes on one node crashed at least
  *     `nodeCrashThreshold` times within `nodeCrashWindowSeconds`, across at
  *     least `nodeCrashMinReplicas` distinct replicas (one bad model is the
@@ -162,7 +163,7 @@ export function planHealing(view: HealingView, now: Date, settings: HealingRuleS
       reason:
         `GPU unhealthy on ${node.nodeName} since ${gpu.lastTransitionAt}: ${gpu.reason}` +
         `${gpu.message === undefined ? '' : ` (${gpu.message})`}; cordon it so no new replica lands there ` +
-        `(its replicas keep serving until it is drained)`,
+        `and move its replicas (each serves until its replacement is Ready; one with nowhere to go stays)`,
       evidence: {
         nodeName: node.nodeName,
         condition: 'GpuHealthy',

@@ -162,7 +162,7 @@ describe('healing rules', () => {
           deploymentId: null,
           reason:
             `GPU unhealthy on node-a since 2026-12-05T11:59:00.000Z: GpuXidError (${GPU} logged Xid 79); ` +
-            'cordon it so no new replica lands there (its replicas keep serving until it is drained)',
+            'cordon it so no new replica lands there and move its replicas (each serves until its replacement is Ready; one with nowhere to go stays)',
           evidence: {
             nodeName: 'node-a',
             condition: 'GpuHealthy',
@@ -220,7 +220,7 @@ describe('healing rules', () => {
         ).actions[0]?.reason,
       ).to.equal(
         'GPU unhealthy on node-a since 2026-12-05T11:59:55.000Z: GpuLost; cordon it so no new replica lands there ' +
-          '(its replicas keep serving until it is drained)',
+          'and move its replicas (each serves until its replacement is Ready; one with nowhere to go stays)',
       );
     });
   });

@@ -9,9 +9,12 @@ import type { Queryable } from './fleet';
  * Every replica that may take a new request, in one round trip. A replica
  * counts only when desired state (intent Run, deployment not being torn down),
  * what the agent reported (Ready for the current generation, with a port) and
- * both leases (assignment and node) agree. Draining/Drained nodes drop out so
- * a drain stops new traffic at once; cordon is deliberately absent because it
- * only blocks new placements. A node whose lease lapsed is Unreachable, and a
+ * both leases (assignment and node) agree. A Draining node's replicas stay in
+ * the rows, marked `node_draining`: a drain is make-before-break, and the
+ * gateway keeps one only while its deployment has no replica elsewhere
+ * (libs/domain `servingDuringDrain`); the deployment's own workflow takes it
+ * out (intent Stop) once the replacement is Ready. Drained nodes drop out;
+ * cordon is deliberately absent because it only blocks new placements. A node whose lease lapsed is Unreachable, and a
  * NULL lease (never heartbeated) compares as unknown, so both drop out too.
  * A version whose license is not Approved (rejected or withdrawn after the
  * rollout) stops serving at the next refresh; the license's allowed data
@@ -35,7 +38,8 @@ SELECT d.id AS deployment_id,
        a.load_waiting,
        a.load_running,
        a.load_cache_pressure,
-       a.load_scraped_at
+       a.load_scraped_at,
+       n.lifecycle = 'Draining' AS node_draining
   FROM assignments a
   JOIN deployments d ON d.id = a.deployment_id
   JOIN nodes n ON n.id = a.node_id
@@ -47,7 +51,7 @@ SELECT d.id AS deployment_id,
    AND a.endpoint_port BETWEEN 1 AND 65535
    AND a.lease_expires_at > now()
    AND d.state NOT IN ('Stopping', 'Stopped', 'Failed')
-   AND n.lifecycle = 'Active'
+   AND n.lifecycle IN ('Active', 'Draining')
    AND n.lease_expires_at > now()
    AND l.approval_state = 'Approved'
  ORDER BY d.model_ref, d.updated_at, d.id, a.updated_at, a.id`;
@@ -87,6 +91,7 @@ export interface RoutableReplicaRow {
   readonly load_running: number | null;
   readonly load_cache_pressure: number | null;
   readonly load_scraped_at: Date | null;
+  readonly node_draining: boolean;
 }
 
 /** Every replica that may take a new request now (see ROUTES_SQL), in the table's stable base order. */

@@ -43,6 +43,14 @@ export const DEFAULT_RECONCILE_INTERVAL_MS = 2_000;
 const STARTUP_PROBE_MS = 25;
 const STARTUP_PROBE_WINDOW_MS = 3_000;
 export const DEFAULT_RESTART_BACKOFF = { initialMs: 1_000, maxMs: 60_000 } as const;
+/**
+ * Before a serving replica told to Stop gets SIGTERM: first long enough for every gateway to have refreshed its
+ * routes without it (the route snapshot refreshes every second by default; the intent change already took it out
+ * of the snapshot's query), then until the runtime reports nothing running or waiting, bounded.
+ */
+export const DEFAULT_REPLICA_DRAIN = { deregistrationDelayMs: 2_000, timeoutMs: 30_000 } as const;
+/** How often a draining runtime's /metrics is read for its in-flight count. */
+const DRAIN_POLL_MS = 250;
 /** A runtime ready this long has recovered: its next crash starts the backoff from the beginning. */
 const STABLE_AFTER_MS = 60_000;
 /** Runtimes that ended and have not yet been reported in an acknowledged heartbeat; the oldest go first. */
@@ -68,6 +76,8 @@ export interface ReconcilerOptions {
   readonly intervalMs?: number;
   readonly restartBackoff?: { readonly initialMs: number; readonly maxMs: number };
   readonly stopGraceMs?: number;
+  /** How a serving replica told to Stop finishes its in-flight requests first (DEFAULT_REPLICA_DRAIN). */
+  readonly replicaDrain?: { readonly deregistrationDelayMs: number; readonly timeoutMs: number };
   /** The health check for every runtime (the agent has no registry record of its own). */
   readonly healthCheck?: RuntimeHealthCheck;
   /** Where s3:// and oci:// artifacts are pulled from; default: nowhere (only artifacts already on disk run). */
@@ -308,10 +318,14 @@ export class Reconciler {
           ? null
           : `lease expired at ${assignment.leaseExpiresAt}; waiting for the controller to renew it`;
       if (slot.runtime !== null) {
-        this.beginStop(slot, reason ?? `intent ${assignment.intent} at generation ${assignment.generation}`, {
-          state: 'Stopped',
-          message: reason,
-        });
+        this.beginStop(
+          slot,
+          reason ?? `intent ${assignment.intent} at generation ${assignment.generation}`,
+          { state: 'Stopped', message: reason },
+          // A replica told to Stop while serving (a drain moving it, a scale-down) finishes what it is answering;
+          // one whose lease lapsed is already out of every route and is stopped as it is.
+          assignment.intent !== 'Run' && slot.state === 'Ready',
+        );
       } else {
         this.transition(slot, 'Stopped', reason);
         slot.load = null;
@@ -658,11 +672,16 @@ export class Reconciler {
     return delayMs;
   }
 
-  /** Stops the slot's runtime in the background; the slot takes `after` once the process group is gone. */
+  /**
+   * Stops the slot's runtime in the background; the slot takes `after` once the process group is gone. With
+   * `drainFirst` the runtime keeps answering what it was given until the gateways have let go of it and its
+   * in-flight count reaches zero (bounded), so a make-before-break move loses no request.
+   */
   private beginStop(
     slot: Slot,
     reason: string,
     after: { readonly state: ReplicaState; readonly message: string | null },
+    drainFirst = false,
   ): void {
     const runtime = slot.runtime;
     if (runtime === null || slot.stopping !== null) return;
@@ -670,11 +689,18 @@ export class Reconciler {
     slot.load = null;
     this.transition(slot, 'Stopping', reason);
     this.log.info(
-      { event: 'runtime_stopping', assignmentId: slot.assignmentId, pid: runtime.handle.pid, reason },
+      {
+        event: 'runtime_stopping',
+        assignmentId: slot.assignmentId,
+        pid: runtime.handle.pid,
+        reason,
+        drainFirst,
+      },
       `stopping the runtime for ${slot.assignmentId}`,
     );
-    slot.stopping = runtime.handle
-      .stop({ graceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS })
+    const drained = drainFirst ? this.drainRuntime(slot, runtime) : Promise.resolve();
+    slot.stopping = drained
+      .then(() => runtime.handle.stop({ graceMs: this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS }))
       .then(async (exit) => {
         this.reportExit(runtime, exit);
         if (slot.runtime === runtime) slot.runtime = null;
@@ -689,6 +715,37 @@ export class Reconciler {
         slot.stopping = null;
         this.trigger();
       });
+  }
+
+  /**
+   * Waits out the route deregistration delay, then until the runtime's /metrics shows nothing running or
+   * waiting, or the drain timeout. A runtime without a readable load page gets the delay only: its in-flight
+   * count cannot be known, and SIGTERM's grace period is what remains for it.
+   */
+  private async drainRuntime(slot: Slot, runtime: LiveRuntime): Promise<void> {
+    const drain = this.options.replicaDrain ?? DEFAULT_REPLICA_DRAIN;
+    const started = Date.now();
+    const deadline = started + Math.max(drain.timeoutMs, drain.deregistrationDelayMs);
+    await delay(drain.deregistrationDelayMs);
+    let inFlight: number | null = null;
+    for (;;) {
+      const load = await readRuntimeLoad(runtime.handle.endpoint, this.now);
+      inFlight = load === null ? null : (load.running ?? 0) + (load.waiting ?? 0);
+      if (inFlight === null || inFlight === 0 || Date.now() >= deadline || this.closed) break;
+      await delay(DRAIN_POLL_MS);
+    }
+    this.log.info(
+      {
+        event: 'runtime_drained',
+        assignmentId: slot.assignmentId,
+        pid: runtime.handle.pid,
+        waitedMs: Date.now() - started,
+        inFlightAtStop: inFlight,
+      },
+      inFlight !== null && inFlight > 0
+        ? `drain of ${slot.assignmentId} timed out with ${inFlight} request(s) in flight`
+        : `runtime for ${slot.assignmentId} drained`,
+    );
   }
 
   private transition(slot: Slot, state: ReplicaState, message: string | null): void {
@@ -975,4 +1032,8 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

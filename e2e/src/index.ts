@@ -13,3 +13,4 @@ export * from './otlp-sink';
 export * from './pg-tools';
 export * from './enrollment-answer-loss';
 export * from './previous-release';
+export * from './steady-load';

@@ -1,15 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { FleetHarness, waitUntil } from '../src';
+import {
+  deploymentAssignments,
+  FleetHarness,
+  startSteadyLoad,
+  untilRouted,
+  waitUntil,
+  type NodeLossAssignment,
+  type SteadyLoad,
+} from '../src';
 
 /**
- * A GPU that fails on the real stack: a simulated node's scripted nvidia-smi
- * reports an Xid and the GPU off the bus (the fault file the simulated agent
- * reads at every sample). The heartbeat carries it, the api turns the node's
- * GpuHealthy False once (audited), the gauges say so, the healing dry run
- * lists the cordon and changes nothing, and the healing pass cordons it.
- * Moving its replicas is the drain's job (not tested here).
+ * A GPU that fails on the real stack, and the replica on it moved without a
+ * client noticing: a simulated node's scripted nvidia-smi reports an Xid and
+ * the GPU off the bus (the fault file the simulated agent reads at every
+ * sample). The heartbeat carries it, the api turns the node's GpuHealthy
+ * False once (audited), the gauges say so, the healing dry run lists the
+ * cordon and changes nothing, and the healing pass cordons the node and moves
+ * its one-replica deployment make-before-break while clients call it through
+ * the gateway: 0 failed requests. Then an operator drains the node the
+ * replica moved to, under the same load: 0 failed requests again.
  */
 
 const PLAN_FIELDS = `actions { rule kind target nodeId reason outcome } skipped { rule target reason }`;
@@ -21,9 +32,19 @@ interface NodeView {
   gpuTelemetry: { uuid: string; lost: boolean | null; lastXid: number | null }[];
 }
 
-describe('a failing GPU: GpuHealthy turns False, the healing dry run lists the cordon, the run cordons the node', function () {
+const MODEL = 'gpu-move@v1';
+const DEPLOYMENT = 'gpu-move';
+
+describe('a failing GPU: GpuHealthy turns False, healing cordons the node and moves its replica with 0 client errors; a drain moves it again', function () {
   this.timeout(300_000);
   let h: FleetHarness;
+  /** The node the one replica landed on first: its GPU is the one that fails. */
+  let victim = '';
+  let load: SteadyLoad | null = null;
+
+  async function running(): Promise<NodeLossAssignment[]> {
+    return (await deploymentAssignments(h, DEPLOYMENT)).filter((a) => a.intent === 'Run');
+  }
 
   async function node(name: string): Promise<NodeView | undefined> {
     const data = await h.graphql<{ nodes: NodeView[] }>(
@@ -40,16 +61,36 @@ describe('a failing GPU: GpuHealthy turns False, the healing dry run lists the c
       // The standing healing loop's first pass runs at start, on healthy GPUs; the next one would race the dry run.
       extraEnv: { LUNANEXA_HEAL_INTERVAL_SECONDS: '3600' },
     });
-    for (const name of ['gpu-a', 'gpu-b']) await h.startReadyAgent(name);
+    for (const name of ['gpu-a', 'gpu-b', 'gpu-c']) await h.startReadyAgent(name);
+    await h.graphql(
+      `mutation($input: RegisterModelVersionInput!) { registerModelVersion(input: $input) { ref } }`,
+      { input: { model: 'gpu-move', version: 'v1', ttftMs: 20, tokensPerSecond: 200 } },
+    );
+    await h.graphql(
+      `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
+      { input: { name: DEPLOYMENT, model: MODEL, replicas: 1, purpose: 'Candidate' } },
+    );
+    const [placed] = await waitUntil(
+      'the one replica Ready',
+      async () => {
+        const ready = (await running()).filter((a) => a.observed_state === 'Ready');
+        return ready.length === 1 ? ready : null;
+      },
+      120_000,
+    );
+    victim = placed?.node ?? '';
+    await untilRouted(h, MODEL);
+    load = startSteadyLoad(h, MODEL, { callers: 2 });
   });
 
   after(async () => {
+    await load?.stop();
     await h?.stop();
   });
 
   it('healthy simulated GPUs report telemetry through the real parser, and GpuHealthy is True', async () => {
-    const healthy = await waitUntil('gpu-a to report its GPU healthy', async () => {
-      const view = await node('gpu-a');
+    const healthy = await waitUntil(`${victim} to report its GPU healthy`, async () => {
+      const view = await node(victim);
       return gpuHealthy(view)?.status === 'True' && (view?.gpuTelemetry.length ?? 0) > 0 ? view : null;
     });
     expect(healthy.gpuTelemetry[0]).to.include({ lost: false, lastXid: null });
@@ -57,22 +98,23 @@ describe('a failing GPU: GpuHealthy turns False, the healing dry run lists the c
   });
 
   it('an Xid and a lost GPU turn GpuHealthy False once, audited; the gauges say so', async () => {
-    const agent = h.agents.get('gpu-a');
-    if (agent === undefined) throw new Error('gpu-a is not running');
+    const agent = h.agents.get(victim);
+    if (agent === undefined) throw new Error(`${victim} is not running`);
     writeFileSync(
       join(agent.stateDir, 'simulated-gpu-faults.json'),
       JSON.stringify({ '0': { xid: 79, lost: true } }),
     );
     const failed = await waitUntil(
-      'gpu-a to turn GpuHealthy False',
+      `${victim} to turn GpuHealthy False`,
       async () => {
-        const view = await node('gpu-a');
+        const view = await node(victim);
         return gpuHealthy(view)?.status === 'False' ? view : null;
       },
       60_000,
     );
     expect(gpuHealthy(failed)?.reason).to.match(/^Gpu[A-Z]/);
-    expect(gpuHealthy(await node('gpu-b'))?.status).to.equal('True');
+    for (const other of ['gpu-a', 'gpu-b', 'gpu-c'].filter((name) => name !== victim))
+      expect(gpuHealthy(await node(other))?.status).to.equal('True');
     // A few more heartbeats with the fault: still one transition in the audit log, not one per heartbeat.
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     const events = await h.sql<{ evidence: Record<string, unknown> }>(
@@ -81,19 +123,23 @@ describe('a failing GPU: GpuHealthy turns False, the healing dry run lists the c
     const toFalse = events.filter((e) => JSON.stringify(e.evidence).includes('"False"'));
     expect(toFalse, JSON.stringify(events)).to.have.length(1);
     const metrics = await (await fetch(`${h.apiUrl}/metrics`)).text();
-    expect(metrics).to.match(/^lunanexa_gpu_lost\{[^}]*node="gpu-a"[^}]*\} 1$/m);
+    expect(metrics).to.match(new RegExp(`^lunanexa_gpu_lost\\{[^}]*node="${victim}"[^}]*\\} 1$`, 'm'));
     expect(metrics).to.match(
       /^lunanexa_node_condition\{[^}]*condition="GpuHealthy"[^}]*status="False"[^}]*\} 1$/m,
     );
   });
 
-  it('the healing dry run lists the cordon and changes nothing; the run cordons gpu-a and only gpu-a', async () => {
+  it('the healing dry run lists the cordon and changes nothing; the run cordons that node only and moves its replica with 0 client errors', async () => {
     const planned = await h.graphql<{
       healingPlan: { actions: { rule: string; kind: string; target: string }[] };
     }>(`query { healingPlan { ${PLAN_FIELDS} } }`);
     const cordons = planned.healingPlan.actions.filter((a) => a.rule === 'cordon-gpu-unhealthy-node');
     expect(cordons.map((a) => a.kind)).to.deep.equal(['CordonNode']);
-    expect((await node('gpu-a'))?.cordoned, 'the dry run changed nothing').to.equal(false);
+    expect((await node(victim))?.cordoned, 'the dry run changed nothing').to.equal(false);
+    expect(
+      (await running()).map((a) => a.node),
+      'the dry run moved nothing',
+    ).to.deep.equal([victim]);
     const run = await h.graphql<{
       heal: {
         workflowId: string;
@@ -105,11 +151,63 @@ describe('a failing GPU: GpuHealthy turns False, the healing dry run lists the c
         .filter((a) => a.rule === 'cordon-gpu-unhealthy-node')
         .map((a) => [a.kind, a.outcome]),
     ).to.deep.equal([['CordonNode', 'applied']]);
-    expect((await node('gpu-a'))?.cordoned).to.equal(true);
-    expect((await node('gpu-b'))?.cordoned).to.equal(false);
+    expect((await node(victim))?.cordoned).to.equal(true);
+    for (const other of ['gpu-a', 'gpu-b', 'gpu-c'].filter((name) => name !== victim))
+      expect((await node(other))?.cordoned).to.equal(false);
     const audited = await h.sql<{ workflow_id: string }>(
       `SELECT workflow_id FROM audit_events WHERE action = 'node.cordon'`,
     );
     expect(audited.map((a) => a.workflow_id)).to.deep.equal([run.heal.workflowId]);
+
+    const moved = await waitUntil(
+      'the replica moved off the faulty GPU and the old one stopped',
+      async () => {
+        const all = await deploymentAssignments(h, DEPLOYMENT);
+        const serving = all.filter((a) => a.intent === 'Run' && a.observed_state === 'Ready');
+        const old = all.find((a) => a.node === victim);
+        return serving.length === 1 && serving[0]?.node !== victim && old?.observed_state === 'Stopped'
+          ? serving[0]
+          : null;
+      },
+      120_000,
+    );
+    expect(moved?.node).to.not.equal(victim);
+    // Calls keep landing on the replacement after the old replica is gone.
+    const before = load?.outcomes.ok ?? 0;
+    await waitUntil('calls served after the move', () =>
+      Promise.resolve((load?.outcomes.ok ?? 0) > before + 10),
+    );
+    expect(load?.outcomes.errors, 'client errors while the replica moved').to.deep.equal([]);
+  });
+
+  it('draining the node the replica moved to, under the same load: make-before-break, 0 client errors, Drained with a receipt', async () => {
+    const [from] = await running();
+    if (from === undefined) throw new Error('no running replica');
+    const drained = await h.graphql<{
+      drainNode: { node: { lifecycle: string }; replicasAtStart: number; receiptHash: string };
+    }>(
+      `mutation($node: String!) { drainNode(node: $node, timeoutSeconds: 30) { node { lifecycle } replicasAtStart receiptHash } }`,
+      { node: from.node },
+    );
+    expect(drained.drainNode.node.lifecycle).to.equal('Drained');
+    expect(drained.drainNode.replicasAtStart).to.equal(1);
+    const [to] = await running();
+    expect(to?.node, 'moved to the one node left (the faulty one is cordoned)').to.not.be.oneOf([
+      from.node,
+      victim,
+    ]);
+    expect(to?.observed_state).to.equal('Ready');
+    const [complete] = await h.sql<{ evidence: Record<string, unknown> }>(
+      `SELECT evidence FROM audit_events WHERE action = 'node.drain.complete' ORDER BY seq DESC LIMIT 1`,
+    );
+    expect(complete?.evidence).to.deep.include({ makeBeforeBreak: true, replicasStillRunning: 0 });
+    const before = load?.outcomes.ok ?? 0;
+    await waitUntil('calls served after the drain', () =>
+      Promise.resolve((load?.outcomes.ok ?? 0) > before + 10),
+    );
+    const total = await load?.stop();
+    load = null;
+    expect(total?.errors, 'client errors while the drained node’s replica moved').to.deep.equal([]);
+    expect(total?.ok).to.be.above(100);
   });
 });

@@ -307,11 +307,11 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
   // Its own --timeout is in seconds; the global request timeout goes before `node`.
   leaf(node, 'drain <node>', ['timeout'])
     .description(
-      'cordon, stop new traffic, wait for in-flight requests, stop the replicas; prints the receipt and workflow',
+      'cordon, move each replica make-before-break (replacement Ready, then the old one drains and stops); prints the receipt and workflow',
     )
     .option(
       '--timeout <seconds>',
-      `how long in-flight requests may finish before replicas stop (default ${DEFAULT_DRAIN_TIMEOUT_SECONDS}; the request timeout is the global --timeout, given before "node")`,
+      `extra time the drain waits for its replicas to stop, beyond their replacements (default ${DEFAULT_DRAIN_TIMEOUT_SECONDS}; the request timeout is the global --timeout, given before "node")`,
     )
     .option('--key <idempotency-key>', 'the same key joins the same drain run (default: a new run)')
     .option(

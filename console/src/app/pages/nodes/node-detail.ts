@@ -171,8 +171,9 @@ export class NodeDetail {
       title: `Drain ${node.name}`,
       scope: drainScopeText(node),
       explanation:
-        'Draining cordons the node, stops new traffic to it, waits a bounded time for in-flight requests, then ' +
-        'stops its replicas. Requests still running at the timeout are cut off. Uncordon returns the node to service.',
+        'Draining cordons the node and moves each replica make-before-break: it keeps serving until its ' +
+        'replacement elsewhere is Ready, then finishes its in-flight requests (bounded) and stops. A forced ' +
+        'drain stops replicas that have nowhere to go. Uncordon returns the node to service.',
       confirmLabel: `Drain ${node.name}`,
       failureHeading: `Could not drain ${node.name}`,
       override: {

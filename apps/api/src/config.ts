@@ -57,6 +57,13 @@ export const ApiConfigSchema = z.object({
    * (6 saturated at 1,000 agents on a loaded 2-core machine: bench:scale).
    */
   LUNANEXA_HEARTBEAT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Wrong passwords in a row one account may send before sign-ins to it are blocked (libs/domain sign-in-throttle). */
+  LUNANEXA_SIGN_IN_ACCOUNT_FAILURES: z.coerce.number().int().min(1).max(1_000).default(5),
+  /** Failed sign-ins one client address may send, to any accounts, before its sign-ins are blocked. */
+  LUNANEXA_SIGN_IN_ADDRESS_FAILURES: z.coerce.number().int().min(1).max(1_000).default(20),
+  /** The first block's length; each further failure doubles it up to LUNANEXA_SIGN_IN_MAX_BLOCK_SECONDS. */
+  LUNANEXA_SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
+  LUNANEXA_SIGN_IN_MAX_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

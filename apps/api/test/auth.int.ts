@@ -855,6 +855,88 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
     }
   });
 
+  it('throttles failed sign-ins per account and per address: RATE_LIMITED with an audit event, the right password works once the block ends, nothing is locked forever', async () => {
+    await ds.query('DELETE FROM sign_in_throttle');
+    const root = await login('root', passwords.root);
+    const tessPassword = newPassword();
+    await createOperator(root, 'tess', 'viewer', tessPassword);
+    // A second api on the same database with short blocks: what one api counts, every api sees.
+    const tuned = await listen({
+      ...config,
+      LUNANEXA_SIGN_IN_ACCOUNT_FAILURES: 3,
+      LUNANEXA_SIGN_IN_ADDRESS_FAILURES: 12,
+      LUNANEXA_SIGN_IN_BLOCK_SECONDS: 1,
+      LUNANEXA_SIGN_IN_MAX_BLOCK_SECONDS: 2,
+    });
+    const attempt = async (username: string, password: string) => {
+      const response = await fetch(`${tuned.base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: LOGIN, variables: { input: { username, password } } }),
+      });
+      const body = (await response.json()) as GraphQLBody;
+      return { code: body.errors?.[0]?.extensions.code ?? 'OK', message: body.errors?.[0]?.message ?? '' };
+    };
+    const blockEnds = async (username: string) => {
+      const [row] = await ds.query<{ blocked_until: Date | null }[]>(
+        `SELECT blocked_until FROM sign_in_throttle WHERE scope = 'account' AND key_sha256 = $1`,
+        [createHash('sha256').update(username).digest('hex')],
+      );
+      return row?.blocked_until ?? null;
+    };
+    try {
+      const since = await lastSeq();
+      // A burst of wrong passwords, all at once: every one is counted under its row lock.
+      const burst = await Promise.all(Array.from({ length: 4 }, () => attempt('tess', newPassword())));
+      expect(burst.map((a) => a.code)).to.deep.equal(Array(4).fill(ErrorCode.UNAUTHENTICATED));
+      const until = await blockEnds('tess');
+      expect(until, 'the fourth failure started a block').to.not.equal(null);
+      expect((until?.getTime() ?? 0) - Date.now()).to.be.at.most(1_000);
+      // During the block even the right password is refused, before it is checked, and says when to retry.
+      const blocked = await attempt('tess', tessPassword);
+      expect(blocked.code).to.equal(ErrorCode.RATE_LIMITED);
+      expect(blocked.message).to.match(/^Too many failed sign-ins for this account; try again in [12] s\.$/);
+      // The other api refuses it too: the count lives in PostgreSQL.
+      expect(codeOf(await gql(LOGIN, { input: { username: 'tess', password: tessPassword } }))).to.equal(
+        ErrorCode.RATE_LIMITED,
+      );
+      const refusals = await auditEvents('auth.login', since);
+      expect(refusals.filter((e) => e.evidence['reason'] === 'password-mismatch')).to.have.length(4);
+      const throttled = refusals.filter((e) => e.evidence['reason'] === 'throttled');
+      expect(throttled).to.have.length(2);
+      expect(throttled[0]?.evidence).to.include({ scope: 'account', clientAddress: '127.0.0.1' });
+      expect(refusals.some((e) => typeof e.evidence['accountBlockedUntil'] === 'string')).to.equal(true);
+
+      // The block ends on its own, and the right password then works and clears the count.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, (until?.getTime() ?? 0) - Date.now()) + 50),
+      );
+      expect((await attempt('tess', tessPassword)).code).to.equal('OK');
+      expect(await blockEnds('tess'), 'a sign-in clears the account').to.equal(null);
+
+      // Nothing is locked forever: however many failures, a block is at most the maximum (2 s here).
+      for (let i = 0; i < 6; i++) await attempt('tess', newPassword());
+      const longest = await blockEnds('tess');
+      expect((longest?.getTime() ?? 0) - Date.now()).to.be.within(0, 2_000);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, (longest?.getTime() ?? 0) - Date.now()) + 50),
+      );
+      expect((await attempt('tess', tessPassword)).code).to.equal('OK');
+
+      // Per address: 12 may fail; the 13th, spread over many names, blocks the address for every account, root's too.
+      await ds.query(`DELETE FROM sign_in_throttle`);
+      for (let i = 0; i < 13; i++) await attempt(`sprayed-${i}`, newPassword());
+      const sprayed = await attempt('root', passwords.root);
+      expect(sprayed.code).to.equal(ErrorCode.RATE_LIMITED);
+      expect(sprayed.message).to.match(/from this address/);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await attempt('root', passwords.root)).code).to.equal('OK');
+    } finally {
+      await tuned.app.close();
+      await ds.query('DELETE FROM sign_in_throttle');
+    }
+  });
+
   // Mocha runs a suite's own tests before its nested suites; these must see everything above.
   describe('after every scenario', () => {
     it('keeps one verifiable audit chain across logins, refusals and account changes', async () => {

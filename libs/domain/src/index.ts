@@ -21,3 +21,4 @@ export * from './serving-health';
 export * from './rollout-lifecycle';
 export * from './rollout-actions';
 export * from './node-conditions';
+export * from './sign-in-throttle';

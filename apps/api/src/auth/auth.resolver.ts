@@ -61,10 +61,16 @@ export class AuthResolver {
   @Mutation(() => LoginResult, {
     description:
       'Exchanges username and password for a 15-minute session token. Unknown user, wrong password and ' +
-      'disabled account all answer UNAUTHENTICATED.',
+      'disabled account all answer UNAUTHENTICATED. Repeated failures for one account or from one address ' +
+      'answer RATE_LIMITED until the block ends (it doubles per further failure, at most 15 minutes by default).',
   })
   async login(@Args('input') input: LoginInput, @Context() ctx: GraphQLContext): Promise<LoginResult> {
-    const outcome = await this.auth.login(input.username, input.password, ctx.ids);
+    const outcome = await this.auth.login(
+      input.username,
+      input.password,
+      ctx.ids,
+      ctx.req.socket.remoteAddress ?? 'unknown',
+    );
     return {
       accessToken: outcome.accessToken,
       expiresAt: outcome.expiresAt,

@@ -12,7 +12,20 @@ import {
 } from '@lunanexa/contracts';
 import type { RequestIds } from '@lunanexa/observability';
 import {
+  ACCOUNT_SIGN_IN_THROTTLE,
+  ADDRESS_SIGN_IN_THROTTLE,
+  NO_SIGN_IN_FAILURES,
+  afterSignInFailure,
+  signInRetryAfterSeconds,
+  type SignInThrottlePolicy,
+  type SignInThrottleScope,
+} from '@lunanexa/domain';
+import {
   type OperatorEntity,
+  clearSignInThrottle,
+  lockSignInThrottle,
+  readSignInThrottle,
+  writeSignInThrottle,
   findApiTokenByHash,
   findOperatorById,
   findOperatorByUsername,
@@ -21,6 +34,7 @@ import {
   revokeSessionsOfOperator,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
+import { API_CONFIG, type ApiConfig } from '../config';
 import { AuditWriter, type Evidence } from './audit-writer';
 import { CONTROLLER_KEY } from './auth.constants';
 import type { ControllerKey } from './controller-key';
@@ -82,11 +96,31 @@ export class AuthService implements OnModuleInit {
   /** One authentication per HTTP request, shared by every field of a GraphQL document. */
   private readonly perRequest = new WeakMap<IncomingMessage, Promise<Authentication>>();
 
+  private readonly throttles: Readonly<Record<SignInThrottleScope, SignInThrottlePolicy>>;
+
   constructor(
     private readonly db: DataSource,
     private readonly audit: AuditWriter,
     @Inject(CONTROLLER_KEY) private readonly key: ControllerKey,
-  ) {}
+    @Inject(API_CONFIG) config: ApiConfig,
+  ) {
+    const tuned = (base: SignInThrottlePolicy, freeFailures: number): SignInThrottlePolicy => {
+      const maxBlockSeconds = Math.max(
+        config.LUNANEXA_SIGN_IN_MAX_BLOCK_SECONDS,
+        config.LUNANEXA_SIGN_IN_BLOCK_SECONDS,
+      );
+      return {
+        freeFailures,
+        baseBlockSeconds: config.LUNANEXA_SIGN_IN_BLOCK_SECONDS,
+        maxBlockSeconds,
+        forgetAfterSeconds: Math.max(base.forgetAfterSeconds, maxBlockSeconds),
+      };
+    };
+    this.throttles = {
+      account: tuned(ACCOUNT_SIGN_IN_THROTTLE, config.LUNANEXA_SIGN_IN_ACCOUNT_FAILURES),
+      address: tuned(ADDRESS_SIGN_IN_THROTTLE, config.LUNANEXA_SIGN_IN_ADDRESS_FAILURES),
+    };
+  }
 
   /**
    * Computes the decoy hash before the first login, so the first unknown-user
@@ -210,24 +244,41 @@ export class AuthService implements OnModuleInit {
    * UNAUTHENTICATED. Every attempt is audited (the reason is recorded there,
    * not told to the caller).
    */
-  async login(username: string, password: string, ids: RequestIds): Promise<LoginOutcome> {
+  async login(
+    username: string,
+    password: string,
+    ids: RequestIds,
+    clientAddress = 'unknown',
+  ): Promise<LoginOutcome> {
     const normalized = username.toLowerCase();
+    const keys = {
+      account: sha256Hex(normalized),
+      address: sha256Hex(clientAddress),
+    } as const satisfies Record<SignInThrottleScope, string>;
+    await this.refuseWhileThrottled(keys, normalized, clientAddress, ids);
     const operator = USERNAME_PATTERN.test(normalized)
       ? await findOperatorByUsername(this.db, normalized)
       : null;
     const matches = await verifyPassword(password, operator?.passwordHash ?? (await decoyPasswordHash()));
     if (!operator || !matches || operator.disabledAt) {
       const reason = !operator ? 'operator-unknown' : !matches ? 'password-mismatch' : 'operator-disabled';
+      const throttle = await this.countFailure(keys);
       await this.audit.refusal(
         { actor: 'anonymous', action: 'auth.login', ids },
-        operator
-          ? { operatorId: operator.id, username: operator.username, reason }
-          : // People type passwords into the username field; the chain is immutable, so an
-            // unknown name is kept only as its sha256 (hash a suspected name to compare).
-            { usernameSha256: createHash('sha256').update(normalized).digest('hex'), reason },
+        {
+          ...(operator
+            ? { operatorId: operator.id, username: operator.username }
+            : // People type passwords into the username field; the chain is immutable, so an
+              // unknown name is kept only as its sha256 (hash a suspected name to compare).
+              { usernameSha256: keys.account }),
+          reason,
+          clientAddress,
+          ...throttle,
+        },
       );
       throw new LunaNexaError(ErrorCode.UNAUTHENTICATED, LOGIN_FAILED);
     }
+    await clearSignInThrottle(this.db, 'account', keys.account);
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + SESSION_TTL_SECONDS;
     const accessToken = signSessionToken(this.key, {
@@ -246,6 +297,55 @@ export class AuthService implements OnModuleInit {
     return { accessToken, expiresAt, operator };
   }
 
+  /**
+   * Refuses, before the password is checked, a sign-in whose account or address is blocked for failing too
+   * often (RATE_LIMITED, saying when to retry); the refusal is audited with the scope and the time left.
+   */
+  private async refuseWhileThrottled(
+    keys: Readonly<Record<SignInThrottleScope, string>>,
+    normalized: string,
+    clientAddress: string,
+    ids: RequestIds,
+  ): Promise<void> {
+    const now = new Date();
+    const rows = await readSignInThrottle(this.db, [
+      { scope: 'account', keySha256: keys.account },
+      { scope: 'address', keySha256: keys.address },
+    ]);
+    const wait = (scope: SignInThrottleScope) =>
+      signInRetryAfterSeconds(rows.get(`${scope}:${keys[scope]}`) ?? NO_SIGN_IN_FAILURES, now);
+    const scope: SignInThrottleScope | null =
+      wait('account') > 0 ? 'account' : wait('address') > 0 ? 'address' : null;
+    if (scope === null) return;
+    const retryAfterSeconds = Math.max(wait('account'), wait('address'));
+    await this.audit.refusal(
+      { actor: 'anonymous', action: 'auth.login', ids },
+      { reason: 'throttled', scope, retryAfterSeconds, usernameSha256: sha256Hex(normalized), clientAddress },
+    );
+    throw new LunaNexaError(
+      ErrorCode.RATE_LIMITED,
+      `Too many failed sign-ins ${scope === 'account' ? 'for this account' : 'from this address'}; ` +
+        `try again in ${retryAfterSeconds} s.`,
+    );
+  }
+
+  /** Counts a failed sign-in against its account and its address, under their row locks; what the audit records. */
+  private async countFailure(keys: Readonly<Record<SignInThrottleScope, string>>): Promise<Evidence> {
+    return this.db.transaction(async (manager) => {
+      const now = new Date();
+      const evidence: Record<string, unknown> = {};
+      for (const scope of ['account', 'address'] as const) {
+        const before = await lockSignInThrottle(manager, scope, keys[scope]);
+        const after = afterSignInFailure(before, now, this.throttles[scope]);
+        await writeSignInThrottle(manager, scope, keys[scope], after);
+        evidence[`${scope}Failures`] = after.failures;
+        if (after.blockStarted && after.blockedUntil !== null)
+          evidence[`${scope}BlockedUntil`] = after.blockedUntil.toISOString();
+      }
+      return evidence;
+    });
+  }
+
   /** Ends every session of the caller (bumps the session epoch). API tokens are revoked with revokeApiToken. */
   async logout(principal: Principal, ids: RequestIds): Promise<void> {
     const context = { actor: principal.actor, action: 'auth.logout', ids };
@@ -260,4 +360,8 @@ export class AuthService implements OnModuleInit {
       return { value: undefined, evidence: { sessionEpoch } };
     });
   }
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -1204,7 +1204,7 @@ export interface Mutation {
   readonly drainNode: DrainResult;
   /** Runs one healing pass (the Healing workflow: bounded actions, each with a healing.action receipt); with dryRun, only lists them and changes nothing. */
   readonly heal: HealingRun;
-  /** Exchanges username and password for a 15-minute session token. Unknown user, wrong password and disabled account all answer UNAUTHENTICATED. */
+  /** Exchanges username and password for a 15-minute session token. Unknown user, wrong password and disabled account all answer UNAUTHENTICATED. Repeated failures for one account or from one address answer RATE_LIMITED until the block ends (it doubles per further failure, at most 15 minutes by default). */
   readonly login: LoginResult;
   /** Ends every session of the caller's account (session tokens only; API tokens are revoked). */
   readonly logout: boolean;

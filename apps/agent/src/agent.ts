@@ -82,6 +82,8 @@ export interface AgentOptions {
     readonly restartBackoff?: { readonly initialMs: number; readonly maxMs: number };
     readonly stopGraceMs?: number;
     readonly adapters?: Readonly<Record<RuntimeKind, RuntimeAdapter>>;
+    readonly orphanSweepIntervalMs?: number;
+    readonly orphanSettleMs?: number;
   };
 }
 
@@ -405,6 +407,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       ...(reconcile.restartBackoff === undefined ? {} : { restartBackoff: reconcile.restartBackoff }),
       ...(reconcile.stopGraceMs === undefined ? {} : { stopGraceMs: reconcile.stopGraceMs }),
       ...(reconcile.adapters === undefined ? {} : { adapters: reconcile.adapters }),
+      ...(reconcile.orphanSweepIntervalMs !== undefined
+        ? { orphanSweepIntervalMs: reconcile.orphanSweepIntervalMs }
+        : config.orphanSweepSeconds !== undefined
+          ? { orphanSweepIntervalMs: config.orphanSweepSeconds * 1000 }
+          : {}),
+      ...(reconcile.orphanSettleMs === undefined ? {} : { orphanSettleMs: reconcile.orphanSettleMs }),
       ...(options.artifactStore === undefined ? {} : { artifactStore: options.artifactStore }),
       onReplicaStateChange: () => heartbeat?.reportChange(),
     });

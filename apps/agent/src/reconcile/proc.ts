@@ -104,3 +104,25 @@ export async function findTaggedProcesses(owner: string): Promise<TaggedProcess[
   );
   return found.sort((a, b) => a.pid - b.pid);
 }
+
+/** Linux reports `starttime` in clock ticks; USER_HZ is 100 on every architecture the agent runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+let bootTimeMs: number | null = null;
+
+/**
+ * How long ago a process started, from its `starttime` and the boot time in
+ * /proc/stat (whole seconds, so this is good to about a second); null where
+ * /proc/stat cannot be read.
+ */
+export async function processAgeMs(startTime: string, now: number = Date.now()): Promise<number | null> {
+  if (bootTimeMs === null) {
+    try {
+      const match = /^btime ([0-9]+)$/m.exec(await readFile('/proc/stat', 'utf8'));
+      if (match?.[1] === undefined) return null;
+      bootTimeMs = Number(match[1]) * 1000;
+    } catch {
+      return null;
+    }
+  }
+  return now - (bootTimeMs + (Number(startTime) * 1000) / CLOCK_TICKS_PER_SECOND);
+}

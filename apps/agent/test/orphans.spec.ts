@@ -144,6 +144,28 @@ describe('agent orphan sweep (kill -9, binaries and containers)', function () {
     );
   }
 
+  /** The fake runtime packaged as a container image, run through the stand-in engine. */
+  async function containerAssignment(modelVersion: string, id: string): Promise<Assignment> {
+    return {
+      ...fakeAssignment({ modelVersion, id }),
+      runtime: {
+        id: 'runtime-fake-container',
+        kind: 'openai-compatible',
+        packaging: {
+          type: 'container',
+          image: 'registry.example.internal/lunanexa/fake-runtime',
+          digest: `sha256:${'c'.repeat(64)}`,
+        },
+        launch: {
+          executable: 'lunanexa-fake-runtime',
+          args: [...FAKE_RUNTIME_LAUNCH_ARGS],
+          envAllowlist: [],
+          containerPort: await freePort(),
+        },
+      },
+    };
+  }
+
   /** A process carrying the agent's owner tag that no assignment owns (what a crash mid-start can leave). */
   function strayTaggedProcess(dataDir: string, assignmentId: string): number {
     const stray = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
@@ -231,26 +253,7 @@ describe('agent orphan sweep (kill -9, binaries and containers)', function () {
     const dataDir = tempDataDir();
     const modelVersion = uniqueModelVersion();
     modelVersions.push(modelVersion);
-    const containerPort = await freePort();
-    const base = fakeAssignment({ modelVersion, id: 'asg-orphans-container' });
-    const assignment: Assignment = {
-      ...base,
-      runtime: {
-        id: 'runtime-fake-container',
-        kind: 'openai-compatible',
-        packaging: {
-          type: 'container',
-          image: 'registry.example.internal/lunanexa/fake-runtime',
-          digest: `sha256:${'c'.repeat(64)}`,
-        },
-        launch: {
-          executable: 'lunanexa-fake-runtime',
-          args: [...FAKE_RUNTIME_LAUNCH_ARGS],
-          envAllowlist: [],
-          containerPort,
-        },
-      },
-    };
+    const assignment = await containerAssignment(modelVersion, 'asg-orphans-container');
     await storeWith(dataDir, [assignment]);
     const name = 'lunanexa-asg-orphans-container';
 
@@ -386,6 +389,41 @@ describe('agent orphan sweep (kill -9, binaries and containers)', function () {
     expect(engine(['ps', '-a', '--no-trunc', '--format', '{{.ID}}']).trim()).to.equal(container?.Id);
     await kill9(second.child);
     engine(['rm', '-f', name]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('container: adopts by label alone (runtimes.json lost) and leaves the live run CLI alone, which would stop it', async () => {
+    const dataDir = tempDataDir();
+    const modelVersion = uniqueModelVersion();
+    modelVersions.push(modelVersion);
+    const assignment = await containerAssignment(modelVersion, 'asg-orphans-cli');
+    await storeWith(dataDir, [assignment]);
+    const name = 'lunanexa-asg-orphans-cli';
+    const first = await startAgent(dataDir);
+    const before = await ready(first.view, assignment.id);
+    const container = inspect(name);
+    await kill9(first.child);
+    rmSync(join(dataDir, RUNTIMES_FILE));
+    // The CLI (own process group, owner tag) outlived the agent; SIGTERM to it would stop the container.
+    expect(isAlive(before.pid as number)).to.equal(true);
+
+    const second = await startAgent(dataDir);
+    const after = await ready(second.view, assignment.id);
+    expect(after).to.deep.include({ adopted: true, restarts: 0, endpointPort: before.endpointPort });
+    expect(inspect(name)).to.deep.include({ Id: container?.Id });
+    expect(fakeRuntimePids(modelVersion)).to.deep.equal([container?.State.Pid]);
+    expect(isAlive(before.pid as number)).to.equal(true);
+    // Several periodic sweeps later, still the same container, still its CLI.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + SWEEP_MS * 3));
+    expect(isAlive(before.pid as number)).to.equal(true);
+    expect(inspect(name)?.State).to.deep.include({ Running: true, Pid: container?.State.Pid });
+    const reports = (await second.view())?.orphanReports ?? [];
+    expect(reports.map((report) => report.trigger)).to.deep.equal(['start']);
+    expect(reports[0]?.adopted.map((action) => action.container)).to.deep.equal([name]);
+    expect(reports[0]?.stopped).to.deep.equal([]);
+    await kill9(second.child);
+    engine(['rm', '-f', name]);
+    await eventually(() => !isAlive(before.pid as number), 10_000, 'the run CLI ends with its container');
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -52,6 +52,7 @@ import { readRuntimeLoad } from './runtime-load';
 import {
   findTaggedProcesses,
   processAgeMs,
+  processArgv,
   processIdentity,
   RUNTIME_ASSIGNMENT_ENV,
   RUNTIME_OWNER_ENV,
@@ -867,6 +868,7 @@ export class Reconciler {
           reason: 'recorded runtime still wanted by its assignment (same launch digest) and answering',
         });
       }
+      for (const pgid of await this.engineCliGroups(tagged)) adoptedGroups.add(pgid);
       await this.stopProcessGroups(tagged, adoptedGroups, records, report, 0);
     }
     this.queueReport(report);
@@ -1131,10 +1133,33 @@ export class Reconciler {
           slot.runtime === null ? [] : [slot.runtime.record.pid, slot.runtime.handle.pid],
         ),
       );
+      for (const pgid of await this.engineCliGroups(tagged)) owned.add(pgid);
       await this.stopProcessGroups(tagged, owned, [], report, settleMs);
     }
     this.queueReport(report);
     if (report.adopted.length > 0) await this.persist();
+  }
+
+  /**
+   * Process groups of `<engine> run --name X` CLIs whose container X a slot
+   * owns: they are that runtime's, and end with it. SIGTERM to one would
+   * reach the container (the CLI forwards signals), so they are never swept.
+   */
+  private async engineCliGroups(tagged: readonly TaggedProcess[]): Promise<number[]> {
+    const names = new Set(
+      [...this.slots.values()].flatMap((slot) =>
+        slot.runtime?.record.container === undefined ? [] : [slot.runtime.record.container],
+      ),
+    );
+    if (names.size === 0) return [];
+    const groups: number[] = [];
+    for (const process of tagged) {
+      const argv = (await processArgv(process.pid)) ?? [];
+      const at = argv.indexOf('--name');
+      const name = at >= 0 ? argv[at + 1] : undefined;
+      if (argv.includes('run') && name !== undefined && names.has(name)) groups.push(process.pgrp);
+    }
+    return groups;
   }
 
   private queueReport(report: OrphanReport): void {

@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { OrphanReport } from '@lunanexa/agent-protocol';
@@ -19,12 +20,13 @@ import {
   killFakeRuntimes,
   uniqueModelVersion,
 } from './reconcile-support';
-import { isAlive } from './runtimes/support';
+import { fakeAsOpenAiCompatible, isAlive } from './runtimes/support';
 import { NODE_NAME, tempDataDir } from './ssh-support';
 import { freePort } from './support';
 
 const AGENT = join(__dirname, 'orphan-agent-process.js');
 const STAND_IN_ENGINE = join(__dirname, 'runtimes', 'fixtures', 'stand-in-engine.js');
+const WITH_WORKER = join(__dirname, 'runtimes', 'fixtures', 'runtime-with-worker.js');
 const SWEEP_MS = 400;
 const SETTLE_MS = 3_000;
 
@@ -164,6 +166,21 @@ describe('agent orphan sweep (kill -9, binaries and containers)', function () {
         },
       },
     };
+  }
+
+  /** Children of `pid` that lead a process group of their own. */
+  function workersOf(pid: number): number[] {
+    return readdirSync('/proc')
+      .filter((entry) => /^[0-9]+$/.test(entry))
+      .flatMap((entry) => {
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return Number(fields[1]) === pid && Number(fields[2]) === Number(entry) ? [Number(entry)] : [];
+        } catch {
+          return [];
+        }
+      });
   }
 
   /** A process carrying the agent's owner tag that no assignment owns (what a crash mid-start can leave). */
@@ -424,6 +441,38 @@ describe('agent orphan sweep (kill -9, binaries and containers)', function () {
     await kill9(second.child);
     engine(['rm', '-f', name]);
     await eventually(() => !isAlive(before.pid as number), 10_000, 'the run CLI ends with its container');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('binary: never sweeps a worker its runtime started in a session of its own', async () => {
+    const dataDir = tempDataDir();
+    const modelVersion = uniqueModelVersion();
+    modelVersions.push(modelVersion);
+    const nodeDigest = `sha256:${createHash('sha256').update(readFileSync(process.execPath)).digest('hex')}`;
+    const runtime = fakeAsOpenAiCompatible(nodeDigest);
+    const assignment = fakeAssignment({
+      modelVersion,
+      id: 'asg-orphans-worker',
+      runtime: {
+        ...runtime,
+        launch: { ...runtime.launch, args: [WITH_WORKER, ...FAKE_RUNTIME_LAUNCH_ARGS] },
+      },
+    });
+    await storeWith(dataDir, [assignment]);
+    const agent = await startAgent(dataDir);
+    const { pid } = await ready(agent.view, assignment.id);
+    const worker = await eventually(
+      () => workersOf(pid as number)[0],
+      10_000,
+      "the runtime's worker in its own session",
+    );
+    strays.push(worker);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + SWEEP_MS * 4));
+    expect(isAlive(worker)).to.equal(true);
+    expect((await agent.view())?.orphanReports).to.deep.equal([]);
+    await kill9(agent.child);
+    signalGroup(pid as number, 'SIGKILL');
+    signalGroup(worker, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -15,6 +15,8 @@ export interface ProcessIdentity {
   readonly pid: number;
   /** Process group: a runtime leads its own (pgid = pid). */
   readonly pgrp: number;
+  /** Parent pid (field 4 of stat). */
+  readonly ppid: number;
   /** `starttime` of /proc/<pid>/stat. */
   readonly startTime: string;
 }
@@ -30,6 +32,7 @@ export async function processIdentity(pid: number): Promise<ProcessIdentity | nu
   // The command name (field 2) is in parentheses and may itself contain spaces or ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = fields[0];
+  const ppid = Number(fields[1]);
   const pgrp = Number(fields[2]);
   const startTime = fields[19];
   if (
@@ -40,7 +43,7 @@ export async function processIdentity(pid: number): Promise<ProcessIdentity | nu
     startTime === undefined
   )
     return null;
-  return { pid, pgrp, startTime };
+  return { pid, pgrp, ppid, startTime };
 }
 
 /** argv of a process as the kernel holds it; null when unreadable. */

@@ -264,6 +264,7 @@ export class Reconciler {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweepDue = false;
   private engine: ContainerEngine | null = null;
+  private engineUnavailable = false;
   private readonly orphanReports: OrphanReport[] = [];
   private passing: Promise<void> | null = null;
   private again = false;
@@ -936,9 +937,18 @@ export class Reconciler {
     report: OrphanReport,
     minAgeMs: number,
   ): Promise<void> {
+    const byPid = new Map(tagged.map((process) => [process.pid, process]));
+    // A worker a runtime started in a session of its own (setsid) is still that runtime's.
+    const descendsFromOwned = (process: TaggedProcess): boolean => {
+      for (let parent = byPid.get(process.ppid), hops = 0; parent !== undefined && hops < 64; hops += 1) {
+        if (owned.has(parent.pgrp)) return true;
+        parent = byPid.get(parent.ppid);
+      }
+      return false;
+    };
     const groups = new Map<number, TaggedProcess[]>();
     for (const process of tagged) {
-      if (owned.has(process.pgrp)) continue;
+      if (owned.has(process.pgrp) || descendsFromOwned(process)) continue;
       groups.set(process.pgrp, [...(groups.get(process.pgrp) ?? []), process]);
     }
     await Promise.all(
@@ -1006,12 +1016,15 @@ export class Reconciler {
     try {
       containers = await engine.list(CONTAINER_OWNER_LABEL, this.owner);
     } catch (error: unknown) {
-      this.log.warn(
-        { event: 'orphan_sweep_engine_unavailable', err: error },
-        'the container engine did not list containers; trying again next sweep',
-      );
+      // A node with the CLI but no daemon (binaries only) would say so every sweep: once is enough.
+      const fields = { event: 'orphan_sweep_engine_unavailable', err: error };
+      const message = 'the container engine did not list containers; trying again next sweep';
+      if (this.engineUnavailable) this.log.debug(fields, message);
+      else this.log.warn(fields, message);
+      this.engineUnavailable = true;
       return;
     }
+    this.engineUnavailable = false;
     const owned = new Set(
       [...this.slots.values()].flatMap((slot) =>
         slot.runtime?.record.container === undefined ? [] : [slot.runtime.record.container],

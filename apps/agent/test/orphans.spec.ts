@@ -461,6 +461,8 @@ describe('agent orphan sweep (kill -9, binaries and containers)', function () {
     await storeWith(dataDir, [assignment]);
     const agent = await startAgent(dataDir);
     const { pid } = await ready(agent.view, assignment.id);
+    // Its argv names this wrapper, not the fake runtime: the after hook finds it here.
+    strays.push(pid as number);
     const worker = await eventually(
       () => workersOf(pid as number)[0],
       10_000,

@@ -84,6 +84,8 @@ export interface AgentOptions {
     /** Overrides the config file's replicaDrain (tests shorten it). */
     readonly replicaDrain?: { readonly deregistrationDelayMs: number; readonly timeoutMs: number };
     readonly adapters?: Readonly<Record<RuntimeKind, RuntimeAdapter>>;
+    readonly orphanSweepIntervalMs?: number;
+    readonly orphanSettleMs?: number;
   };
 }
 
@@ -417,6 +419,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
               },
             }),
       ...(reconcile.adapters === undefined ? {} : { adapters: reconcile.adapters }),
+      ...(reconcile.orphanSweepIntervalMs !== undefined
+        ? { orphanSweepIntervalMs: reconcile.orphanSweepIntervalMs }
+        : config.orphanSweepSeconds !== undefined
+          ? { orphanSweepIntervalMs: config.orphanSweepSeconds * 1000 }
+          : {}),
+      ...(reconcile.orphanSettleMs === undefined ? {} : { orphanSettleMs: reconcile.orphanSettleMs }),
       ...(options.artifactStore === undefined ? {} : { artifactStore: options.artifactStore }),
       onReplicaStateChange: () => heartbeat?.reportChange(),
     });

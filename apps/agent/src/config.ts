@@ -146,6 +146,13 @@ export const AgentConfigSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * How often the agent sweeps for runtimes of its own (tagged processes,
+     * labelled containers) that no assignment owns, adopting or stopping them
+     * (seconds; default 30; 0 turns the periodic sweep off — the one at start
+     * always runs).
+     */
+    orphanSweepSeconds: z.int().min(0).max(3600).optional(),
     inventory: InventoryConfigSchema,
     ssh: SshConfigSchema.optional(),
     labels: NodeLabelsSchema.default({}),

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,10 +12,14 @@ import { ErrorCode } from '@lunanexa/contracts';
 import { expect } from 'chai';
 import type { AgentConfig } from '../src/config';
 import { CREDENTIAL_FILE } from '../src/heartbeat/credential';
+import { RUNTIME_ASSIGNMENT_ENV, RUNTIME_OWNER_ENV } from '../src/reconcile/proc';
+import { runtimeOwnerTag } from '../src/reconcile/reconciler';
+import { signalGroup } from '../src/runtimes/process-group';
 import { HEARTBEAT_STATE_FILE } from '../src/heartbeat/sequence';
 import { NEXT_NODE_KEY_FILE, NODE_KEY_FILE } from '../src/ssh/keys';
 import { SIMULATED_GPU_FAULTS_FILE } from '../src/telemetry/simulated';
 import { eventually, problem, TEST_TOKEN, TestController } from './controller-support';
+import { isAlive } from './runtimes/support';
 import {
   anAssignment,
   connectAs,
@@ -175,6 +180,47 @@ describe('agent heartbeats', function () {
       expect(agent.health().heartbeat?.pendingRefusals).to.equal(0);
     } finally {
       client.end();
+    }
+  });
+
+  it('carries the orphan sweep at start to the controller, once acknowledged no more', async () => {
+    await controller.heartbeat(1);
+    await agent.close();
+    // What a crash can leave: a process with this agent's owner tag that no assignment owns.
+    const stray = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { [RUNTIME_OWNER_ENV]: runtimeOwnerTag(dataDir), [RUNTIME_ASSIGNMENT_ENV]: 'asg-left-behind' },
+    });
+    stray.unref();
+    const strayPid = stray.pid as number;
+    try {
+      const sentBefore = controller.heartbeats.length;
+      await start();
+      await eventually(() => !isAlive(strayPid), 10_000, 'the stray stopped at start');
+      const carrying = await eventually(
+        () =>
+          controller.heartbeats
+            .slice(sentBefore)
+            .find((received) => (received.envelope.body.orphanReports ?? []).length > 0),
+        10_000,
+        'a heartbeat carrying the orphan report',
+      );
+      const [report] = carrying.envelope.body.orphanReports ?? [];
+      expect(report).to.deep.include({ trigger: 'start', adopted: [], failed: [] });
+      expect(report?.stopped).to.deep.equal([
+        {
+          kind: 'process',
+          pid: strayPid,
+          container: null,
+          assignmentId: 'asg-left-behind',
+          reason: 'assignment asg-left-behind is not held by this agent',
+        },
+      ]);
+      await beat();
+      expect(controller.heartbeats.at(-1)?.envelope.body).to.not.have.property('orphanReports');
+    } finally {
+      if (isAlive(strayPid)) signalGroup(strayPid, 'SIGKILL');
     }
   });
 

@@ -79,6 +79,7 @@ function heartbeat(
     credentialSerial: number | null;
     endpoint: unknown;
     gpuTelemetry: unknown[];
+    orphanReports: unknown[];
   }> = {},
 ): Envelope {
   const issuedAt = new Date();
@@ -105,6 +106,7 @@ function heartbeat(
         nextKey: (extra.nextKey ?? null) as never,
         credentialSerial: extra.credentialSerial ?? null,
         ...(extra.endpoint === undefined ? {} : { endpoint: extra.endpoint as never }),
+        ...(extra.orphanReports === undefined ? {} : { orphanReports: extra.orphanReports as never }),
       },
     }),
   );
@@ -470,6 +472,79 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       ['denied', ErrorCode.SIGNATURE_INVALID],
       ['denied', ErrorCode.VALIDATION_FAILED],
     ]);
+  });
+
+  it('audits each orphan sweep the agent reports as node.orphans.reconciled, and refuses a malformed report', async () => {
+    const before = (await auditRows('node.orphans.reconciled')).length;
+    const clean = {
+      sweptAt: new Date().toISOString(),
+      trigger: 'start',
+      adopted: [
+        {
+          kind: 'container',
+          pid: null,
+          container: 'lunanexa-asg-kept',
+          assignmentId: 'asg-kept',
+          reason: 'still wanted by its assignment (same launch digest), running and answering',
+        },
+      ],
+      stopped: [
+        {
+          kind: 'process',
+          pid: 4242,
+          container: null,
+          assignmentId: null,
+          reason: "carries this agent's owner tag but names no assignment",
+        },
+      ],
+      failed: [],
+    };
+    const partial = {
+      ...clean,
+      trigger: 'periodic',
+      adopted: [],
+      stopped: [],
+      failed: [
+        {
+          kind: 'container',
+          pid: null,
+          container: 'lunanexa-asg-stuck',
+          assignmentId: 'asg-stuck',
+          reason: 'assignment asg-stuck is not held by this agent; the engine refused',
+        },
+      ],
+    };
+    const answer = await post(
+      AGENT_HTTP_PATHS.heartbeat,
+      heartbeat(enrolledNodeId, alpha, 5, { orphanReports: [clean, partial] }),
+    );
+    expect(answer.status).to.equal(200);
+    const rows = (await auditRows('node.orphans.reconciled')).slice(before);
+    expect(rows).to.have.length(2);
+    expect(rows[0]).to.deep.include({ decision: 'allowed', result: 'succeeded' });
+    expect(rows[0]?.evidence).to.deep.include({ nodeId: enrolledNodeId, ...clean });
+    expect(rows[1]).to.deep.include({ decision: 'allowed', result: 'failed' });
+    expect(rows[1]?.evidence).to.deep.include({ nodeId: enrolledNodeId, failed: partial.failed });
+
+    // A report the contract does not describe refuses the whole heartbeat, even when signed; nothing is audited.
+    const { signature: _none, ...unsigned } = heartbeat(enrolledNodeId, alpha, 6);
+    const withBadReport = {
+      ...unsigned,
+      body: {
+        ...unsigned.body,
+        orphanReports: [{ ...clean, stopped: [{ ...clean.stopped[0], kind: 'vm' }] }],
+      },
+    };
+    const malformed = await post(AGENT_HTTP_PATHS.heartbeat, {
+      ...withBadReport,
+      signature: {
+        keyId: alpha.keyId,
+        alg: 'Ed25519',
+        value: sign(null, signingInput(withBadReport), alpha.privateKey).toString('base64url'),
+      },
+    });
+    expectProblem(malformed, 400, ErrorCode.VALIDATION_FAILED);
+    expect(await auditRows('node.orphans.reconciled')).to.have.length(before + 2);
   });
 
   it('audits what the agent reports it refused (forged assignments, shell requests)', async () => {

@@ -223,6 +223,44 @@ export const AgentRefusalSchema = z
 export type AgentRefusal = z.infer<typeof AgentRefusalSchema>;
 export const MAX_REFUSALS_PER_HEARTBEAT = 64;
 
+/** One runtime the agent's orphan sweep acted on: a tagged process group or a labelled container. */
+export const OrphanActionSchema = z
+  .object({
+    kind: z.enum(['process', 'container']),
+    /** Process group id (a binary runtime, or a container engine CLI); null for a container seen only through the engine. */
+    pid: z.int().positive().nullable(),
+    /** Container name as the engine shows it; null for a process. */
+    container: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,252}$/)
+      .nullable(),
+    /** The assignment it was launched for, when its tag or label says; null when it names none. */
+    assignmentId: OpaqueIdSchema.nullable(),
+    reason: ShortTextSchema,
+  })
+  .strict();
+export type OrphanAction = z.infer<typeof OrphanActionSchema>;
+export const MAX_ORPHAN_ACTIONS = 256;
+export const MAX_ORPHAN_REPORTS_PER_HEARTBEAT = 16;
+
+/**
+ * What one orphan sweep found (only sweeps that found something are
+ * reported): runtimes of this agent that no live assignment slot owned,
+ * adopted because their assignment still wants them, or stopped.
+ */
+export const OrphanReportSchema = z
+  .object({
+    sweptAt: IsoTimestampSchema,
+    /** `start`: the sweep before the first reconcile pass; `periodic`: one while the agent runs. */
+    trigger: z.enum(['start', 'periodic']),
+    adopted: z.array(OrphanActionSchema).max(MAX_ORPHAN_ACTIONS),
+    stopped: z.array(OrphanActionSchema).max(MAX_ORPHAN_ACTIONS),
+    /** Found but not gone (a process group that survives SIGKILL, an engine that refused to stop). */
+    failed: z.array(OrphanActionSchema).max(MAX_ORPHAN_ACTIONS),
+  })
+  .strict();
+export type OrphanReport = z.infer<typeof OrphanReportSchema>;
+
 /** A key the agent generated to replace its node key (RotateNodeCredential); `proof` is its signature over `rotationProofInput`. */
 export const NextNodeKeySchema = z
   .object({
@@ -259,6 +297,11 @@ export const HeartbeatBodySchema = z
      * predate it: the controller keeps what it has.
      */
     endpoint: NodeEndpointSchema.optional(),
+    /**
+     * Orphan sweeps since the last acknowledged heartbeat (oldest first); each
+     * is audited as `node.orphans.reconciled`. Absent from agents that predate it.
+     */
+    orphanReports: z.array(OrphanReportSchema).max(MAX_ORPHAN_REPORTS_PER_HEARTBEAT).optional(),
   })
   .strict();
 export type HeartbeatBody = z.infer<typeof HeartbeatBodySchema>;

@@ -10,6 +10,7 @@ import {
   type EnvelopeOf,
   type NextNodeKey,
   type NodeEndpoint,
+  type OrphanReport,
 } from '@lunanexa/agent-protocol';
 import {
   ErrorCode,
@@ -32,6 +33,8 @@ import type { HeartbeatSequence } from './sequence';
 export interface HeartbeatObservations {
   readonly observedAssignments: readonly ObservedAssignment[];
   readonly runtimes: readonly RuntimeObservation[];
+  /** Orphan sweeps that acted on something, not yet acknowledged (the controller audits each). */
+  readonly orphanReports?: readonly OrphanReport[];
   /** Called once the controller acknowledged this heartbeat: one-off reports (exited runtimes) can go. */
   acknowledge(): void;
 }
@@ -253,6 +256,9 @@ export class HeartbeatLoop {
           nextKey,
           credentialSerial: options.credentials.current()?.document.serial ?? null,
           ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint() }),
+          ...((observations.orphanReports ?? []).length === 0
+            ? {}
+            : { orphanReports: [...(observations.orphanReports ?? [])] }),
         },
       }),
     );

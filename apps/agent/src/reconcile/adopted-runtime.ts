@@ -1,8 +1,9 @@
 import type { RuntimeHealthCheck } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
-import type { RuntimeExit, RuntimeHandle } from '../runtimes/adapter';
+import type { RuntimeExit } from '../runtimes/adapter';
 import { signalGroup, waitForEmptyGroup } from '../runtimes/process-group';
 import { DEFAULT_STOP_GRACE_MS } from '../runtimes/supervised-runtime';
+import type { AdoptedHandle } from './adopted-container';
 import { processIdentity } from './proc';
 
 /** How often an adopted runtime's process is looked up in /proc. */
@@ -16,7 +17,7 @@ const KILL_SETTLE_MS = 5_000;
  * child, so there is no exit event: its end is noticed by polling /proc for
  * its pid with the same start time. Its exit status cannot be known.
  */
-export class AdoptedRuntime implements RuntimeHandle {
+export class AdoptedRuntime implements AdoptedHandle {
   readonly exited: Promise<RuntimeExit>;
   private timer: NodeJS.Timeout | undefined;
   private resolveExit: ((exit: RuntimeExit) => void) | undefined;

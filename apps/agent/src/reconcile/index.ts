@@ -1,3 +1,4 @@
+export * from './adopted-container';
 export * from './adopted-runtime';
 export * from './runtime-load';
 export * from './proc';

@@ -15,6 +15,8 @@ export interface ProcessIdentity {
   readonly pid: number;
   /** Process group: a runtime leads its own (pgid = pid). */
   readonly pgrp: number;
+  /** Parent pid (field 4 of stat). */
+  readonly ppid: number;
   /** `starttime` of /proc/<pid>/stat. */
   readonly startTime: string;
 }
@@ -30,6 +32,7 @@ export async function processIdentity(pid: number): Promise<ProcessIdentity | nu
   // The command name (field 2) is in parentheses and may itself contain spaces or ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = fields[0];
+  const ppid = Number(fields[1]);
   const pgrp = Number(fields[2]);
   const startTime = fields[19];
   if (
@@ -40,7 +43,7 @@ export async function processIdentity(pid: number): Promise<ProcessIdentity | nu
     startTime === undefined
   )
     return null;
-  return { pid, pgrp, startTime };
+  return { pid, pgrp, ppid, startTime };
 }
 
 /** argv of a process as the kernel holds it; null when unreadable. */
@@ -103,4 +106,26 @@ export async function findTaggedProcesses(owner: string): Promise<TaggedProcess[
       }),
   );
   return found.sort((a, b) => a.pid - b.pid);
+}
+
+/** Linux reports `starttime` in clock ticks; USER_HZ is 100 on every architecture the agent runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+let bootTimeMs: number | null = null;
+
+/**
+ * How long ago a process started, from its `starttime` and the boot time in
+ * /proc/stat (whole seconds, so this is good to about a second); null where
+ * /proc/stat cannot be read.
+ */
+export async function processAgeMs(startTime: string, now: number = Date.now()): Promise<number | null> {
+  if (bootTimeMs === null) {
+    try {
+      const match = /^btime ([0-9]+)$/m.exec(await readFile('/proc/stat', 'utf8'));
+      if (match?.[1] === undefined) return null;
+      bootTimeMs = Number(match[1]) * 1000;
+    } catch {
+      return null;
+    }
+  }
+  return now - (bootTimeMs + (Number(startTime) * 1000) / CLOCK_TICKS_PER_SECOND);
 }

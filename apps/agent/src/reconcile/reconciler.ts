@@ -12,6 +12,7 @@ import {
 } from '@lunanexa/artifact-store';
 import {
   canonicalJson,
+  OpaqueIdSchema,
   type Assignment,
   type ObservedAssignment,
   type ReplicaState,
@@ -21,17 +22,42 @@ import {
   type RuntimeObservation,
 } from '@lunanexa/contracts';
 import { decideArtifactSignature } from '@lunanexa/credentials';
+import {
+  MAX_ORPHAN_REPORTS_PER_HEARTBEAT,
+  type OrphanAction,
+  type OrphanReport,
+} from '@lunanexa/agent-protocol';
 import type { Logger } from '@lunanexa/observability';
 import type { HeartbeatObservations } from '../heartbeat/client';
 import type { RuntimeAdapter, RuntimeExit, RuntimeHandle, RuntimeHealth } from '../runtimes/adapter';
 import { DEFAULT_HEALTH_CHECK, describeExit, probeEndpoint, probePaths } from '../runtimes/health';
+import { ContainerEngine, type ContainerState } from '../runtimes/container-engine';
 import { freePort } from '../runtimes/host';
 import { createRuntimeAdapters, runtimeSpecFromAssignment } from '../runtimes/index';
+import {
+  CONTAINER_ASSIGNMENT_LABEL,
+  CONTAINER_ENDPOINT_LABEL,
+  CONTAINER_LAUNCH_DIGEST_LABEL,
+  CONTAINER_OWNER_LABEL,
+  CONTAINER_RUNTIME_LABEL,
+  containerName,
+  endpointFor,
+} from '../runtimes/launch';
+import { OpenAiCompatibleRuntimeAdapter } from '../runtimes/openai-compatible';
 import { DEFAULT_STOP_GRACE_MS } from '../runtimes/supervised-runtime';
 import type { AcceptedAssignment, AssignmentStore } from '../ssh/assignment-store';
+import { AdoptedContainer, type AdoptedHandle } from './adopted-container';
 import { AdoptedRuntime, killProcessGroup } from './adopted-runtime';
 import { readRuntimeLoad } from './runtime-load';
-import { findTaggedProcesses, processIdentity, RUNTIME_ASSIGNMENT_ENV, RUNTIME_OWNER_ENV } from './proc';
+import {
+  findTaggedProcesses,
+  processAgeMs,
+  processArgv,
+  processIdentity,
+  RUNTIME_ASSIGNMENT_ENV,
+  RUNTIME_OWNER_ENV,
+  type TaggedProcess,
+} from './proc';
 import { loadRuntimeRecords, saveRuntimeRecords, type RuntimeRecord } from './records';
 
 /** How often every assignment is looked at, whether or not anything arrived. */
@@ -55,6 +81,19 @@ const DRAIN_POLL_MS = 250;
 const STABLE_AFTER_MS = 60_000;
 /** Runtimes that ended and have not yet been reported in an acknowledged heartbeat; the oldest go first. */
 const MAX_EXIT_REPORTS = 256;
+/**
+ * How often the agent looks for runtimes of its own that no assignment slot
+ * owns (a /proc scan and an engine `ps`): too costly for every pass, often
+ * enough that a leftover does not hold GPU memory for long.
+ */
+export const DEFAULT_ORPHAN_SWEEP_INTERVAL_MS = 30_000;
+/**
+ * A process group or container younger than this is never swept while the
+ * agent runs: whatever is that new may be one the agent is starting right now.
+ */
+export const DEFAULT_ORPHAN_SETTLE_MS = 10_000;
+/** Sweep reports kept until a heartbeat is acknowledged; the oldest go first. */
+const MAX_ORPHAN_REPORTS = 64;
 /** Models live here, named by the hex of their artifact digest. */
 export const MODELS_DIR = 'models';
 /**
@@ -84,6 +123,16 @@ export interface ReconcilerOptions {
   readonly artifactStore?: ArtifactStoreConfig;
   /** Told when a replica's state changes, so the controller can hear of it without waiting for the next heartbeat. */
   readonly onReplicaStateChange?: () => void;
+  /**
+   * The container engine the orphan sweep asks; by default the one the
+   * openai-compatible adapter launches with, when it is installed. Null: no
+   * container sweep.
+   */
+  readonly containerEngine?: ContainerEngine | null;
+  /** Cadence of the orphan sweep while the agent runs (DEFAULT_ORPHAN_SWEEP_INTERVAL_MS); 0 turns it off. */
+  readonly orphanSweepIntervalMs?: number;
+  /** Minimum age of anything the periodic sweep touches (DEFAULT_ORPHAN_SETTLE_MS). */
+  readonly orphanSettleMs?: number;
 }
 
 /** One assignment's replica as /health shows it. */
@@ -222,6 +271,11 @@ export class Reconciler {
   private readonly log: Logger;
   private readonly now: () => Date;
   private timer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepDue = false;
+  private engine: ContainerEngine | null = null;
+  private engineUnavailable = false;
+  private readonly orphanReports: OrphanReport[] = [];
   private passing: Promise<void> | null = null;
   private again = false;
   private closed = false;
@@ -241,10 +295,26 @@ export class Reconciler {
 
   /** Takes over or clears what an earlier run left, then reconciles now and every interval. */
   async start(): Promise<void> {
+    this.engine = await this.resolveEngine();
     await this.recover();
     this.trigger();
     this.timer = setInterval(() => this.trigger(), this.options.intervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS);
     this.timer.unref();
+    const sweepMs = this.options.orphanSweepIntervalMs ?? DEFAULT_ORPHAN_SWEEP_INTERVAL_MS;
+    if (sweepMs > 0) {
+      this.sweepTimer = setInterval(() => {
+        this.sweepDue = true;
+        this.trigger();
+      }, sweepMs);
+      this.sweepTimer.unref();
+    }
+  }
+
+  private async resolveEngine(): Promise<ContainerEngine | null> {
+    if (this.options.containerEngine !== undefined) return this.options.containerEngine;
+    const adapter = this.adapters['openai-compatible'];
+    if (!(adapter instanceof OpenAiCompatibleRuntimeAdapter)) return null;
+    return ContainerEngine.resolve(adapter.engine, adapter.agentEnv);
   }
 
   /** Asks for a pass as soon as the current one (if any) ends. */
@@ -263,6 +333,13 @@ export class Reconciler {
     try {
       while (this.again && !this.closed) {
         this.again = false;
+        // Between passes, never during one: every runtime a pass started is in its slot by now.
+        if (this.sweepDue) {
+          this.sweepDue = false;
+          await this.sweepOrphans().catch((error: unknown) => {
+            this.log.error({ err: error }, 'the orphan sweep failed');
+          });
+        }
         await this.pass();
       }
     } finally {
@@ -375,6 +452,11 @@ export class Reconciler {
           host: this.options.host,
           port,
           processTags: { [RUNTIME_OWNER_ENV]: this.owner, [RUNTIME_ASSIGNMENT_ENV]: assignment.id },
+          containerLabels: {
+            [CONTAINER_OWNER_LABEL]: this.owner,
+            [CONTAINER_LAUNCH_DIGEST_LABEL]: launchDigest(assignment),
+            [CONTAINER_ENDPOINT_LABEL]: endpointFor(this.options.host, port),
+          },
           logger: this.log,
         },
       );
@@ -405,6 +487,9 @@ export class Reconciler {
         port,
         endpoint: handle.endpoint,
         startedAt: handle.startedAt.toISOString(),
+        ...(assignment.runtime.packaging.type === 'container'
+          ? { container: containerName(assignment.id) }
+          : {}),
       },
       everReady: false,
       readySince: null,
@@ -590,7 +675,7 @@ export class Reconciler {
     const runtime = slot.runtime;
     if (runtime === null) return;
     const health = runtime.adopted
-      ? await adoptedHealth(runtime.handle as AdoptedRuntime, runtime.everReady)
+      ? await adoptedHealth(runtime.handle as AdoptedHandle, runtime.everReady)
       : await runtime.adapter.health(runtime.handle);
     // The runtime may have exited or been replaced while the probe was out.
     if (slot.runtime !== runtime || runtime.stopping) return;
@@ -791,86 +876,170 @@ export class Reconciler {
 
   /**
    * Finds the runtimes an earlier run of the agent left behind (graceful stop
-   * or crash) by their owner tag, adopts each one that is recorded, still
-   * wanted as it is and alive, and kills every other process group of ours.
+   * or crash): containers by their owner label through the engine, processes
+   * by the owner tag in their environment. Each one still wanted as it is
+   * (same assignment, same launch digest, alive and answering) is adopted;
+   * every other one is stopped — a process group whole, a container with
+   * `stop` and `rm -f`. What was done is queued as a `start` orphan report.
    */
   private async recover(): Promise<void> {
     const { records, problem } = await loadRuntimeRecords(this.options.dataDir);
     if (problem !== null) this.log.warn({ event: 'runtime_records_invalid' }, problem);
+    const report = emptyReport('start', this.now());
+    // Containers first: the `<engine> run` CLI of an adopted container is left alone (it ends with it).
+    const adoptedGroups = new Set<number>();
+    await this.sweepContainers(report, records, adoptedGroups, 0);
     const tagged = await findTaggedProcesses(this.owner);
     if (tagged === null) {
       this.log.warn('no /proc: runtimes of an earlier run cannot be found');
-      return;
-    }
-    if (records.length === 0 && tagged.length === 0) return;
-    const adoptedGroups = new Set<number>();
-    for (const record of records) {
-      const leader = tagged.find((process) => process.pid === record.pid);
-      if (
-        leader === undefined ||
-        leader.pgrp !== record.pid ||
-        leader.startTime !== record.processStartTime ||
-        leader.assignmentId !== record.assignmentId
-      ) {
-        continue;
-      }
-      const entry = this.options.store.get(record.assignmentId);
-      const slot = this.slotFor(record.assignmentId);
-      const wanted =
-        entry !== undefined &&
-        entry.assignment.intent === 'Run' &&
-        Date.parse(entry.assignment.leaseExpiresAt) > this.now().getTime() &&
-        launchDigest(entry.assignment) === record.launchDigest &&
-        slot.runtime === null;
-      if (!wanted || !(await this.worthAdopting(record))) continue;
-      const handle = new AdoptedRuntime(
-        record.assignmentId,
-        record.runtimeId,
-        record.endpoint,
-        record.pid,
-        new Date(record.startedAt),
-        this.healthCheck,
-        record.processStartTime,
-        this.log,
-      );
-      const runtime: LiveRuntime = {
-        handle,
-        adapter: this.adapters[record.kind],
-        adopted: true,
-        record: { ...record, generation: entry.assignment.generation },
-        everReady: false,
-        readySince: null,
-        stopping: false,
-      };
-      slot.runtime = runtime;
-      slot.launchDigest = record.launchDigest;
-      this.transition(slot, 'Starting', 'adopted from an earlier run of the agent');
-      void handle.exited.then((exit) => this.onExit(slot, runtime, exit));
-      adoptedGroups.add(record.pid);
-      this.log.info(
-        {
-          event: 'runtime_adopted',
-          assignmentId: record.assignmentId,
+    } else {
+      for (const record of records) {
+        if (record.container !== undefined) continue;
+        const leader = tagged.find((process) => process.pid === record.pid);
+        if (
+          leader === undefined ||
+          leader.pgrp !== record.pid ||
+          leader.startTime !== record.processStartTime ||
+          leader.assignmentId !== record.assignmentId
+        ) {
+          continue;
+        }
+        if (this.unwantedReason(record.assignmentId, record.launchDigest) !== null) continue;
+        if (!(await this.worthAdopting(record))) continue;
+        const handle = new AdoptedRuntime(
+          record.assignmentId,
+          record.runtimeId,
+          record.endpoint,
+          record.pid,
+          new Date(record.startedAt),
+          this.healthCheck,
+          record.processStartTime,
+          this.log,
+        );
+        this.adopt(record, handle);
+        adoptedGroups.add(record.pid);
+        report.adopted.push({
+          kind: 'process',
           pid: record.pid,
-          endpoint: record.endpoint,
-        },
-        `runtime for ${record.assignmentId} adopted`,
-      );
+          container: null,
+          assignmentId: record.assignmentId,
+          reason: 'recorded runtime still wanted by its assignment (same launch digest) and answering',
+        });
+      }
+      for (const pgid of await this.engineCliGroups(tagged)) adoptedGroups.add(pgid);
+      await this.stopProcessGroups(tagged, adoptedGroups, records, report, 0);
     }
-    const orphanGroups = [...new Set(tagged.map((process) => process.pgrp))].filter(
-      (pgid) => !adoptedGroups.has(pgid),
+    this.queueReport(report);
+    await this.persist();
+  }
+
+  /** Puts a runtime an earlier run left into its slot, as if this run had started it. */
+  private adopt(record: RuntimeRecord, handle: AdoptedHandle): void {
+    const entry = this.options.store.get(record.assignmentId);
+    const slot = this.slotFor(record.assignmentId);
+    const runtime: LiveRuntime = {
+      handle,
+      adapter: this.adapters[record.kind],
+      adopted: true,
+      record: { ...record, generation: entry?.assignment.generation ?? record.generation },
+      everReady: false,
+      readySince: null,
+      stopping: false,
+    };
+    slot.runtime = runtime;
+    slot.launchDigest = record.launchDigest;
+    this.transition(slot, 'Starting', 'adopted from an earlier run of the agent');
+    void handle.exited.then((exit) => this.onExit(slot, runtime, exit));
+    this.log.info(
+      {
+        event: 'runtime_adopted',
+        assignmentId: record.assignmentId,
+        pid: record.pid,
+        container: record.container ?? null,
+        endpoint: record.endpoint,
+      },
+      `runtime for ${record.assignmentId} adopted`,
     );
+  }
+
+  /**
+   * Why a runtime launched for `assignmentId` from `digest` must not be
+   * adopted; null when its assignment wants exactly it and has no runtime yet.
+   */
+  private unwantedReason(assignmentId: string | null, digest: string | null): string | null {
+    if (assignmentId === null) return "carries this agent's owner tag but names no assignment";
+    const entry = this.options.store.get(assignmentId);
+    if (entry === undefined) return `assignment ${assignmentId} is not held by this agent`;
+    const { assignment } = entry;
+    if (assignment.intent !== 'Run') return `assignment ${assignmentId} has intent ${assignment.intent}`;
+    if (Date.parse(assignment.leaseExpiresAt) <= this.now().getTime())
+      return `the lease of assignment ${assignmentId} expired`;
+    if (digest === null) return `launched for assignment ${assignmentId} but not recorded`;
+    if (digest !== launchDigest(assignment))
+      return `launched from another spec than generation ${assignment.generation} of assignment ${assignmentId}`;
+    const slot = this.slots.get(assignmentId);
+    if (slot !== undefined && (slot.runtime !== null || slot.stopping !== null))
+      return `assignment ${assignmentId} already has its runtime`;
+    return null;
+  }
+
+  /**
+   * Stops every tagged process group not in `owned` and at least `minAgeMs`
+   * old, SIGTERM then SIGKILL, and records each in the report.
+   */
+  private async stopProcessGroups(
+    tagged: readonly TaggedProcess[],
+    owned: ReadonlySet<number>,
+    records: readonly RuntimeRecord[],
+    report: OrphanReport,
+    minAgeMs: number,
+  ): Promise<void> {
+    const byPid = new Map(tagged.map((process) => [process.pid, process]));
+    // A worker a runtime started in a session of its own (setsid) is still that runtime's.
+    const descendsFromOwned = (process: TaggedProcess): boolean => {
+      for (let parent = byPid.get(process.ppid), hops = 0; parent !== undefined && hops < 64; hops += 1) {
+        if (owned.has(parent.pgrp)) return true;
+        parent = byPid.get(parent.ppid);
+      }
+      return false;
+    };
+    const groups = new Map<number, TaggedProcess[]>();
+    for (const process of tagged) {
+      if (owned.has(process.pgrp) || descendsFromOwned(process)) continue;
+      groups.set(process.pgrp, [...(groups.get(process.pgrp) ?? []), process]);
+    }
     await Promise.all(
-      orphanGroups.map(async (pgid) => {
+      [...groups].map(async ([pgid, members]) => {
+        if (minAgeMs > 0) {
+          const ages = await Promise.all(members.map((member) => processAgeMs(member.startTime)));
+          const oldest = Math.max(...ages.map((age) => age ?? 0));
+          if (oldest < minAgeMs) return;
+        }
         const record = records.find((candidate) => candidate.pid === pgid);
         const assignmentId =
-          record?.assignmentId ?? tagged.find((process) => process.pgrp === pgid)?.assignmentId ?? null;
+          record?.assignmentId ??
+          members.find((member) => member.assignmentId !== null)?.assignmentId ??
+          null;
+        const reason =
+          this.unwantedReason(assignmentId, record?.launchDigest ?? null) ??
+          'recorded runtime no longer answers; a fresh one is started instead';
         this.log.warn(
-          { event: 'orphan_runtime', pgid, assignmentId, recorded: record !== undefined },
-          'stopping a runtime left by an earlier run that is not adopted',
+          { event: 'orphan_runtime', pgid, assignmentId, recorded: record !== undefined, reason },
+          'stopping a runtime of this agent that no assignment slot owns',
         );
         const gone = await killProcessGroup(pgid, this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-        if (!gone) this.log.error({ pgid }, 'orphan runtime survives SIGKILL');
+        const action: OrphanAction = {
+          kind: 'process',
+          pid: pgid,
+          container: null,
+          assignmentId: reportableId(assignmentId),
+          reason: reason.slice(0, 1024),
+        };
+        if (gone) report.stopped.push(action);
+        else {
+          this.log.error({ pgid }, 'orphan runtime survives SIGKILL');
+          report.failed.push({ ...action, reason: `${action.reason}; survives SIGKILL`.slice(0, 1024) });
+        }
         this.exitReports.push({
           // Null unless the agent still holds the assignment (e.g. it now says Stop).
           assignmentId:
@@ -883,7 +1052,207 @@ export class Reconciler {
         });
       }),
     );
-    await this.persist();
+  }
+
+  /**
+   * The engine's containers with this agent's owner label that no slot owns:
+   * one still wanted by its assignment (label and launch digest match, it runs
+   * and answers) is adopted and watched through the engine; every other one
+   * is stopped (`stop --time`) and removed (`rm -f`). Skipped without an
+   * engine; an engine that does not answer is logged and tried next sweep.
+   */
+  private async sweepContainers(
+    report: OrphanReport,
+    records: readonly RuntimeRecord[],
+    adoptedGroups: Set<number>,
+    minAgeMs: number,
+  ): Promise<void> {
+    const engine = this.engine;
+    if (engine === null) return;
+    let containers: ContainerState[];
+    try {
+      containers = await engine.list(CONTAINER_OWNER_LABEL, this.owner);
+    } catch (error: unknown) {
+      // A node with the CLI but no daemon (binaries only) would say so every sweep: once is enough.
+      const fields = { event: 'orphan_sweep_engine_unavailable', err: error };
+      const message = 'the container engine did not list containers; trying again next sweep';
+      if (this.engineUnavailable) this.log.debug(fields, message);
+      else this.log.warn(fields, message);
+      this.engineUnavailable = true;
+      return;
+    }
+    this.engineUnavailable = false;
+    const owned = new Set(
+      [...this.slots.values()].flatMap((slot) =>
+        slot.runtime?.record.container === undefined ? [] : [slot.runtime.record.container],
+      ),
+    );
+    const now = this.now().getTime();
+    for (const container of containers) {
+      if (this.closed) return;
+      if (owned.has(container.name)) continue;
+      if (minAgeMs > 0 && (container.createdAt === null || now - container.createdAt.getTime() < minAgeMs))
+        continue;
+      const assignmentId = container.labels[CONTAINER_ASSIGNMENT_LABEL] ?? null;
+      const record = records.find((candidate) => candidate.container === container.name);
+      const endpoint = container.labels[CONTAINER_ENDPOINT_LABEL] ?? record?.endpoint ?? null;
+      const pid = record?.pid ?? container.pid;
+      const startedAt = record?.startedAt ?? (container.createdAt ?? this.now()).toISOString();
+      let reason = container.running
+        ? this.unwantedReason(assignmentId, container.labels[CONTAINER_LAUNCH_DIGEST_LABEL] ?? null)
+        : `not running (${container.status})`;
+      if (reason === null && assignmentId !== null && containerName(assignmentId) !== container.name)
+        reason = `named ${container.name}, not as the agent names assignment ${assignmentId}'s container`;
+      if (reason === null && (endpoint === null || pid === null || !/^http:\/\/.+:[0-9]+$/.test(endpoint)))
+        reason = 'its endpoint is not known';
+      if (reason === null && endpoint !== null && !(await this.worthAdopting({ endpoint, startedAt })))
+        reason = 'does not answer HTTP';
+      if (reason === null && assignmentId !== null && endpoint !== null && pid !== null) {
+        const entry = this.options.store.get(assignmentId);
+        if (entry !== undefined) {
+          const adopted: RuntimeRecord = {
+            assignmentId,
+            generation: entry.assignment.generation,
+            launchDigest: launchDigest(entry.assignment),
+            runtimeId:
+              record?.runtimeId ?? container.labels[CONTAINER_RUNTIME_LABEL] ?? entry.assignment.runtime.id,
+            kind: entry.assignment.runtime.kind,
+            pid,
+            processStartTime: record?.processStartTime ?? (await processIdentity(pid))?.startTime ?? '0',
+            port: Number(new URL(endpoint).port),
+            endpoint,
+            startedAt,
+            container: container.name,
+          };
+          this.adopt(
+            adopted,
+            new AdoptedContainer(
+              assignmentId,
+              adopted.runtimeId,
+              endpoint,
+              pid,
+              new Date(startedAt),
+              this.healthCheck,
+              container.name,
+              engine,
+              this.log,
+            ),
+          );
+          if (record !== undefined) adoptedGroups.add(record.pid);
+          report.adopted.push({
+            kind: 'container',
+            pid: null,
+            container: container.name,
+            assignmentId,
+            reason: 'still wanted by its assignment (same launch digest), running and answering',
+          });
+          continue;
+        }
+      }
+      const why = (reason ?? 'not adoptable').slice(0, 1024);
+      this.log.warn(
+        { event: 'orphan_container', container: container.name, assignmentId, reason: why },
+        'stopping a container of this agent that no assignment slot owns',
+      );
+      const action: OrphanAction = {
+        kind: 'container',
+        pid: null,
+        container: container.name,
+        assignmentId: reportableId(assignmentId),
+        reason: why,
+      };
+      try {
+        if (container.running)
+          await engine.stop(container.name, this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+        await engine.remove(container.name);
+        report.stopped.push(action);
+      } catch (error: unknown) {
+        this.log.error(
+          { err: error, container: container.name },
+          'the orphan container could not be removed',
+        );
+        const detail = error instanceof Error ? error.message : String(error);
+        report.failed.push({ ...action, reason: `${why}; ${detail}`.slice(0, 1024) });
+      }
+      if (record !== undefined) {
+        this.exitReports.push({
+          assignmentId:
+            this.options.store.get(record.assignmentId) === undefined ? null : record.assignmentId,
+          runtimeId: record.runtimeId,
+          pid: record.pid,
+          state: 'Exited',
+          startedAt: record.startedAt,
+          exitCode: null,
+        });
+      }
+    }
+  }
+
+  /**
+   * The periodic sweep, between passes: tagged process groups and labelled
+   * containers that no slot owns and that are older than the settle time.
+   */
+  private async sweepOrphans(): Promise<void> {
+    const report = emptyReport('periodic', this.now());
+    const settleMs = Math.max(1, this.options.orphanSettleMs ?? DEFAULT_ORPHAN_SETTLE_MS);
+    await this.sweepContainers(report, [], new Set(), settleMs);
+    const tagged = await findTaggedProcesses(this.owner);
+    if (tagged !== null) {
+      const owned = new Set(
+        [...this.slots.values()].flatMap((slot) =>
+          slot.runtime === null ? [] : [slot.runtime.record.pid, slot.runtime.handle.pid],
+        ),
+      );
+      for (const pgid of await this.engineCliGroups(tagged)) owned.add(pgid);
+      await this.stopProcessGroups(tagged, owned, [], report, settleMs);
+    }
+    this.queueReport(report);
+    if (report.adopted.length > 0) await this.persist();
+  }
+
+  /**
+   * Process groups of `<engine> run --name X` CLIs whose container X a slot
+   * owns: they are that runtime's, and end with it. SIGTERM to one would
+   * reach the container (the CLI forwards signals), so they are never swept.
+   */
+  private async engineCliGroups(tagged: readonly TaggedProcess[]): Promise<number[]> {
+    const names = new Set(
+      [...this.slots.values()].flatMap((slot) =>
+        slot.runtime?.record.container === undefined ? [] : [slot.runtime.record.container],
+      ),
+    );
+    if (names.size === 0) return [];
+    const groups: number[] = [];
+    for (const process of tagged) {
+      const argv = (await processArgv(process.pid)) ?? [];
+      const at = argv.indexOf('--name');
+      const name = at >= 0 ? argv[at + 1] : undefined;
+      if (argv.includes('run') && name !== undefined && names.has(name)) groups.push(process.pgrp);
+    }
+    return groups;
+  }
+
+  private queueReport(report: OrphanReport): void {
+    if (report.adopted.length + report.stopped.length + report.failed.length === 0) return;
+    this.log.info(
+      {
+        event: 'orphans_reconciled',
+        trigger: report.trigger,
+        adopted: report.adopted.length,
+        stopped: report.stopped.length,
+        failed: report.failed.length,
+      },
+      'orphan sweep acted on runtimes no assignment slot owned',
+    );
+    this.orphanReports.push(report);
+    if (this.orphanReports.length > MAX_ORPHAN_REPORTS)
+      this.orphanReports.splice(0, this.orphanReports.length - MAX_ORPHAN_REPORTS);
+    this.options.onReplicaStateChange?.();
+  }
+
+  /** Sweep reports not yet carried by an acknowledged heartbeat (tests and /health). */
+  pendingOrphanReports(): readonly OrphanReport[] {
+    return this.orphanReports.slice();
   }
 
   /**
@@ -891,7 +1260,10 @@ export class Reconciler {
    * say 503) or is still inside its startup timeout — a runtime that stopped
    * answering is restarted instead.
    */
-  private async worthAdopting(record: RuntimeRecord): Promise<boolean> {
+  private async worthAdopting(record: {
+    readonly endpoint: string;
+    readonly startedAt: string;
+  }): Promise<boolean> {
     const probe = await probeEndpoint(record.endpoint, probePaths(this.healthCheck), 2_000);
     if (probe.ok || /answered [0-9]{3}/.test(probe.reason) || probe.reason.startsWith('no health route'))
       return true;
@@ -940,13 +1312,19 @@ export class Reconciler {
         },
       ];
     });
+    const orphanReports = this.orphanReports.slice(0, MAX_ORPHAN_REPORTS_PER_HEARTBEAT);
     return {
       observedAssignments: this.observedAssignments(),
       runtimes: [...live, ...reported],
+      orphanReports,
       acknowledge: () => {
         // Only what this heartbeat carried: reports added meanwhile wait for the next one.
         const drop = reported.filter((report) => this.exitReports.includes(report));
         for (const report of drop) this.exitReports.splice(this.exitReports.indexOf(report), 1);
+        for (const report of orphanReports) {
+          const index = this.orphanReports.indexOf(report);
+          if (index >= 0) this.orphanReports.splice(index, 1);
+        }
       },
     };
   }
@@ -980,6 +1358,7 @@ export class Reconciler {
   async close(options: { readonly stopRuntimes?: boolean } = {}): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.sweepTimer !== undefined) clearInterval(this.sweepTimer);
     // Downloads end now; each keeps its partial file for the next start to resume (fetchArtifact).
     this.closing.abort(new Error('the agent is stopping'));
     await Promise.allSettled([...this.preparations.values()].map((preparation) => preparation.result));
@@ -1000,7 +1379,7 @@ export class Reconciler {
       );
     } else {
       for (const slot of this.slots.values()) {
-        if (slot.runtime?.handle instanceof AdoptedRuntime) slot.runtime.handle.release();
+        if (slot.runtime?.adopted === true) (slot.runtime.handle as AdoptedHandle).release();
       }
     }
     await this.persisting;
@@ -1008,7 +1387,7 @@ export class Reconciler {
   }
 }
 
-async function adoptedHealth(handle: AdoptedRuntime, everReady: boolean): Promise<RuntimeHealth> {
+async function adoptedHealth(handle: AdoptedHandle, everReady: boolean): Promise<RuntimeHealth> {
   const checkedAt = (): Date => new Date();
   const before = handle.exitStatus();
   if (before !== null)
@@ -1023,6 +1402,15 @@ async function adoptedHealth(handle: AdoptedRuntime, everReady: boolean): Promis
   if (!everReady && withinStartup)
     return { status: 'starting', reason: probe.reason, exit: null, checkedAt: checkedAt() };
   return { status: 'failing', reason: probe.reason, exit: null, checkedAt: checkedAt() };
+}
+
+function emptyReport(trigger: OrphanReport['trigger'], at: Date): OrphanReport {
+  return { sweptAt: at.toISOString(), trigger, adopted: [], stopped: [], failed: [] };
+}
+
+/** A tag or label is set by whoever started the process; only a well-formed id goes into a report. */
+function reportableId(assignmentId: string | null): string | null {
+  return assignmentId !== null && OpaqueIdSchema.safeParse(assignmentId).success ? assignmentId : null;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -28,6 +28,11 @@ export const RuntimeRecordSchema = z
     port: z.int().min(1).max(65535),
     endpoint: z.url({ protocol: /^http$/ }),
     startedAt: IsoTimestampSchema,
+    /** A container runtime's name in the engine (pid is then its `<engine> run` CLI's); absent for a binary. */
+    container: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,252}$/)
+      .optional(),
   })
   .strict();
 export type RuntimeRecord = z.infer<typeof RuntimeRecordSchema>;

@@ -38,6 +38,8 @@ export interface RuntimeContext {
    * /proc after a restart. Agent-made, never values from the assignment.
    */
   readonly processTags?: Readonly<Record<string, string>>;
+  /** Labels the agent puts on a container runtime (owner tag, launch digest) so it is found by label later. */
+  readonly containerLabels?: Readonly<Record<string, string>>;
   readonly logger: Logger;
 }
 

@@ -4,6 +4,7 @@ import { FakeRuntimeAdapter, type FakeRuntimeAdapterOptions } from './fake';
 import { OpenAiCompatibleRuntimeAdapter, type OpenAiCompatibleAdapterOptions } from './openai-compatible';
 
 export * from './adapter';
+export * from './container-engine';
 export * from './errors';
 export * from './fake';
 export * from './health';

@@ -197,6 +197,15 @@ export function containerName(assignmentId: string): string {
   return `lunanexa-${assignmentId.replace(/[^A-Za-z0-9_.-]/g, '-')}-${hash}`;
 }
 
+/** Labels every container the agent launches carries, so its orphan sweep finds them by label (`ps --filter`). */
+export const CONTAINER_OWNER_LABEL = 'lunanexa.owner';
+export const CONTAINER_ASSIGNMENT_LABEL = 'lunanexa.assignment';
+export const CONTAINER_RUNTIME_LABEL = 'lunanexa.runtime';
+/** The launch digest the container was started from: adopted after a restart only if the assignment still has it. */
+export const CONTAINER_LAUNCH_DIGEST_LABEL = 'lunanexa.launch-digest';
+/** Where the agent reaches the container (its published port): the endpoint of a container adopted without a record. */
+export const CONTAINER_ENDPOINT_LABEL = 'lunanexa.endpoint';
+
 export interface ContainerLaunch {
   /** Arguments after the engine executable. */
   readonly args: readonly string[];
@@ -218,6 +227,8 @@ export function containerLaunch(
     readonly host: string;
     readonly hostPort: number;
     readonly agentEnv: Readonly<Record<string, string | undefined>>;
+    /** Agent-made labels (owner tag, launch digest); never values from the assignment. */
+    readonly labels?: Readonly<Record<string, string>>;
   },
 ): ContainerLaunch {
   const { packaging, launch } = runtime;
@@ -260,9 +271,13 @@ export function containerLaunch(
     '--name',
     name,
     '--label',
-    `lunanexa.assignment=${spec.assignmentId}`,
+    `${CONTAINER_ASSIGNMENT_LABEL}=${spec.assignmentId}`,
     '--label',
-    `lunanexa.runtime=${runtime.id}`,
+    `${CONTAINER_RUNTIME_LABEL}=${runtime.id}`,
+    ...Object.entries(options.labels ?? {})
+      .filter(([key]) => key !== CONTAINER_ASSIGNMENT_LABEL && key !== CONTAINER_RUNTIME_LABEL)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([key, value]) => ['--label', `${key}=${value}`]),
     '--publish',
     `${publishHost}:${options.hostPort}:${launch.containerPort}`,
     '--mount',

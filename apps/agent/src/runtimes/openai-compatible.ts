@@ -43,8 +43,9 @@ export interface OpenAiCompatibleAdapterOptions {
  */
 export class OpenAiCompatibleRuntimeAdapter extends SupervisingAdapter {
   readonly kind = 'openai-compatible' as const;
-  private readonly engine: string;
-  private readonly agentEnv: Readonly<Record<string, string | undefined>>;
+  /** The container CLI as configured (a name on PATH or a path); the reconciler's orphan sweep uses the same one. */
+  readonly engine: string;
+  readonly agentEnv: Readonly<Record<string, string | undefined>>;
 
   constructor(options: OpenAiCompatibleAdapterOptions = {}) {
     super();
@@ -102,6 +103,7 @@ export class OpenAiCompatibleRuntimeAdapter extends SupervisingAdapter {
       host: ctx.host,
       hostPort: port,
       agentEnv: this.agentEnv,
+      ...(ctx.containerLabels === undefined ? {} : { labels: ctx.containerLabels }),
     });
     const engine = await resolveExecutable(this.engine, searchPath);
     if (engine === null) {

@@ -223,6 +223,30 @@ describe('runtime launch planning', () => {
       });
     });
 
+    it('labels the container with the agent-made owner tag, launch digest and endpoint, sorted, after its own', () => {
+      const launch = containerLaunch(spec, runtime, {
+        host: '10.0.0.11',
+        hostPort: 41001,
+        agentEnv: {},
+        labels: {
+          'lunanexa.owner': 'a1b2c3d4e5f6a1b2c3d4e5f6',
+          'lunanexa.launch-digest': `sha256:${'d'.repeat(64)}`,
+          'lunanexa.endpoint': 'http://10.0.0.11:41001',
+          // An agent-made label may not override what the assignment names.
+          'lunanexa.assignment': 'someone-else',
+        },
+      });
+      const labels = launch.args.flatMap((arg, index) => (launch.args[index - 1] === '--label' ? [arg] : []));
+      expect(labels).to.deep.equal([
+        'lunanexa.assignment=asg-01JD5BA',
+        'lunanexa.runtime=runtime-vllm-0-11',
+        'lunanexa.endpoint=http://10.0.0.11:41001',
+        `lunanexa.launch-digest=sha256:${'d'.repeat(64)}`,
+        'lunanexa.owner=a1b2c3d4e5f6a1b2c3d4e5f6',
+      ]);
+      expect(launch.args.indexOf('--publish')).to.be.greaterThan(launch.args.lastIndexOf('--label'));
+    });
+
     it('publishes on an IPv6 address in brackets', () => {
       const launch = containerLaunch(spec, runtime, { host: '::1', hostPort: 41001, agentEnv: {} });
       expect(launch.args).to.include('[::1]:41001:8000');

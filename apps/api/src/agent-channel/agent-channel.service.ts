@@ -404,7 +404,12 @@ export class AgentChannelService {
   } | null> {
     const { heartbeat, refusals, nextKey, endpoint } = envelope.body;
     if (envelope.signature.keyId !== node.keyId || node.nextKeyId !== null) return null;
-    if (refusals.length > 0 || (nextKey !== null && nextKey !== undefined && nextKey.keyId !== node.keyId))
+    // Refusals and orphan reports are audited, which needs the full path's transaction.
+    if (
+      refusals.length > 0 ||
+      (envelope.body.orphanReports ?? []).length > 0 ||
+      (nextKey !== null && nextKey !== undefined && nextKey.keyId !== node.keyId)
+    )
       return null;
     const now = new Date();
     const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
@@ -598,6 +603,14 @@ export class AgentChannelService {
         { actor, action: 'agent.refusal', ids },
         { nodeId: locked.id, ...refusal },
         { decision: 'denied', result: 'refused' },
+      );
+    }
+    for (const report of envelope.body.orphanReports ?? []) {
+      await this.audit.appendIn(
+        manager,
+        { actor, action: 'node.orphans.reconciled', ids },
+        { nodeId: locked.id, ...report },
+        { decision: 'allowed', result: report.failed.length > 0 ? 'failed' : 'succeeded' },
       );
     }
     // What the ack reads, as just written: no second read (the row lock is held; only this transaction changed it).

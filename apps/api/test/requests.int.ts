@@ -351,6 +351,93 @@ describe('requests, traffic, search, workflow alerts and the playground relay on
     );
   });
 
+  it('usage per tenant: requests, tokens, errors and 429s over time, top models, the tenant on each record and as a filter; bad tenants refused', async () => {
+    for (const id of ['acme', 'globex']) {
+      dataOf(
+        await api.graphql(
+          'mutation($input: CreateTenantInput!) { createTenant(input: $input) { id } }',
+          { input: { id } },
+          api.admin,
+        ),
+        'createTenant',
+      );
+    }
+    // acme: 4 to its alias (one refused by its quota with 429), 1 to a second model; globex: 2.
+    const rows: [string, string, string, number, number][] = [
+      ['acme', 'chat-prod', 'Completed', 200, 40],
+      ['acme', 'chat-prod', 'Completed', 200, 60],
+      ['acme', 'chat-prod', 'Failed', 502, 0],
+      ['acme', 'chat-prod', 'Rejected', 429, 0],
+      ['acme', 'demo@v1', 'Completed', 200, 10],
+      ['globex', 'chat-prod', 'Completed', 200, 5],
+      ['globex', 'chat-prod', 'Completed', 200, 5],
+    ];
+    for (const [i, [tenant, model, outcome, status, completion]] of rows.entries()) {
+      await api.fixture.ds.query(
+        `INSERT INTO request_records (request_id, correlation_id, received_at, finished_at, kind, dialect,
+           requested_model, model_ref, deployment_id, stream, outcome, error_code, http_status, ttft_ms, duration_ms,
+           prompt_tokens, completion_tokens, tenant_id, caller)
+         VALUES ($1, $1, now() - interval '30 seconds', now() - interval '29 seconds', 'chat', 'openai', $2, NULL, NULL,
+           false, $3, NULL, $4, NULL, 1000, 7, $5, $6, 'lnxk_test')`,
+        [`tenant-req-${i}`, model, outcome, status, completion, tenant],
+      );
+    }
+    const TENANT_TRAFFIC = `query($t: String) { traffic(windowMinutes: 5, bucketSeconds: 60, tenant: $t) {
+      buckets { requests rateLimited } totals { requests errors rateLimited promptTokens completionTokens }
+      tenants { tenantId totals { requests errors rateLimited } topModels { requestedModel requests errors } } } }`;
+    const acme = dataOf<{
+      buckets: { requests: number; rateLimited: number }[];
+      totals: {
+        requests: number;
+        errors: number;
+        rateLimited: number;
+        promptTokens: number;
+        completionTokens: number;
+      };
+      tenants: {
+        tenantId: string | null;
+        topModels: { requestedModel: string; requests: number; errors: number }[];
+      }[];
+    }>(await api.graphql(TENANT_TRAFFIC, { t: 'acme' }, viewer), 'traffic');
+    expect(acme.totals).to.deep.equal({
+      requests: 5,
+      errors: 2,
+      rateLimited: 1,
+      promptTokens: 35,
+      completionTokens: 110,
+    });
+    expect(acme.buckets.reduce((sum, b) => sum + b.rateLimited, 0)).to.equal(1);
+    expect(acme.tenants.map((t) => t.tenantId)).to.deep.equal(['acme']);
+    expect(acme.tenants[0]?.topModels).to.deep.equal([
+      { requestedModel: 'chat-prod', requests: 4, errors: 2 },
+      { requestedModel: 'demo@v1', requests: 1, errors: 0 },
+    ]);
+    const all = dataOf<{ tenants: { tenantId: string | null; totals: { requests: number } }[] }>(
+      await api.graphql(TENANT_TRAFFIC, {}, viewer),
+      'traffic',
+    );
+    const byTenant = new Map(all.tenants.map((t) => [t.tenantId, t.totals.requests]));
+    expect([byTenant.get('acme'), byTenant.get('globex')]).to.deep.equal([5, 2]);
+    expect(byTenant.get(null), 'the requests no tenant key made').to.be.greaterThan(0);
+
+    const records = dataOf<{ items: { requestId: string; tenantId: string | null }[] }>(
+      await api.graphql(
+        'query($filter: RequestRecordFilter) { requestRecords(filter: $filter) { items { requestId tenantId } } }',
+        { filter: { tenant: 'globex' } },
+        viewer,
+      ),
+      'requestRecords',
+    );
+    expect(records.items.map((r) => [r.requestId, r.tenantId])).to.deep.equal([
+      ['tenant-req-6', 'globex'],
+      ['tenant-req-5', 'globex'],
+    ]);
+    const unknown = await api.graphql(TENANT_TRAFFIC, { t: 'initech' }, viewer);
+    expect(unknown.errors?.[0]?.extensions.code).to.equal('NOT_FOUND');
+    const tooLong = await api.graphql(TENANT_TRAFFIC, { t: 'x'.repeat(129) }, viewer);
+    expect(tooLong.errors?.[0]?.extensions.code).to.equal('VALIDATION_FAILED');
+  });
+
   describe('playground relay (POST /console/v1/playground/chat)', () => {
     const path = '/console/v1/playground/chat';
     const post = (body: unknown, bearer?: string, headers: Record<string, string> = {}) =>

@@ -28,6 +28,7 @@ export interface RequestRecordRow {
   duration_ms: number;
   prompt_tokens: number | null;
   completion_tokens: number | null;
+  tenant_id: string | null;
 }
 
 export interface RequestRecordQuery {
@@ -39,6 +40,7 @@ export interface RequestRecordQuery {
   readonly outcomes?: readonly string[] | null;
   readonly requestId?: string | null;
   readonly correlationId?: string | null;
+  readonly tenantId?: string | null;
   readonly limit: number;
 }
 
@@ -59,6 +61,7 @@ export async function listRequestRecords(
   if (query.outcomes) add((p) => `r.outcome = ANY(${p}::text[])`, query.outcomes);
   if (query.requestId) add((p) => `r.request_id = ${p}`, query.requestId);
   if (query.correlationId) add((p) => `r.correlation_id = ${p}`, query.correlationId);
+  if (query.tenantId) add((p) => `r.tenant_id = ${p}`, query.tenantId);
   params.push(query.limit);
   return q.query<RequestRecordRow[]>(
     `SELECT r.*, r.id::text AS id, d.name AS deployment_name
@@ -80,6 +83,8 @@ export interface RequestAggregateRow {
   ttft_p50: number | null;
   ttft_p95: number | null;
   completion_tokens: number;
+  prompt_tokens: number;
+  rate_limited: number;
 }
 
 export interface DeploymentRequestAggregateRow extends RequestAggregateRow {
@@ -98,7 +103,9 @@ const AGGREGATES = `
   percentile_cont(0.99) WITHIN GROUP (ORDER BY r.duration_ms) AS latency_p99,
   percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ttft_ms) AS ttft_p50,
   percentile_cont(0.95) WITHIN GROUP (ORDER BY r.ttft_ms) AS ttft_p95,
-  coalesce(sum(r.completion_tokens), 0)::int AS completion_tokens`;
+  coalesce(sum(r.completion_tokens), 0)::int AS completion_tokens,
+  coalesce(sum(r.prompt_tokens), 0)::int AS prompt_tokens,
+  count(*) FILTER (WHERE r.http_status = 429)::int AS rate_limited`;
 
 export interface RequestTrafficWindow {
   readonly windowStart: Date;
@@ -107,23 +114,53 @@ export interface RequestTrafficWindow {
   readonly errorOutcomes: readonly string[];
   /** One deployment, or null for all. */
   readonly deploymentId: string | null;
+  /** One tenant, or null for all (requests of no tenant included). */
+  readonly tenantId?: string | null;
   readonly bucketSeconds: number;
 }
+
+export interface TenantRequestAggregateRow extends RequestAggregateRow {
+  tenant_id: string | null;
+}
+
+/** How many of a tenant's requests named one model or alias. */
+export interface TenantModelUsageRow {
+  tenant_id: string | null;
+  requested_model: string;
+  requests: number;
+  errors: number;
+}
+
+/** Tenants with the most requests a report lists, and the models or aliases it names per tenant. */
+export const TRAFFIC_TENANTS_LISTED = 50;
+export const TRAFFIC_TOP_MODELS_PER_TENANT = 5;
 
 export interface RequestTraffic {
   /** Aggregates per bucket index from windowStart; buckets without requests are absent. */
   readonly series: (RequestAggregateRow & { bucket: number })[];
   readonly totals: RequestAggregateRow | undefined;
   readonly byDeployment: DeploymentRequestAggregateRow[];
+  /** Busiest first, at most TRAFFIC_TENANTS_LISTED; a null tenant is the requests no tenant's key made. */
+  readonly byTenant: TenantRequestAggregateRow[];
+  /** Per tenant, its most requested models or aliases (at most TRAFFIC_TOP_MODELS_PER_TENANT each). */
+  readonly topModels: TenantModelUsageRow[];
 }
 
 /** Request aggregates over a window: per bucket, in total, and per deployment (busiest first). */
 export async function requestTraffic(q: Queryable, window: RequestTrafficWindow): Promise<RequestTraffic> {
-  const scope = `r.received_at >= $1 AND r.received_at < $2 AND ($4::text IS NULL OR r.deployment_id = $4)`;
-  const params = [window.windowStart, window.windowEnd, window.errorOutcomes, window.deploymentId];
-  const [series, totals, byDeployment] = await Promise.all([
+  const scope =
+    `r.received_at >= $1 AND r.received_at < $2 AND ($4::text IS NULL OR r.deployment_id = $4)` +
+    ` AND ($5::text IS NULL OR r.tenant_id = $5)`;
+  const params = [
+    window.windowStart,
+    window.windowEnd,
+    window.errorOutcomes,
+    window.deploymentId,
+    window.tenantId ?? null,
+  ];
+  const [series, totals, byDeployment, byTenant, topModels] = await Promise.all([
     q.query<(RequestAggregateRow & { bucket: number })[]>(
-      `SELECT floor(extract(epoch FROM (r.received_at - $1)) / $5)::int AS bucket, ${AGGREGATES}
+      `SELECT floor(extract(epoch FROM (r.received_at - $1)) / $6)::int AS bucket, ${AGGREGATES}
          FROM request_records r WHERE ${scope} GROUP BY 1`,
       [...params, window.bucketSeconds],
     ),
@@ -136,8 +173,27 @@ export async function requestTraffic(q: Queryable, window: RequestTrafficWindow)
         ORDER BY requests DESC, r.deployment_id NULLS LAST`,
       params,
     ),
+    q.query<TenantRequestAggregateRow[]>(
+      `SELECT r.tenant_id, ${AGGREGATES}
+         FROM request_records r WHERE ${scope}
+        GROUP BY r.tenant_id
+        ORDER BY requests DESC, r.tenant_id NULLS LAST
+        LIMIT ${TRAFFIC_TENANTS_LISTED}`,
+      params,
+    ),
+    q.query<TenantModelUsageRow[]>(
+      `SELECT tenant_id, requested_model, requests, errors FROM (
+         SELECT r.tenant_id, r.requested_model, count(*)::int AS requests,
+                count(*) FILTER (WHERE r.outcome = ANY($3::text[]))::int AS errors,
+                row_number() OVER (PARTITION BY r.tenant_id ORDER BY count(*) DESC, r.requested_model) AS rank
+           FROM request_records r WHERE ${scope}
+          GROUP BY r.tenant_id, r.requested_model) ranked
+        WHERE rank <= ${TRAFFIC_TOP_MODELS_PER_TENANT}
+        ORDER BY tenant_id NULLS LAST, requests DESC, requested_model`,
+      params,
+    ),
   ]);
-  return { series, totals: totals[0], byDeployment };
+  return { series, totals: totals[0], byDeployment, byTenant, topModels };
 }
 
 /** Requests the agents report in flight now, per deployment with running replicas (one deployment, or all). */

@@ -44,16 +44,32 @@ export class RequestsResolver {
   @RequirePermission('read')
   @Query(() => TrafficReport, {
     description:
-      'Request rate, errors, latency and time-to-first-token percentiles over a recent window, per bucket and per deployment, with the in-flight requests replicas report now.',
+      'Request rate, errors, 429s, tokens, latency and time-to-first-token percentiles over a recent window, per bucket, per deployment and per tenant (with its top models), with the in-flight requests replicas report now.',
   })
   traffic(
     @Args('windowMinutes', { type: () => Int, defaultValue: 15 }) windowMinutes: number,
     @Args('bucketSeconds', { type: () => Int, defaultValue: 30 }) bucketSeconds: number,
     @Args('deployment', { type: () => String, nullable: true, description: 'Deployment id or name.' })
     deployment: string | null,
+    @Args('tenant', {
+      type: () => String,
+      nullable: true,
+      description: 'Only requests that counted against this tenant (its usage over time).',
+    })
+    tenant: string | null,
   ): Promise<TrafficReport> {
     requireIntBetween('windowMinutes', windowMinutes, 1, MAX_WINDOW_MINUTES);
     requireIntBetween('bucketSeconds', bucketSeconds, 5, 3600);
-    return this.requests.traffic({ windowMinutes, bucketSeconds, deployment: deployment ?? null });
+    if (tenant !== null && tenant !== undefined && (tenant.length < 1 || tenant.length > 128)) {
+      throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'tenant must be 1-128 characters', [
+        { path: 'tenant', message: 'must be 1-128 characters' },
+      ]);
+    }
+    return this.requests.traffic({
+      windowMinutes,
+      bucketSeconds,
+      deployment: deployment ?? null,
+      tenant: tenant ?? null,
+    });
   }
 }

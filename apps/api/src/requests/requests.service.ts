@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import {
   findDeploymentId,
+  findTenant,
   gatewayLoadByDeployment,
   inFlightByDeployment,
   listRequestRecords,
@@ -17,6 +18,7 @@ import {
   type RequestRecordFilter,
   type RequestRecordPage,
   type TrafficBucket,
+  type TenantTraffic,
   type TrafficReport,
 } from './requests.types';
 
@@ -47,6 +49,7 @@ export class RequestsService {
       outcomes: filter?.errorsOnly ? ERROR_OUTCOMES : null,
       requestId: filter?.requestId ?? null,
       correlationId: filter?.correlationId ?? null,
+      tenantId: filter?.tenant ?? null,
       limit: first + 1,
     });
     const items = rows.slice(0, first).map(toRecord);
@@ -57,6 +60,7 @@ export class RequestsService {
     windowMinutes: number;
     bucketSeconds: number;
     deployment: string | null;
+    tenant?: string | null;
     now?: Date;
   }): Promise<TrafficReport> {
     const { windowMinutes, bucketSeconds } = options;
@@ -75,6 +79,10 @@ export class RequestsService {
         throw new LunaNexaError(ErrorCode.NOT_FOUND, `No deployment "${options.deployment}".`);
       }
     }
+    const tenantId = options.tenant ?? null;
+    if (tenantId !== null && (await findTenant(this.db, tenantId)) === null) {
+      throw new LunaNexaError(ErrorCode.NOT_FOUND, `No tenant "${tenantId}".`);
+    }
     // Buckets end at the next whole bucket after now, so the newest bucket is the one filling up.
     const nowMs = (options.now ?? new Date()).getTime();
     const bucketMs = bucketSeconds * 1000;
@@ -86,12 +94,13 @@ export class RequestsService {
         windowEnd,
         errorOutcomes: ERROR_OUTCOMES,
         deploymentId,
+        tenantId,
         bucketSeconds,
       }),
       inFlightByDeployment(this.db, deploymentId),
       gatewayLoadByDeployment(this.db),
     ]);
-    const { series: seriesRows, totals, byDeployment: deploymentRows } = traffic;
+    const { series: seriesRows, totals, byDeployment: deploymentRows, byTenant, topModels } = traffic;
 
     const byBucket = new Map(seriesRows.map((row) => [row.bucket, row]));
     const buckets: TrafficBucket[] = [];
@@ -116,6 +125,17 @@ export class RequestsService {
       entry.queuedNow = row.deployment_id === null ? 0 : (queued.get(row.deployment_id) ?? 0);
       return entry;
     });
+    const tenants = byTenant.map((row): TenantTraffic => ({
+      tenantId: row.tenant_id,
+      totals: toBucket(windowStart, windowSeconds, row),
+      topModels: topModels
+        .filter((model) => model.tenant_id === row.tenant_id)
+        .map((model) => ({
+          requestedModel: model.requested_model,
+          requests: model.requests,
+          errors: model.errors,
+        })),
+    }));
     return {
       windowStart,
       windowEnd,
@@ -123,6 +143,7 @@ export class RequestsService {
       buckets,
       totals: toBucket(windowStart, windowSeconds, totals),
       deployments,
+      tenants,
       inFlightNow: [...inFlight.values()].reduce((sum, value) => sum + value, 0),
       queuedNow: [...queued.values()].reduce((sum, value) => sum + value, 0),
     };
@@ -148,6 +169,8 @@ function toBucket(start: Date, seconds: number, row: RequestAggregateRow | undef
     ttftP50Ms: row?.ttft_p50 ?? null,
     ttftP95Ms: row?.ttft_p95 ?? null,
     completionTokens: row?.completion_tokens ?? 0,
+    promptTokens: row?.prompt_tokens ?? 0,
+    rateLimited: row?.rate_limited ?? 0,
   };
 }
 
@@ -172,5 +195,6 @@ function toRecord(row: RequestRecordRow): RequestRecord {
     durationMs: row.duration_ms,
     promptTokens: row.prompt_tokens,
     completionTokens: row.completion_tokens,
+    tenantId: row.tenant_id,
   };
 }

@@ -67,6 +67,12 @@ export class RequestRecord {
 
   @Field(() => Int, { nullable: true })
   completionTokens!: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The tenant whose key made the request (its quotas applied); null for operator credentials.',
+  })
+  tenantId!: string | null;
 }
 
 @ObjectType()
@@ -107,6 +113,12 @@ export class RequestRecordFilter {
   @IsString()
   @Length(1, 128)
   correlationId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only requests that counted against this tenant.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  tenant?: string | null;
 }
 
 @ObjectType({ description: 'Requests that arrived in one time bucket.' })
@@ -146,6 +158,39 @@ export class TrafficBucket {
 
   @Field(() => Int)
   completionTokens!: number;
+
+  @Field(() => Int)
+  promptTokens!: number;
+
+  @Field(() => Int, { description: 'Requests refused with HTTP 429 (a tenant quota or concurrency limit).' })
+  rateLimited!: number;
+}
+
+@ObjectType({ description: 'How many of a tenant’s requests named one model or alias.' })
+export class ModelUsage {
+  @Field({ description: 'The model ref or alias the callers named.' })
+  requestedModel!: string;
+
+  @Field(() => Int)
+  requests!: number;
+
+  @Field(() => Int, { description: 'Rejected, Failed and TimedOut requests among them.' })
+  errors!: number;
+}
+
+@ObjectType({ description: 'One tenant over the whole window.' })
+export class TenantTraffic {
+  @Field(() => String, {
+    nullable: true,
+    description: 'Null for requests made without a tenant (operator sessions and API tokens).',
+  })
+  tenantId!: string | null;
+
+  @Field(() => TrafficBucket, { description: 'The whole window as one bucket.' })
+  totals!: TrafficBucket;
+
+  @Field(() => [ModelUsage], { description: 'The models or aliases it called most, at most five.' })
+  topModels!: ModelUsage[];
 }
 
 @ObjectType({ description: 'One deployment over the whole window.' })
@@ -194,6 +239,9 @@ export class TrafficReport {
 
   @Field(() => [DeploymentTraffic], { description: 'Busiest first.' })
   deployments!: DeploymentTraffic[];
+
+  @Field(() => [TenantTraffic], { description: 'Busiest first, at most 50 tenants.' })
+  tenants!: TenantTraffic[];
 
   @Field(() => Int, { description: 'In-flight requests all replicas in scope report now.' })
   inFlightNow!: number;

@@ -1122,6 +1122,15 @@ export interface Model {
   readonly versions: readonly ModelVersion[];
 }
 
+/** How many of a tenant’s requests named one model or alias. */
+export interface ModelUsage {
+  /** Rejected, Failed and TimedOut requests among them. */
+  readonly errors: number;
+  /** The model ref or alias the callers named. */
+  readonly requestedModel: string;
+  readonly requests: number;
+}
+
 /** A registered, digest-pinned model version: artifact, hardware requirements, lifecycle state, verification and evaluation (license and runtime resolve from the registry). */
 export interface ModelVersion {
   /** Lifecycle events the version accepts in its state. */
@@ -1711,7 +1720,7 @@ export interface Query {
   readonly tenantSigningPolicy: TenantSigningPolicy | null;
   /** Every tenant, by id, with its quotas and key counts. */
   readonly tenants: readonly Tenant[];
-  /** Request rate, errors, latency and time-to-first-token percentiles over a recent window, per bucket and per deployment, with the in-flight requests replicas report now. */
+  /** Request rate, errors, 429s, tokens, latency and time-to-first-token percentiles over a recent window, per bucket, per deployment and per tenant (with its top models), with the in-flight requests replicas report now. */
   readonly traffic: TrafficReport;
   /** Every registered signing key, revoked ones included. */
   readonly trustedSigningKeys: readonly TrustedSigningKey[];
@@ -1837,6 +1846,8 @@ export interface QueryTrafficArgs {
   readonly bucketSeconds?: number;
   /** Deployment id or name. */
   readonly deployment?: string | null;
+  /** Only requests that counted against this tenant (its usage over time). */
+  readonly tenant?: string | null;
   readonly windowMinutes?: number;
 }
 
@@ -1965,6 +1976,8 @@ export interface RequestRecord {
   /** The model ref or alias the caller named. */
   readonly requestedModel: string;
   readonly stream: boolean;
+  /** The tenant whose key made the request (its quotas applied); null for operator credentials. */
+  readonly tenantId: string | null;
   /** Time to the first token (streams) or the answer. */
   readonly timeToFirstTokenMs: number | null;
 }
@@ -1978,6 +1991,8 @@ export interface RequestRecordFilter {
   readonly errorsOnly?: boolean | null;
   readonly outcome?: string | null;
   readonly requestId?: string | null;
+  /** Only requests that counted against this tenant. */
+  readonly tenant?: string | null;
 }
 
 export interface RequestRecordPage {
@@ -2263,6 +2278,16 @@ export interface TenantSigningPolicy {
   readonly tenantId: string;
 }
 
+/** One tenant over the whole window. */
+export interface TenantTraffic {
+  /** Null for requests made without a tenant (operator sessions and API tokens). */
+  readonly tenantId: string | null;
+  /** The models or aliases it called most, at most five. */
+  readonly topModels: readonly ModelUsage[];
+  /** The whole window as one bucket. */
+  readonly totals: TrafficBucket;
+}
+
 /** Requests that arrived in one time bucket. */
 export interface TrafficBucket {
   readonly completionTokens: number;
@@ -2274,6 +2299,9 @@ export interface TrafficBucket {
   readonly latencyP99Ms: number | null;
   /** Mean requests in flight over the bucket (time spent serving the requests that arrived in it ÷ bucket length). */
   readonly meanConcurrency: number;
+  readonly promptTokens: number;
+  /** Requests refused with HTTP 429 (a tenant quota or concurrency limit). */
+  readonly rateLimited: number;
   readonly requests: number;
   readonly requestsPerSecond: number;
   readonly start: DateTimeString;
@@ -2293,6 +2321,8 @@ export interface TrafficReport {
   readonly inFlightNow: number;
   /** Requests waiting in the gateways' admission queues in scope now (queue depth). */
   readonly queuedNow: number;
+  /** Busiest first, at most 50 tenants. */
+  readonly tenants: readonly TenantTraffic[];
   readonly totals: TrafficBucket;
   readonly windowEnd: DateTimeString;
   readonly windowStart: DateTimeString;

@@ -34,3 +34,4 @@ export * from './identity';
 export * from './bench-seed';
 export * from './runtime-load';
 export * from './assignment-views';
+export * from './gpu-samples';

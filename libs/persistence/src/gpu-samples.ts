@@ -41,8 +41,9 @@ export interface GpuSample {
 const lastWrittenMs = new Map<string, number>();
 
 /**
- * Records the node's GPU figures as a sample unless the node has one from the
- * last GPU_SAMPLE_INTERVAL_SECONDS. Resolves to whether it wrote one. A
+ * Records the node's GPU figures as a sample unless the node has one less
+ * than GPU_SAMPLE_INTERVAL_SECONDS from `at` (either side: a late write from a
+ * second API replica counts too). Resolves to whether it wrote one. A
  * heartbeat without GPU figures writes nothing (a gap in the chart, not zeros).
  */
 export async function recordGpuSample(
@@ -70,13 +71,13 @@ export async function recordGpuSample(
         WHERE NOT EXISTS (
           SELECT 1 FROM gpu_samples
            WHERE node_id = $1 AND sampled_at > $2::timestamptz - make_interval(secs => $4)
-             AND sampled_at <= $2::timestamptz)
+             AND sampled_at < $2::timestamptz + make_interval(secs => $4))
      ON CONFLICT DO NOTHING
      RETURNING 1`,
     [nodeId, at, JSON.stringify(gpus), GPU_SAMPLE_INTERVAL_SECONDS],
   );
   const written = returnedRows<unknown>(raw).length > 0;
-  if (written) lastWrittenMs.set(nodeId, at.getTime());
+  if (written && at.getTime() > (last ?? 0)) lastWrittenMs.set(nodeId, at.getTime());
   return written;
 }
 

@@ -24,6 +24,8 @@ import {
   conditionDescription,
   conditionTone,
   formatCelsius,
+  formatEcc,
+  formatXid,
   formatGpuMemory,
   formatPercent,
   formatPower,
@@ -126,6 +128,14 @@ describe('console GPU figures and node conditions', () => {
           }),
         ),
       ).to.equal('lost (fell off the bus); Xid 79; 2 uncorrected ECC; slowed: HwThermalSlowdown');
+    });
+
+    it('words the Xid and ECC figures, telling "none" from "not reported"', () => {
+      expect(formatXid(79)).to.equal('Xid 79');
+      expect(formatXid(null)).to.equal('no Xid seen');
+      expect(formatEcc(0)).to.equal('ECC: 0 uncorrected');
+      expect(formatEcc(2)).to.equal('ECC: 2 uncorrected');
+      expect(formatEcc(null)).to.equal('ECC: not reported');
     });
 
     it('counts processes and their memory', () => {

@@ -95,6 +95,16 @@ export function formatProcesses(gpu: Pick<GpuTelemetry, 'processCount' | 'proces
   return `${gpu.processCount} ${noun} using ${formatBytes(gpu.processMemoryBytes)}`;
 }
 
+/** "Xid 79", "no Xid seen" (null also when the agent cannot read the kernel log: it says so in its docs). */
+export function formatXid(lastXid: number | null): string {
+  return lastXid === null ? 'no Xid seen' : `Xid ${lastXid}`;
+}
+
+/** "ECC: 2 uncorrected", "ECC: 0 uncorrected", "ECC: not reported" (GB10, or ECC off). */
+export function formatEcc(uncorrected: number | null): string {
+  return uncorrected === null ? 'ECC: not reported' : `ECC: ${uncorrected} uncorrected`;
+}
+
 /** One GPU's latest figures as the Nodes list shows them, each part with whether it needs attention. */
 export interface GpuFigures {
   readonly label: string;

@@ -40,7 +40,9 @@ import {
   gpuCharts,
   gpuTrouble,
   isSlowdown,
+  formatEcc,
   formatProcesses,
+  formatXid,
   memoryNoteText,
   sortedTelemetry,
 } from './gpu-rules';
@@ -143,6 +145,8 @@ export class NodeDetail {
   protected readonly formatPower = formatPower;
   protected readonly memoryNoteText = memoryNoteText;
   protected readonly formatProcesses = formatProcesses;
+  protected readonly formatXid = formatXid;
+  protected readonly formatEcc = formatEcc;
   protected readonly gpuTrouble = gpuTrouble;
   protected readonly isSlowdown = isSlowdown;
 

@@ -25,6 +25,15 @@ const LUNANEXA_METRICS = [
   'lunanexa_node_condition',
   'lunanexa_nodes_agent_outdated',
   'lunanexa_workflow_failures_total',
+  'lunanexa_gpu_utilization_ratio',
+  'lunanexa_gpu_memory_used_bytes',
+  'lunanexa_gpu_memory_total_bytes',
+  'lunanexa_gpu_temperature_celsius',
+  'lunanexa_gpu_power_watts',
+  'lunanexa_gpu_throttled',
+  'lunanexa_gpu_ecc_errors_total',
+  'lunanexa_gpu_lost',
+  'lunanexa_gpu_last_xid',
 ];
 const PROCESSES = ['api', 'gateway', 'worker', 'agent'] as const;
 
@@ -169,6 +178,20 @@ describe('infra/ deployment files', () => {
         ).to.equal(true);
       });
 
+      it('cover GPU health: GpuHealthy False, new Xids, ECC errors, sustained heat and thermal throttling, MemoryPressure', () => {
+        const exprs = rules.map((r) => String(r['expr']));
+        const has = (...parts: string[]) => exprs.some((e) => parts.every((part) => e.includes(part)));
+        expect(has('lunanexa_node_condition', 'GpuHealthy', 'False')).to.equal(true);
+        expect(has('lunanexa_gpu_last_xid')).to.equal(true);
+        expect(has('lunanexa_gpu_ecc_errors_total')).to.equal(true);
+        expect(has('lunanexa_gpu_temperature_celsius')).to.equal(true);
+        expect(has('lunanexa_gpu_throttled', 'Thermal')).to.equal(true);
+        expect(has('lunanexa_node_condition', 'MemoryPressure', 'True')).to.equal(true);
+        // Bounded labels: GPU alerts group by node and GPU index only (never uuid or pid).
+        for (const expr of exprs.filter((e) => e.includes('lunanexa_gpu_')))
+          expect(expr, expr).to.not.match(/uuid|pid/);
+      });
+
       const runbook = readFileSync(path.join(repoRoot, 'docs/OPERATIONS.md'), 'utf8');
       for (const rule of rules) {
         it(`${String(rule['alert'])} has a runbook section in docs/OPERATIONS.md`, () => {
@@ -241,6 +264,22 @@ describe('infra/ deployment files', () => {
           );
           expect(gateway.some((e) => e.includes('status=~"5.."'))).to.equal(true);
           expect(exprs.some((e) => e.includes('lunanexa_node_condition'))).to.equal(true);
+        });
+
+        it('shows GPU utilisation, memory, temperature, power, throttling, Xid/ECC and node conditions', () => {
+          for (const metric of [
+            'lunanexa_gpu_utilization_ratio',
+            'lunanexa_gpu_memory_used_bytes',
+            'lunanexa_gpu_temperature_celsius',
+            'lunanexa_gpu_power_watts',
+            'lunanexa_gpu_throttled',
+            'lunanexa_gpu_last_xid',
+            'lunanexa_gpu_ecc_errors_total',
+          ])
+            expect(exprs.some((e) => e.includes(metric), metric)).to.equal(true);
+          expect(
+            exprs.some((e) => e.includes('lunanexa_node_condition') && e.includes('status!=""')),
+          ).to.equal(true);
         });
 
         it('uses the provisioned datasource', () => {

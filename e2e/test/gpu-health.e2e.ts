@@ -1,9 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
 import {
+  CONSOLE_WIDTHS,
   deploymentAssignments,
+  describeProblems,
+  expectVisible,
   FleetHarness,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
   startSteadyLoad,
   untilRouted,
   waitUntil,
@@ -20,8 +28,30 @@ import {
  * cordon and changes nothing, and the healing pass cordons the node and moves
  * its one-replica deployment make-before-break while clients call it through
  * the gateway: 0 failed requests. Then an operator drains the node the
- * replica moved to, under the same load: 0 failed requests again.
+ * replica moved to, under the same load: 0 failed requests again. The
+ * console, in a real browser, shows the figures, the badge and the GPU history.
  */
+
+const ADMIN = { username: 'gpu-admin', password: 'correct horse battery staple' };
+
+/**
+ * Evaluated in the page (e2e has no DOM typings): how far the page, the console's scrolling content and the
+ * Nodes table stick out past their boxes, in px (0 when nothing does). The table may scroll inside its own box;
+ * `tableOverflow` says whether it had to.
+ */
+const OVERFLOW = `(() => {
+  const doc = document.scrollingElement;
+  const content = document.querySelector('.mat-drawer-content');
+  const box = document.querySelector('.table-scroll');
+  return {
+    page: doc.scrollWidth - window.innerWidth,
+    content: content ? content.scrollWidth - content.clientWidth : 0,
+    tableOverflow: box ? box.scrollWidth - box.clientWidth : 0,
+    columns: Array.from(document.querySelectorAll('table.nodes thead th')).map(
+      (th) => th.textContent.trim() + ' ' + Math.round(th.getBoundingClientRect().width),
+    ),
+  };
+})()`;
 
 const PLAN_FIELDS = `actions { rule kind target nodeId reason outcome } skipped { rule target reason }`;
 
@@ -41,6 +71,7 @@ describe('a failing GPU: GpuHealthy turns False, healing cordons the node and mo
   /** The node the one replica landed on first: its GPU is the one that fails. */
   let victim = '';
   let load: SteadyLoad | null = null;
+  let browser: Browser;
 
   async function running(): Promise<NodeLossAssignment[]> {
     return (await deploymentAssignments(h, DEPLOYMENT)).filter((a) => a.intent === 'Run');
@@ -60,6 +91,8 @@ describe('a failing GPU: GpuHealthy turns False, healing cordons the node and mo
       leaseSeconds: 60,
       // The standing healing loop's first pass runs at start, on healthy GPUs; the next one would race the dry run.
       extraEnv: { LUNANEXA_HEAL_INTERVAL_SECONDS: '3600' },
+      serveConsole: true,
+      admin: ADMIN,
     });
     for (const name of ['gpu-a', 'gpu-b', 'gpu-c']) await h.startReadyAgent(name);
     await h.graphql(
@@ -81,10 +114,12 @@ describe('a failing GPU: GpuHealthy turns False, healing cordons the node and mo
     victim = placed?.node ?? '';
     await untilRouted(h, MODEL);
     load = startSteadyLoad(h, MODEL, { callers: 2 });
+    browser = await launchBrowser();
   });
 
   after(async () => {
     await load?.stop();
+    await browser?.close();
     await h?.stop();
   });
 
@@ -127,6 +162,87 @@ describe('a failing GPU: GpuHealthy turns False, healing cordons the node and mo
     expect(metrics).to.match(
       /^lunanexa_node_condition\{[^}]*condition="GpuHealthy"[^}]*status="False"[^}]*\} 1$/m,
     );
+  });
+
+  it('the console shows GPU figures and the GpuHealthy False badge with its reason, the history on the node page, and fits 1440 and 390 px', async () => {
+    // A healthy node's GPU reports figures; the victim's fell off the bus (its figures are null, shown as —).
+    const healthy = ['gpu-a', 'gpu-b', 'gpu-c'].find((name) => name !== victim) ?? '';
+    const samples = await waitUntil(`a GPU sample of ${healthy}`, async () => {
+      const rows = await h.graphql<{ node: { gpuSeries: { points: unknown[] }[] } | null }>(
+        `{ node(node: "${healthy}") { gpuSeries(minutes: 60) { points { at utilizationPercent } } } }`,
+      );
+      return (rows.node?.gpuSeries[0]?.points.length ?? 0) > 0 ? rows.node : null;
+    });
+    expect(samples?.gpuSeries).to.have.length(1);
+    for (const size of CONSOLE_WIDTHS) {
+      const recorded = await openPage(browser, size);
+      const { page } = recorded;
+      await signIn(h.apiUrl, recorded, ADMIN);
+      await page.goto(`${h.apiUrl}/nodes`);
+      const rowA = page.getByRole('row').filter({ hasText: victim });
+      const rowB = page.getByRole('row').filter({ hasText: healthy });
+      const badge = rowA.getByText('GpuHealthy False', { exact: true });
+      await expectVisible(page, badge);
+      // The figures of the healthy GPU: utilisation, memory used / total, temperature, power.
+      const figures = rowB.locator('.gpu-now');
+      await expectVisible(page, figures);
+      const text = (await figures.innerText()).replace(/\s+/g, ' ');
+      expect(text).to.match(
+        /GPU 0 .*\d+ % .*\d+(\.\d)? [KMGT]iB \/ \d+(\.\d)? [KMGT]iB .*\d+ °C .*\d+(\.\d)?( \/ \d+(\.\d)?)? W/,
+      );
+      // Its healthy conditions fold into one badge (simulated nodes report no disk figure: DiskPressure Unknown).
+      await expectVisible(page, rowB.getByText(/^(All OK|\d OK)$/));
+      expect(await rowB.getByText('GpuHealthy False').count()).to.equal(0);
+      // The lost GPU says so, and the reason shows on keyboard focus.
+      await expectVisible(page, rowA.getByText(/lost \(fell off the bus\)/));
+      // Keyboard focus (Tab from the node's link) shows the reason, as hovering does.
+      await rowA.getByRole('link', { name: victim }).focus();
+      await page.keyboard.press('Tab');
+      const tooltip = page
+        .locator('.mat-mdc-tooltip-surface')
+        .filter({ hasText: /GpuHealthy False: Gpu[A-Z]/ });
+      await expectVisible(page, tooltip);
+      const overflow = await page.evaluate<{
+        page: number;
+        content: number;
+        tableOverflow: number;
+        columns: string[];
+      }>(OVERFLOW);
+      await screenshot(page, 'nodes-gpu-health', size.width);
+      expect(overflow.page, `document at ${size.width} px`).to.be.at.most(0);
+      expect(overflow.content, `console content at ${size.width} px`).to.be.at.most(0);
+      // At 1440 px the whole Nodes table fits; on a phone it scrolls inside its own box.
+      if (size.width >= 1440)
+        expect(
+          overflow.tableOverflow,
+          `Nodes table at 1440 px: ${overflow.columns.join(', ')}`,
+        ).to.be.at.most(0);
+
+      await page.goto(`${h.apiUrl}/nodes/${healthy}`);
+      const gpuFigures = page.getByRole('region', { name: 'GPUs now' });
+      await expectVisible(page, gpuFigures.getByRole('rowheader', { name: 'GPU 0' }));
+      await expectVisible(
+        page,
+        page.getByRole('img', { name: 'GPU 0 utilisation and memory, last 60 minutes' }),
+      );
+      await expectVisible(
+        page,
+        page.getByRole('img', { name: 'GPU 0 temperature and power, last 60 minutes' }),
+      );
+      await expectVisible(page, page.getByText('When each condition changes'));
+      const detailOverflow = await page.evaluate<{ page: number; content: number }>(OVERFLOW);
+      expect(detailOverflow.page, `node page at ${size.width} px`).to.be.at.most(0);
+      expect(detailOverflow.content, `node page content at ${size.width} px`).to.be.at.most(0);
+      await screenshot(page, 'node-gpu-history', size.width);
+
+      await page.goto(`${h.apiUrl}/nodes/${victim}`);
+      const conditions = page.getByRole('region', { name: 'Conditions' });
+      const row = conditions.getByRole('row').filter({ hasText: 'GpuHealthy' });
+      await expectVisible(page, row.getByText('False', { exact: true }));
+      await expectVisible(page, row.getByRole('cell', { name: /^Gpu[A-Z]/ }));
+      expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+      await page.context().close();
+    }
   });
 
   it('the healing dry run lists the cordon and changes nothing; the run cordons that node only and moves its replica with 0 client errors', async () => {

@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { RetentionExpiryWorkflowInput, RetentionExpiryWorkflowResult } from '@lunanexa/contracts';
 import type { Activities } from '@lunanexa/activities';
 
@@ -10,12 +10,20 @@ const steps = proxyActivities<Activities>({
 /** Passes per run before continue-as-new, so the loop's history stays small however long it runs. */
 const PASSES_PER_RUN = 200;
 
+/**
+ * Runs from here on also prune GPU samples past their window (libs/persistence gpu-samples.ts) on every expiry
+ * pass; a history recorded before it replays without those activities.
+ */
+const PRUNE_GPU_SAMPLES = 'prune-gpu-samples';
+
 /** Receipt hashes a run reports back; older ones are in the audit chain. */
 const MAX_REPORTED_RECEIPTS = 100;
 
 /**
  * RetentionExpiry: deletes payload captures whose expiry has passed, in
- * bounded batches, each batch ending in a `payload.delete` receipt.
+ * bounded batches, each batch ending in a `payload.delete` receipt; an
+ * expiry pass then deletes GPU samples past their window, in batches of the
+ * same size (no receipt: they are the fleet's own figures, not anyone's data).
  *
  * `expired` is the standing loop the worker keeps running under one fixed id:
  * a pass deletes batch after batch until a batch comes back short, then the
@@ -46,6 +54,12 @@ export async function retentionExpiryWorkflow(
         if (receiptHashes.length > MAX_REPORTED_RECEIPTS) receiptHashes.shift();
       }
       if (result.deleted < input.batchSize) break;
+    }
+    if (input.mode === 'expired' && patched(PRUNE_GPU_SAMPLES)) {
+      for (;;) {
+        const pruned = await steps.deleteExpiredGpuSamples({ batchSize: input.batchSize });
+        if (pruned.deleted < input.batchSize) break;
+      }
     }
     passes += 1;
     const total = (input.passesSoFar ?? 0) + passes;

@@ -6,7 +6,13 @@ import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { RetentionExpiryWorkflowInput } from '@lunanexa/contracts';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
-import { verifyAuditChain } from '@lunanexa/persistence';
+import {
+  insertBootstrapToken,
+  insertPendingNode,
+  listGpuSamples,
+  recordGpuSample,
+  verifyAuditChain,
+} from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import { retentionExpiryWorkflow } from '../src';
 
@@ -126,6 +132,60 @@ describe('retentionExpiryWorkflow on real Temporal and PostgreSQL', function () 
       const file = join(__dirname, '..', '..', 'test', 'histories', 'retention-expiry.completed.binpb');
       writeFileSync(file, temporal.api.history.v1.History.encode(history).finish());
     }
+  });
+
+  it('an expiry pass also deletes GPU samples older than 24 h, in batches, and keeps newer ones', async () => {
+    const tokenId = randomUUID();
+    const nodeId = `node-${randomUUID().slice(0, 8)}`;
+    await insertBootstrapToken(ds, {
+      id: tokenId,
+      tokenHash: sha256(tokenId),
+      prefix: `lnxb_${tokenId.slice(0, 8)}`,
+      nodeName: null,
+      labels: {},
+      autoApprove: false,
+      createdBy: 'test',
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    await insertPendingNode(ds, {
+      id: nodeId,
+      name: nodeId,
+      labels: {},
+      address: '127.0.0.1',
+      sshPort: 22,
+      hostKeyFingerprint: 'SHA256:test',
+      keyId: `ed25519:${nodeId}`,
+      publicKey: 'ssh-ed25519 AAAA test',
+      inventory: {},
+      enrollWorkflowId: `enrollNode/${nodeId}`,
+      bootstrapTokenId: tokenId,
+      enrolledAt: new Date(),
+    });
+    const gpu = [
+      {
+        uuid: 'GPU-00000000-0000-0000-0000-000000000000',
+        utilizationPercent: 50,
+        powerWatts: 10,
+        temperatureCelsius: 40,
+        processes: [],
+      },
+    ];
+    const now = Date.now();
+    const hoursAgo = [30, 27, 25, 23, 1];
+    for (const hours of hoursAgo) {
+      expect(await recordGpuSample(ds, nodeId, new Date(now - hours * 3_600_000), gpu)).to.equal(true);
+    }
+    // Batch size 2: a full batch of GPU samples, then the short one that ends the pass.
+    await env.client.workflow.execute(retentionExpiryWorkflow, {
+      taskQueue,
+      workflowId: `retentionExpiry/test-${randomUUID()}`,
+      args: [input({})],
+    });
+    const left = await listGpuSamples(ds, nodeId, new Date(0));
+    expect(left.map((sample) => Math.round((now - sample.sampledAt.getTime()) / 3_600_000))).to.deep.equal([
+      23, 1,
+    ]);
   });
 
   it('a pass with nothing expired deletes nothing and writes no receipt', async () => {

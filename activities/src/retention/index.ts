@@ -1,6 +1,12 @@
 import { Context } from '@temporalio/activity';
 import type { PayloadDeletionBatch } from '@lunanexa/contracts';
-import { deletePayloadCaptureBatch, firstWorkflowReceipt, lockWorkflowStep } from '@lunanexa/persistence';
+import {
+  GPU_SAMPLE_RETENTION_HOURS,
+  deleteGpuSamplesBefore,
+  deletePayloadCaptureBatch,
+  firstWorkflowReceipt,
+  lockWorkflowStep,
+} from '@lunanexa/persistence';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../clock';
 import { currentWorkflowId, receiptedTransaction, receiptOnce, typed } from '../fleet-support';
@@ -75,6 +81,19 @@ export function createRetentionActivities({ db, clock }: RetentionActivityPorts)
           return { deleted: deleted.count, receiptHash: null, receipt };
         });
         return { deleted: batch.deleted, receiptHash: batch.receipt?.hash ?? batch.receiptHash };
+      });
+    },
+
+    /**
+     * Deletes one bounded batch of GPU samples older than
+     * GPU_SAMPLE_RETENTION_HOURS. No receipt: the samples are the fleet's own
+     * figures for charts, not anyone's data, and deleting what is past the
+     * window twice deletes nothing more.
+     */
+    async deleteExpiredGpuSamples(input: { readonly batchSize: number }): Promise<{ deleted: number }> {
+      return typed(async () => {
+        const before = new Date(clock.now().getTime() - GPU_SAMPLE_RETENTION_HOURS * 3_600_000);
+        return { deleted: await deleteGpuSamplesBefore(db, before, input.batchSize) };
       });
     },
   };

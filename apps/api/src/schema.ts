@@ -5,7 +5,7 @@ import { AuditResolver } from './audit/audit.resolver';
 import { AuthResolver } from './auth/auth.resolver';
 import { HealthResolver } from './health/health.resolver';
 import { DeploymentsResolver } from './deployments/deployments.resolver';
-import { NodesResolver } from './nodes/nodes.resolver';
+import { NodeFieldsResolver, NodesResolver } from './nodes/nodes.resolver';
 import { HealingResolver } from './healing/healing.resolver';
 import { ReconcileResolver } from './reconcile/reconcile.resolver';
 import { LiveResolver } from './live/live.resolver';
@@ -30,6 +30,7 @@ export const GRAPHQL_RESOLVERS = [
   SystemResolver,
   AuthResolver,
   NodesResolver,
+  NodeFieldsResolver,
   DeploymentsResolver,
   HealingResolver,
   ReconcileResolver,

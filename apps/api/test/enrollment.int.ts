@@ -23,6 +23,13 @@ import {
 import { ErrorCode, ProblemDetailsSchema, type NodeInventory } from '@lunanexa/contracts';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot } from '@lunanexa/observability';
+import {
+  deleteGpuSamplesBefore,
+  GPU_SAMPLE_INTERVAL_SECONDS,
+  GPU_SAMPLE_RETENTION_HOURS,
+  listGpuSamples,
+  recordGpuSample,
+} from '@lunanexa/persistence';
 import { ApiConfigSchema, createApiApp } from '../src';
 import { ensureFirstAdmin } from '../src/auth/first-admin';
 
@@ -778,6 +785,116 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     expect(
       (await changes()).filter((row) => row.evidence['to'] === 'True' && row.evidence['from'] === 'False'),
     ).to.have.length(0);
+  });
+
+  it('keeps GPU samples at most one per node per 15 s for Node.gpuSeries, refuses a bad window, and prunes past 24 h', async () => {
+    // The two tests before sent a dozen heartbeats with GPU figures within seconds; the ack does not wait for the write.
+    const stored = () => listGpuSamples(fixture.ds, enrolledNodeId, new Date(0));
+    let samples = await stored();
+    for (let tries = 0; samples.length === 0 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      samples = await stored();
+    }
+    expect(samples.length).to.be.within(1, 2);
+    for (let i = 1; i < samples.length; i++) {
+      const gap = (samples[i]?.sampledAt.getTime() ?? 0) - (samples[i - 1]?.sampledAt.getTime() ?? 0);
+      expect(gap).to.be.at.least(GPU_SAMPLE_INTERVAL_SECONDS * 1000);
+    }
+    // Heartbeat 11's figures (test before last): the first sample.
+    expect(samples[0]?.gpus).to.deep.equal([
+      {
+        uuid: INVENTORY.gpus[0]?.uuid,
+        index: 0,
+        utilizationPercent: 96,
+        memoryUsedBytes: 30_000_000_000,
+        memoryTotalBytes: INVENTORY.systemMemory.totalBytes,
+        temperatureCelsius: 62,
+        powerWatts: 78.42,
+      },
+    ]);
+    const first = samples[0]?.sampledAt ?? new Date();
+    const figures = [
+      {
+        uuid: INVENTORY.gpus[0]?.uuid ?? '',
+        index: 0,
+        utilizationPercent: 10,
+        powerWatts: 20,
+        temperatureCelsius: 40,
+        processes: [],
+      },
+    ];
+    // Within 15 s of a stored sample, before or after it: refused by the statement itself (another API replica).
+    expect(
+      await recordGpuSample(fixture.ds, enrolledNodeId, new Date(first.getTime() - 5_000), figures),
+    ).to.equal(false);
+    expect(await recordGpuSample(fixture.ds, enrolledNodeId, new Date(), [])).to.equal(false);
+
+    const query = `
+      query ($n: String!, $m: Int) {
+        node(node: $n) {
+          gpuSeries(minutes: $m) {
+            uuid
+            index
+            points { at utilizationPercent memoryUsedBytes memoryTotalBytes temperatureCelsius powerWatts }
+          }
+        }
+      }
+    `;
+    type Series = {
+      uuid: string;
+      index: number;
+      points: { at: string; utilizationPercent: number | null }[];
+    }[];
+    const series = async (minutes?: number): Promise<Series> => {
+      const body = await graphql(query, {
+        n: enrolledNodeId,
+        ...(minutes === undefined ? {} : { m: minutes }),
+      });
+      expect(body.errors, JSON.stringify(body.errors)).to.equal(undefined);
+      return (body.data?.['node'] as { gpuSeries: Series }).gpuSeries;
+    };
+    const lastHour = await series();
+    expect(lastHour).to.have.length(1);
+    expect(lastHour[0]).to.deep.include({ uuid: INVENTORY.gpus[0]?.uuid, index: 0 });
+    expect(lastHour[0]?.points).to.have.length(samples.length);
+    expect(lastHour[0]?.points[0]).to.deep.equal({
+      at: first.toISOString(),
+      utilizationPercent: 96,
+      memoryUsedBytes: 30_000_000_000,
+      memoryTotalBytes: INVENTORY.systemMemory.totalBytes,
+      temperatureCelsius: 62,
+      powerWatts: 78.42,
+    });
+
+    // Two hours ago (outside the default hour, inside the day) and 25 hours ago (past retention).
+    const now = Date.now();
+    expect(
+      await recordGpuSample(fixture.ds, enrolledNodeId, new Date(now - 2 * 3_600_000), figures),
+    ).to.equal(true);
+    expect(
+      await recordGpuSample(fixture.ds, enrolledNodeId, new Date(now - 25 * 3_600_000), figures),
+    ).to.equal(true);
+    expect((await series(60))[0]?.points).to.have.length(samples.length);
+    const day = await series(24 * 60);
+    expect(day[0]?.points).to.have.length(samples.length + 1);
+    expect(day[0]?.points[0]?.utilizationPercent).to.equal(10);
+
+    for (const minutes of [0, -5, 24 * 60 + 1]) {
+      const bad = await graphql(query, { n: enrolledNodeId, m: minutes });
+      expect(bad.errors?.[0]?.extensions.code, `minutes ${minutes}`).to.equal('VALIDATION_FAILED');
+      expect(bad.errors?.[0]?.extensions.violations?.map((v) => v.path)).to.deep.equal(['minutes']);
+    }
+    const wrongType = await graphql(query.replace('$m: Int', '$m: String'), { n: enrolledNodeId, m: '60' });
+    expect(wrongType.errors?.length).to.be.at.least(1);
+    expect((await stored()).length).to.equal(samples.length + 2);
+
+    // What the retention loop runs: everything before now − 24 h goes, in batches; the rest stays.
+    expect(
+      await deleteGpuSamplesBefore(fixture.ds, new Date(now - GPU_SAMPLE_RETENTION_HOURS * 3_600_000), 500),
+    ).to.equal(1);
+    const kept = await stored();
+    expect(kept).to.have.length(samples.length + 1);
+    expect(kept.every((sample) => sample.sampledAt.getTime() > now - 24 * 3_600_000)).to.equal(true);
   });
 
   it('validates labels and taints, changes nothing on bad input, and audits accepted changes', async () => {

@@ -30,10 +30,15 @@ describe('GPU telemetry metrics', () => {
     expect(of('lunanexa_gpu_power_watts', '0')).to.deep.equal([612.4]);
     expect(of('lunanexa_gpu_ecc_errors_total', '0')).to.deep.equal([0]);
     expect(of('lunanexa_gpu_lost', '0')).to.deep.equal([0]);
-    // The lost GPU: no figures at all (never zeros), just the marker.
+    // The lost GPU: no figures at all (never zeros), just the marker and the Xid it logged.
     expect(
       samples.filter((sample) => sample.labels.gpu === '1').map((sample) => [sample.metric, sample.value]),
-    ).to.deep.equal([['lunanexa_gpu_lost', 1]]);
+    ).to.deep.equal([
+      ['lunanexa_gpu_lost', 1],
+      ['lunanexa_gpu_last_xid', 79],
+    ]);
+    // No Xid seen on GPU 0: no series (a 0 would read as an Xid code).
+    expect(of('lunanexa_gpu_last_xid', '0')).to.deep.equal([]);
     const throttled = samples.filter((sample) => sample.metric === 'lunanexa_gpu_throttled');
     expect(throttled.map((sample) => sample.labels.reason)).to.deep.equal([...GPU_THROTTLE_REASONS]);
     expect(

@@ -21,6 +21,7 @@ import { NodeAgentProtocol1768400000000 } from './migrations/1768400000000-node-
 import { NodeGpuTelemetry1768500000000 } from './migrations/1768500000000-node-gpu-telemetry';
 import { AssignmentRuntimeLoad1768520000000 } from './migrations/1768520000000-assignment-runtime-load';
 import { NodeConditions1768540000000 } from './migrations/1768540000000-node-conditions';
+import { GpuSamples1768560000000 } from './migrations/1768560000000-gpu-samples';
 import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-throttle';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   NodeGpuTelemetry1768500000000,
   AssignmentRuntimeLoad1768520000000,
   NodeConditions1768540000000,
+  GpuSamples1768560000000,
   SignInThrottle1768700000000,
 ];
 

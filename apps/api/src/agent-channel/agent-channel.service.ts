@@ -34,6 +34,7 @@ import {
   findBootstrapTokenByHash,
   insertPendingNode,
   markBootstrapTokenUsed,
+  recordGpuSample,
   recordNodeHeartbeat,
   findNode,
   findNodeKeys,
@@ -360,6 +361,10 @@ export class AgentChannelService {
     const current = outcome.node;
     this.announcer.changed(current.id);
     this.tellDeployments(outcome.changedDeploymentWorkflowIds);
+    // The console's GPU charts: persistence keeps at most one sample per node per 15 s; the ack does not wait.
+    recordGpuSample(this.db, current.id, new Date(), envelope.body.heartbeat.gpuTelemetry).catch(
+      (error: unknown) => this.logger.warn({ err: error, nodeId: current.id }, 'GPU sample not recorded'),
+    );
     if (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') {
       await this.ensureEnrollWorkflow(
         current.id,

@@ -25,6 +25,9 @@ export const GPU_METRICS = {
   lunanexa_gpu_ecc_errors_total:
     'Uncorrected ECC errors since the driver loaded (volatile: resets with the driver).',
   lunanexa_gpu_lost: '1 when the GPU fell off the bus (nvidia-smi cannot reach it), else 0.',
+  lunanexa_gpu_last_xid:
+    'The most recent Xid code the kernel logged for this GPU (no series until one is seen); a new code, or a ' +
+    'series appearing, is a new fault.',
 } as const;
 export type GpuMetricName = keyof typeof GPU_METRICS;
 
@@ -55,6 +58,7 @@ export function gpuSamples(nodes: readonly NodeGpuTelemetry[]): GpuSample[] {
       add('lunanexa_gpu_power_watts', gpu.powerWatts);
       add('lunanexa_gpu_ecc_errors_total', gpu.eccUncorrectedErrors);
       add('lunanexa_gpu_lost', gpu.lost === true ? 1 : 0);
+      add('lunanexa_gpu_last_xid', gpu.lastXid);
       const active = gpu.throttleReasons;
       if (active !== null && active !== undefined) {
         for (const reason of GPU_THROTTLE_REASONS) {

@@ -1,4 +1,4 @@
-import { Args, Context, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { RequirePermission } from '../auth';
 import { callerOf } from '../common/caller';
 import type { GraphQLContext } from '../common/graphql-context';
@@ -10,6 +10,7 @@ import {
   CreatedBootstrapToken,
   DrainResult,
   FleetNode,
+  GpuSeries,
   LabelInput,
   NodeOperation,
   TaintInput,
@@ -183,5 +184,23 @@ export class NodesResolver {
     @Context() ctx: GraphQLContext,
   ): Promise<NodeOperation> {
     return this.fleet.rotateNodeCredential(node, idempotencyKey, callerOf(ctx));
+  }
+}
+
+/** A node's GPU history, read only when a query asks for it (the Nodes list does not). */
+@Resolver(() => FleetNode)
+export class NodeFieldsResolver {
+  constructor(private readonly fleet: NodesService) {}
+
+  @ResolveField(() => [GpuSeries], {
+    description:
+      "Each GPU's samples of the last `minutes` (default 60, at most 1440: samples are kept 24 h), one per " +
+      '15 s at most. VALIDATION_FAILED for a window outside that range.',
+  })
+  gpuSeries(
+    @Parent() node: FleetNode,
+    @Args('minutes', { type: () => Int, nullable: true }) minutes?: number | null,
+  ): Promise<GpuSeries[]> {
+    return this.fleet.gpuSeries(node, minutes);
   }
 }

@@ -32,6 +32,8 @@ import {
   revokeBootstrapToken,
   type NodeSettingsChange,
   findNode,
+  GPU_SAMPLE_RETENTION_HOURS,
+  listGpuSamples,
   listAssignments,
   listBootstrapTokens,
   listNodes,
@@ -54,11 +56,17 @@ import type {
   CreatedBootstrapToken,
   DrainResult,
   FleetNode,
+  GpuSeries,
   LabelInput,
   NodeOperation,
   TaintInput,
 } from './nodes.types';
-import { bootstrapTokenView, nodeView } from './views';
+import { bootstrapTokenView, gpuSeriesView, nodeView } from './views';
+
+/** What Node.gpuSeries answers without `minutes`: the last hour. */
+export const DEFAULT_GPU_SERIES_MINUTES = 60;
+/** The longest window: as long as samples are kept. */
+export const MAX_GPU_SERIES_MINUTES = GPU_SAMPLE_RETENTION_HOURS * 60;
 
 function invalid(path: string, message: string): LunaNexaError {
   return new LunaNexaError(ErrorCode.VALIDATION_FAILED, `${path} ${message}`, [{ path, message }]);
@@ -152,6 +160,26 @@ export class NodesService {
   async node(idOrName: string): Promise<FleetNode | null> {
     const row = await findNode(this.db, idOrName);
     return row ? this.view(row) : null;
+  }
+
+  /**
+   * The node's GPU samples of the last `minutes` (default DEFAULT_GPU_SERIES_MINUTES), per GPU. A window longer
+   * than the samples are kept is refused rather than answered with a silently shorter one.
+   */
+  async gpuSeries(
+    node: FleetNode,
+    minutes: number | null | undefined,
+    now = new Date(),
+  ): Promise<GpuSeries[]> {
+    const window = minutes ?? DEFAULT_GPU_SERIES_MINUTES;
+    if (!Number.isInteger(window) || window < 1 || window > MAX_GPU_SERIES_MINUTES) {
+      throw invalid(
+        'minutes',
+        `must be a whole number from 1 to ${MAX_GPU_SERIES_MINUTES} (samples are kept ${GPU_SAMPLE_RETENTION_HOURS} h)`,
+      );
+    }
+    const samples = await listGpuSamples(this.db, node.id, new Date(now.getTime() - window * 60_000));
+    return gpuSeriesView(samples);
   }
 
   private async requireNode(idOrName: string): Promise<NodeRow> {

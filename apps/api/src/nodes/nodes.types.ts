@@ -154,6 +154,43 @@ export class GpuTelemetry {
   processCount!: number;
 }
 
+@ObjectType({ description: "One GPU's figures in one stored sample. Null means not reported, never zero." })
+export class GpuSeriesPoint {
+  @Field()
+  at!: Date;
+
+  @Field(() => Float, { nullable: true })
+  utilizationPercent!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  memoryUsedBytes!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  memoryTotalBytes!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  temperatureCelsius!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Power draw.' })
+  powerWatts!: number | null;
+}
+
+@ObjectType({
+  description:
+    "One GPU's recent history: samples the controller kept from heartbeats, at most one per node every 15 s, " +
+    'kept 24 h. A GPU absent from a sample (a missed heartbeat, a lost GPU) has no point there: a gap, not a zero.',
+})
+export class GpuSeries {
+  @Field()
+  uuid!: string;
+
+  @Field(() => Int, { nullable: true })
+  index!: number | null;
+
+  @Field(() => [GpuSeriesPoint], { description: 'Oldest first.' })
+  points!: GpuSeriesPoint[];
+}
+
 @ObjectType()
 export class NodeCondition {
   @Field()

@@ -4,9 +4,9 @@ import type {
   Taint as TaintRecord,
 } from '@lunanexa/contracts';
 import { agentCompatibility, deriveNodeReadiness, nodeActions } from '@lunanexa/domain';
-import type { AssignmentRow, BootstrapTokenRow, NodeRow } from '@lunanexa/persistence';
+import type { AssignmentRow, BootstrapTokenRow, GpuSample, NodeRow } from '@lunanexa/persistence';
 import { assignmentView } from '../deployments';
-import type { BootstrapToken, FleetNode, GpuTelemetry, Label, Taint } from './nodes.types';
+import type { BootstrapToken, FleetNode, GpuSeries, GpuTelemetry, Label, Taint } from './nodes.types';
 
 export function labelsOf(labels: NodeLabels): Label[] {
   return Object.entries(labels)
@@ -139,4 +139,32 @@ export function gpuTelemetryView(gpu: GpuTelemetryRecord): GpuTelemetry {
     processMemoryBytes: gpu.processes.reduce((sum, process) => sum + process.usedMemoryBytes, 0),
     processCount: gpu.processes.length,
   };
+}
+
+/** Samples (oldest first) regrouped per GPU, by index then uuid; a GPU missing from a sample simply has no point there. */
+export function gpuSeriesView(samples: readonly GpuSample[]): GpuSeries[] {
+  const byUuid = new Map<string, GpuSeries>();
+  for (const sample of samples) {
+    for (const gpu of sample.gpus) {
+      let series = byUuid.get(gpu.uuid);
+      if (!series) {
+        series = { uuid: gpu.uuid, index: gpu.index, points: [] };
+        byUuid.set(gpu.uuid, series);
+      }
+      if (gpu.index !== null) series.index = gpu.index;
+      series.points.push({
+        at: sample.sampledAt,
+        utilizationPercent: gpu.utilizationPercent,
+        memoryUsedBytes: gpu.memoryUsedBytes,
+        memoryTotalBytes: gpu.memoryTotalBytes,
+        temperatureCelsius: gpu.temperatureCelsius,
+        powerWatts: gpu.powerWatts,
+      });
+    }
+  }
+  return [...byUuid.values()].sort(
+    (a, b) =>
+      (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER) ||
+      a.uuid.localeCompare(b.uuid),
+  );
 }

@@ -816,6 +816,8 @@ export interface FleetNode {
   readonly credentialSerial: number;
   readonly enrollWorkflowId: string;
   readonly enrolledAt: DateTimeString;
+  /** Each GPU's samples of the last `minutes` (default 60, at most 1440: samples are kept 24 h), one per 15 s at most. VALIDATION_FAILED for a window outside that range. */
+  readonly gpuSeries: readonly GpuSeries[];
   /** GPU figures from the latest heartbeat ([] before the first, or from an agent that sends none). */
   readonly gpuTelemetry: readonly GpuTelemetry[];
   readonly gpus: readonly Gpu[];
@@ -840,6 +842,10 @@ export interface FleetNode {
   readonly taints: readonly Taint[];
   readonly temporalUiUrl: string;
   readonly updatedAt: DateTimeString;
+}
+
+export interface FleetNodeGpuSeriesArgs {
+  readonly minutes?: number | null;
 }
 
 /** A tenant's gateway key, without its secret (shown once, at creation) or its hash. */
@@ -876,6 +882,25 @@ export interface Gpu {
   readonly name: string;
   readonly totalMemoryBytes: number | null;
   readonly uuid: string;
+}
+
+/** One GPU's recent history: samples the controller kept from heartbeats, at most one per node every 15 s, kept 24 h. A GPU absent from a sample (a missed heartbeat, a lost GPU) has no point there: a gap, not a zero. */
+export interface GpuSeries {
+  readonly index: number | null;
+  /** Oldest first. */
+  readonly points: readonly GpuSeriesPoint[];
+  readonly uuid: string;
+}
+
+/** One GPU's figures in one stored sample. Null means not reported, never zero. */
+export interface GpuSeriesPoint {
+  readonly at: DateTimeString;
+  readonly memoryTotalBytes: number | null;
+  readonly memoryUsedBytes: number | null;
+  /** Power draw. */
+  readonly powerWatts: number | null;
+  readonly temperatureCelsius: number | null;
+  readonly utilizationPercent: number | null;
 }
 
 /** One GPU's figures from the node's latest heartbeat. Null means the driver did not report it, never zero. */

@@ -742,6 +742,27 @@ export const ConsoleFleetNodeFragmentSchema = z.object({
       computeCapability: z.string(),
     }),
   ),
+  gpuTelemetry: z.array(
+    z.object({
+      uuid: z.string(),
+      index: z.number().int().nullable(),
+      sampledAt: z.string().nullable(),
+      utilizationPercent: z.number().nullable(),
+      memoryUsedBytes: z.number().nullable(),
+      memoryTotalBytes: z.number().nullable(),
+      memorySource: z.string().nullable(),
+      temperatureCelsius: z.number().nullable(),
+      powerWatts: z.number().nullable(),
+      powerLimitWatts: z.number().nullable(),
+      throttleReasons: z.array(z.string()).nullable(),
+      eccUncorrectedErrors: z.number().int().nullable(),
+      lastXid: z.number().int().nullable(),
+      lastError: z.string().nullable(),
+      lost: z.boolean(),
+      processMemoryBytes: z.number(),
+      processCount: z.number().int(),
+    }),
+  ),
   assignments: z.array(
     z.object({
       id: z.string(),
@@ -1883,6 +1904,31 @@ export const ConsoleFleetNodesQuerySchema = z.object({
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export const ConsoleFleetNodeQuerySchema = z.object({
   node: ConsoleFleetNodeFragmentSchema.nullable(),
+});
+
+/** From libs/sdk/graphql/console/nodes.graphql. */
+export const ConsoleNodeGpuSeriesQuerySchema = z.object({
+  node: z
+    .object({
+      id: z.string(),
+      gpuSeries: z.array(
+        z.object({
+          uuid: z.string(),
+          index: z.number().int().nullable(),
+          points: z.array(
+            z.object({
+              at: z.string(),
+              utilizationPercent: z.number().nullable(),
+              memoryUsedBytes: z.number().nullable(),
+              memoryTotalBytes: z.number().nullable(),
+              temperatureCelsius: z.number().nullable(),
+              powerWatts: z.number().nullable(),
+            }),
+          ),
+        }),
+      ),
+    })
+    .nullable(),
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */

@@ -679,6 +679,25 @@ export type ConsoleFleetNodeFragment = {
     readonly freeMemoryBytes: number | null;
     readonly computeCapability: string;
   }[];
+  readonly gpuTelemetry: readonly {
+    readonly uuid: string;
+    readonly index: number | null;
+    readonly sampledAt: Schema.DateTimeString | null;
+    readonly utilizationPercent: number | null;
+    readonly memoryUsedBytes: number | null;
+    readonly memoryTotalBytes: number | null;
+    readonly memorySource: string | null;
+    readonly temperatureCelsius: number | null;
+    readonly powerWatts: number | null;
+    readonly powerLimitWatts: number | null;
+    readonly throttleReasons: readonly string[] | null;
+    readonly eccUncorrectedErrors: number | null;
+    readonly lastXid: number | null;
+    readonly lastError: string | null;
+    readonly lost: boolean;
+    readonly processMemoryBytes: number;
+    readonly processCount: number;
+  }[];
   readonly assignments: readonly {
     readonly id: string;
     readonly deploymentId: string;
@@ -6559,6 +6578,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -6653,6 +6691,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -6674,6 +6731,54 @@ fragment ConsoleFleetNode on FleetNode {
   updatedAt
 }`,
   };
+
+/** From libs/sdk/graphql/console/nodes.graphql. */
+export type ConsoleNodeGpuSeriesQuery = {
+  readonly node: {
+    readonly id: string;
+    readonly gpuSeries: readonly {
+      readonly uuid: string;
+      readonly index: number | null;
+      readonly points: readonly {
+        readonly at: Schema.DateTimeString;
+        readonly utilizationPercent: number | null;
+        readonly memoryUsedBytes: number | null;
+        readonly memoryTotalBytes: number | null;
+        readonly temperatureCelsius: number | null;
+        readonly powerWatts: number | null;
+      }[];
+    }[];
+  } | null;
+};
+
+export type ConsoleNodeGpuSeriesQueryVariables = {
+  readonly node: string;
+  readonly minutes?: number | null;
+};
+
+export const ConsoleNodeGpuSeriesDocument: TypedDocument<
+  ConsoleNodeGpuSeriesQuery,
+  ConsoleNodeGpuSeriesQueryVariables
+> = {
+  operationName: 'ConsoleNodeGpuSeries',
+  document: `query ConsoleNodeGpuSeries($node: String!, $minutes: Int) {
+  node(node: $node) {
+    id
+    gpuSeries(minutes: $minutes) {
+      uuid
+      index
+      points {
+        at
+        utilizationPercent
+        memoryUsedBytes
+        memoryTotalBytes
+        temperatureCelsius
+        powerWatts
+      }
+    }
+  }
+}`,
+};
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
 export type ConsoleCreateBootstrapTokenMutation = {
@@ -6822,6 +6927,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -6918,6 +7042,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -7013,6 +7156,25 @@ fragment ConsoleFleetNode on FleetNode {
     totalMemoryBytes
     freeMemoryBytes
     computeCapability
+  }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
   }
   assignments {
     id
@@ -7136,6 +7298,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -7245,6 +7426,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -7342,6 +7542,25 @@ fragment ConsoleFleetNode on FleetNode {
     freeMemoryBytes
     computeCapability
   }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
   assignments {
     id
     deploymentId
@@ -7438,6 +7657,25 @@ fragment ConsoleFleetNode on FleetNode {
     totalMemoryBytes
     freeMemoryBytes
     computeCapability
+  }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
   }
   assignments {
     id

@@ -12,6 +12,7 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatTooltip } from '@angular/material/tooltip';
 import { asapScheduler, filter, observeOn } from 'rxjs';
 
+import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { DetailPage } from '../../shared/detail-page/detail-page';
 import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-query';
@@ -27,6 +28,24 @@ import {
   type NodeOperationDialogData,
 } from './node-operation-dialog';
 import { NodePlacementDialog, type NodePlacementDialogData } from './node-placement-dialog';
+import {
+  CONDITION_THRESHOLDS,
+  GPU_HOT_CELSIUS,
+  GPU_SERIES_MINUTES,
+  conditionTone,
+  formatCelsius,
+  formatGpuMemory,
+  formatPercent,
+  formatPower,
+  gpuCharts,
+  gpuTrouble,
+  isSlowdown,
+  formatEcc,
+  formatProcesses,
+  formatXid,
+  memoryNoteText,
+  sortedTelemetry,
+} from './gpu-rules';
 import {
   type ActionState,
   type NodeAction,
@@ -44,6 +63,8 @@ import {
   DRAIN_NODE,
   FLEET_NODE,
   type FleetNode,
+  type GpuSeries,
+  NODE_GPU_SERIES,
   ROTATE_NODE_CREDENTIAL,
   UNCORDON_NODE,
 } from './nodes.queries';
@@ -66,6 +87,7 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
     DetailPage,
     Icon,
     StatusBadge,
+    TimeSeriesChart,
   ],
   templateUrl: './node-detail.html',
   styleUrl: './nodes.scss',
@@ -95,6 +117,38 @@ export class NodeDetail {
         filter((event) => changesNode(event, this.node.current())),
       ),
   });
+
+  /** The last hour of GPU samples, polled beside the node (the list page never asks for them). */
+  protected readonly gpuSeries: DetailQuery<string, readonly GpuSeries[]> = detailQuery({
+    key: this.name,
+    load: (name, signal) =>
+      this.graphql
+        .request(NODE_GPU_SERIES, { node: name, minutes: GPU_SERIES_MINUTES }, { flow: this.flow, signal })
+        .then((data) => data.node?.gpuSeries ?? null),
+    intervalMs: REFRESH_INTERVAL_MS,
+  });
+
+  protected readonly charts = computed(() => {
+    // Anchored to when the answer came, so each poll moves the window along.
+    const toMs = this.gpuSeries.updatedAt()?.getTime() ?? Date.now();
+    return gpuCharts(this.gpuSeries.current() ?? [], { fromMs: toMs - GPU_SERIES_MINUTES * 60_000, toMs });
+  });
+  protected readonly telemetry = computed(() => sortedTelemetry(this.node.current()?.gpuTelemetry ?? []));
+
+  protected readonly seriesMinutes = GPU_SERIES_MINUTES;
+  protected readonly hotCelsius = GPU_HOT_CELSIUS;
+  protected readonly thresholds = CONDITION_THRESHOLDS;
+  protected readonly conditionTone = conditionTone;
+  protected readonly formatPercent = formatPercent;
+  protected readonly formatCelsius = formatCelsius;
+  protected readonly formatGpuMemory = formatGpuMemory;
+  protected readonly formatPower = formatPower;
+  protected readonly memoryNoteText = memoryNoteText;
+  protected readonly formatProcesses = formatProcesses;
+  protected readonly formatXid = formatXid;
+  protected readonly formatEcc = formatEcc;
+  protected readonly gpuTrouble = gpuTrouble;
+  protected readonly isSlowdown = isSlowdown;
 
   protected readonly actions = computed(() => {
     const node = this.node.current();

@@ -10,6 +10,7 @@ import {
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
 import { MatSort, MatSortHeader, type Sort } from '@angular/material/sort';
+import { MatTooltip } from '@angular/material/tooltip';
 import { RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
 import { filter } from 'rxjs';
@@ -23,6 +24,13 @@ import { QueryProgress } from '../../shared/query-status/query-progress';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { BootstrapTokenDialog } from './bootstrap-token-dialog';
+import {
+  type ConditionBadge,
+  type GpuFigures,
+  conditionBadges,
+  gpuFigures,
+  sortedTelemetry,
+} from './gpu-rules';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNodes, nodeDetailLink } from './nodes-view';
 import {
   canCreateBootstrapToken,
@@ -44,15 +52,21 @@ interface NodeRow {
   readonly memoryModels: string;
   readonly heartbeat: string;
   readonly replicas: number;
+  /** The latest heartbeat's figures per GPU; [] before the first. */
+  readonly gpuNow: readonly GpuFigures[];
+  readonly problems: readonly ConditionBadge[];
+  readonly healthy: ConditionBadge | null;
 }
 
-type SortKey = 'name' | 'lifecycle' | 'readiness' | 'cordoned' | 'gpus' | 'heartbeat' | 'replicas';
+type SortKey = 'name' | 'readiness' | 'cordoned' | 'conditions' | 'gpus' | 'heartbeat' | 'replicas';
 
 const SORT_VALUE: Readonly<Record<SortKey, (row: NodeRow) => string | number>> = {
   name: (row) => row.node.name,
-  lifecycle: (row) => row.node.lifecycle,
-  readiness: (row) => row.node.readiness,
+  // Readiness and lifecycle share the State column.
+  readiness: (row) => `${row.node.readiness} ${row.node.lifecycle}`,
   cordoned: (row) => (row.node.cordoned ? 1 : 0),
+  // Most conditions in trouble first when descending.
+  conditions: (row) => row.problems.length,
   gpus: (row) => row.node.gpus.length,
   // A node that never sent a heartbeat sorts as the stalest.
   heartbeat: (row) => row.node.heartbeatAgeSeconds ?? Number.POSITIVE_INFINITY,
@@ -78,6 +92,7 @@ function isSortKey(key: string): key is SortKey {
     MatCardTitle,
     MatSort,
     MatSortHeader,
+    MatTooltip,
     LivePageHeader,
     QueryFailure,
     QueryProgress,
@@ -123,6 +138,8 @@ export class NodeList {
       memoryModels: gpuMemoryModels(node.gpus),
       heartbeat: formatAge(node.heartbeatAgeSeconds),
       replicas: runningAssignments(node).length,
+      gpuNow: sortedTelemetry(node.gpuTelemetry).map(gpuFigures),
+      ...conditionBadges(node.conditions),
     }));
     const { active, direction } = this.sort();
     if (direction === '' || !isSortKey(active)) {

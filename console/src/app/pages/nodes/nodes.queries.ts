@@ -6,6 +6,7 @@ import {
   ConsoleDrainNodeDocument,
   ConsoleFleetNodeDocument,
   ConsoleFleetNodesDocument,
+  ConsoleNodeGpuSeriesDocument,
   ConsoleRotateNodeCredentialDocument,
   ConsoleSetNodeLabelsDocument,
   ConsoleSetNodeTaintsDocument,
@@ -14,6 +15,7 @@ import {
   type ConsoleCreateBootstrapTokenMutation,
   type ConsoleDrainNodeMutation,
   type ConsoleFleetNodesQuery,
+  type ConsoleNodeGpuSeriesQuery,
 } from '@lunanexa/sdk/generated/operations';
 
 /*
@@ -31,6 +33,8 @@ export type NodeCondition = FleetNode['conditions'][number];
 export type Label = FleetNode['labels'][number];
 export type Taint = FleetNode['taints'][number];
 export type Gpu = FleetNode['gpus'][number];
+export type GpuTelemetry = FleetNode['gpuTelemetry'][number];
+export type GpuSeries = NonNullable<ConsoleNodeGpuSeriesQuery['node']>['gpuSeries'][number];
 export type Assignment = FleetNode['assignments'][number];
 export type CreatedBootstrapToken = ConsoleCreateBootstrapTokenMutation['createBootstrapToken'];
 export type BootstrapToken = CreatedBootstrapToken['bootstrapToken'];
@@ -43,6 +47,7 @@ export type CreateBootstrapTokenInput = Schema.CreateBootstrapTokenInput;
 
 export const FLEET_NODES = ConsoleFleetNodesDocument;
 export const FLEET_NODE = ConsoleFleetNodeDocument;
+export const NODE_GPU_SERIES = ConsoleNodeGpuSeriesDocument;
 export const CREATE_BOOTSTRAP_TOKEN = ConsoleCreateBootstrapTokenDocument;
 export const APPROVE_NODE = ConsoleApproveNodeDocument;
 export const CORDON_NODE = ConsoleCordonNodeDocument;

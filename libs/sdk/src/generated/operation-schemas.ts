@@ -2183,6 +2183,8 @@ export const ConsoleRequestsTrafficQuerySchema = z.object({
         ttftP50Ms: z.number().nullable(),
         ttftP95Ms: z.number().nullable(),
         completionTokens: z.number().int(),
+        promptTokens: z.number().int(),
+        rateLimited: z.number().int(),
       }),
     ),
     totals: z.object({
@@ -2197,6 +2199,8 @@ export const ConsoleRequestsTrafficQuerySchema = z.object({
       ttftP50Ms: z.number().nullable(),
       ttftP95Ms: z.number().nullable(),
       completionTokens: z.number().int(),
+      promptTokens: z.number().int(),
+      rateLimited: z.number().int(),
     }),
     deployments: z.array(
       z.object({
@@ -2217,6 +2221,8 @@ export const ConsoleRequestsTrafficQuerySchema = z.object({
           ttftP50Ms: z.number().nullable(),
           ttftP95Ms: z.number().nullable(),
           completionTokens: z.number().int(),
+          promptTokens: z.number().int(),
+          rateLimited: z.number().int(),
         }),
       }),
     ),
@@ -2248,6 +2254,7 @@ export const ConsoleRequestRecordsQuerySchema = z.object({
         durationMs: z.number(),
         promptTokens: z.number().int().nullable(),
         completionTokens: z.number().int().nullable(),
+        tenantId: z.string().nullable(),
       }),
     ),
   }),

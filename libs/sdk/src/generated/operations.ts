@@ -8119,6 +8119,8 @@ export type ConsoleRequestsTrafficQuery = {
       readonly ttftP50Ms: number | null;
       readonly ttftP95Ms: number | null;
       readonly completionTokens: number;
+      readonly promptTokens: number;
+      readonly rateLimited: number;
     }[];
     readonly totals: {
       readonly start: Schema.DateTimeString;
@@ -8132,6 +8134,8 @@ export type ConsoleRequestsTrafficQuery = {
       readonly ttftP50Ms: number | null;
       readonly ttftP95Ms: number | null;
       readonly completionTokens: number;
+      readonly promptTokens: number;
+      readonly rateLimited: number;
     };
     readonly deployments: readonly {
       readonly deploymentId: string | null;
@@ -8151,6 +8155,8 @@ export type ConsoleRequestsTrafficQuery = {
         readonly ttftP50Ms: number | null;
         readonly ttftP95Ms: number | null;
         readonly completionTokens: number;
+        readonly promptTokens: number;
+        readonly rateLimited: number;
       };
     }[];
   };
@@ -8190,6 +8196,8 @@ export const ConsoleRequestsTrafficDocument: TypedDocument<
       ttftP50Ms
       ttftP95Ms
       completionTokens
+      promptTokens
+      rateLimited
     }
     totals {
       start
@@ -8203,6 +8211,8 @@ export const ConsoleRequestsTrafficDocument: TypedDocument<
       ttftP50Ms
       ttftP95Ms
       completionTokens
+      promptTokens
+      rateLimited
     }
     deployments {
       deploymentId
@@ -8222,6 +8232,10 @@ export const ConsoleRequestsTrafficDocument: TypedDocument<
         ttftP50Ms
         ttftP95Ms
         completionTokens
+        promptTokens
+        rateLimited
+        promptTokens
+        rateLimited
       }
     }
   }
@@ -8252,6 +8266,7 @@ export type ConsoleRequestRecordsQuery = {
       readonly durationMs: number;
       readonly promptTokens: number | null;
       readonly completionTokens: number | null;
+      readonly tenantId: string | null;
     }[];
   };
 };
@@ -8290,6 +8305,7 @@ export const ConsoleRequestRecordsDocument: TypedDocument<
       durationMs
       promptTokens
       completionTokens
+      tenantId
     }
   }
 }`,

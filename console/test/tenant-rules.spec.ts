@@ -14,6 +14,7 @@ import {
   quotaText,
   revokeEffect,
 } from '../src/app/pages/tenants/tenant-rules';
+import { tenantUsageView } from '../src/app/pages/tenants/tenant-usage-rules';
 import { canAs } from './support/roles';
 
 describe('console tenant rules', () => {
@@ -66,5 +67,53 @@ describe('console tenant rules', () => {
       'Revokes lnx_ab12… (ci). Every gateway refuses it from its next request on (401 UNAUTHENTICATED), ' +
         'for chat, search. This cannot be undone: issue a new key instead.',
     );
+  });
+});
+
+describe('console tenant usage', () => {
+  const bucket = (minute: number, requests: number, errors: number, rateLimited: number) => ({
+    start: `2026-12-06T12:${String(minute).padStart(2, '0')}:00.000Z`,
+    requests,
+    errors,
+    rateLimited,
+    promptTokens: requests * 7,
+    completionTokens: requests * 20,
+  });
+  const report = {
+    windowStart: '2026-12-06T12:00:00.000Z',
+    windowEnd: '2026-12-06T12:03:00.000Z',
+    bucketSeconds: 60,
+    buckets: [bucket(0, 0, 0, 0), bucket(1, 4, 1, 1), bucket(2, 2, 0, 0)],
+    totals: { requests: 6, errors: 1, rateLimited: 1, promptTokens: 42, completionTokens: 120 },
+    tenants: [
+      { tenantId: 'other', topModels: [{ requestedModel: 'x', requests: 9, errors: 0 }] },
+      { tenantId: 'acme', topModels: [{ requestedModel: 'chat-prod', requests: 6, errors: 1 }] },
+    ],
+  };
+
+  it('draws requests, errors and 429s per minute, and the tokens, on the buckets’ times', () => {
+    const view = tenantUsageView(report, 'acme');
+    expect(view.x).to.deep.equal(report.buckets.map((b) => Date.parse(b.start)));
+    expect(view.calls.map((s) => [s.label, s.values])).to.deep.equal([
+      ['Requests', [0, 4, 2]],
+      ['Errors', [0, 1, 0]],
+      ['Refused 429', [0, 1, 0]],
+    ]);
+    expect(view.tokens.map((s) => s.values)).to.deep.equal([
+      [0, 28, 14],
+      [0, 80, 40],
+    ]);
+    expect(view.empty).to.equal(false);
+  });
+
+  it('lists this tenant’s top aliases only, and says when there was no traffic', () => {
+    expect(tenantUsageView(report, 'acme').topModels).to.deep.equal([
+      { requestedModel: 'chat-prod', requests: 6, errors: 1 },
+    ]);
+    const quiet = tenantUsageView(
+      { ...report, totals: { ...report.totals, requests: 0 }, tenants: [] },
+      'acme',
+    );
+    expect(quiet).to.deep.include({ empty: true, topModels: [] });
   });
 });

@@ -2668,6 +2668,44 @@ export const ConsoleRevokeGatewayKeyMutationSchema = z.object({
   revokeGatewayKey: ConsoleGatewayKeyFragmentSchema,
 });
 
+/** From libs/sdk/graphql/console/tenants.graphql. */
+export const ConsoleTenantUsageQuerySchema = z.object({
+  traffic: z.object({
+    windowStart: z.string(),
+    windowEnd: z.string(),
+    bucketSeconds: z.number().int(),
+    buckets: z.array(
+      z.object({
+        start: z.string(),
+        requests: z.number().int(),
+        errors: z.number().int(),
+        rateLimited: z.number().int(),
+        promptTokens: z.number().int(),
+        completionTokens: z.number().int(),
+      }),
+    ),
+    totals: z.object({
+      requests: z.number().int(),
+      errors: z.number().int(),
+      rateLimited: z.number().int(),
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+    }),
+    tenants: z.array(
+      z.object({
+        tenantId: z.string().nullable(),
+        topModels: z.array(
+          z.object({
+            requestedModel: z.string(),
+            requests: z.number().int(),
+            errors: z.number().int(),
+          }),
+        ),
+      }),
+    ),
+  }),
+});
+
 /** From libs/sdk/graphql/sdk/operator.graphql. */
 export const SdkModelsQuerySchema = z.object({
   models: z.array(

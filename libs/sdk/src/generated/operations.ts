@@ -9418,6 +9418,85 @@ fragment ConsoleGatewayKey on GatewayKey {
 }`,
 };
 
+/** From libs/sdk/graphql/console/tenants.graphql. */
+export type ConsoleTenantUsageQuery = {
+  readonly traffic: {
+    readonly windowStart: Schema.DateTimeString;
+    readonly windowEnd: Schema.DateTimeString;
+    readonly bucketSeconds: number;
+    readonly buckets: readonly {
+      readonly start: Schema.DateTimeString;
+      readonly requests: number;
+      readonly errors: number;
+      readonly rateLimited: number;
+      readonly promptTokens: number;
+      readonly completionTokens: number;
+    }[];
+    readonly totals: {
+      readonly requests: number;
+      readonly errors: number;
+      readonly rateLimited: number;
+      readonly promptTokens: number;
+      readonly completionTokens: number;
+    };
+    readonly tenants: readonly {
+      readonly tenantId: string | null;
+      readonly topModels: readonly {
+        readonly requestedModel: string;
+        readonly requests: number;
+        readonly errors: number;
+      }[];
+    }[];
+  };
+};
+
+export type ConsoleTenantUsageQueryVariables = {
+  readonly tenant: string;
+  readonly windowMinutes: number;
+  readonly bucketSeconds: number;
+};
+
+export const ConsoleTenantUsageDocument: TypedDocument<
+  ConsoleTenantUsageQuery,
+  ConsoleTenantUsageQueryVariables
+> = {
+  operationName: 'ConsoleTenantUsage',
+  document: `query ConsoleTenantUsage($tenant: String!, $windowMinutes: Int!, $bucketSeconds: Int!) {
+  traffic(
+    windowMinutes: $windowMinutes
+    bucketSeconds: $bucketSeconds
+    tenant: $tenant
+  ) {
+    windowStart
+    windowEnd
+    bucketSeconds
+    buckets {
+      start
+      requests
+      errors
+      rateLimited
+      promptTokens
+      completionTokens
+    }
+    totals {
+      requests
+      errors
+      rateLimited
+      promptTokens
+      completionTokens
+    }
+    tenants {
+      tenantId
+      topModels {
+        requestedModel
+        requests
+        errors
+      }
+    }
+  }
+}`,
+};
+
 /** From libs/sdk/graphql/sdk/operator.graphql. */
 export type SdkModelsQuery = {
   readonly models: readonly {

@@ -18,6 +18,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
 import { GatewayKeyDialog, type GatewayKeyDialogData } from './gateway-key-dialog';
 import { RevokeKeyDialog, type RevokeKeyDialogData } from './revoke-key-dialog';
 import { TenantDialog, type TenantDialogData } from './tenant-dialog';
@@ -27,13 +28,21 @@ import {
   GATEWAY_KEYS,
   type GatewayKeySummary,
   TENANT,
+  TENANT_USAGE,
   type TenantSummary,
 } from './tenants.queries';
+import {
+  USAGE_BUCKET_SECONDS,
+  USAGE_WINDOW_MINUTES,
+  tenantUsageView,
+  type TenantUsageView,
+} from './tenant-usage-rules';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants } from './tenants-view';
 
 interface TenantAnswer {
   readonly tenant: TenantSummary;
   readonly keys: readonly GatewayKeySummary[];
+  readonly usage: TenantUsageView;
 }
 
 /**
@@ -54,6 +63,7 @@ interface TenantAnswer {
     MatCardTitle,
     DetailPage,
     StatusBadge,
+    TimeSeriesChart,
   ],
   templateUrl: './tenant-detail.html',
   styleUrl: './tenants.scss',
@@ -73,18 +83,22 @@ export class TenantDetail {
   protected readonly canRevoke = computed(() => canRevokeKeys((p) => this.session.can(p)));
   protected readonly adminRoles = rolesWithPermission('administer').join(' or ');
   protected readonly quotaText = quotaText;
+  protected readonly usageWindowMinutes = USAGE_WINDOW_MINUTES;
 
   protected readonly answer: DetailQuery<string, TenantAnswer> = detailQuery({
     key: this.tenantId,
     load: async (id, signal) => {
       const { tenant } = await this.graphql.request(TENANT, { id }, { flow: this.flow, signal });
       if (tenant === null) return null;
-      const { gatewayKeys } = await this.graphql.request(
-        GATEWAY_KEYS,
-        { tenantId: id },
-        { flow: this.flow, signal },
-      );
-      return { tenant, keys: gatewayKeys };
+      const [{ gatewayKeys }, { traffic }] = await Promise.all([
+        this.graphql.request(GATEWAY_KEYS, { tenantId: id }, { flow: this.flow, signal }),
+        this.graphql.request(
+          TENANT_USAGE,
+          { tenant: id, windowMinutes: USAGE_WINDOW_MINUTES, bucketSeconds: USAGE_BUCKET_SECONDS },
+          { flow: this.flow, signal },
+        ),
+      ]);
+      return { tenant, keys: gatewayKeys, usage: tenantUsageView(traffic, id) };
     },
     intervalMs: REFRESH_INTERVAL_MS,
     // After the task that built this component, so the router has bound the id before it is read.

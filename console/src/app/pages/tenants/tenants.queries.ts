@@ -6,10 +6,12 @@ import {
   ConsoleRevokeGatewayKeyDocument,
   ConsoleTenantDocument,
   ConsoleTenantsDocument,
+  ConsoleTenantUsageDocument,
   ConsoleUpdateTenantDocument,
   type ConsoleCreateGatewayKeyMutation,
   type ConsoleGatewayKeysQuery,
   type ConsoleTenantsQuery,
+  type ConsoleTenantUsageQuery,
 } from '@lunanexa/sdk/generated/operations';
 
 /* The tenancy operations (libs/sdk/graphql/console/tenants.graphql); result types are generated from each selection. */
@@ -18,6 +20,7 @@ export type TenantSummary = ConsoleTenantsQuery['tenants'][number];
 export type TenantQuota = TenantSummary['quota'];
 export type GatewayKeySummary = ConsoleGatewayKeysQuery['gatewayKeys'][number];
 export type CreatedGatewayKey = ConsoleCreateGatewayKeyMutation['createGatewayKey'];
+export type TenantUsageReport = ConsoleTenantUsageQuery['traffic'];
 
 export const TENANTS = ConsoleTenantsDocument;
 export const TENANT = ConsoleTenantDocument;
@@ -27,3 +30,4 @@ export const CREATE_TENANT = ConsoleCreateTenantDocument;
 export const UPDATE_TENANT = ConsoleUpdateTenantDocument;
 export const CREATE_GATEWAY_KEY = ConsoleCreateGatewayKeyDocument;
 export const REVOKE_GATEWAY_KEY = ConsoleRevokeGatewayKeyDocument;
+export const TENANT_USAGE = ConsoleTenantUsageDocument;

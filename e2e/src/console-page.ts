@@ -48,11 +48,9 @@ export async function expectVisible(
 }
 
 /**
- * The dialog just opened, once it has taken focus. A dialog moves focus into
- * itself (its first field, heading or container) when its opening animation
- * ends; text typed before then lands wherever focus is moved to, such as a
- * display name typed into the id field above it. A person sees the dialog
- * settle before typing; a test waits for the focus.
+ * The dialog just opened, once focus is inside it (the console puts it on the
+ * first field or heading as soon as the dialog renders, and never takes it
+ * back from a field the operator moved to: console shared/dialog-focus).
  */
 export async function openedDialog(page: Page): Promise<Locator> {
   const dialog = page.getByRole('dialog').last();

@@ -26,6 +26,7 @@ import { ROLLOUT_PROGRESS_INTERVAL_MS, isRolloutActive } from './rollout-rules';
 import { ALIAS, type Alias, type RolloutSummary } from './rollouts.queries';
 import { ALIAS_NAME_PARAM, changesRollouts } from './rollouts-view';
 import { StartRolloutDialog, type StartRolloutDialogData } from './start-rollout-dialog';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /** Rollouts listed under an alias; older ones stay in the audit log. */
 const ROLLOUT_HISTORY_LIMIT = 20;
@@ -123,12 +124,11 @@ export class AliasDetail {
   }
 
   protected startRollout(alias: Alias): void {
-    this.dialog
-      .open<StartRolloutDialog, StartRolloutDialogData>(StartRolloutDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-tabbable',
-        data: { alias: alias.name },
-      })
+    openDialog<StartRolloutDialog, StartRolloutDialogData>(this.dialog, StartRolloutDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-tabbable',
+      data: { alias: alias.name },
+    })
       .afterClosed()
       .subscribe((rolloutId: unknown) => {
         if (typeof rolloutId === 'string') {

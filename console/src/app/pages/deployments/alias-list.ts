@@ -25,6 +25,7 @@ import { DIALOG_SIZE, REFRESH_INTERVAL_MS } from './deployments-view';
 import { ALIASES, type AliasSummary } from './rollouts.queries';
 import { aliasDetailLink, changesRollouts } from './rollouts-view';
 import { StartRolloutDialog, type StartRolloutDialogData } from './start-rollout-dialog';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /**
  * The aliases callers invoke, on the Deployments page: what each serves
@@ -168,19 +169,17 @@ export class AliasList {
   );
 
   protected createAlias(): void {
-    this.dialog
-      .open(CreateAliasDialog, { ...DIALOG_SIZE, autoFocus: 'first-tabbable' })
+    openDialog(this.dialog, CreateAliasDialog, { ...DIALOG_SIZE, initialFocus: 'first-tabbable' })
       .afterClosed()
       .subscribe(() => this.aliases.refresh());
   }
 
   protected startRollout(): void {
-    this.dialog
-      .open<StartRolloutDialog, StartRolloutDialogData>(StartRolloutDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-tabbable',
-        data: {},
-      })
+    openDialog<StartRolloutDialog, StartRolloutDialogData>(this.dialog, StartRolloutDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-tabbable',
+      data: {},
+    })
       .afterClosed()
       .subscribe(() => this.aliases.refresh());
   }

@@ -25,6 +25,7 @@ import { isBehind, replicaText, stopActionState } from './deployment-rules';
 import { DEPLOYMENT, type Deployment } from './deployments.queries';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesDeployment } from './deployments-view';
 import { StopDeploymentDialog, type StopDeploymentDialogData } from './stop-deployment-dialog';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /** One deployment: state and why, desired against observed per replica, its workflow, and Stop. */
 @Component({
@@ -84,13 +85,12 @@ export class DeploymentDetail {
   protected readonly replicaText = replicaText;
 
   protected stop(deployment: Deployment): void {
-    this.dialog
-      .open<StopDeploymentDialog, StopDeploymentDialogData>(StopDeploymentDialog, {
-        ...DIALOG_SIZE,
-        // The heading, not the confirm button: Enter right after opening must not stop anything.
-        autoFocus: 'first-heading',
-        data: { deployment },
-      })
+    openDialog<StopDeploymentDialog, StopDeploymentDialogData>(this.dialog, StopDeploymentDialog, {
+      ...DIALOG_SIZE,
+      // The heading, not the confirm button: Enter right after opening must not stop anything.
+      initialFocus: 'first-heading',
+      data: { deployment },
+    })
       .afterClosed()
       .subscribe(() => this.deployment.refresh());
   }

@@ -33,6 +33,7 @@ import {
   changesDeployments,
   deploymentDetailLink,
 } from './deployments-view';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 interface DeploymentRow {
   readonly deployment: Deployment;
@@ -135,12 +136,11 @@ export class DeploymentList {
   });
 
   protected deploy(): void {
-    this.dialog
-      .open(DeployDialog, {
-        ...DIALOG_SIZE,
-        // The name field: nothing happens before the form is submitted, so typing can start at once.
-        autoFocus: 'first-tabbable',
-      })
+    openDialog(this.dialog, DeployDialog, {
+      ...DIALOG_SIZE,
+      // The name field: nothing happens before the form is submitted, so typing can start at once.
+      initialFocus: 'first-tabbable',
+    })
       .afterClosed()
       .subscribe(() => this.deployments.refresh());
   }

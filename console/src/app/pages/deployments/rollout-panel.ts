@@ -31,6 +31,7 @@ import {
 import { RolloutSignalDialog, type RolloutSignalDialogData } from './rollout-signal-dialog';
 import { ROLLOUT, type AliasRevision, type Rollout, type WorkflowEnd } from './rollouts.queries';
 import { changesRollouts } from './rollouts-view';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /**
  * One rollout, live: the canary steps as a progress track with the weight in
@@ -158,13 +159,12 @@ export class RolloutPanel {
   }
 
   protected signal(rollout: Rollout, action: RolloutActionView): void {
-    this.dialog
-      .open<RolloutSignalDialog, RolloutSignalDialogData, boolean>(RolloutSignalDialog, {
-        ...DIALOG_SIZE,
-        // The heading: Enter right after opening must not promote or roll back anything.
-        autoFocus: 'first-heading',
-        data: { rollout, action, revisions: this.revisions(), flow: this.flow() },
-      })
+    openDialog<RolloutSignalDialog, RolloutSignalDialogData, boolean>(this.dialog, RolloutSignalDialog, {
+      ...DIALOG_SIZE,
+      // The heading: Enter right after opening must not promote or roll back anything.
+      initialFocus: 'first-heading',
+      data: { rollout, action, revisions: this.revisions(), flow: this.flow() },
+    })
       .afterClosed()
       .subscribe((sent) => {
         this.refresh();

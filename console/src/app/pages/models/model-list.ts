@@ -26,6 +26,7 @@ import { CreateModelVersionDialog } from './create-model-version-dialog';
 import { REFRESH_INTERVAL_MS, canCreateModelVersion, versionDetailLink } from './model-rules';
 import { MODELS, type Model } from './models.queries';
 import { changesRegistry } from './models-view';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /** The registry: each model with its versions, their lifecycle state, license review and evaluation. */
 @Component({
@@ -82,8 +83,7 @@ export class ModelList {
   protected readonly link = versionDetailLink;
 
   protected create(): void {
-    this.dialog
-      .open(CreateModelVersionDialog, { ...DIALOG_SIZE, autoFocus: 'first-tabbable' })
+    openDialog(this.dialog, CreateModelVersionDialog, { ...DIALOG_SIZE, initialFocus: 'first-tabbable' })
       .afterClosed()
       .subscribe((ref: unknown) => {
         this.models.refresh();

@@ -39,6 +39,7 @@ import {
 import { MODEL_VERSION, type AliasUse, type EvaluationRun, type ModelVersionDetail } from './models.queries';
 import { changesRegistry } from './models-view';
 import { VersionActionDialog, type VersionActionDialogData } from './version-action-dialog';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /** Evaluation runs listed on a version's page; older ones stay in the audit log. */
 const RUN_LIMIT = 20;
@@ -148,15 +149,15 @@ export class ModelVersionDetailPage {
   protected act(version: ModelVersionDetail, action: VersionActionView): void {
     const dialog =
       action.action === 'evaluate'
-        ? this.dialog.open<EvaluateDialog, EvaluateDialogData>(EvaluateDialog, {
+        ? openDialog<EvaluateDialog, EvaluateDialogData>(this.dialog, EvaluateDialog, {
             ...DIALOG_SIZE,
-            autoFocus: 'first-tabbable',
+            initialFocus: 'first-tabbable',
             data: { version, flow: this.flow },
           })
-        : this.dialog.open<VersionActionDialog, VersionActionDialogData>(VersionActionDialog, {
+        : openDialog<VersionActionDialog, VersionActionDialogData>(this.dialog, VersionActionDialog, {
             ...DIALOG_SIZE,
             // The heading: Enter right after opening must not approve or deprecate anything.
-            autoFocus: 'first-heading',
+            initialFocus: 'first-heading',
             data: { version, action: action.action, label: action.label, flow: this.flow },
           });
     dialog.afterClosed().subscribe(() => this.reload());

@@ -69,6 +69,7 @@ import {
   UNCORDON_NODE,
 } from './nodes.queries';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /** One node: liveness, conditions, identity and credential, inventory, replicas, and the actions on it. */
 @Component({
@@ -291,25 +292,23 @@ export class NodeDetail {
   }
 
   protected editPlacement(node: FleetNode): void {
-    this.dialog
-      .open<NodePlacementDialog, NodePlacementDialogData>(NodePlacementDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-tabbable',
-        data: { node },
-      })
+    openDialog<NodePlacementDialog, NodePlacementDialogData>(this.dialog, NodePlacementDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-tabbable',
+      data: { node },
+    })
       .afterClosed()
       .subscribe(() => this.node.refresh());
   }
 
   private runOperation(data: NodeOperationDialogData, restoreFocus: boolean | string = true): void {
-    this.dialog
-      .open<NodeOperationDialog, NodeOperationDialogData>(NodeOperationDialog, {
-        ...DIALOG_SIZE,
-        // The heading, not the confirm button: Enter right after opening must not start a workflow.
-        autoFocus: 'first-heading',
-        restoreFocus,
-        data,
-      })
+    openDialog<NodeOperationDialog, NodeOperationDialogData>(this.dialog, NodeOperationDialog, {
+      ...DIALOG_SIZE,
+      // The heading, not the confirm button: Enter right after opening must not start a workflow.
+      initialFocus: 'first-heading',
+      restoreFocus,
+      data,
+    })
       .afterClosed()
       .subscribe(() => this.node.refresh());
   }

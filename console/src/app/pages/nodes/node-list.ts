@@ -42,6 +42,7 @@ import {
   runningAssignments,
 } from './node-rules';
 import { FLEET_NODES, type FleetNode } from './nodes.queries';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 interface NodeRow {
   readonly node: FleetNode;
@@ -158,6 +159,6 @@ export class NodeList {
   });
 
   protected createToken(): void {
-    this.dialog.open(BootstrapTokenDialog, { ...DIALOG_SIZE, autoFocus: 'first-heading' });
+    openDialog(this.dialog, BootstrapTokenDialog, { ...DIALOG_SIZE, initialFocus: 'first-heading' });
   }
 }

@@ -35,6 +35,7 @@ import { DataPolicyDialog, type DataPolicyDialogData } from './data-policy-dialo
 import { type AllowlistRuntime, type DataPolicy, POLICIES } from './policies.queries';
 import { canSetDataPolicy, canSetRuntimeAllowed, retentionText } from './policy-rules';
 import { RuntimeAllowlistDialog, type RuntimeAllowlistDialogData } from './runtime-allowlist-dialog';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 interface PoliciesAnswer {
   readonly dataPolicies: readonly DataPolicy[];
@@ -108,12 +109,11 @@ export class Policies {
   );
 
   protected editPolicy(policy?: DataPolicy): void {
-    this.dialog
-      .open<DataPolicyDialog, DataPolicyDialogData>(DataPolicyDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-tabbable',
-        data: policy === undefined ? {} : { policy },
-      })
+    openDialog<DataPolicyDialog, DataPolicyDialogData>(this.dialog, DataPolicyDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-tabbable',
+      data: policy === undefined ? {} : { policy },
+    })
       .afterClosed()
       .subscribe(() => this.policies.refresh());
   }
@@ -121,12 +121,11 @@ export class Policies {
   protected toggleAllowed(runtime: AllowlistRuntime, toggle: MatSlideToggle): void {
     // The switch shows the stored state until the change is confirmed and saved.
     toggle.checked = runtime.allowed;
-    this.dialog
-      .open<RuntimeAllowlistDialog, RuntimeAllowlistDialogData>(RuntimeAllowlistDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-heading',
-        data: { runtime },
-      })
+    openDialog<RuntimeAllowlistDialog, RuntimeAllowlistDialogData>(this.dialog, RuntimeAllowlistDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-heading',
+      data: { runtime },
+    })
       .afterClosed()
       .subscribe(() => this.policies.refresh());
   }

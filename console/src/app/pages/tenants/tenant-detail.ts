@@ -38,6 +38,7 @@ import {
   type TenantUsageView,
 } from './tenant-usage-rules';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants } from './tenants-view';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 interface TenantAnswer {
   readonly tenant: TenantSummary;
@@ -106,12 +107,11 @@ export class TenantDetail {
   });
 
   protected editQuotas(tenant: TenantSummary): void {
-    this.dialog
-      .open<TenantDialog, TenantDialogData>(TenantDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-tabbable',
-        data: { tenant },
-      })
+    openDialog<TenantDialog, TenantDialogData>(this.dialog, TenantDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-tabbable',
+      data: { tenant },
+    })
       .afterClosed()
       .subscribe(() => this.answer.refresh());
   }
@@ -122,24 +122,22 @@ export class TenantDetail {
       .request(ALIAS_NAMES, {}, { flow: this.flow })
       .then(({ aliases }) => aliases.map((alias) => alias.name).sort())
       .catch(() => null);
-    this.dialog
-      .open<GatewayKeyDialog, GatewayKeyDialogData>(GatewayKeyDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-heading',
-        // Without the list (the API unreachable) the dialog still opens; the create call reports the failure.
-        data: { tenantId: tenant.id, aliases: aliases ?? [] },
-      })
+    openDialog<GatewayKeyDialog, GatewayKeyDialogData>(this.dialog, GatewayKeyDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-heading',
+      // Without the list (the API unreachable) the dialog still opens; the create call reports the failure.
+      data: { tenantId: tenant.id, aliases: aliases ?? [] },
+    })
       .afterClosed()
       .subscribe(() => this.answer.refresh());
   }
 
   protected revoke(key: GatewayKeySummary): void {
-    this.dialog
-      .open<RevokeKeyDialog, RevokeKeyDialogData>(RevokeKeyDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-heading',
-        data: { key },
-      })
+    openDialog<RevokeKeyDialog, RevokeKeyDialogData>(this.dialog, RevokeKeyDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-heading',
+      data: { key },
+    })
       .afterClosed()
       .subscribe(() => this.answer.refresh());
   }

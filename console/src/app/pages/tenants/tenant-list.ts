@@ -24,6 +24,7 @@ import { TenantDialog, type TenantDialogData } from './tenant-dialog';
 import { canChangeTenants, quotaText } from './tenant-rules';
 import { TENANTS, type TenantSummary } from './tenants.queries';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants, tenantDetailLink } from './tenants-view';
+import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 /**
  * Every tenant: the id its requests carry, its quotas and how many of its
@@ -145,12 +146,11 @@ export class TenantList {
 
   /** A created tenant opens on its own page, where its keys are issued. */
   protected create(): void {
-    this.dialog
-      .open<TenantDialog, TenantDialogData, TenantSummary>(TenantDialog, {
-        ...DIALOG_SIZE,
-        autoFocus: 'first-tabbable',
-        data: {},
-      })
+    openDialog<TenantDialog, TenantDialogData, TenantSummary>(this.dialog, TenantDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-tabbable',
+      data: {},
+    })
       .afterClosed()
       .subscribe((created) => {
         if (created === undefined) {

@@ -208,7 +208,7 @@ describe('operator console flows on the real stack', function () {
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     // Ready, with the simulated DGX Spark's inventory: one GB10 with unified memory.
     await expectVisible(page, page.getByText('Ready', { exact: true }).first());
-    await expectVisible(page, page.getByText(/GB10/).first());
+    await expectVisible(page, page.getByRole('region', { name: 'Inventory' }).getByText(/GB10/).first());
     await screenshot(page, 'flow-node-ready', DESKTOP.width);
 
     // Deploy the fake model on it, registering the version from the dialog.

@@ -595,6 +595,8 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
       'createOperator',
       'setOperatorRole',
       'disableOperator',
+      'resetOperatorPassword',
+      'endOperatorSessions',
       'createApiToken',
       'revokeApiToken',
       'operators',
@@ -620,7 +622,7 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
     /** Reachable without credentials. */
     const PUBLIC = new Set(['login', 'health']);
     /** The caller's own session: any authenticated role. */
-    const SELF = new Set(['logout', 'me']);
+    const SELF = new Set(['logout', 'me', 'changePassword']);
     type Caller = 'anonymous' | 'viewer' | 'operator' | 'admin';
     const CALLERS: readonly Caller[] = ['anonymous', 'viewer', 'operator', 'admin'];
 
@@ -935,6 +937,93 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
       await tuned.app.close();
       await ds.query('DELETE FROM sign_in_throttle');
     }
+  });
+
+  it('passwords: an operator changes their own (current one required, every session ends, a fresh one returned); an admin resets one and ends another operator’s sessions; all audited', async () => {
+    const root = await login('root', passwords.root);
+    const first = newPassword();
+    const pia = await createOperator(root, 'pia', 'operator', first);
+    const oldSession = await login('pia', first);
+    const otherSession = await login('pia', first);
+    const CHANGE = `mutation($input: ChangePasswordInput!) { changePassword(input: $input) { accessToken operator { username } } }`;
+    const since = await lastSeq();
+
+    const wrong = await gql(
+      CHANGE,
+      { input: { currentPassword: newPassword(), newPassword: newPassword() } },
+      oldSession,
+    );
+    expect(codeOf(wrong)).to.equal(ErrorCode.VALIDATION_FAILED);
+    const same = await gql(CHANGE, { input: { currentPassword: first, newPassword: first } }, oldSession);
+    expect(codeOf(same)).to.equal(ErrorCode.VALIDATION_FAILED);
+    const short = await gql(CHANGE, { input: { currentPassword: first, newPassword: 'short' } }, oldSession);
+    expect(codeOf(short)).to.equal(ErrorCode.VALIDATION_FAILED);
+
+    const second = newPassword();
+    const changed = data<{ accessToken: string; operator: { username: string } }>(
+      await gql(CHANGE, { input: { currentPassword: first, newPassword: second } }, oldSession),
+      'changePassword',
+    );
+    secret(changed.accessToken);
+    expect(changed.operator.username).to.equal('pia');
+    expect(
+      codeOf(await gql('{ me { operator { username } } }', undefined, oldSession)),
+      'the old session',
+    ).to.equal(ErrorCode.UNAUTHENTICATED);
+    expect(
+      codeOf(await gql('{ me { operator { username } } }', undefined, otherSession)),
+      'another session',
+    ).to.equal(ErrorCode.UNAUTHENTICATED);
+    expect(
+      data<{ operator: { username: string } }>(
+        await gql('{ me { operator { username } } }', undefined, changed.accessToken),
+        'me',
+      ).operator.username,
+    ).to.equal('pia');
+    expect(codeOf(await gql(LOGIN, { input: { username: 'pia', password: first } }))).to.equal(
+      ErrorCode.UNAUTHENTICATED,
+    );
+    await login('pia', second);
+
+    // An admin resets it (a forgotten password): pia's sessions end, the new one works.
+    const third = newPassword();
+    const RESET = `mutation($input: ResetOperatorPasswordInput!) { resetOperatorPassword(input: $input) { username } }`;
+    expect(
+      codeOf(await gql(RESET, { input: { operatorId: pia.id, newPassword: third } }, changed.accessToken)),
+    ).to.equal(ErrorCode.FORBIDDEN);
+    data(
+      await gql(RESET, { input: { operatorId: pia.id, newPassword: third } }, root),
+      'resetOperatorPassword',
+    );
+    expect(codeOf(await gql('{ me { operator { username } } }', undefined, changed.accessToken))).to.equal(
+      ErrorCode.UNAUTHENTICATED,
+    );
+    const afterReset = await login('pia', third);
+    expect(
+      codeOf(await gql(RESET, { input: { operatorId: randomUUID(), newPassword: third } }, root)),
+    ).to.equal(ErrorCode.NOT_FOUND);
+
+    // Ending another operator's sessions leaves their password alone.
+    const END = `mutation($id: ID!) { endOperatorSessions(id: $id) { username } }`;
+    data(await gql(END, { id: pia.id }, root), 'endOperatorSessions');
+    expect(codeOf(await gql('{ me { operator { username } } }', undefined, afterReset))).to.equal(
+      ErrorCode.UNAUTHENTICATED,
+    );
+    await login('pia', third);
+
+    const actions = (
+      await ds.query<{ action: string; result: string }[]>(
+        `SELECT action, result FROM audit_events WHERE seq > $1 AND action IN ('auth.changePassword', 'operator.resetPassword', 'operator.endSessions') ORDER BY seq`,
+        [since],
+      )
+    ).map((e) => `${e.action} ${e.result}`);
+    expect(actions).to.include.members([
+      'auth.changePassword refused',
+      'auth.changePassword succeeded',
+      'operator.resetPassword succeeded',
+      'operator.endSessions succeeded',
+    ]);
+    await ds.query('DELETE FROM sign_in_throttle');
   });
 
   // Mocha runs a suite's own tests before its nested suites; these must see everything above.

@@ -93,6 +93,16 @@ export async function markOperatorDisabled(
   await manager.getRepository(OperatorEntity).update({ id }, { disabledAt, sessionEpoch });
 }
 
+/** Sets the password hash and the session epoch (a new password ends the operator's other sessions). */
+export async function updateOperatorPassword(
+  manager: EntityManager,
+  id: string,
+  passwordHash: string,
+  sessionEpoch: number,
+): Promise<void> {
+  await manager.getRepository(OperatorEntity).update({ id }, { passwordHash, sessionEpoch });
+}
+
 /**
  * Ends every session of the operator: bumps the session epoch that each
  * session token carries. Returns the new epoch.

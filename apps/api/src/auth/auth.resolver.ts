@@ -6,7 +6,14 @@ import { AuthService } from './auth.service';
 import { Public, RequirePermission } from './decorators';
 import { ApiToken, CreateApiTokenInput, CreateApiTokenResult } from './dto/api-token.types';
 import { LoginInput, LoginResult } from './dto/login.types';
-import { CreateOperatorInput, Me, Operator, SetOperatorRoleInput } from './dto/operator.types';
+import {
+  ChangePasswordInput,
+  CreateOperatorInput,
+  Me,
+  Operator,
+  ResetOperatorPasswordInput,
+  SetOperatorRoleInput,
+} from './dto/operator.types';
 import { IdentityService, type ApiTokenView } from './identity.service';
 import { requirePrincipal } from './principal';
 
@@ -145,6 +152,61 @@ export class AuthResolver {
   ): Promise<Operator> {
     const principal = requirePrincipal(ctx.principal);
     return toOperator(await this.identity.disableOperator(principal, uuidArg('id', id), ctx.ids));
+  }
+
+  @RequirePermission('session')
+  @Mutation(() => LoginResult, {
+    description:
+      'Changes your own password (the current one is required; a wrong one counts as a failed sign-in). ' +
+      'Every session of yours ends; the answer is a fresh session.',
+  })
+  async changePassword(
+    @Args('input') input: ChangePasswordInput,
+    @Context() ctx: GraphQLContext,
+  ): Promise<LoginResult> {
+    const outcome = await this.auth.changePassword(
+      requirePrincipal(ctx.principal),
+      input.currentPassword,
+      input.newPassword,
+      ctx.ids,
+      ctx.req.socket.remoteAddress ?? 'unknown',
+    );
+    return {
+      accessToken: outcome.accessToken,
+      expiresAt: outcome.expiresAt,
+      operator: toOperator(outcome.operator),
+    };
+  }
+
+  @RequirePermission('administer')
+  @Mutation(() => Operator, {
+    description: "Sets another operator's password (tell it to them out of band); their sessions end.",
+  })
+  async resetOperatorPassword(
+    @Args('input') input: ResetOperatorPasswordInput,
+    @Context() ctx: GraphQLContext,
+  ): Promise<Operator> {
+    const principal = requirePrincipal(ctx.principal);
+    return toOperator(
+      await this.identity.resetOperatorPassword(
+        principal,
+        uuidArg('operatorId', input.operatorId),
+        input.newPassword,
+        ctx.ids,
+      ),
+    );
+  }
+
+  @RequirePermission('administer')
+  @Mutation(() => Operator, {
+    description: 'Ends every session of an operator (their password and API tokens are unchanged).',
+  })
+  async endOperatorSessions(
+    @Args('id', { type: () => ID }) id: string,
+    @Context() ctx: GraphQLContext,
+  ): Promise<Operator> {
+    const principal = requirePrincipal(ctx.principal);
+    return toOperator(await this.identity.endOperatorSessions(principal, uuidArg('id', id), ctx.ids));
   }
 
   @RequirePermission('administer')

@@ -29,9 +29,11 @@ import {
   findApiTokenByHash,
   findOperatorById,
   findOperatorByUsername,
+  findOperatorForUpdate,
   recordApiTokenUse,
   recordControllerPublicKey,
   revokeSessionsOfOperator,
+  updateOperatorPassword,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
@@ -39,7 +41,7 @@ import { AuditWriter, type Evidence } from './audit-writer';
 import { CONTROLLER_KEY } from './auth.constants';
 import type { ControllerKey } from './controller-key';
 import { hashApiToken, parseAuthorization } from '@lunanexa/credentials';
-import { decoyPasswordHash, verifyPassword } from './password';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { Principal } from './principal';
 import {
   SESSION_ISSUER,
@@ -279,6 +281,15 @@ export class AuthService implements OnModuleInit {
       throw new LunaNexaError(ErrorCode.UNAUTHENTICATED, LOGIN_FAILED);
     }
     await clearSignInThrottle(this.db, 'account', keys.account);
+    const session = this.issueSession(operator);
+    await this.audit.record(
+      { actor: operatorActor(operator.username), action: 'auth.login', ids },
+      { operatorId: operator.id, role: operator.role, expiresAt: session.expiresAt.toISOString() },
+    );
+    return session;
+  }
+
+  private issueSession(operator: OperatorEntity): LoginOutcome {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + SESSION_TTL_SECONDS;
     const accessToken = signSessionToken(this.key, {
@@ -289,12 +300,62 @@ export class AuthService implements OnModuleInit {
       iat,
       exp,
     });
-    const expiresAt = new Date(exp * 1000);
-    await this.audit.record(
-      { actor: operatorActor(operator.username), action: 'auth.login', ids },
-      { operatorId: operator.id, role: operator.role, expiresAt: expiresAt.toISOString() },
-    );
-    return { accessToken, expiresAt, operator };
+    return { accessToken, expiresAt: new Date(exp * 1000), operator };
+  }
+
+  /**
+   * An operator changes their own password, proving the current one (a wrong one counts against the sign-in
+   * throttle like a failed sign-in, so a stolen session cannot guess it at API speed). Every session of theirs
+   * ends, this one included; the answer is a fresh session, so the caller carries on.
+   */
+  async changePassword(
+    principal: Principal,
+    currentPassword: string,
+    newPassword: string,
+    ids: RequestIds,
+    clientAddress = 'unknown',
+  ): Promise<LoginOutcome> {
+    const context = { actor: principal.actor, action: 'auth.changePassword', ids };
+    if (principal.credential !== 'session') {
+      await this.audit.refusal(context, { operatorId: principal.operatorId, reason: 'not-a-session' });
+      throw new LunaNexaError(
+        ErrorCode.FORBIDDEN,
+        'A password is changed from a signed-in session, not with an API token.',
+      );
+    }
+    const keys = { account: sha256Hex(principal.username), address: sha256Hex(clientAddress) } as const;
+    await this.refuseWhileThrottled(keys, principal.username, clientAddress, ids);
+    const operator = await findOperatorById(this.db, principal.operatorId);
+    if (!operator || operator.disabledAt) throw new LunaNexaError(ErrorCode.UNAUTHENTICATED, LOGIN_FAILED);
+    if (!(await verifyPassword(currentPassword, operator.passwordHash))) {
+      const throttle = await this.countFailure(keys);
+      await this.audit.refusal(context, {
+        operatorId: operator.id,
+        reason: 'password-mismatch',
+        ...throttle,
+      });
+      // The caller is authenticated (their session is fine); what they typed is wrong.
+      throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'The current password is not right.', [
+        { path: 'currentPassword', message: 'is not your current password' },
+      ]);
+    }
+    if (newPassword === currentPassword) {
+      throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'The new password is the current one.', [
+        { path: 'newPassword', message: 'must differ from the current password' },
+      ]);
+    }
+    await clearSignInThrottle(this.db, 'account', keys.account);
+    const passwordHash = await hashPassword(newPassword);
+    const changed = await this.audit.change(context, { operatorId: operator.id }, async (manager) => {
+      const locked = await findOperatorForUpdate(manager, operator.id);
+      const sessionEpoch = (locked?.sessionEpoch ?? operator.sessionEpoch) + 1;
+      await updateOperatorPassword(manager, operator.id, passwordHash, sessionEpoch);
+      return {
+        value: { ...operator, passwordHash, sessionEpoch },
+        evidence: { username: operator.username, sessionsEnded: true },
+      };
+    });
+    return this.issueSession(changed);
   }
 
   /**

@@ -19,6 +19,8 @@ import {
   markApiTokenRevoked,
   markOperatorDisabled,
   updateOperatorRole,
+  revokeSessionsOfOperator,
+  updateOperatorPassword,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AuditWriter, Denied } from './audit-writer';
@@ -163,6 +165,49 @@ export class IdentityService {
           value: { ...operator, disabledAt, sessionEpoch: operator.sessionEpoch + 1 },
           evidence: { username: operator.username, changed: true },
         };
+      },
+    );
+  }
+
+  /**
+   * An admin sets another operator's password (a forgotten one, a suspected leak): their sessions end at once.
+   * The new password is told to them out of band; nothing here shows it again.
+   */
+  async resetOperatorPassword(
+    principal: Principal,
+    operatorId: string,
+    password: string,
+    ids: RequestIds,
+  ): Promise<OperatorEntity> {
+    const passwordHash = await hashPassword(password);
+    return this.audit.change(
+      { actor: principal.actor, action: 'operator.resetPassword', ids },
+      { operatorId },
+      async (manager) => {
+        const operator = await operatorForUpdate(manager, operatorId);
+        const sessionEpoch = operator.sessionEpoch + 1;
+        await updateOperatorPassword(manager, operator.id, passwordHash, sessionEpoch);
+        return {
+          value: { ...operator, passwordHash, sessionEpoch },
+          evidence: { username: operator.username, sessionsEnded: true },
+        };
+      },
+    );
+  }
+
+  /** Ends every session of another operator (a lost laptop) without touching their password or API tokens. */
+  async endOperatorSessions(
+    principal: Principal,
+    operatorId: string,
+    ids: RequestIds,
+  ): Promise<OperatorEntity> {
+    return this.audit.change(
+      { actor: principal.actor, action: 'operator.endSessions', ids },
+      { operatorId },
+      async (manager) => {
+        const operator = await operatorForUpdate(manager, operatorId);
+        const sessionEpoch = await revokeSessionsOfOperator(manager, operator.id);
+        return { value: { ...operator, sessionEpoch }, evidence: { username: operator.username } };
       },
     );
   }

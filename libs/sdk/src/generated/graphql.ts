@@ -318,6 +318,13 @@ export interface BootstrapToken {
   readonly usedByNodeId: string | null;
 }
 
+/** Your current password and the new one; every session of yours ends, a fresh one is returned. */
+export interface ChangePasswordInput {
+  readonly currentPassword: string;
+  /** 12-1024 characters. */
+  readonly newPassword: string;
+}
+
 /** What one replica needs (model version) or what a runtime can run on. */
 export interface CompatibleHardware {
   /** arm64, amd64. */
@@ -1204,6 +1211,8 @@ export interface Mutation {
   readonly approveModelVersion: ModelVersion;
   /** Approves a Pending node and waits for EnrollNode to finish (credential issued, SSH checked, Active). */
   readonly approveNode: NodeOperation;
+  /** Changes your own password (the current one is required; a wrong one counts as a failed sign-in). Every session of yours ends; the answer is a fresh session. */
+  readonly changePassword: LoginResult;
   /** No new placements on the node; running replicas keep serving. */
   readonly cordonNode: FleetNode;
   /** Creates an alias (no revision until its first rollout promotes). */
@@ -1236,6 +1245,8 @@ export interface Mutation {
   readonly disableOperator: Operator;
   /** DrainNode: cordon, stop new traffic, wait for in-flight requests (bounded), stop the replicas, Drained. Refused with DRAIN_WOULD_STRAND_REPLICAS (nothing changed) when a replica on the node could not be placed on another node, unless force is true with a reason (recorded on the drain receipt). */
   readonly drainNode: DrainResult;
+  /** Ends every session of an operator (their password and API tokens are unchanged). */
+  readonly endOperatorSessions: Operator;
   /** Runs one healing pass (the Healing workflow: bounded actions, each with a healing.action receipt); with dryRun, only lists them and changes nothing. */
   readonly heal: HealingRun;
   /** Exchanges username and password for a 15-minute session token. Unknown user, wrong password and disabled account all answer UNAUTHENTICATED. Repeated failures for one account or from one address answer RATE_LIMITED until the block ends (it doubles per further failure, at most 15 minutes by default). */
@@ -1260,6 +1271,8 @@ export interface Mutation {
   readonly rejectLicense: License;
   /** Rejects a Pending node; it must enroll again with a new token. */
   readonly rejectNode: NodeOperation;
+  /** Sets another operator's password (tell it to them out of band); their sessions end. */
+  readonly resetOperatorPassword: Operator;
   /** Retired (terminal): after deprecation, or a candidate that never reached Approved; withdraw: true retires an Approved or Deprecated version at once (license withdrawn, weights compromised). */
   readonly retireModelVersion: ModelVersion;
   /** Revokes an API token; it is refused from its next request on. */
@@ -1314,6 +1327,10 @@ export interface MutationApproveNodeArgs {
   /** The same key again returns the first call’s answer; default: derived from the node. */
   readonly idempotencyKey?: string | null;
   readonly node: string;
+}
+
+export interface MutationChangePasswordArgs {
+  readonly input: ChangePasswordInput;
 }
 
 export interface MutationCordonNodeArgs {
@@ -1387,6 +1404,10 @@ export interface MutationDrainNodeArgs {
   readonly timeoutSeconds?: number;
 }
 
+export interface MutationEndOperatorSessionsArgs {
+  readonly id: string;
+}
+
 export interface MutationHealArgs {
   readonly input: HealInput;
 }
@@ -1435,6 +1456,10 @@ export interface MutationRejectNodeArgs {
   readonly idempotencyKey?: string | null;
   readonly node: string;
   readonly reason: string;
+}
+
+export interface MutationResetOperatorPasswordArgs {
+  readonly input: ResetOperatorPasswordInput;
 }
 
 export interface MutationRetireModelVersionArgs {
@@ -2024,6 +2049,13 @@ export interface RequestRecordPage {
   readonly items: readonly RequestRecord[];
   /** Pass as `before` for the next (older) page. */
   readonly nextBefore: string | null;
+}
+
+/** Set another operator's password; their sessions end. */
+export interface ResetOperatorPasswordInput {
+  /** 12-1024 characters. */
+  readonly newPassword: string;
+  readonly operatorId: string;
 }
 
 /** Operator roles, lowest first; each can do everything the roles below it can. */

@@ -80,3 +80,34 @@ export class SetOperatorRoleInput {
   @IsIn(ROLES)
   role!: Role;
 }
+
+@InputType({
+  description: 'Your current password and the new one; every session of yours ends, a fresh one is returned.',
+})
+export class ChangePasswordInput {
+  @Field()
+  @IsString()
+  @Length(1, PASSWORD_MAX_LENGTH)
+  currentPassword!: string;
+
+  @Field({ description: `${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters.` })
+  @IsString()
+  @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, {
+    message: `newPassword must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters`,
+  })
+  newPassword!: string;
+}
+
+@InputType({ description: "Set another operator's password; their sessions end." })
+export class ResetOperatorPasswordInput {
+  @Field(() => ID)
+  @IsString()
+  operatorId!: string;
+
+  @Field({ description: `${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters.` })
+  @IsString()
+  @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, {
+    message: `newPassword must be ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters`,
+  })
+  newPassword!: string;
+}

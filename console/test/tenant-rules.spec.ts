@@ -7,6 +7,8 @@ import {
   TENANT_ID_PATTERN,
   canChangeTenants,
   canIssueKeys,
+  canPurgePayloads,
+  purgeEffect,
   canRevokeKeys,
   expiresAtFor,
   quotaFieldValid,
@@ -115,5 +117,35 @@ describe('console tenant usage', () => {
       'acme',
     );
     expect(quiet).to.deep.include({ empty: true, topModels: [] });
+  });
+});
+
+describe('console payload purge', () => {
+  const capture = (id: string) => ({
+    id,
+    requestId: `req-${id}`,
+    correlationId: `corr-${id}`,
+    modelRef: 'chat@v1',
+    purpose: 'retention',
+    requestBytes: 10,
+    responseBytes: 20,
+    capturedAt: '2026-12-06T12:00:00.000Z',
+    expiresAt: '2026-12-13T12:00:00.000Z',
+  });
+
+  it('is an administrator’s action', () => {
+    expect(canPurgePayloads(canAs('admin'))).to.equal(true);
+    expect(canPurgePayloads(canAs('operator'))).to.equal(false);
+    expect(canPurgePayloads(canAs('viewer'))).to.equal(false);
+  });
+
+  it('says how many are deleted, and that a full list means there may be more', () => {
+    expect(purgeEffect('acme', [capture('1')], 50)).to.match(
+      /^Deletes 1 kept payload of acme now .*cannot be undone\.$/,
+    );
+    expect(purgeEffect('acme', [capture('1'), capture('2')], 2)).to.match(
+      /^Deletes at least 2 kept payloads of acme/,
+    );
+    expect(purgeEffect('acme', [], 50)).to.match(/^Deletes 0 kept payloads of acme/);
   });
 });

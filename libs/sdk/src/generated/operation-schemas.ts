@@ -2706,6 +2706,34 @@ export const ConsoleTenantUsageQuerySchema = z.object({
   }),
 });
 
+/** From libs/sdk/graphql/console/tenants.graphql. */
+export const ConsolePayloadCapturesQuerySchema = z.object({
+  payloadCaptures: z.array(
+    z.object({
+      id: z.string(),
+      requestId: z.string(),
+      correlationId: z.string(),
+      modelRef: z.string().nullable(),
+      purpose: z.string(),
+      requestBytes: z.number().int(),
+      responseBytes: z.number().int(),
+      capturedAt: z.string(),
+      expiresAt: z.string(),
+    }),
+  ),
+});
+
+/** From libs/sdk/graphql/console/tenants.graphql. */
+export const ConsolePurgePayloadCapturesMutationSchema = z.object({
+  purgePayloadCaptures: z.object({
+    tenantId: z.string(),
+    deleted: z.number().int(),
+    receiptHashes: z.array(z.string()),
+    workflowId: z.string(),
+    temporalUiUrl: z.string(),
+  }),
+});
+
 /** From libs/sdk/graphql/sdk/operator.graphql. */
 export const SdkModelsQuerySchema = z.object({
   models: z.array(

@@ -9497,6 +9497,78 @@ export const ConsoleTenantUsageDocument: TypedDocument<
 }`,
 };
 
+/** From libs/sdk/graphql/console/tenants.graphql. */
+export type ConsolePayloadCapturesQuery = {
+  readonly payloadCaptures: readonly {
+    readonly id: string;
+    readonly requestId: string;
+    readonly correlationId: string;
+    readonly modelRef: string | null;
+    readonly purpose: string;
+    readonly requestBytes: number;
+    readonly responseBytes: number;
+    readonly capturedAt: string;
+    readonly expiresAt: string;
+  }[];
+};
+
+export type ConsolePayloadCapturesQueryVariables = {
+  readonly tenantId: string;
+  readonly limit?: number | null;
+};
+
+export const ConsolePayloadCapturesDocument: TypedDocument<
+  ConsolePayloadCapturesQuery,
+  ConsolePayloadCapturesQueryVariables
+> = {
+  operationName: 'ConsolePayloadCaptures',
+  document: `query ConsolePayloadCaptures($tenantId: String!, $limit: Int) {
+  payloadCaptures(tenantId: $tenantId, limit: $limit) {
+    id
+    requestId
+    correlationId
+    modelRef
+    purpose
+    requestBytes
+    responseBytes
+    capturedAt
+    expiresAt
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/tenants.graphql. */
+export type ConsolePurgePayloadCapturesMutation = {
+  readonly purgePayloadCaptures: {
+    readonly tenantId: string;
+    readonly deleted: number;
+    readonly receiptHashes: readonly string[];
+    readonly workflowId: string;
+    readonly temporalUiUrl: string;
+  };
+};
+
+export type ConsolePurgePayloadCapturesMutationVariables = {
+  readonly tenantId: string;
+  readonly idempotencyKey?: string | null;
+};
+
+export const ConsolePurgePayloadCapturesDocument: TypedDocument<
+  ConsolePurgePayloadCapturesMutation,
+  ConsolePurgePayloadCapturesMutationVariables
+> = {
+  operationName: 'ConsolePurgePayloadCaptures',
+  document: `mutation ConsolePurgePayloadCaptures($tenantId: String!, $idempotencyKey: String) {
+  purgePayloadCaptures(tenantId: $tenantId, idempotencyKey: $idempotencyKey) {
+    tenantId
+    deleted
+    receiptHashes
+    workflowId
+    temporalUiUrl
+  }
+}`,
+};
+
 /** From libs/sdk/graphql/sdk/operator.graphql. */
 export type SdkModelsQuery = {
   readonly models: readonly {

@@ -22,13 +22,23 @@ import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
 import { GatewayKeyDialog, type GatewayKeyDialogData } from './gateway-key-dialog';
 import { RevokeKeyDialog, type RevokeKeyDialogData } from './revoke-key-dialog';
 import { TenantDialog, type TenantDialogData } from './tenant-dialog';
-import { canChangeTenants, canIssueKeys, canRevokeKeys, quotaText } from './tenant-rules';
+import { PurgePayloadsDialog, type PurgePayloadsDialogData } from './purge-payloads-dialog';
+import {
+  canChangeTenants,
+  canIssueKeys,
+  canPurgePayloads,
+  canRevokeKeys,
+  purgeEffect,
+  quotaText,
+} from './tenant-rules';
 import {
   ALIAS_NAMES,
   GATEWAY_KEYS,
   type GatewayKeySummary,
   TENANT,
   TENANT_USAGE,
+  PAYLOAD_CAPTURES,
+  type PayloadCaptureSummary,
   type TenantSummary,
 } from './tenants.queries';
 import {
@@ -44,7 +54,11 @@ interface TenantAnswer {
   readonly tenant: TenantSummary;
   readonly keys: readonly GatewayKeySummary[];
   readonly usage: TenantUsageView;
+  readonly captures: readonly PayloadCaptureSummary[];
 }
+
+/** Kept payloads listed on the page (newest first); a purge deletes all of them, listed or not. */
+const CAPTURES_LISTED = 50;
 
 /**
  * One tenant: its quotas and every gateway key it was issued (never a
@@ -82,6 +96,7 @@ export class TenantDetail {
   protected readonly canChange = computed(() => canChangeTenants((p) => this.session.can(p)));
   protected readonly canIssue = computed(() => canIssueKeys((p) => this.session.can(p)));
   protected readonly canRevoke = computed(() => canRevokeKeys((p) => this.session.can(p)));
+  protected readonly canPurge = computed(() => canPurgePayloads((p) => this.session.can(p)));
   protected readonly adminRoles = rolesWithPermission('administer').join(' or ');
   protected readonly quotaText = quotaText;
   protected readonly usageWindowMinutes = USAGE_WINDOW_MINUTES;
@@ -91,15 +106,25 @@ export class TenantDetail {
     load: async (id, signal) => {
       const { tenant } = await this.graphql.request(TENANT, { id }, { flow: this.flow, signal });
       if (tenant === null) return null;
-      const [{ gatewayKeys }, { traffic }] = await Promise.all([
+      const [{ gatewayKeys }, { traffic }, { payloadCaptures }] = await Promise.all([
         this.graphql.request(GATEWAY_KEYS, { tenantId: id }, { flow: this.flow, signal }),
         this.graphql.request(
           TENANT_USAGE,
           { tenant: id, windowMinutes: USAGE_WINDOW_MINUTES, bucketSeconds: USAGE_BUCKET_SECONDS },
           { flow: this.flow, signal },
         ),
+        this.graphql.request(
+          PAYLOAD_CAPTURES,
+          { tenantId: id, limit: CAPTURES_LISTED },
+          { flow: this.flow, signal },
+        ),
       ]);
-      return { tenant, keys: gatewayKeys, usage: tenantUsageView(traffic, id) };
+      return {
+        tenant,
+        keys: gatewayKeys,
+        usage: tenantUsageView(traffic, id),
+        captures: payloadCaptures,
+      };
     },
     intervalMs: REFRESH_INTERVAL_MS,
     // After the task that built this component, so the router has bound the id before it is read.
@@ -127,6 +152,17 @@ export class TenantDetail {
       initialFocus: 'first-heading',
       // Without the list (the API unreachable) the dialog still opens; the create call reports the failure.
       data: { tenantId: tenant.id, aliases: aliases ?? [] },
+    })
+      .afterClosed()
+      .subscribe(() => this.answer.refresh());
+  }
+
+  protected purgePayloads(tenant: TenantSummary, captures: readonly PayloadCaptureSummary[]): void {
+    openDialog<PurgePayloadsDialog, PurgePayloadsDialogData>(this.dialog, PurgePayloadsDialog, {
+      ...DIALOG_SIZE,
+      // The heading: Enter right after opening must not delete anything.
+      initialFocus: 'first-heading',
+      data: { tenantId: tenant.id, effect: purgeEffect(tenant.id, captures, CAPTURES_LISTED) },
     })
       .afterClosed()
       .subscribe(() => this.answer.refresh());

@@ -1,5 +1,9 @@
 import { OPAQUE_ID_PATTERN } from '@lunanexa/contracts/correlation';
-import { type Permission, TENANCY_MUTATION_PERMISSIONS } from '@lunanexa/contracts/roles';
+import {
+  type Permission,
+  PRIVACY_MUTATION_PERMISSIONS,
+  TENANCY_MUTATION_PERMISSIONS,
+} from '@lunanexa/contracts/roles';
 import {
   GATEWAY_KEY_NAME_MAX_LENGTH,
   QUOTA_BOUNDS,
@@ -7,7 +11,7 @@ import {
   TENANT_DISPLAY_NAME_MAX_LENGTH,
 } from '@lunanexa/contracts/tenancy-rules';
 
-import type { GatewayKeySummary, TenantQuota } from './tenants.queries';
+import type { GatewayKeySummary, PayloadCaptureSummary, TenantQuota } from './tenants.queries';
 
 type Can = (permission: Permission) => boolean;
 
@@ -82,5 +86,26 @@ export function revokeEffect(key: Pick<GatewayKeySummary, 'prefix' | 'name' | 'a
   return (
     `Revokes ${key.prefix}… (${key.name}). Every gateway refuses it from its next request on ` +
     `(401 UNAUTHENTICATED), for ${key.aliases.join(', ')}. This cannot be undone: issue a new key instead.`
+  );
+}
+
+/** Deleting a tenant's kept payloads decides over customer data: an administrator's action. */
+export function canPurgePayloads(can: Can): boolean {
+  return can(PRIVACY_MUTATION_PERMISSIONS.purgePayloadCaptures);
+}
+
+/** What purging does, for the confirmation: how many are listed, and that the rest go too. */
+export function purgeEffect(
+  tenantId: string,
+  listed: readonly PayloadCaptureSummary[],
+  limit: number,
+): string {
+  const count =
+    listed.length >= limit
+      ? `at least ${listed.length} kept payloads`
+      : `${listed.length} kept payload${listed.length === 1 ? '' : 's'}`;
+  return (
+    `Deletes ${count} of ${tenantId} now (request and response text; the request records stay), each with a ` +
+    `payload.delete receipt in the audit log. This cannot be undone.`
   );
 }

@@ -3,6 +3,8 @@ import {
   ConsoleCreateGatewayKeyDocument,
   ConsoleCreateTenantDocument,
   ConsoleGatewayKeysDocument,
+  ConsolePayloadCapturesDocument,
+  ConsolePurgePayloadCapturesDocument,
   ConsoleRevokeGatewayKeyDocument,
   ConsoleTenantDocument,
   ConsoleTenantsDocument,
@@ -10,6 +12,8 @@ import {
   ConsoleUpdateTenantDocument,
   type ConsoleCreateGatewayKeyMutation,
   type ConsoleGatewayKeysQuery,
+  type ConsolePayloadCapturesQuery,
+  type ConsolePurgePayloadCapturesMutation,
   type ConsoleTenantsQuery,
   type ConsoleTenantUsageQuery,
 } from '@lunanexa/sdk/generated/operations';
@@ -21,6 +25,8 @@ export type TenantQuota = TenantSummary['quota'];
 export type GatewayKeySummary = ConsoleGatewayKeysQuery['gatewayKeys'][number];
 export type CreatedGatewayKey = ConsoleCreateGatewayKeyMutation['createGatewayKey'];
 export type TenantUsageReport = ConsoleTenantUsageQuery['traffic'];
+export type PayloadCaptureSummary = ConsolePayloadCapturesQuery['payloadCaptures'][number];
+export type PayloadPurgeReceipt = ConsolePurgePayloadCapturesMutation['purgePayloadCaptures'];
 
 export const TENANTS = ConsoleTenantsDocument;
 export const TENANT = ConsoleTenantDocument;
@@ -31,3 +37,5 @@ export const UPDATE_TENANT = ConsoleUpdateTenantDocument;
 export const CREATE_GATEWAY_KEY = ConsoleCreateGatewayKeyDocument;
 export const REVOKE_GATEWAY_KEY = ConsoleRevokeGatewayKeyDocument;
 export const TENANT_USAGE = ConsoleTenantUsageDocument;
+export const PAYLOAD_CAPTURES = ConsolePayloadCapturesDocument;
+export const PURGE_PAYLOAD_CAPTURES = ConsolePurgePayloadCapturesDocument;

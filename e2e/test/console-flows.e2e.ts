@@ -39,6 +39,7 @@ const VIEWS = [
   { path: 'requests', heading: 'Requests', empty: 'No requests' },
   { path: 'tenants', heading: 'Tenants', empty: 'No tenants yet.' },
   { path: 'policies', heading: 'Policies', empty: 'No data policy is set.' },
+  { path: 'access', heading: 'Access', empty: null },
   { path: 'audit', heading: 'Audit', empty: null },
 ] as const;
 
@@ -526,6 +527,95 @@ describe('operator console flows on the real stack', function () {
     }
     expectNoProblems(viewer);
     await viewer.page.context().close();
+  });
+
+  it('Access: an admin creates an operator, resets their password; they change their own; the admin ends their sessions and disables them — each answered in the dialog', async () => {
+    const USER = { username: 'flow-pia', password: 'first pia password' };
+    const reset = 'reset by the admin 42';
+    const own = 'chosen by pia herself';
+    const admin = await newPage(browser);
+    await signIn(harness.apiUrl, admin, ADMIN);
+    const page = admin.page;
+    await page.goto(`${harness.apiUrl}/access`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Access', level: 1 }));
+    await page.getByRole('button', { name: 'Create operator…' }).click();
+    let dialog = await openedDialog(page);
+    await dialog.getByLabel('Username').fill(USER.username);
+    await dialog.getByLabel('New password').fill(USER.password);
+    await dialog.getByLabel('Repeat the new password').fill('not the same');
+    await dialog.getByRole('button', { name: 'Create operator' }).click();
+    // Refused in the form, before anything is sent.
+    await expectVisible(page, dialog.getByText('The two new passwords differ.'));
+    await dialog.getByLabel('Repeat the new password').fill(USER.password);
+    await dialog.getByRole('button', { name: 'Create operator' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Create an operator: done' }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const operators = page.getByRole('table', { name: 'Operators' });
+    await expectVisible(page, operators.getByRole('rowheader', { name: USER.username }));
+
+    await page.getByRole('button', { name: `Reset password of ${USER.username}…` }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByLabel('New password').fill(reset);
+    await dialog.getByLabel('Repeat the new password').fill(reset);
+    await dialog.getByRole('button', { name: 'Set password' }).click();
+    await expectVisible(
+      page,
+      dialog.getByRole('heading', { name: `Reset the password of ${USER.username}: done` }),
+    );
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // Pia signs in with the reset password and picks her own.
+    const pia = await newPage(browser);
+    await signIn(harness.apiUrl, pia, { username: USER.username, password: reset });
+    await pia.page.goto(`${harness.apiUrl}/access`);
+    const account = pia.page.getByRole('region', { name: 'Your account' });
+    await account.getByLabel('Current password').fill('a wrong current one');
+    await account.getByLabel('New password').fill(own);
+    await account.getByLabel('Repeat the new password').fill(own);
+    await account.getByRole('button', { name: 'Change password' }).click();
+    await expectVisible(
+      pia.page,
+      account.getByText(/VALIDATION_FAILED|current password is not right/).first(),
+    );
+    await account.getByLabel('Current password').fill(reset);
+    await account.getByRole('button', { name: 'Change password' }).click();
+    await expectVisible(pia.page, account.getByText(/Password changed; your other sessions have ended\./));
+    // The fresh session carries on.
+    await pia.page.goto(`${harness.apiUrl}/tenants`);
+    await expectVisible(pia.page, pia.page.getByRole('heading', { name: 'Tenants', level: 1 }));
+
+    await page.getByRole('button', { name: `End sessions of ${USER.username}…` }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'End sessions' }).click();
+    await expectVisible(
+      page,
+      dialog.getByRole('heading', { name: `End the sessions of ${USER.username}: done` }),
+    );
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: `Disable ${USER.username}…` }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Disable account' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: `Disable ${USER.username}: done` }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(
+      page,
+      operators.getByRole('row').filter({ hasText: USER.username }).getByText('Disabled', { exact: true }),
+    );
+    const actions = await harness.sql<{ action: string }>(
+      `SELECT action FROM audit_events WHERE action IN ('operator.create', 'operator.resetPassword',
+         'auth.changePassword', 'operator.endSessions', 'operator.disable') AND result = 'succeeded' ORDER BY seq`,
+    );
+    expect(actions.map((a) => a.action).filter((a, i, all) => all.indexOf(a) === i)).to.include.members([
+      'operator.create',
+      'operator.resetPassword',
+      'auth.changePassword',
+      'operator.endSessions',
+      'operator.disable',
+    ]);
+    await screenshot(page, 'access-operators', DESKTOP.width);
+    expectNoProblems(admin);
+    await pia.page.context().close();
+    await page.context().close();
   });
 
   it('a viewer sees no enabled destructive control, and a mutation forged from the viewer’s session is refused', async () => {

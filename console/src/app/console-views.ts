@@ -93,6 +93,14 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     loadComponent: () => import('./pages/policies/policies').then((m) => m.Policies),
   },
   {
+    path: 'access',
+    label: 'Access',
+    // Sign-in: your password, and (administrators) the operator accounts.
+    icon: 'login',
+    permission: 'session',
+    loadComponent: () => import('./pages/access/access').then((m) => m.Access),
+  },
+  {
     path: 'audit',
     label: 'Audit',
     // The icon set has no ledger glyph; the check mark stands for receipts that verify.

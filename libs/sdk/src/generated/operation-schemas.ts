@@ -486,6 +486,15 @@ export const CliTenantFragmentSchema = z.object({
   updatedAt: z.string(),
 });
 
+/** Fragment from libs/sdk/graphql/console/access.graphql. */
+export const ConsoleOperatorFragmentSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.string(),
+  disabledAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
 /** Fragment from libs/sdk/graphql/console/deployments.graphql. */
 export const ConsoleDeploymentFragmentSchema = z.object({
   id: z.string(),
@@ -1512,6 +1521,31 @@ export const CreateGatewayKeyMutationSchema = z.object({
 /** From libs/sdk/graphql/cli/tenancy.graphql. */
 export const RevokeGatewayKeyMutationSchema = z.object({
   revokeGatewayKey: CliGatewayKeyFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleOperatorsQuerySchema = z.object({
+  operators: z.array(ConsoleOperatorFragmentSchema),
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleCreateOperatorMutationSchema = z.object({
+  createOperator: ConsoleOperatorFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleResetOperatorPasswordMutationSchema = z.object({
+  resetOperatorPassword: ConsoleOperatorFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleEndOperatorSessionsMutationSchema = z.object({
+  endOperatorSessions: ConsoleOperatorFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleDisableOperatorMutationSchema = z.object({
+  disableOperator: ConsoleOperatorFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/audit.graphql. */
@@ -2619,6 +2653,19 @@ export const ConsoleLoginMutationSchema = z.object({
 /** From libs/sdk/graphql/console/session.graphql. */
 export const ConsoleLogoutMutationSchema = z.object({
   logout: z.boolean(),
+});
+
+/** From libs/sdk/graphql/console/session.graphql. */
+export const ConsoleChangePasswordMutationSchema = z.object({
+  changePassword: z.object({
+    accessToken: z.string(),
+    expiresAt: z.string(),
+    operator: z.object({
+      id: z.string(),
+      username: z.string(),
+      role: z.string(),
+    }),
+  }),
 });
 
 /** From libs/sdk/graphql/console/tenants.graphql. */

@@ -455,6 +455,15 @@ export type CliTenantFragment = {
   readonly updatedAt: string;
 };
 
+/** Fragment from libs/sdk/graphql/console/access.graphql. */
+export type ConsoleOperatorFragment = {
+  readonly id: string;
+  readonly username: string;
+  readonly role: Schema.Role;
+  readonly disabledAt: Schema.DateTimeString | null;
+  readonly createdAt: Schema.DateTimeString;
+};
+
 /** Fragment from libs/sdk/graphql/console/deployments.graphql. */
 export type ConsoleDeploymentFragment = {
   readonly id: string;
@@ -4885,6 +4894,147 @@ fragment CliGatewayKey on GatewayKey {
 }`,
 };
 
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleOperatorsQuery = {
+  readonly operators: readonly ConsoleOperatorFragment[];
+};
+
+export type ConsoleOperatorsQueryVariables = Record<string, never>;
+
+export const ConsoleOperatorsDocument: TypedDocument<ConsoleOperatorsQuery, ConsoleOperatorsQueryVariables> =
+  {
+    operationName: 'ConsoleOperators',
+    document: `query ConsoleOperators {
+  operators {
+    ...ConsoleOperator
+  }
+}
+
+fragment ConsoleOperator on Operator {
+  id
+  username
+  role
+  disabledAt
+  createdAt
+}`,
+  };
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleCreateOperatorMutation = {
+  readonly createOperator: ConsoleOperatorFragment;
+};
+
+export type ConsoleCreateOperatorMutationVariables = {
+  readonly input: Schema.CreateOperatorInput;
+};
+
+export const ConsoleCreateOperatorDocument: TypedDocument<
+  ConsoleCreateOperatorMutation,
+  ConsoleCreateOperatorMutationVariables
+> = {
+  operationName: 'ConsoleCreateOperator',
+  document: `mutation ConsoleCreateOperator($input: CreateOperatorInput!) {
+  createOperator(input: $input) {
+    ...ConsoleOperator
+  }
+}
+
+fragment ConsoleOperator on Operator {
+  id
+  username
+  role
+  disabledAt
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleResetOperatorPasswordMutation = {
+  readonly resetOperatorPassword: ConsoleOperatorFragment;
+};
+
+export type ConsoleResetOperatorPasswordMutationVariables = {
+  readonly input: Schema.ResetOperatorPasswordInput;
+};
+
+export const ConsoleResetOperatorPasswordDocument: TypedDocument<
+  ConsoleResetOperatorPasswordMutation,
+  ConsoleResetOperatorPasswordMutationVariables
+> = {
+  operationName: 'ConsoleResetOperatorPassword',
+  document: `mutation ConsoleResetOperatorPassword($input: ResetOperatorPasswordInput!) {
+  resetOperatorPassword(input: $input) {
+    ...ConsoleOperator
+  }
+}
+
+fragment ConsoleOperator on Operator {
+  id
+  username
+  role
+  disabledAt
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleEndOperatorSessionsMutation = {
+  readonly endOperatorSessions: ConsoleOperatorFragment;
+};
+
+export type ConsoleEndOperatorSessionsMutationVariables = {
+  readonly id: string;
+};
+
+export const ConsoleEndOperatorSessionsDocument: TypedDocument<
+  ConsoleEndOperatorSessionsMutation,
+  ConsoleEndOperatorSessionsMutationVariables
+> = {
+  operationName: 'ConsoleEndOperatorSessions',
+  document: `mutation ConsoleEndOperatorSessions($id: ID!) {
+  endOperatorSessions(id: $id) {
+    ...ConsoleOperator
+  }
+}
+
+fragment ConsoleOperator on Operator {
+  id
+  username
+  role
+  disabledAt
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleDisableOperatorMutation = {
+  readonly disableOperator: ConsoleOperatorFragment;
+};
+
+export type ConsoleDisableOperatorMutationVariables = {
+  readonly id: string;
+};
+
+export const ConsoleDisableOperatorDocument: TypedDocument<
+  ConsoleDisableOperatorMutation,
+  ConsoleDisableOperatorMutationVariables
+> = {
+  operationName: 'ConsoleDisableOperator',
+  document: `mutation ConsoleDisableOperator($id: ID!) {
+  disableOperator(id: $id) {
+    ...ConsoleOperator
+  }
+}
+
+fragment ConsoleOperator on Operator {
+  id
+  username
+  role
+  disabledAt
+  createdAt
+}`,
+};
+
 /** From libs/sdk/graphql/console/audit.graphql. */
 export type ConsoleAuditEventsQuery = {
   readonly auditEvents: {
@@ -9140,6 +9290,41 @@ export const ConsoleLogoutDocument: TypedDocument<ConsoleLogoutMutation, Console
   operationName: 'ConsoleLogout',
   document: `mutation ConsoleLogout {
   logout
+}`,
+};
+
+/** From libs/sdk/graphql/console/session.graphql. */
+export type ConsoleChangePasswordMutation = {
+  readonly changePassword: {
+    readonly accessToken: string;
+    readonly expiresAt: Schema.DateTimeString;
+    readonly operator: {
+      readonly id: string;
+      readonly username: string;
+      readonly role: Schema.Role;
+    };
+  };
+};
+
+export type ConsoleChangePasswordMutationVariables = {
+  readonly input: Schema.ChangePasswordInput;
+};
+
+export const ConsoleChangePasswordDocument: TypedDocument<
+  ConsoleChangePasswordMutation,
+  ConsoleChangePasswordMutationVariables
+> = {
+  operationName: 'ConsoleChangePassword',
+  document: `mutation ConsoleChangePassword($input: ChangePasswordInput!) {
+  changePassword(input: $input) {
+    accessToken
+    expiresAt
+    operator {
+      id
+      username
+      role
+    }
+  }
 }`,
 };
 

@@ -1,0 +1,52 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Permission } from '@lunanexa/contracts/roles';
+
+import type { OperatorSummary } from './access.queries';
+
+type Can = (permission: Permission) => boolean;
+
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
+
+/** Operator accounts are credentials: an administrator's business, like API tokens and gateway keys. */
+export function canManageOperators(can: Can): boolean {
+  return can('administer');
+}
+
+/** Why a new password cannot be used (null when it can): the API's bounds, and the repeat must match. */
+export function newPasswordProblem(
+  password: string,
+  repeated: string,
+  current: string | null,
+): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return `At least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `At most ${PASSWORD_MAX_LENGTH} characters.`;
+  if (current !== null && password === current) return 'The new password is the current one.';
+  if (password !== repeated) return 'The two new passwords differ.';
+  return null;
+}
+
+export type OperatorAction = 'create' | 'resetPassword' | 'endSessions' | 'disable';
+
+/** What an action on an account does, for its confirmation. */
+export function operatorActionEffect(
+  action: OperatorAction,
+  operator: Pick<OperatorSummary, 'username'> | null,
+): string {
+  const who = operator?.username ?? 'the new operator';
+  switch (action) {
+    case 'create':
+      return 'Creates an account that can sign in with this password at once. Tell them the password out of band.';
+    case 'resetPassword':
+      return `Sets a new password for ${who} and ends every session of theirs now. Tell them the password out of band.`;
+    case 'endSessions':
+      return `Ends every session of ${who} now (they sign in again). Their password and API tokens stay.`;
+    case 'disable':
+      return `Disables ${who}: no sign-in, their sessions and API tokens stop working at once. There is no re-enable.`;
+  }
+}
+
+/** The actions a row offers: none on a disabled account, and none that would lock the caller out of their own. */
+export function operatorActions(operator: OperatorSummary, callerId: string | undefined): OperatorAction[] {
+  if (operator.disabledAt !== null && operator.disabledAt !== undefined) return [];
+  if (operator.id === callerId) return [];
+  return ['resetPassword', 'endSessions', 'disable'];
+}

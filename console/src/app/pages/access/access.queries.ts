@@ -1,0 +1,20 @@
+import {
+  ConsoleChangePasswordDocument,
+  ConsoleCreateOperatorDocument,
+  ConsoleDisableOperatorDocument,
+  ConsoleEndOperatorSessionsDocument,
+  ConsoleOperatorsDocument,
+  ConsoleResetOperatorPasswordDocument,
+  type ConsoleOperatorsQuery,
+} from '@lunanexa/sdk/generated/operations';
+
+/* Accounts and passwords (libs/sdk/graphql/console/access.graphql and session.graphql). */
+
+export type OperatorSummary = ConsoleOperatorsQuery['operators'][number];
+
+export const OPERATORS = ConsoleOperatorsDocument;
+export const CREATE_OPERATOR = ConsoleCreateOperatorDocument;
+export const RESET_OPERATOR_PASSWORD = ConsoleResetOperatorPasswordDocument;
+export const END_OPERATOR_SESSIONS = ConsoleEndOperatorSessionsDocument;
+export const DISABLE_OPERATOR = ConsoleDisableOperatorDocument;
+export const CHANGE_PASSWORD = ConsoleChangePasswordDocument;

@@ -2,7 +2,7 @@ import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import type { OperatorEntity } from '@lunanexa/persistence';
 import type { GraphQLContext } from '../common/graphql-context';
-import { AuthService } from './auth.service';
+import { AuthService, type LoginOutcome } from './auth.service';
 import { Public, RequirePermission } from './decorators';
 import { ApiToken, CreateApiTokenInput, CreateApiTokenResult } from './dto/api-token.types';
 import { LoginInput, LoginResult } from './dto/login.types';
@@ -72,17 +72,14 @@ export class AuthResolver {
       'answer RATE_LIMITED until the block ends (it doubles per further failure, at most 15 minutes by default).',
   })
   async login(@Args('input') input: LoginInput, @Context() ctx: GraphQLContext): Promise<LoginResult> {
-    const outcome = await this.auth.login(
-      input.username,
-      input.password,
-      ctx.ids,
-      ctx.req.socket.remoteAddress ?? 'unknown',
+    return toLoginResult(
+      await this.auth.login(
+        input.username,
+        input.password,
+        ctx.ids,
+        ctx.req.socket.remoteAddress ?? 'unknown',
+      ),
     );
-    return {
-      accessToken: outcome.accessToken,
-      expiresAt: outcome.expiresAt,
-      operator: toOperator(outcome.operator),
-    };
   }
 
   @RequirePermission('session')
@@ -164,18 +161,15 @@ export class AuthResolver {
     @Args('input') input: ChangePasswordInput,
     @Context() ctx: GraphQLContext,
   ): Promise<LoginResult> {
-    const outcome = await this.auth.changePassword(
-      requirePrincipal(ctx.principal),
-      input.currentPassword,
-      input.newPassword,
-      ctx.ids,
-      ctx.req.socket.remoteAddress ?? 'unknown',
+    return toLoginResult(
+      await this.auth.changePassword(
+        requirePrincipal(ctx.principal),
+        input.currentPassword,
+        input.newPassword,
+        ctx.ids,
+        ctx.req.socket.remoteAddress ?? 'unknown',
+      ),
     );
-    return {
-      accessToken: outcome.accessToken,
-      expiresAt: outcome.expiresAt,
-      operator: toOperator(outcome.operator),
-    };
   }
 
   @RequirePermission('administer')
@@ -241,4 +235,12 @@ export class AuthResolver {
     const principal = requirePrincipal(ctx.principal);
     return toApiToken(await this.identity.revokeApiToken(principal, uuidArg('id', id), ctx.ids));
   }
+}
+
+function toLoginResult(outcome: LoginOutcome): LoginResult {
+  return {
+    accessToken: outcome.accessToken,
+    expiresAt: outcome.expiresAt,
+    operator: toOperator(outcome.operator),
+  };
 }

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -100,6 +108,71 @@ function serverPercentiles(
   return { requests: total, p50UpToMs: upTo(50), p95UpToMs: upTo(95), p99UpToMs: upTo(99) };
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ; 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU ticks (user + system) of one process so far, or 0 once it is gone. */
+function processTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Each component's processes: this one (the simulated agents), api, worker, gateway, the PostgreSQL backends of the fleet's database. */
+function componentPids(h: FleetHarness): Record<string, number[]> {
+  const postgres: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.startsWith('postgres:') && cmdline.includes(` ${h.db.name} `)) postgres.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const pid = (p: { child: { pid?: number | undefined } } | null): number[] =>
+    p?.child.pid === undefined ? [] : [p.child.pid];
+  return {
+    simulatedAgents: [process.pid],
+    api: pid(h.api),
+    worker: pid(h.worker),
+    gateway: pid(h.gateway),
+    postgresBackends: postgres,
+  };
+}
+
+/**
+ * Where the CPU goes while `run` runs: cores each component used on average
+ * (from /proc, this machine only), and CPU milliseconds per accepted
+ * heartbeat. PostgreSQL backends are those connected to the fleet's database
+ * when the window starts (the pools are filled by then).
+ */
+async function withCpu<T extends { acked: number; windowSeconds: number }>(
+  h: FleetHarness,
+  run: () => Promise<T>,
+): Promise<{ value: T; cpu: Record<string, { cores: number; msPerHeartbeat: number }> }> {
+  const pids = componentPids(h);
+  const ticks = (): Record<string, number> =>
+    Object.fromEntries(
+      Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, p) => sum + processTicks(p), 0)]),
+    );
+  const before = ticks();
+  const value = await run();
+  const after = ticks();
+  const cpu: Record<string, { cores: number; msPerHeartbeat: number }> = {};
+  for (const name of Object.keys(pids)) {
+    const seconds = ((after[name] ?? 0) - (before[name] ?? 0)) / TICKS_PER_SECOND;
+    cpu[name] = {
+      cores: Math.round((seconds / value.windowSeconds) * 100) / 100,
+      msPerHeartbeat: value.acked === 0 ? NaN : Math.round(((seconds * 1000) / value.acked) * 100) / 100,
+    };
+  }
+  return { value, cpu };
+}
+
 async function count(h: FleetHarness, sql: string, params: unknown[] = []): Promise<number> {
   const [row] = await h.sql<{ n: string }>(sql, params);
   return Number(row?.n ?? 0);
@@ -154,13 +227,16 @@ async function main(): Promise<void> {
     // 2. Steady heartbeat ingest.
     sim.resetStats();
     const serverBefore = await heartbeatBuckets(h.apiUrl);
-    const steady = await withLoad(async () => {
-      await sleep(STEADY_SECONDS * 1000);
-      return sim.stats();
-    });
+    const steady = await withLoad(() =>
+      withCpu(h, async () => {
+        await sleep(STEADY_SECONDS * 1000);
+        return sim.stats();
+      }),
+    );
     const serverSide = serverPercentiles(serverBefore, await heartbeatBuckets(h.apiUrl));
     log(`api-side heartbeat handling: ${JSON.stringify(serverSide)}`);
-    log(`steady heartbeats: ${JSON.stringify(steady.value)}`);
+    log(`steady heartbeats: ${JSON.stringify(steady.value.value)}`);
+    log(`steady cpu: ${JSON.stringify(steady.value.cpu)}`);
 
     // 3. ~100 replicas on ~10 nodes, those nodes lost at once.
     await h.graphql(
@@ -301,7 +377,11 @@ async function main(): Promise<void> {
       },
       enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },
       heartbeats: {
-        ...steady.value,
+        ...steady.value.value,
+        cpu: {
+          ...steady.value.cpu,
+          note: 'average cores each component used over the steady window, and CPU ms per acked heartbeat (user + system from /proc); the machine is shared, so what the others use is not here',
+        },
         apiSide: {
           ...serverSide,
           note: 'the api’s own request duration histogram for POST /agent/v1/heartbeat over the same window; each figure is the upper bound of its bucket',

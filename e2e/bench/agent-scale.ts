@@ -39,8 +39,8 @@ import {
  *
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
- * --replicas R (10 per deployment) --enroll-concurrency C (16).
- * Writes bench/results/agent-scale.json.
+ * --replicas R (10 per deployment) --enroll-concurrency C (16) --result NAME.
+ * Writes bench/results/agent-scale.json (NAME.json with --result).
  */
 
 function option(name: string, fallback: number): number {
@@ -59,6 +59,10 @@ const WATCH_INTERVAL_SECONDS = 1;
 const DEPLOYMENTS = option('deployments', 10);
 const REPLICAS = option('replicas', 10);
 const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
+/** --result <name>: bench/results/<name>.json instead of agent-scale.json (another configuration kept beside it). */
+const RESULT_FILE = `${process.argv.includes('--result') ? process.argv[process.argv.indexOf('--result') + 1] : 'agent-scale'}.json`;
+if (!/^[a-z0-9-]+\.json$/.test(RESULT_FILE))
+  throw new Error(`--result takes a name like agent-scale-defaults`);
 
 const log = (message: string): void => console.log(`[bench:scale] ${new Date().toISOString()} ${message}`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -339,6 +343,13 @@ async function main(): Promise<void> {
           secondsToReplacedMax: Math.max(...receipts.map((r) => r.evidence.secondsToReplaced)),
         },
         heartbeatsDuringRecovery: sim.stats(),
+        // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.
+        liveNodesDeclaredLost: await count(
+          h,
+          `SELECT count(DISTINCT evidence->>'nodeId') AS n FROM audit_events
+            WHERE action = 'node.recovery.start' AND NOT (evidence->>'nodeId' = ANY($1::text[]))`,
+          [victimIds],
+        ),
       };
     });
     log(`node loss: ${JSON.stringify(loss.value)}`);
@@ -346,7 +357,7 @@ async function main(): Promise<void> {
     const out = {
       benchmark: 'agent-scale',
       generatedAt: new Date().toISOString(),
-      command: 'npm run bench:scale',
+      command: `npm run bench:scale -- ${process.argv.slice(2).join(' ')}`.trim(),
       settings: {
         agents: AGENTS,
         fleet: `simulated agents in one process (e2e/src/agent-simulator.ts): each its own Ed25519 node key and SSH host key, enrolled through the API with its own single-use auto-approving bootstrap token, signed heartbeats whose signed acks it verifies, a real ssh2 server answering assignment.put with signed assignment.acks; inventory simulated (DGX Spark; every tenth node 8x H100); runtime simulated: no process is started, an accepted Run assignment reports Ready (nominal endpoint port ${SIMULATED_ENDPOINT_PORT}, nothing serves) in the next heartbeat`,
@@ -392,8 +403,8 @@ async function main(): Promise<void> {
     };
     const dir = join(REPO_ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'agent-scale.json'), `${JSON.stringify(out, null, 2)}\n`);
-    log('wrote bench/results/agent-scale.json');
+    writeFileSync(join(dir, RESULT_FILE), `${JSON.stringify(out, null, 2)}\n`);
+    log(`wrote bench/results/${RESULT_FILE}`);
   } finally {
     await sim.stop();
     await h.stop();

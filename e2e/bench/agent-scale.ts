@@ -159,16 +159,18 @@ async function withCpu<T extends { acked: number; windowSeconds: number }>(
   run: () => Promise<T>,
 ): Promise<{ value: T; cpu: Record<string, { cores: number; msPerHeartbeat: number }> }> {
   const pids = componentPids(h);
-  const ticks = (): Record<string, number> =>
-    Object.fromEntries(
-      Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, p) => sum + processTicks(p), 0)]),
-    );
-  const before = ticks();
+  const before = new Map(
+    Object.values(pids).flatMap((list) => list.map((p) => [p, processTicks(p)] as const)),
+  );
   const value = await run();
-  const after = ticks();
   const cpu: Record<string, { cores: number; msPerHeartbeat: number }> = {};
-  for (const name of Object.keys(pids)) {
-    const seconds = ((after[name] ?? 0) - (before[name] ?? 0)) / TICKS_PER_SECOND;
+  for (const [name, list] of Object.entries(pids)) {
+    // A process gone by the end (a pooled connection closed) takes its ticks with it: counted as nothing.
+    const ticks = list.reduce((sum, p) => {
+      const after = processTicks(p);
+      return after === 0 ? sum : sum + after - (before.get(p) ?? after);
+    }, 0);
+    const seconds = ticks / TICKS_PER_SECOND;
     cpu[name] = {
       cores: Math.round((seconds / value.windowSeconds) * 100) / 100,
       msPerHeartbeat: value.acked === 0 ? NaN : Math.round(((seconds * 1000) / value.acked) * 100) / 100,

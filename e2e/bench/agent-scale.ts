@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -31,8 +39,8 @@ import {
  *
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
- * --replicas R (10 per deployment) --enroll-concurrency C (16).
- * Writes bench/results/agent-scale.json.
+ * --replicas R (10 per deployment) --enroll-concurrency C (16) --result NAME.
+ * Writes bench/results/agent-scale.json (NAME.json with --result).
  */
 
 function option(name: string, fallback: number): number {
@@ -51,6 +59,10 @@ const WATCH_INTERVAL_SECONDS = 1;
 const DEPLOYMENTS = option('deployments', 10);
 const REPLICAS = option('replicas', 10);
 const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
+/** --result <name>: bench/results/<name>.json instead of agent-scale.json (another configuration kept beside it). */
+const RESULT_FILE = `${process.argv.includes('--result') ? process.argv[process.argv.indexOf('--result') + 1] : 'agent-scale'}.json`;
+if (!/^[a-z0-9-]+\.json$/.test(RESULT_FILE))
+  throw new Error(`--result takes a name like agent-scale-defaults`);
 
 const log = (message: string): void => console.log(`[bench:scale] ${new Date().toISOString()} ${message}`);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -98,6 +110,73 @@ function serverPercentiles(
     return le === Infinity ? Infinity : le * 1000;
   };
   return { requests: total, p50UpToMs: upTo(50), p95UpToMs: upTo(95), p99UpToMs: upTo(99) };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ; 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU ticks (user + system) of one process so far, or 0 once it is gone. */
+function processTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Each component's processes: this one (the simulated agents), api, worker, gateway, the PostgreSQL backends of the fleet's database. */
+function componentPids(h: FleetHarness): Record<string, number[]> {
+  const postgres: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.startsWith('postgres:') && cmdline.includes(` ${h.db.name} `)) postgres.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const pid = (p: { child: { pid?: number | undefined } } | null): number[] =>
+    p?.child.pid === undefined ? [] : [p.child.pid];
+  return {
+    simulatedAgents: [process.pid],
+    api: pid(h.api),
+    worker: pid(h.worker),
+    gateway: pid(h.gateway),
+    postgresBackends: postgres,
+  };
+}
+
+/**
+ * Where the CPU goes while `run` runs: cores each component used on average
+ * (from /proc, this machine only), and CPU milliseconds per accepted
+ * heartbeat. PostgreSQL backends are those connected to the fleet's database
+ * when the window starts (the pools are filled by then).
+ */
+async function withCpu<T extends { acked: number; windowSeconds: number }>(
+  h: FleetHarness,
+  run: () => Promise<T>,
+): Promise<{ value: T; cpu: Record<string, { cores: number; msPerHeartbeat: number }> }> {
+  const pids = componentPids(h);
+  const before = new Map(
+    Object.values(pids).flatMap((list) => list.map((p) => [p, processTicks(p)] as const)),
+  );
+  const value = await run();
+  const cpu: Record<string, { cores: number; msPerHeartbeat: number }> = {};
+  for (const [name, list] of Object.entries(pids)) {
+    // A process gone by the end (a pooled connection closed) takes its ticks with it: counted as nothing.
+    const ticks = list.reduce((sum, p) => {
+      const after = processTicks(p);
+      return after === 0 ? sum : sum + after - (before.get(p) ?? after);
+    }, 0);
+    const seconds = ticks / TICKS_PER_SECOND;
+    cpu[name] = {
+      cores: Math.round((seconds / value.windowSeconds) * 100) / 100,
+      msPerHeartbeat: value.acked === 0 ? NaN : Math.round(((seconds * 1000) / value.acked) * 100) / 100,
+    };
+  }
+  return { value, cpu };
 }
 
 async function count(h: FleetHarness, sql: string, params: unknown[] = []): Promise<number> {
@@ -154,13 +233,16 @@ async function main(): Promise<void> {
     // 2. Steady heartbeat ingest.
     sim.resetStats();
     const serverBefore = await heartbeatBuckets(h.apiUrl);
-    const steady = await withLoad(async () => {
-      await sleep(STEADY_SECONDS * 1000);
-      return sim.stats();
-    });
+    const steady = await withLoad(() =>
+      withCpu(h, async () => {
+        await sleep(STEADY_SECONDS * 1000);
+        return sim.stats();
+      }),
+    );
     const serverSide = serverPercentiles(serverBefore, await heartbeatBuckets(h.apiUrl));
     log(`api-side heartbeat handling: ${JSON.stringify(serverSide)}`);
-    log(`steady heartbeats: ${JSON.stringify(steady.value)}`);
+    log(`steady heartbeats: ${JSON.stringify(steady.value.value)}`);
+    log(`steady cpu: ${JSON.stringify(steady.value.cpu)}`);
 
     // 3. ~100 replicas on ~10 nodes, those nodes lost at once.
     await h.graphql(
@@ -263,6 +345,13 @@ async function main(): Promise<void> {
           secondsToReplacedMax: Math.max(...receipts.map((r) => r.evidence.secondsToReplaced)),
         },
         heartbeatsDuringRecovery: sim.stats(),
+        // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.
+        liveNodesDeclaredLost: await count(
+          h,
+          `SELECT count(DISTINCT evidence->>'nodeId') AS n FROM audit_events
+            WHERE action = 'node.recovery.start' AND NOT (evidence->>'nodeId' = ANY($1::text[]))`,
+          [victimIds],
+        ),
       };
     });
     log(`node loss: ${JSON.stringify(loss.value)}`);
@@ -270,7 +359,7 @@ async function main(): Promise<void> {
     const out = {
       benchmark: 'agent-scale',
       generatedAt: new Date().toISOString(),
-      command: 'npm run bench:scale',
+      command: `npm run bench:scale -- ${process.argv.slice(2).join(' ')}`.trim(),
       settings: {
         agents: AGENTS,
         fleet: `simulated agents in one process (e2e/src/agent-simulator.ts): each its own Ed25519 node key and SSH host key, enrolled through the API with its own single-use auto-approving bootstrap token, signed heartbeats whose signed acks it verifies, a real ssh2 server answering assignment.put with signed assignment.acks; inventory simulated (DGX Spark; every tenth node 8x H100); runtime simulated: no process is started, an accepted Run assignment reports Ready (nominal endpoint port ${SIMULATED_ENDPOINT_PORT}, nothing serves) in the next heartbeat`,
@@ -301,7 +390,11 @@ async function main(): Promise<void> {
       },
       enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },
       heartbeats: {
-        ...steady.value,
+        ...steady.value.value,
+        cpu: {
+          ...steady.value.cpu,
+          note: 'average cores each component used over the steady window, and CPU ms per acked heartbeat (user + system from /proc); the machine is shared, so what the others use is not here',
+        },
         apiSide: {
           ...serverSide,
           note: 'the api’s own request duration histogram for POST /agent/v1/heartbeat over the same window; each figure is the upper bound of its bucket',
@@ -312,8 +405,8 @@ async function main(): Promise<void> {
     };
     const dir = join(REPO_ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'agent-scale.json'), `${JSON.stringify(out, null, 2)}\n`);
-    log('wrote bench/results/agent-scale.json');
+    writeFileSync(join(dir, RESULT_FILE), `${JSON.stringify(out, null, 2)}\n`);
+    log(`wrote bench/results/${RESULT_FILE}`);
   } finally {
     await sim.stop();
     await h.stop();

@@ -541,7 +541,7 @@ describe('operator console flows on the real stack', function () {
     await page.getByRole('button', { name: 'Create operator…' }).click();
     let dialog = await openedDialog(page);
     await dialog.getByLabel('Username').fill(USER.username);
-    await dialog.getByLabel('New password').fill(USER.password);
+    await dialog.getByLabel('New password', { exact: true }).fill(USER.password);
     await dialog.getByLabel('Repeat the new password').fill('not the same');
     await dialog.getByRole('button', { name: 'Create operator' }).click();
     // Refused in the form, before anything is sent.
@@ -555,7 +555,7 @@ describe('operator console flows on the real stack', function () {
 
     await page.getByRole('button', { name: `Reset password of ${USER.username}…` }).click();
     dialog = await openedDialog(page);
-    await dialog.getByLabel('New password').fill(reset);
+    await dialog.getByLabel('New password', { exact: true }).fill(reset);
     await dialog.getByLabel('Repeat the new password').fill(reset);
     await dialog.getByRole('button', { name: 'Set password' }).click();
     await expectVisible(
@@ -570,7 +570,7 @@ describe('operator console flows on the real stack', function () {
     await pia.page.goto(`${harness.apiUrl}/access`);
     const account = pia.page.getByRole('region', { name: 'Your account' });
     await account.getByLabel('Current password').fill('a wrong current one');
-    await account.getByLabel('New password').fill(own);
+    await account.getByLabel('New password', { exact: true }).fill(own);
     await account.getByLabel('Repeat the new password').fill(own);
     await account.getByRole('button', { name: 'Change password' }).click();
     await expectVisible(

@@ -460,10 +460,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 
     if (config.controllerUrl !== undefined && trust.size > 0 && nodeKeys !== null) {
       const sshPort = southbound?.server.address.port ?? null;
+      // An agent enrolled under a longer default keeps no slower pace than this release's: the controller's
+      // lease (and how fast a dead node is routed around) assumes it.
       const intervalSeconds =
         config.heartbeatIntervalSeconds ??
-        enrollment?.heartbeatIntervalSeconds ??
-        DEFAULT_HEARTBEAT_INTERVAL_SECONDS;
+        Math.min(
+          enrollment?.heartbeatIntervalSeconds ?? DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+          DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
+        );
       const sampler = telemetrySampler(options, () => report.inventory, running, intervalSeconds);
       heartbeat = new HeartbeatLoop({
         controllerUrl: config.controllerUrl,

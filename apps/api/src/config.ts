@@ -46,7 +46,7 @@ export const ApiConfigSchema = z.object({
    * A node's lease: a heartbeat renews it for this long (agents beat every 5 s). Past it the node is
    * Unreachable and, after the worker's LUNANEXA_NODE_LOST_GRACE_SECONDS, lost (NodeRecovery).
    */
-  LUNANEXA_NODE_LEASE_SECONDS: z.coerce.number().int().min(5).max(3_600).default(DEFAULT_NODE_LEASE_SECONDS),
+  LUNANEXA_NODE_LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(DEFAULT_NODE_LEASE_SECONDS),
   /** PostgreSQL connections for GraphQL, enrollment and everything else but heartbeats. */
   LUNANEXA_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**

@@ -38,14 +38,14 @@ export const WorkerConfigSchema = z.object({
     .int('must be a whole number of seconds')
     .min(0, 'must be at least 0 seconds')
     .max(3_600, 'must be at most 3600 seconds (one hour)')
-    .default(10),
+    .default(1),
   /** Seconds between the lease watch's passes over the nodes. */
   LUNANEXA_NODE_WATCH_INTERVAL_SECONDS: z.coerce
     .number({ error: 'must be a whole number of seconds' })
     .int('must be a whole number of seconds')
     .min(1, 'must be at least 1 second')
     .max(300, 'must be at most 300 seconds')
-    .default(2),
+    .default(1),
   /** How long a NodeRecovery waits for replacements to be Ready before it writes its receipt anyway. */
   LUNANEXA_NODE_REPLACEMENT_TIMEOUT_SECONDS: z.coerce
     .number({ error: 'must be a whole number of seconds' })

@@ -19,9 +19,13 @@ export const DEFAULT_BOOTSTRAP_TOKEN_TTL_SECONDS = 15 * 60;
 export const MIN_BOOTSTRAP_TOKEN_TTL_SECONDS = 60;
 export const MAX_BOOTSTRAP_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 
-/** How often an agent heartbeats, and how long one accepted heartbeat keeps the node's lease. */
-export const DEFAULT_HEARTBEAT_INTERVAL_SECONDS = 5;
-export const DEFAULT_NODE_LEASE_SECONDS = 20;
+/**
+ * How often an agent heartbeats, and how long one accepted heartbeat keeps the node's lease. Short, so that a
+ * dead node stops being routed to (lease lapsed) and is recovered (lease lapsed plus the worker's grace) within
+ * seconds; the lease still outlasts three missed heartbeats. Ingest batches its writes, so 1 s beats are cheap.
+ */
+export const DEFAULT_HEARTBEAT_INTERVAL_SECONDS = 1;
+export const DEFAULT_NODE_LEASE_SECONDS = 4;
 
 /** How long a node credential is valid; RotateNodeCredential issues the next one. */
 export const DEFAULT_NODE_CREDENTIAL_TTL_SECONDS = 30 * 24 * 60 * 60;

@@ -1,8 +1,4 @@
-import {
-  DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
-  WORKLOAD_PRIORITIES,
-  type WorkloadPriority,
-} from '@lunanexa/contracts';
+import { WORKLOAD_PRIORITIES, type WorkloadPriority } from '@lunanexa/contracts';
 
 /**
  * The gateway's admission rules for one group of replicas (an alias's
@@ -39,12 +35,13 @@ export interface ReportedReplicaLoad {
 }
 
 /**
- * A reported load older than this is ignored: three default heartbeat
- * intervals, so one late or lost heartbeat does not drop a replica's figures,
- * while a node that stopped reporting (or a route snapshot kept through a
- * database outage) stops steering traffic within seconds.
+ * A reported load older than this is ignored: long enough that a late or
+ * lost heartbeat, the agent's 2 s reconcile pass (which reads the load) and
+ * agents still beating at the former 5 s interval do not drop a replica's
+ * figures, while a node that stopped reporting (or a route snapshot kept
+ * through a database outage) stops steering traffic within seconds.
  */
-export const RUNTIME_LOAD_STALE_MS = 3 * DEFAULT_HEARTBEAT_INTERVAL_SECONDS * 1000;
+export const RUNTIME_LOAD_STALE_MS = 15_000;
 
 /**
  * KV cache share at or above which a runtime is about to queue or preempt

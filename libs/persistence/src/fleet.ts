@@ -295,49 +295,62 @@ function observationRows(observed: readonly AssignmentObservation[]): string {
   );
 }
 
-/**
- * The CTEs (o, before, updated, crashes) that fold observations into
- * assignments and their health counters. Parameters: $1 node id, `json` the
- * rows of observationRows, `at` the time, `max` MAX_CRASHES_PER_REPORT;
- * `gate` names a CTE that must have returned a row for anything to change.
- */
-function observationCtes(json: string, at: string, max: string, gate: string | null): string {
-  return `o AS (
-       SELECT DISTINCT ON (r.id) r.* FROM ${gate ? `${gate}, ` : ''}jsonb_to_recordset(${json}::jsonb)
-           AS r(n integer, id text, state text, generation integer, endpoint_port integer, in_flight integer,
+/** The columns of one observationRows element, for jsonb_to_recordset. */
+const OBSERVATION_COLUMNS = `n integer, id text, state text, generation integer, endpoint_port integer, in_flight integer,
                 message text, restarts integer, load_waiting integer, load_running integer,
-                load_cache_pressure double precision, load_scraped_at timestamptz)
-        ORDER BY r.id, r.n DESC),
-     before AS (
-       SELECT a.id, a.observed_restarts, a.observed_state, a.observed_generation FROM assignments a JOIN o ON o.id = a.id
-        WHERE a.node_id = $1 ORDER BY a.id FOR UPDATE OF a),
+                load_cache_pressure double precision, load_scraped_at timestamptz`;
+
+/**
+ * The CTEs (before, updated, crashes, changed) that fold observations into
+ * assignments and their health counters, after a CTE `o` of the reports
+ * (one row per node and assignment: node_id, at, and the observationRows
+ * columns). `max` is MAX_CRASHES_PER_REPORT. A report only touches an
+ * assignment of the node that sent it.
+ */
+function observationUpdateCtes(max: string): string {
+  return `before AS (
+       SELECT a.id, a.node_id, a.observed_restarts, a.observed_state, a.observed_generation FROM assignments a
+         JOIN o ON o.id = a.id AND o.node_id = a.node_id
+        ORDER BY a.id FOR UPDATE OF a),
      updated AS (
        UPDATE assignments a
           SET observed_state = o.state, observed_generation = o.generation, endpoint_port = o.endpoint_port,
-              in_flight = o.in_flight, observed_message = o.message, observed_at = ${at},
+              in_flight = o.in_flight, observed_message = o.message, observed_at = o.at,
               observed_restarts = o.restarts,
               load_waiting = o.load_waiting, load_running = o.load_running,
               load_cache_pressure = o.load_cache_pressure,
               -- Never later than receipt: an agent clock running ahead must not keep its figures fresh for longer.
               -- (Not LEAST: it skips NULLs, and an unread load must stay without a time.)
-              load_scraped_at = CASE WHEN o.load_scraped_at > ${at}::timestamptz THEN ${at}::timestamptz
-                                     ELSE o.load_scraped_at END,
+              load_scraped_at = CASE WHEN o.load_scraped_at > o.at THEN o.at ELSE o.load_scraped_at END,
               restarts_baseline = LEAST(a.restarts_baseline, o.restarts),
               health_failures = CASE WHEN o.state = 'Unhealthy' THEN a.health_failures + 1 ELSE 0 END
-         FROM before b JOIN o ON o.id = b.id
+         FROM before b JOIN o ON o.id = b.id AND o.node_id = b.node_id
         WHERE a.id = b.id
-       RETURNING a.id, a.deployment_id, b.observed_restarts AS previous, o.restarts,
+       RETURNING a.id, a.deployment_id, o.node_id, o.at, b.observed_restarts AS previous, o.restarts,
                  (b.observed_state IS DISTINCT FROM o.state OR b.observed_generation IS DISTINCT FROM o.generation)
                    AS changed),
      crashes AS (
        INSERT INTO runtime_crashes (node_id, assignment_id, observed_at)
-       SELECT $1, u.id, ${at} FROM updated u
+       SELECT u.node_id, u.id, u.at FROM updated u
         CROSS JOIN LATERAL generate_series(1, LEAST(${max}::integer, u.restarts - u.previous))
         WHERE u.restarts > u.previous
        RETURNING 1),
      changed AS (
        SELECT coalesce(array_agg(DISTINCT d.workflow_id), '{}') AS workflow_ids
          FROM updated u JOIN deployments d ON d.id = u.deployment_id WHERE u.changed)`;
+}
+
+/**
+ * The CTEs of one node's report: $1 node id, `json` the rows of
+ * observationRows, `at` the time, `max` MAX_CRASHES_PER_REPORT; `gate`
+ * names a CTE that must have returned a row for anything to change.
+ */
+function observationCtes(json: string, at: string, max: string, gate: string | null): string {
+  return `o AS (
+       SELECT DISTINCT ON (r.id) $1::text AS node_id, ${at}::timestamptz AS at, r.*
+         FROM ${gate ? `${gate}, ` : ''}jsonb_to_recordset(${json}::jsonb) AS r(${OBSERVATION_COLUMNS})
+        ORDER BY r.id, r.n DESC),
+     ${observationUpdateCtes(max)}`;
 }
 
 /**
@@ -442,6 +455,7 @@ export async function renewNodeLease(
               observed = $6::jsonb, agent_credential_serial = $7, gpu_telemetry = $13::jsonb,
               conditions = $14::jsonb, updated_at = $3
         WHERE id = $1 AND key_id = $8 AND next_key_id IS NULL AND conditions IS NOT DISTINCT FROM $15::jsonb
+          AND lifecycle NOT IN ('Rejected', 'Revoked')
           AND (last_heartbeat_sequence IS NULL OR last_heartbeat_sequence < $2)
           AND ($9::text IS NULL OR (address = $9 AND ssh_port = $10))
        RETURNING id, name, lifecycle, cordoned, credential, credential_serial, rotation_requested_at, next_key_id,
@@ -480,6 +494,108 @@ export async function renewNodeLease(
     bootstrapTokenId: row.bootstrap_token_id,
     changedDeploymentWorkflowIds: row.workflow_ids,
   };
+}
+
+/** What renewNodeLeases answers: per renewal (same order) its node, or null; and the deployments to wake. */
+export interface LeaseRenewals {
+  readonly nodes: readonly (HeartbeatAckNode | null)[];
+  readonly changedDeploymentWorkflowIds: readonly string[];
+}
+
+/**
+ * Several nodes' renewNodeLease in one statement (group commit: one round
+ * trip, one transaction, one WAL flush for a whole batch of heartbeats).
+ * Each renewal is applied or not exactly as renewNodeLease decides it, and
+ * also not to a Rejected or Revoked node, so a caller working from a cached
+ * view of the node learns that it is stale (null). At most one renewal per
+ * node: a second would race the first's sequence check.
+ */
+export async function renewNodeLeases(
+  q: Queryable,
+  renewals: readonly LeaseRenewal[],
+): Promise<LeaseRenewals> {
+  if (new Set(renewals.map((r) => r.nodeId)).size !== renewals.length) {
+    throw new Error('renewNodeLeases takes at most one renewal per node');
+  }
+  if (renewals.length === 0) return { nodes: [], changedDeploymentWorkflowIds: [] };
+  const input = renewals.map((renewal, i) => ({
+    i,
+    node_id: renewal.nodeId,
+    key_id: renewal.keyId,
+    sequence: renewal.sequence,
+    at: renewal.at.toISOString(),
+    lease_expires_at: renewal.leaseExpiresAt.toISOString(),
+    inventory: renewal.inventory,
+    observed: renewal.observed,
+    agent_credential_serial: renewal.agentCredentialSerial,
+    gpu_telemetry: renewal.gpuTelemetry,
+    conditions: renewal.conditions,
+    previous_conditions: renewal.previousConditions,
+    address: renewal.endpoint?.address ?? null,
+    ssh_port: renewal.endpoint?.sshPort ?? null,
+    observations: JSON.parse(observationRows(renewal.observedAssignments)) as unknown,
+  }));
+  const rows = await q.query<
+    {
+      i: number;
+      id: string;
+      name: string;
+      lifecycle: NodeLifecycleState;
+      cordoned: boolean;
+      credential: unknown;
+      credential_serial: number;
+      rotation_requested_at: Date | null;
+      next_key_id: string | null;
+      bootstrap_token_id: string;
+      workflow_ids: string[];
+    }[]
+  >(
+    `WITH r AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, node_id text, key_id text, sequence bigint,
+           at timestamptz, lease_expires_at timestamptz, inventory jsonb, observed jsonb,
+           agent_credential_serial integer, gpu_telemetry jsonb, conditions jsonb, previous_conditions jsonb,
+           address text, ssh_port integer, observations jsonb)),
+     n AS (
+       UPDATE nodes SET last_heartbeat_sequence = r.sequence, lease_renewed_at = r.at,
+              lease_expires_at = r.lease_expires_at,
+              inventory = CASE WHEN nodes.inventory = r.inventory THEN nodes.inventory ELSE r.inventory END,
+              observed = r.observed, agent_credential_serial = r.agent_credential_serial,
+              gpu_telemetry = r.gpu_telemetry, conditions = r.conditions, updated_at = r.at
+         FROM r
+        WHERE nodes.id = r.node_id AND nodes.key_id = r.key_id AND nodes.next_key_id IS NULL
+          AND nodes.lifecycle NOT IN ('Rejected', 'Revoked')
+          AND nodes.conditions IS NOT DISTINCT FROM r.previous_conditions
+          AND (nodes.last_heartbeat_sequence IS NULL OR nodes.last_heartbeat_sequence < r.sequence)
+          AND (r.address IS NULL OR (nodes.address = r.address AND nodes.ssh_port = r.ssh_port))
+       RETURNING r.i, r.at, r.observations, nodes.id, nodes.name, nodes.lifecycle, nodes.cordoned,
+                 nodes.credential, nodes.credential_serial, nodes.rotation_requested_at, nodes.next_key_id,
+                 nodes.bootstrap_token_id),
+     o AS (
+       SELECT DISTINCT ON (n.id, x.id) n.id AS node_id, n.at, x.*
+         FROM n CROSS JOIN LATERAL jsonb_to_recordset(n.observations) AS x(${OBSERVATION_COLUMNS})
+        ORDER BY n.id, x.id, x.n DESC),
+     ${observationUpdateCtes('$2')}
+     SELECT n.i, n.id, n.name, n.lifecycle, n.cordoned, n.credential, n.credential_serial,
+            n.rotation_requested_at, n.next_key_id, n.bootstrap_token_id,
+            (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids
+       FROM n`,
+    [JSON.stringify(input), MAX_CRASHES_PER_REPORT],
+  );
+  const nodes: (HeartbeatAckNode | null)[] = renewals.map(() => null);
+  for (const row of rows) {
+    nodes[row.i] = {
+      id: row.id,
+      name: row.name,
+      lifecycle: row.lifecycle,
+      cordoned: row.cordoned,
+      credential: row.credential ?? null,
+      credentialSerial: row.credential_serial,
+      rotationRequestedAt: row.rotation_requested_at === null ? null : new Date(row.rotation_requested_at),
+      nextKeyId: row.next_key_id,
+      bootstrapTokenId: row.bootstrap_token_id,
+    };
+  }
+  return { nodes, changedDeploymentWorkflowIds: rows[0]?.workflow_ids ?? [] };
 }
 
 export async function listNodes(q: Queryable): Promise<NodeRow[]> {

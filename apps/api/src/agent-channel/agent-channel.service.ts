@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { createHash, randomUUID, verify } from 'node:crypto';
+import { createHash, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DEFAULT_MAX_SKEW_MS,
@@ -38,13 +38,13 @@ import {
   recordNodeHeartbeat,
   findNode,
   findNodeKeys,
-  renewNodeLease,
   type HeartbeatAckNode,
   type NodeKeysRow,
   recordAssignmentObservations,
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
+import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
 import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
@@ -86,6 +86,15 @@ export class AgentChannelService {
   private readonly controllerKeyId: string;
   /** Nodes whose EnrollNode workflow this process has seen started; saves a Temporal call per heartbeat. */
   private readonly enrollWorkflowsKnown = new Set<string>();
+  /**
+   * Each node's keys, lifecycle and conditions as this process last wrote or read them: the common heartbeat
+   * needs no read first. Never trusted on its own: the renewal applies only where the row still matches
+   * (key, no rotation, conditions, not Rejected or Revoked), and a mismatch re-reads the node.
+   */
+  private readonly nodeKeysSeen = new Map<string, NodeKeysRow>();
+  /** Parsed public keys by their text: importing a key costs more than verifying a signature with it. */
+  private readonly publicKeys = new Map<string, KeyObject>();
+  private readonly renewals: LeaseRenewalBatcher;
 
   constructor(
     /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
@@ -98,6 +107,18 @@ export class AgentChannelService {
     @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, 'LUNANEXA_NODE_LEASE_SECONDS'>,
   ) {
     this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
+    this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
+  }
+
+  private publicKey(text: string): KeyObject {
+    let key = this.publicKeys.get(text);
+    if (key === undefined) {
+      key = parseEd25519PublicKey(text);
+      // Bounded: rotated-away keys are never asked for again.
+      if (this.publicKeys.size >= 100_000) this.publicKeys.clear();
+      this.publicKeys.set(text, key);
+    }
+    return key;
   }
 
   private sign<T extends 'enroll.response' | 'heartbeat.ack'>(
@@ -306,29 +327,30 @@ export class AgentChannelService {
       );
       return this.refuse('node.heartbeat', ids, actor, evidence, error);
     }
-    const node = await findNodeKeys(this.db, header.data.nodeId);
+    const seen = this.nodeKeysSeen.get(header.data.nodeId);
+    let node = seen ?? (await findNodeKeys(this.db, header.data.nodeId));
     // An unknown node and a wrong key look the same from outside: nothing here trusts the sender.
-    if (!node) {
-      return this.refuse(
+    const unknown = (): Promise<never> =>
+      this.refuse(
         'node.heartbeat',
         ids,
         actor,
         evidence,
         new LunaNexaError(ErrorCode.SIGNATURE_INVALID, 'no enrolled node key matches this heartbeat'),
       );
-    }
-    if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') {
-      return this.refuse(
+    const forbidden = (n: NodeKeysRow): Promise<never> =>
+      this.refuse(
         'node.heartbeat',
         ids,
-        `node:${node.name}`,
+        `node:${n.name}`,
         evidence,
-        new LunaNexaError(ErrorCode.FORBIDDEN, `node ${node.name} is ${node.lifecycle}`),
+        new LunaNexaError(ErrorCode.FORBIDDEN, `node ${n.name} is ${n.lifecycle}`),
       );
-    }
-    const keys = new Map([[node.keyId, parseEd25519PublicKey(node.publicKey)]]);
+    if (!node) return unknown();
+    if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') return forbidden(node);
+    const keys = new Map([[node.keyId, this.publicKey(node.publicKey)]]);
     if (node.nextKeyId !== null && node.nextPublicKey !== null) {
-      keys.set(node.nextKeyId, parseEd25519PublicKey(node.nextPublicKey));
+      keys.set(node.nextKeyId, this.publicKey(node.nextPublicKey));
     }
     let envelope: Envelope & { type: 'heartbeat' };
     try {
@@ -350,12 +372,36 @@ export class AgentChannelService {
       changedDeploymentWorkflowIds: readonly string[];
     };
     try {
+      let renewed = await this.renewLease(node, envelope);
+      if (renewed === null && seen !== undefined) {
+        // What this process remembered may be stale (another api replica, an operator, the worker): read it.
+        this.nodeKeysSeen.delete(node.id);
+        node = await findNodeKeys(this.db, node.id);
+        if (!node) return unknown();
+        if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') return forbidden(node);
+        // A key id names exactly one key (its hash), so the signature checked above holds for this row's key of that id.
+        if (envelope.signature.keyId !== node.keyId && envelope.signature.keyId !== node.nextKeyId) {
+          return this.refuse(
+            'node.heartbeat',
+            ids,
+            `node:${node.name}`,
+            evidence,
+            new LunaNexaError(
+              ErrorCode.SIGNATURE_INVALID,
+              `key ${envelope.signature.keyId} is not trusted here`,
+            ),
+          );
+        }
+        renewed = await this.renewLease(node, envelope);
+      }
+      if (renewed === null) this.nodeKeysSeen.delete(node.id);
+      const nodeId = node.id;
       outcome =
-        (await this.renewLease(node, envelope)) ??
-        (await this.db.transaction((manager) => this.applyHeartbeat(manager, node.id, envelope, ids)));
+        renewed ??
+        (await this.db.transaction((manager) => this.applyHeartbeat(manager, nodeId, envelope, ids)));
     } catch (error) {
       if (error instanceof LunaNexaError)
-        return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
+        return this.refuse('node.heartbeat', ids, `node:${node?.name ?? 'unknown'}`, evidence, error);
       throw error;
     }
     const current = outcome.node;
@@ -365,7 +411,10 @@ export class AgentChannelService {
     recordGpuSample(this.db, current.id, new Date(), envelope.body.heartbeat.gpuTelemetry).catch(
       (error: unknown) => this.logger.warn({ err: error, nodeId: current.id }, 'GPU sample not recorded'),
     );
-    if (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') {
+    if (
+      (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') &&
+      !this.enrollWorkflowsKnown.has(current.id)
+    ) {
       await this.ensureEnrollWorkflow(
         current.id,
         await bootstrapTokenAutoApproves(this.db, current.bootstrapTokenId),
@@ -424,7 +473,7 @@ export class AgentChannelService {
     );
     // A condition changing status is audited, which needs the full path's transaction.
     if (nodeConditionTransitions(node.conditionsState, conditions).length > 0) return null;
-    const renewed = await renewNodeLease(this.db, {
+    const renewed = await this.renewals.renew({
       nodeId: node.id,
       keyId: node.keyId,
       sequence: heartbeat.sequence,
@@ -439,14 +488,16 @@ export class AgentChannelService {
       endpoint: endpoint ?? null,
       observedAssignments: heartbeat.observedAssignments,
     });
-    return renewed
-      ? {
-          node: renewed,
-          refusalsRecorded: 0,
-          leaseExpiresAt,
-          changedDeploymentWorkflowIds: renewed.changedDeploymentWorkflowIds,
-        }
-      : null;
+    if (renewed === null) return null;
+    this.nodeKeysSeen.set(node.id, {
+      ...node,
+      lifecycle: renewed.lifecycle,
+      conditionsState: conditions,
+      // What findNodeKeys would read now: the inventory this heartbeat just recorded.
+      gpuUuids: heartbeat.inventory.gpus.map((gpu) => gpu.uuid),
+    });
+    // The batch signals the deployments it changed, once for all its heartbeats.
+    return { node: renewed, refusalsRecorded: 0, leaseExpiresAt, changedDeploymentWorkflowIds: [] };
   }
 
   /**

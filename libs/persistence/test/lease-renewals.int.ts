@@ -1,0 +1,191 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import {
+  createDataSource,
+  createScratchDatabase,
+  renewNodeLease,
+  renewNodeLeases,
+  runMigrations,
+  type LeaseRenewal,
+  type ScratchDatabase,
+} from '../src';
+
+const LICENSE_ID = '00000000-0000-4000-8000-000000000001';
+const INVENTORY = { gpus: [{ uuid: 'GPU-1' }] };
+const CONDITIONS = { conditions: [], pending: {} } as unknown as LeaseRenewal['conditions'];
+
+describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement, each as renewNodeLease decides', function () {
+  this.timeout(60_000);
+  let db: ScratchDatabase;
+  let ds: DataSource;
+  let sql: Client;
+  const at = new Date(Date.now() - 1000);
+  const leaseExpiresAt = new Date(at.getTime() + 4000);
+
+  function renewal(nodeId: string, sequence: number, extra: Partial<LeaseRenewal> = {}): LeaseRenewal {
+    return {
+      nodeId,
+      keyId: 'key-1',
+      sequence,
+      at,
+      leaseExpiresAt,
+      inventory: INVENTORY,
+      observed: { observedAssignments: [], runtimes: [] },
+      gpuTelemetry: [],
+      conditions: CONDITIONS,
+      previousConditions: null,
+      agentCredentialSerial: null,
+      endpoint: { address: '127.0.0.1', sshPort: 22 },
+      observedAssignments: [],
+      ...extra,
+    };
+  }
+
+  async function node(id: string): Promise<Record<string, unknown>> {
+    const { rows } = await sql.query(
+      `SELECT last_heartbeat_sequence, lease_expires_at, conditions, inventory FROM nodes WHERE id = $1`,
+      [id],
+    );
+    return rows[0] as Record<string, unknown>;
+  }
+
+  before(async () => {
+    db = await createScratchDatabase('lease_renewals');
+    await runMigrations(db.url);
+    ds = createDataSource({ url: db.url, applicationName: 'lease-renewals-test' });
+    await ds.initialize();
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+    const tokenId = randomUUID();
+    await sql.query(
+      `INSERT INTO bootstrap_tokens (id, token_hash, prefix, created_by, created_at, expires_at)
+       VALUES ($1, $2, 'lnxb_abcdEFGH', 'test', now(), now() + interval '1 day')`,
+      [tokenId, 'ef'.repeat(32)],
+    );
+    for (const [id, lifecycle, sequence] of [
+      ['node-a', 'Active', 10],
+      ['node-b', 'Revoked', 10],
+      ['node-c', 'Active', 10],
+      ['node-d', 'Active', 10],
+      ['node-e', 'Active', 10],
+    ] as const) {
+      await sql.query(
+        `INSERT INTO nodes (id, name, lifecycle, address, ssh_port, host_key_fingerprint, key_id, public_key,
+                            inventory, last_heartbeat_sequence, lease_renewed_at, lease_expires_at,
+                            enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at)
+         VALUES ($1, $1, $2, '127.0.0.1', 22, 'SHA256:test', 'key-1', 'pk', '{}'::jsonb, $3,
+                 now() - interval '1 hour', now() - interval '1 hour', 'enroll-' || $1, $4, now(), now())`,
+        [id, lifecycle, sequence, tokenId],
+      );
+    }
+    await sql.query(
+      `INSERT INTO models (id, name, display_name, created_by, created_at, updated_at)
+       VALUES ($1, 'chat', 'chat', 'test', now(), now())`,
+      [randomUUID()],
+    );
+    await sql.query(
+      `INSERT INTO runtimes (id, name, version, kind, document, created_by, created_at, updated_at)
+       VALUES ('runtime-test', 'test', '1', 'fake', '{}'::jsonb, 'test', now(), now())`,
+    );
+    await sql.query(
+      `INSERT INTO model_versions (id, model, version, ref, artifact, runtime, created_by, created_at, model_id,
+                                   state, license_id, runtime_id, requirements, updated_at)
+       SELECT $1, 'chat', 'v1', 'chat@v1', '{}'::jsonb, '{}'::jsonb, 'test', now(), m.id, 'Approved', $2,
+              'runtime-test', '{}'::jsonb, now()
+         FROM models m WHERE m.name = 'chat'`,
+      [randomUUID(), LICENSE_ID],
+    );
+    await sql.query(
+      `INSERT INTO deployments (id, name, model_version_id, model_ref, state, generation, observed_generation,
+                                desired_replicas, workflow_id, created_by, created_at, updated_at)
+       SELECT 'dep-chat', 'chat', mv.id, mv.ref, 'Ready', 1, 1, 2, 'deployment/dep-chat', 'test', now(), now()
+         FROM model_versions mv WHERE mv.ref = 'chat@v1'`,
+    );
+    for (const [id, nodeId] of [
+      ['asg-a', 'node-a'],
+      ['asg-e', 'node-e'],
+    ] as const) {
+      await sql.query(
+        `INSERT INTO assignments (id, deployment_id, node_id, generation, intent, lease_expires_at, spec,
+                                  observed_state, observed_generation, created_at, updated_at)
+         VALUES ($1, 'dep-chat', $2, 1, 'Run', now() + interval '1 minute', '{}'::jsonb, 'Starting', 1, now(), now())`,
+        [id, nodeId],
+      );
+    }
+  });
+
+  after(async () => {
+    await sql?.end();
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('renews the nodes whose row still matches, refuses the others (null), and folds each node’s own replica reports', async () => {
+    const report = (assignmentId: string, restarts: number) => ({
+      assignmentId,
+      state: 'Ready',
+      generation: 1,
+      endpointPort: 8000,
+      inFlightRequests: 0,
+      message: null,
+      restarts,
+    });
+    const result = await renewNodeLeases(ds, [
+      // node-a reports its replica (2 restarts) and, falsely, node-e's: only its own is folded.
+      renewal('node-a', 11, { observedAssignments: [report('asg-a', 2), report('asg-e', 0)] }),
+      renewal('node-b', 11),
+      renewal('node-c', 11, { previousConditions: CONDITIONS }),
+      renewal('node-d', 10),
+      renewal('node-e', 11, { endpoint: { address: '10.0.0.9', sshPort: 22 } }),
+    ]);
+    expect(result.nodes.map((n) => n?.id ?? null)).to.deep.equal(['node-a', null, null, null, null]);
+    expect(result.nodes[0]).to.include({ lifecycle: 'Active', name: 'node-a', nextKeyId: null });
+    expect(result.changedDeploymentWorkflowIds).to.deep.equal(['deployment/dep-chat']);
+
+    const a = await node('node-a');
+    expect(Number(a['last_heartbeat_sequence'])).to.equal(11);
+    expect((a['lease_expires_at'] as Date).getTime()).to.equal(leaseExpiresAt.getTime());
+    expect(a['inventory']).to.deep.equal(INVENTORY);
+    for (const id of ['node-b', 'node-c', 'node-d', 'node-e']) {
+      const other = await node(id);
+      expect(Number(other['last_heartbeat_sequence']), id).to.equal(10);
+      expect((other['lease_expires_at'] as Date).getTime(), id).to.be.below(Date.now());
+    }
+    const { rows: assignments } = await sql.query(
+      `SELECT id, observed_state, observed_restarts FROM assignments ORDER BY id`,
+    );
+    expect(assignments).to.deep.equal([
+      { id: 'asg-a', observed_state: 'Ready', observed_restarts: 2 },
+      { id: 'asg-e', observed_state: 'Starting', observed_restarts: 0 },
+    ]);
+    const { rows: crashes } = await sql.query(
+      `SELECT node_id, assignment_id, count(*)::int AS n FROM runtime_crashes GROUP BY 1, 2`,
+    );
+    expect(crashes).to.deep.equal([{ node_id: 'node-a', assignment_id: 'asg-a', n: 2 }]);
+  });
+
+  it('decides each renewal as the one-node statement does, Rejected and Revoked nodes included', async () => {
+    // The one-node statement agrees on the same rows: a Revoked node is not renewed either way.
+    expect(await renewNodeLease(ds, renewal('node-b', 12))).to.equal(null);
+    const one = await renewNodeLease(ds, renewal('node-d', 12));
+    expect(one?.id).to.equal('node-d');
+    const batch = await renewNodeLeases(ds, [renewal('node-d', 12), renewal('node-c', 12)]);
+    // node-d: sequence 12 already recorded (a replay); node-c: fresh.
+    expect(batch.nodes.map((n) => n?.id ?? null)).to.deep.equal([null, 'node-c']);
+    expect(batch.changedDeploymentWorkflowIds).to.deep.equal([]);
+  });
+
+  it('takes at most one renewal per node per statement, and nothing at all is a no-op', async () => {
+    let thrown: unknown;
+    try {
+      await renewNodeLeases(ds, [renewal('node-c', 13), renewal('node-c', 14)]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(String(thrown)).to.match(/at most one renewal per node/);
+    expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(12);
+    expect(await renewNodeLeases(ds, [])).to.deep.equal({ nodes: [], changedDeploymentWorkflowIds: [] });
+  });
+});

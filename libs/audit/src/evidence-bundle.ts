@@ -73,9 +73,30 @@ export interface AuditSegmentRun {
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-/** Section JSON: keys sorted at every depth, indented for people who unpack the archive. */
+/**
+ * Section JSON: what JSON.stringify makes of the content (dates as ISO
+ * strings), keys sorted at every depth, indented for people who unpack the
+ * archive.
+ */
 export function sectionBytes(content: unknown): Buffer {
-  return Buffer.from(`${JSON.stringify(JSON.parse(stableStringify(content)), null, 2)}\n`, 'utf8');
+  const plain = JSON.parse(JSON.stringify(content) ?? 'null') as unknown;
+  return Buffer.from(`${JSON.stringify(JSON.parse(stableStringify(plain)), null, 2)}\n`, 'utf8');
+}
+
+/**
+ * The runs of the audit chain a bundle carries for the events at `seqs`
+ * (ascending): events closer than `maxGap` share one contiguous run, so the
+ * links between them are checked too; farther ones start a new run that is
+ * anchored to the hash of the event before it.
+ */
+export function auditSegmentRanges(seqs: readonly number[], maxGap: number): { from: number; to: number }[] {
+  const ranges: { from: number; to: number }[] = [];
+  for (const seq of seqs) {
+    const last = ranges[ranges.length - 1];
+    if (last && seq - last.to <= maxGap) last.to = Math.max(last.to, seq);
+    else ranges.push({ from: seq, to: seq });
+  }
+  return ranges;
 }
 
 export function controllerKeyOf(publicKey: KeyObject): EvidenceControllerKey {

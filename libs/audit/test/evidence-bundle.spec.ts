@@ -12,6 +12,7 @@ import {
 } from '@lunanexa/credentials';
 import {
   ARCHIVE_ITSELF,
+  auditSegmentRanges,
   buildEvidenceBundle,
   chainEvent,
   decodeStoredGzip,
@@ -305,5 +306,24 @@ describe('evidence bundle', () => {
       }).bytes,
     );
     expect(files[0].bytes.toString('utf8')).to.equal(stableStringify(manifest));
+  });
+});
+
+describe('auditSegmentRanges', () => {
+  it('joins events closer than the gap into one run and starts a new run after a longer gap', () => {
+    expect(auditSegmentRanges([3, 5, 9, 40, 41, 200], 10)).to.deep.equal([
+      { from: 3, to: 9 },
+      { from: 40, to: 41 },
+      { from: 200, to: 200 },
+    ]);
+    expect(auditSegmentRanges([], 10)).to.deep.equal([]);
+  });
+});
+
+describe('sectionBytes', () => {
+  it('writes dates as ISO strings and sorts keys', () => {
+    expect(sectionBytes({ b: new Date(0), a: 1 }).toString('utf8')).to.equal(
+      '{\n  "a": 1,\n  "b": "1970-01-01T00:00:00.000Z"\n}\n',
+    );
   });
 });

@@ -35,3 +35,4 @@ export * from './bench-seed';
 export * from './runtime-load';
 export * from './assignment-views';
 export * from './sign-in-throttle';
+export * from './evidence';

@@ -41,7 +41,9 @@ export async function auditSeqsOfRelease(
     `SELECT seq FROM (
        SELECT seq FROM audit_events
         WHERE workflow_id = ANY($1::text[])
-           OR EXISTS (SELECT 1 FROM jsonb_each_text(evidence) AS e(key, value)
+           OR EXISTS (SELECT 1 FROM jsonb_each_text(
+                         CASE WHEN jsonb_typeof(evidence) = 'object' THEN evidence ELSE '{}'::jsonb END)
+                         AS e(key, value)
                        WHERE e.key = ANY($2::text[]) AND e.value = ANY($3::text[]))
         ORDER BY seq DESC LIMIT $4) AS newest
      ORDER BY seq`,

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { RequirePermission } from '../auth';
-import { principalOf, requirePrincipal } from '../auth/principal';
+import { principalOf, requirePrincipal, RequirePermission } from '../auth';
 import { EvidenceService } from './evidence.service';
 
 /** `GET /v1/evidence/<alias>?revision=N`: one release's evidence bundle (libs/audit evidence-bundle.ts). */

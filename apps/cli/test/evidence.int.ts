@@ -51,6 +51,10 @@ describe('lunanexa evidence export and verify against the real API', function ()
   let scratch = '';
   let fingerprint = '';
   let exported: Buffer;
+  let aliasId = '';
+  let versionId = '';
+  const firstRollout = `rollout-${randomUUID()}`;
+  const firstDeployment = `dep-${randomUUID()}`;
   const sql = <T>(text: string, params: unknown[] = []): Promise<T> => api.fixture.ds.query<T>(text, params);
 
   async function cli(argv: readonly string[], bearer?: string) {
@@ -191,8 +195,10 @@ describe('lunanexa evidence export and verify against the real API', function ()
     // The rollout's writes and receipts, as its activities make them.
     const [alias] = await sql<{ id: string }[]>(`SELECT id FROM aliases WHERE name = $1`, [ALIAS]);
     const [version] = await sql<{ id: string }[]>(`SELECT id FROM model_versions WHERE ref = $1`, [REF]);
-    const rolloutId = `rollout-${randomUUID()}`;
-    const deploymentId = `dep-${randomUUID()}`;
+    aliasId = alias?.id;
+    versionId = version?.id;
+    const rolloutId = firstRollout;
+    const deploymentId = firstDeployment;
     const rolloutWorkflow = `rollout/${rolloutId}`;
     const deploymentWorkflow = `deployment/${deploymentId}`;
     const receipt = (action: string, workflowId: string, evidence: Record<string, unknown>) => ({
@@ -436,5 +442,113 @@ describe('lunanexa evidence export and verify against the real API', function ()
     expect(cliMissing.err).to.match(/^error\[NOT_FOUND\]: alias no-such-alias does not exist/);
     const cliAnonymous = await cli(['evidence', 'export', ALIAS, '--out', join(scratch, 'y.tar.gz')]);
     expect(cliAnonymous.code).to.equal(77);
+  });
+
+  it('a rollback revision carries the rollout that rolled back and the one that made the revision it restores', async () => {
+    // A second rollout of the same version whose canary is rolled back after promotion: revision 2 restores 1.
+    const rolloutId = `rollout-${randomUUID()}`;
+    const canary = `dep-${randomUUID()}`;
+    await api.fixture.ds.transaction(async (m) => {
+      await insertRolloutClaimingAlias(m, {
+        id: rolloutId,
+        aliasId,
+        modelVersionId: versionId,
+        modelRef: REF,
+        baseRevision: 1,
+        plan: { steps: [100], analysisWindowSeconds: 60, samplesPerStep: 20, maxWindowsPerStep: 3 } as never,
+        state: 'Verifying',
+        workflowId: `rollout/${rolloutId}`,
+        createdBy: 'operator:ev-operator',
+        createdAt: new Date(),
+      });
+      await insertDeployment(m, {
+        id: canary,
+        name: `${ALIAS}-canary`,
+        modelVersionId: versionId,
+        modelRef: REF,
+        desiredReplicas: 1,
+        requestedNodeId: null,
+        workflowId: `deployment/${canary}`,
+        createdBy: 'operator:ev-operator',
+        createdAt: new Date(),
+        purpose: 'Serving',
+        rolloutId,
+        placementStrategy: 'Spread',
+      });
+      await writeRolloutCanaryDeployment(m, rolloutId, {
+        state: 'Canary',
+        canaryDeploymentId: canary,
+        at: new Date(),
+      });
+      await writeRolloutState(
+        m,
+        { id: rolloutId, aliasId },
+        {
+          state: 'RolledBack',
+          reason: 'operator',
+          finished: true,
+          at: new Date(),
+        },
+      );
+      await makeAliasRevisionCurrent(m, {
+        aliasId,
+        revision: 2,
+        modelVersionId: versionId,
+        modelRef: REF,
+        deploymentId: firstDeployment,
+        reason: 'rollback',
+        restoredFrom: 1,
+        rolloutId,
+        createdBy: 'operator:ev-operator',
+        createdAt: new Date(),
+      });
+    });
+    const sectionsOf = async (path: string) => {
+      const response = await get(path, viewer);
+      expect(response.status).to.equal(200);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(verifyEvidenceBundle(bytes, { fingerprint }).problems).to.deep.equal([]);
+      return new Map(
+        decodeTar(decodeStoredGzip(bytes).data as Buffer)
+          .files.filter((file) => file.name.endsWith('.json'))
+          .map((file) => [file.name, JSON.parse(file.bytes.toString('utf8')) as Record<string, unknown>]),
+      );
+    };
+    const now = await sectionsOf(`/v1/evidence/${ALIAS}`);
+    expect(now.get('manifest.json')).to.include({ revision: 2 });
+    const placement = now.get('placement-and-rollout.json') as {
+      rollouts: { id: string; state: string }[];
+      deployments: { id: string; servesThisRevision: boolean }[];
+    };
+    expect(placement.rollouts.map((row) => [row.id, row.state])).to.deep.equal([
+      [rolloutId, 'RolledBack'],
+      [firstRollout, 'Promoted'],
+    ]);
+    expect(placement.deployments.map((row) => [row.id, row.servesThisRevision])).to.deep.equal([
+      [firstDeployment, true],
+      [canary, false],
+    ]);
+    expect((now.get('nodes.json') as { nodes: { id: string }[] }).nodes.map((node) => node.id)).to.deep.equal(
+      [NODE],
+    );
+    const revisions = (
+      now.get('alias-revisions.json') as { revisions: { revision: number; reason: string }[] }
+    ).revisions;
+    expect(revisions.map((row) => [row.revision, row.reason])).to.deep.equal([
+      [2, 'rollback'],
+      [1, 'promote'],
+    ]);
+    // An earlier revision's bundle shows the history up to it only.
+    const earlier = await sectionsOf(`/v1/evidence/${ALIAS}?revision=1`);
+    expect(
+      (earlier.get('alias-revisions.json') as { revisions: { revision: number }[] }).revisions.map(
+        (r) => r.revision,
+      ),
+    ).to.deep.equal([1]);
+    expect(
+      (earlier.get('placement-and-rollout.json') as { rollouts: { id: string }[] }).rollouts.map(
+        (row) => row.id,
+      ),
+    ).to.deep.equal([firstRollout]);
   });
 });

@@ -163,7 +163,12 @@ export class EvidenceService {
     const assignments = (
       await Promise.all(deployments.map((row) => listAssignments(this.db, { deploymentId: row.id })))
     ).flat();
-    const nodeIds = [...new Set(assignments.map((row) => row.nodeId))].sort();
+    // The release's replicas are the revision's deployment's; a canary rolled away from is in the rollout section only.
+    const nodeIds = [
+      ...new Set(
+        assignments.filter((row) => row.deploymentId === current.deploymentId).map((row) => row.nodeId),
+      ),
+    ].sort();
     const nodes = (await Promise.all(nodeIds.map((id) => findNode(this.db, id)))).filter(
       (row): row is NodeRow => row !== null,
     );
@@ -280,6 +285,7 @@ export class EvidenceService {
           })),
           deployments: deployments.map((row) => ({
             ...row,
+            servesThisRevision: row.id === current.deploymentId,
             assignments: assignments.filter((a) => a.deploymentId === row.id).map(assignmentEvidence),
             receipts: releaseEvents.filter((event) => event.workflowId === row.workflowId),
           })),

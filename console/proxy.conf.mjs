@@ -10,4 +10,6 @@ if (!target) {
 export default {
   // `ws`: live updates are graphql-ws subscriptions on the same path.
   '/graphql': { target, secure: true, ws: true },
+  // Evidence bundles are downloaded over REST from the API.
+  '/v1/evidence': { target, secure: true },
 };

@@ -26,6 +26,7 @@ import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { SigningModule } from './signing/signing.module';
+import { EvidenceModule } from './evidence/evidence.module';
 import { RegistryModule } from './registry/registry.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
 import { SystemModule } from './system/system.module';
@@ -110,6 +111,7 @@ export class AppModule {
         PrivacyModule,
         TenancyModule,
         SigningModule,
+        EvidenceModule,
         RegistryModule,
         EvaluationsModule,
         NodesModule,

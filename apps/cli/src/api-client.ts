@@ -250,6 +250,76 @@ export class ApiClient {
     return { data: data.data, requestId: answer.requestId };
   }
 
+  /**
+   * GETs a file (an evidence bundle): its bytes on success, the error the
+   * answer states otherwise (problem+json, or the bare HTTP status).
+   */
+  async download(
+    path: string,
+    accept: string,
+    options: RequestOptions = {},
+  ): Promise<{ bytes: Buffer; contentType: string; fileName: string | null; requestId: string }> {
+    const url = this.endpoint(path);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    const requestId = (this.options.newRequestId ?? randomUUID)();
+    const headers: Record<string, string> = {
+      accept: `${accept}, application/problem+json;q=0.8`,
+      'user-agent': this.options.userAgent,
+      [REQUEST_ID_HEADER]: requestId,
+    };
+    if (this.options.bearer !== undefined) headers['authorization'] = `Bearer ${this.options.bearer}`;
+    let response: Response;
+    let bytes: Buffer;
+    try {
+      response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+      bytes = Buffer.from(await response.arrayBuffer());
+    } catch (error: unknown) {
+      throw new CliError(
+        {
+          code: CliErrorCode.API_UNREACHABLE,
+          message: `cannot reach ${url.href}: ${unreachableReason(error, timeoutMs)}`,
+        },
+        requestId,
+      );
+    }
+    const answer: HttpAnswer = {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      text: '',
+      requestId: response.headers.get(REQUEST_ID_HEADER) ?? requestId,
+    };
+    if (!isSuccess(answer.status) || answer.contentType.startsWith(PROBLEM_CONTENT_TYPE)) {
+      const text = bytes.toString('utf8');
+      const failed = { ...answer, text };
+      let body: unknown;
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        body = undefined;
+      }
+      throw (
+        answerError(failed, body) ??
+        new CliError({ code: `HTTP_${answer.status}`, message: `HTTP ${answer.status}` }, answer.requestId)
+      );
+    }
+    if (!answer.contentType.startsWith(accept)) {
+      throw new CliError(
+        {
+          code: CliErrorCode.BAD_RESPONSE,
+          message: `expected ${accept}, got ${answer.contentType || 'no content type'}`,
+        },
+        answer.requestId,
+      );
+    }
+    const disposition = /filename="([^"/\\]+)"/.exec(response.headers.get('content-disposition') ?? '');
+    return {
+      bytes,
+      contentType: answer.contentType,
+      fileName: disposition?.[1] ?? null,
+      requestId: answer.requestId,
+    };
+  }
+
   async getJson<T>(path: string, schema: z.ZodType<T>): Promise<Answered<T>> {
     const answer = await this.request('GET', path);
     const body = jsonBody(answer);

@@ -57,6 +57,7 @@ import {
 import { registerEvaluationCommands } from './commands/evaluation';
 import { registerTenancyCommands } from './commands/tenancy';
 import { registerSigningCommands } from './commands/signing';
+import { registerEvidenceCommands } from './commands/evidence';
 import { pingCommand, type PingOptions } from './commands/ping';
 import {
   aliasCreateCommand,
@@ -495,6 +496,7 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
   // -------------------------------------------------------------------------
   registerTenancyCommands(program, { group, leaf, run });
   registerSigningCommands(program, { group, leaf, run });
+  registerEvidenceCommands(program, { group, leaf, run });
 
   // -------------------------------------------------------------------------
   leaf(program, 'invoke <model>')

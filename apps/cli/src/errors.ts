@@ -18,6 +18,8 @@ export const CliErrorCode = {
   DEPLOYMENT_FAILED: 'DEPLOYMENT_FAILED',
   /** `invoke`: the connection closed before the stream's final chunk; the answer is incomplete. */
   STREAM_INTERRUPTED: 'STREAM_INTERRUPTED',
+  /** `evidence verify`: the bundle does not verify; each problem names the file in the bundle it is in. */
+  EVIDENCE_INVALID: 'EVIDENCE_INVALID',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -155,6 +157,7 @@ export function exitCodeFor(code: string): ExitCode {
       return ExitCode.PROTOCOL;
     case CliErrorCode.GRAPHQL_ERROR:
     case CliErrorCode.DEPLOYMENT_FAILED:
+    case CliErrorCode.EVIDENCE_INVALID:
       return ExitCode.FAILURE;
     case CliErrorCode.STREAM_INTERRUPTED:
       return ExitCode.UNAVAILABLE;

@@ -22,6 +22,7 @@ describe('CLI error codes and exit codes', () => {
     [CliErrorCode.GRAPHQL_ERROR, 1],
     [CliErrorCode.DEPLOYMENT_FAILED, 1],
     [CliErrorCode.STREAM_INTERRUPTED, 69],
+    [CliErrorCode.EVIDENCE_INVALID, 1],
     [ErrorCode.MODEL_NOT_FOUND, 1],
     [ErrorCode.CONFLICT, 1],
     [ErrorCode.UPSTREAM_FAILED, 69],

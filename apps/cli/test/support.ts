@@ -30,7 +30,7 @@ export interface RecordedRequest {
 export interface CannedReply {
   readonly status: number;
   readonly contentType?: string;
-  readonly body: string;
+  readonly body: string | Buffer;
   /** Echo the caller's x-request-id, as every LunaNexa server does (default true). */
   readonly echoRequestId?: boolean;
   /** Never answer: for timeout tests. */

@@ -1,1 +1,3 @@
 export * from './hash-chain';
+export * from './evidence-archive';
+export * from './evidence-bundle';

@@ -36,3 +36,4 @@ export * from './runtime-load';
 export * from './assignment-views';
 export * from './sign-in-throttle';
 export * from './gpu-samples';
+export * from './evidence';

@@ -3,4 +3,4 @@ export { Public, RequirePermission, Roles } from './decorators';
 export { AuditWriter, Denied, type AuditContext, type Evidence } from './audit-writer';
 export { CONTROLLER_KEY } from './auth.constants';
 export type { ControllerKey } from './controller-key';
-export type { Principal } from './principal';
+export { principalOf, requirePrincipal, type Principal } from './principal';

@@ -16,7 +16,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** Paths the API owns; the console never shadows them. */
-const API_PREFIXES = ['/graphql', '/health', '/ready', '/metrics', '/version'];
+const API_PREFIXES = ['/graphql', '/health', '/ready', '/metrics', '/version', '/v1/evidence'];
 
 export function consoleAvailable(dir: string): boolean {
   return existsSync(join(dir, 'index.html'));

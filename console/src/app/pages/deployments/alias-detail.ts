@@ -10,6 +10,7 @@ import {
   MatCardTitle,
 } from '@angular/material/card';
 import { MatDialog } from '@angular/material/dialog';
+import { MatTooltip } from '@angular/material/tooltip';
 import { ActivatedRoute, RouterLink } from '@angular/router';
 import { asapScheduler, filter, map, observeOn, tap } from 'rxjs';
 
@@ -18,7 +19,9 @@ import { type DetailQuery, detailQuery } from '../../shared/detail-page/detail-q
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { Session } from '../../shared/session/session';
+import { Toasts } from '../../shared/toasts/toasts';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
+import { EvidenceDownload } from './evidence-download';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, deploymentDetailLink } from './deployments-view';
 import { PacedLoad } from './paced-load';
 import { RolloutPanel } from './rollout-panel';
@@ -53,6 +56,7 @@ interface AliasAnswer {
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
+    MatTooltip,
     DetailPage,
     RolloutPanel,
     StatusBadge,
@@ -64,7 +68,10 @@ export class AliasDetail {
   private readonly graphql = inject(GraphqlClient);
   private readonly dialog = inject(MatDialog);
   private readonly session = inject(Session);
+  private readonly evidence = inject(EvidenceDownload);
+  private readonly toasts = inject(Toasts);
   protected readonly flow = this.graphql.startFlow();
+  protected readonly exporting = signal(false);
 
   readonly name = input.required<string>();
 
@@ -117,6 +124,15 @@ export class AliasDetail {
   protected reload(): void {
     this.pace.force();
     this.answer.refresh();
+  }
+
+  /** Downloads the revision's evidence bundle; a refusal is toasted with its ids. */
+  protected exportEvidence(alias: string, revision: number): void {
+    this.exporting.set(true);
+    this.evidence
+      .download(alias, revision)
+      .catch((failure: unknown) => this.toasts.error('Evidence export failed', failure))
+      .finally(() => this.exporting.set(false));
   }
 
   protected show(rollout: RolloutSummary): void {

@@ -39,6 +39,7 @@ const VIEWS = [
   { path: 'requests', heading: 'Requests', empty: 'No requests' },
   { path: 'tenants', heading: 'Tenants', empty: 'No tenants yet.' },
   { path: 'policies', heading: 'Policies', empty: 'No data policy is set.' },
+  { path: 'fleet-health', heading: 'Fleet health', empty: 'Healing would do nothing now.' },
   { path: 'access', heading: 'Access', empty: null },
   { path: 'audit', heading: 'Audit', empty: null },
 ] as const;
@@ -615,6 +616,51 @@ describe('operator console flows on the real stack', function () {
     await screenshot(page, 'access-operators', DESKTOP.width);
     expectNoProblems(admin);
     await pia.page.context().close();
+    await page.context().close();
+  });
+
+  it('Fleet health: the healing dry run and the drift view, then a healing pass and a reconcile, each confirmed and answered with its workflow', async () => {
+    const recorded = await newPage(browser);
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    const { page } = recorded;
+    await page.goto(`${harness.apiUrl}/fleet-health`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Fleet health', level: 1 }));
+    const healing = page.getByRole('region', { name: 'Healing' });
+    await expectVisible(
+      page,
+      healing
+        .getByText('Healing would do nothing now.')
+        .or(healing.getByRole('table', { name: 'Healing plan (dry run)' })),
+    );
+    await healing.getByRole('button', { name: 'Run healing…' }).click();
+    let dialog = await openedDialog(page);
+    await expectVisible(
+      page,
+      dialog.getByText(/^(Runs one healing pass now|The dry run found nothing to do)/),
+    );
+    await dialog.getByRole('button', { name: 'Run healing' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Run healing: done' }), 90_000);
+    await expectVisible(page, dialog.getByRole('link', { name: /^heal/ }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const drift = page.getByRole('region', { name: 'Drift' });
+    await drift.getByRole('button', { name: 'Find drift (dry run)' }).click();
+    await expectVisible(
+      page,
+      drift.getByText(/^No drift/).or(drift.getByRole('table', { name: 'Drift: desired against observed' })),
+      90_000,
+    );
+    await drift.getByRole('button', { name: 'Reconcile…' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Reconcile', exact: true }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Reconcile the fleet: done' }), 90_000);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const [run] = await harness.sql<{ action: string }>(
+      `SELECT action FROM audit_events WHERE action = 'fleet.reconcile' ORDER BY seq DESC LIMIT 1`,
+    );
+    expect(run?.action).to.equal('fleet.reconcile');
+    await screenshot(page, 'fleet-health', DESKTOP.width);
+    expectNoProblems(recorded);
     await page.context().close();
   });
 

@@ -93,6 +93,14 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     loadComponent: () => import('./pages/policies/policies').then((m) => m.Policies),
   },
   {
+    path: 'fleet-health',
+    label: 'Fleet health',
+    // Healing and drift: what the controller would repair, and repairing it.
+    icon: 'check',
+    permission: 'read',
+    loadComponent: () => import('./pages/fleet-health/fleet-health').then((m) => m.FleetHealth),
+  },
+  {
     path: 'access',
     label: 'Access',
     // Sign-in: your password, and (administrators) the operator accounts.

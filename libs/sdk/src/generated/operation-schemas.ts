@@ -548,6 +548,60 @@ export const ConsoleDeploymentFragmentSchema = z.object({
     .nullable(),
 });
 
+/** Fragment from libs/sdk/graphql/console/fleet-health.graphql. */
+export const ConsoleHealingPlanFragmentSchema = z.object({
+  dryRun: z.boolean(),
+  actions: z.array(
+    z.object({
+      rule: z.string(),
+      kind: z.string(),
+      target: z.string(),
+      nodeId: z.string(),
+      deploymentId: z.string().nullable(),
+      reason: z.string(),
+      outcome: z.string().nullable(),
+      receiptHash: z.string().nullable(),
+    }),
+  ),
+  skipped: z.array(
+    z.object({
+      rule: z.string(),
+      target: z.string(),
+      reason: z.string(),
+    }),
+  ),
+});
+
+/** Fragment from libs/sdk/graphql/console/fleet-health.graphql. */
+export const ConsoleReconcileRunFragmentSchema = z.object({
+  dryRun: z.boolean(),
+  inSync: z.boolean(),
+  workflowId: z.string(),
+  temporalUiUrl: z.string(),
+  receiptHash: z.string().nullable(),
+  drift: z.array(
+    z.object({
+      kind: z.string(),
+      target: z.string(),
+      deploymentId: z.string().nullable(),
+      nodeId: z.string().nullable(),
+      desired: z.string(),
+      observed: z.string(),
+      note: z.string(),
+      repair: z.string().nullable(),
+    }),
+  ),
+  repairs: z.array(
+    z.object({
+      kind: z.string(),
+      target: z.string(),
+      deploymentId: z.string(),
+      reason: z.string(),
+      outcome: z.string(),
+    }),
+  ),
+});
+
 /** Fragment from libs/sdk/graphql/console/models.graphql. */
 export const ConsoleEvaluationRunFragmentSchema = z.object({
   id: z.string(),
@@ -1747,6 +1801,25 @@ export const ConsoleRegisterModelVersionMutationSchema = z.object({
     state: z.string(),
     createdAt: z.string(),
   }),
+});
+
+/** From libs/sdk/graphql/console/fleet-health.graphql. */
+export const ConsoleHealingPlanQuerySchema = z.object({
+  healingPlan: ConsoleHealingPlanFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/fleet-health.graphql. */
+export const ConsoleHealMutationSchema = z.object({
+  heal: z.object({
+    workflowId: z.string(),
+    temporalUiUrl: z.string(),
+    plan: ConsoleHealingPlanFragmentSchema,
+  }),
+});
+
+/** From libs/sdk/graphql/console/fleet-health.graphql. */
+export const ConsoleReconcileMutationSchema = z.object({
+  reconcileFleet: ConsoleReconcileRunFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/live-events.graphql. */

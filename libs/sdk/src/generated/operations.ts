@@ -509,6 +509,52 @@ export type ConsoleDeploymentFragment = {
   } | null;
 };
 
+/** Fragment from libs/sdk/graphql/console/fleet-health.graphql. */
+export type ConsoleHealingPlanFragment = {
+  readonly dryRun: boolean;
+  readonly actions: readonly {
+    readonly rule: string;
+    readonly kind: string;
+    readonly target: string;
+    readonly nodeId: string;
+    readonly deploymentId: string | null;
+    readonly reason: string;
+    readonly outcome: string | null;
+    readonly receiptHash: string | null;
+  }[];
+  readonly skipped: readonly {
+    readonly rule: string;
+    readonly target: string;
+    readonly reason: string;
+  }[];
+};
+
+/** Fragment from libs/sdk/graphql/console/fleet-health.graphql. */
+export type ConsoleReconcileRunFragment = {
+  readonly dryRun: boolean;
+  readonly inSync: boolean;
+  readonly workflowId: string;
+  readonly temporalUiUrl: string;
+  readonly receiptHash: string | null;
+  readonly drift: readonly {
+    readonly kind: string;
+    readonly target: string;
+    readonly deploymentId: string | null;
+    readonly nodeId: string | null;
+    readonly desired: string;
+    readonly observed: string;
+    readonly note: string;
+    readonly repair: string | null;
+  }[];
+  readonly repairs: readonly {
+    readonly kind: string;
+    readonly target: string;
+    readonly deploymentId: string;
+    readonly reason: string;
+    readonly outcome: string;
+  }[];
+};
+
 /** Fragment from libs/sdk/graphql/console/models.graphql. */
 export type ConsoleEvaluationRunFragment = {
   readonly id: string;
@@ -5676,6 +5722,135 @@ export const ConsoleRegisterModelVersionDocument: TypedDocument<
     runtimeKind
     state
     createdAt
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/fleet-health.graphql. */
+export type ConsoleHealingPlanQuery = {
+  readonly healingPlan: ConsoleHealingPlanFragment;
+};
+
+export type ConsoleHealingPlanQueryVariables = Record<string, never>;
+
+export const ConsoleHealingPlanDocument: TypedDocument<
+  ConsoleHealingPlanQuery,
+  ConsoleHealingPlanQueryVariables
+> = {
+  operationName: 'ConsoleHealingPlan',
+  document: `query ConsoleHealingPlan {
+  healingPlan {
+    ...ConsoleHealingPlan
+  }
+}
+
+fragment ConsoleHealingPlan on HealingPlanView {
+  dryRun
+  actions {
+    rule
+    kind
+    target
+    nodeId
+    deploymentId
+    reason
+    outcome
+    receiptHash
+  }
+  skipped {
+    rule
+    target
+    reason
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/fleet-health.graphql. */
+export type ConsoleHealMutation = {
+  readonly heal: {
+    readonly workflowId: string;
+    readonly temporalUiUrl: string;
+    readonly plan: ConsoleHealingPlanFragment;
+  };
+};
+
+export type ConsoleHealMutationVariables = {
+  readonly input: Schema.HealInput;
+};
+
+export const ConsoleHealDocument: TypedDocument<ConsoleHealMutation, ConsoleHealMutationVariables> = {
+  operationName: 'ConsoleHeal',
+  document: `mutation ConsoleHeal($input: HealInput!) {
+  heal(input: $input) {
+    workflowId
+    temporalUiUrl
+    plan {
+      ...ConsoleHealingPlan
+    }
+  }
+}
+
+fragment ConsoleHealingPlan on HealingPlanView {
+  dryRun
+  actions {
+    rule
+    kind
+    target
+    nodeId
+    deploymentId
+    reason
+    outcome
+    receiptHash
+  }
+  skipped {
+    rule
+    target
+    reason
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/fleet-health.graphql. */
+export type ConsoleReconcileMutation = {
+  readonly reconcileFleet: ConsoleReconcileRunFragment;
+};
+
+export type ConsoleReconcileMutationVariables = {
+  readonly input: Schema.ReconcileInput;
+};
+
+export const ConsoleReconcileDocument: TypedDocument<
+  ConsoleReconcileMutation,
+  ConsoleReconcileMutationVariables
+> = {
+  operationName: 'ConsoleReconcile',
+  document: `mutation ConsoleReconcile($input: ReconcileInput!) {
+  reconcileFleet(input: $input) {
+    ...ConsoleReconcileRun
+  }
+}
+
+fragment ConsoleReconcileRun on ReconcileRun {
+  dryRun
+  inSync
+  workflowId
+  temporalUiUrl
+  receiptHash
+  drift {
+    kind
+    target
+    deploymentId
+    nodeId
+    desired
+    observed
+    note
+    repair
+  }
+  repairs {
+    kind
+    target
+    deploymentId
+    reason
+    outcome
   }
 }`,
 };

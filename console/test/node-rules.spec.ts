@@ -76,6 +76,7 @@ describe('console node rules', () => {
   describe('node actions', () => {
     const actions: NodeActions = [
       { action: 'approve', allowed: false, reason: 'node dgx-2 is Active; only Pending nodes are approved' },
+      { action: 'reject', allowed: false, reason: 'node dgx-2 is Active; only Pending nodes are rejected' },
       { action: 'cordon', allowed: true, reason: null },
       { action: 'uncordon', allowed: true, reason: null },
       { action: 'drain', allowed: true, reason: null },
@@ -103,12 +104,19 @@ describe('console node rules', () => {
       expect(states.setLabels).to.deep.equal({ offered: true, enabled: true });
     });
 
-    it('offers approve only while the API allows it, and nothing to a viewer', () => {
+    it('offers approve and reject only while the API allows them, and nothing to a viewer', () => {
       expect(nodeActionStates({ actions }, canAs('operator')).approve.offered).to.equal(false);
+      expect(nodeActionStates({ actions }, canAs('operator')).reject.offered).to.equal(false);
       const pending = actions.map((entry) =>
-        entry.action === 'approve' ? { action: 'approve', allowed: true, reason: null } : entry,
+        entry.action === 'approve' || entry.action === 'reject'
+          ? { action: entry.action, allowed: true, reason: null }
+          : entry,
       );
       expect(nodeActionStates({ actions: pending }, canAs('operator')).approve).to.deep.equal({
+        offered: true,
+        enabled: true,
+      });
+      expect(nodeActionStates({ actions: pending }, canAs('operator')).reject).to.deep.equal({
         offered: true,
         enabled: true,
       });

@@ -13,6 +13,7 @@ import {
   signIn as signInAs,
   type RecordedPage,
   openedDialog,
+  waitUntil,
 } from '../src';
 
 /**
@@ -229,6 +230,43 @@ describe('operator console in a browser', function () {
     await screenshot(page, 'overview-fleet', WIDTHS[0].width);
     expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
     await page.context().close();
+  });
+
+  it('Nodes: a Pending node nobody recognises is rejected with a reason, answered with a receipt', async () => {
+    const token = await harness.createBootstrapToken('stray-node');
+    await harness.startAgent('stray-node', token);
+    await waitUntil('stray-node Pending', async () => {
+      const rows = await harness.sql<{ lifecycle: string }>(
+        `SELECT lifecycle FROM nodes WHERE name = 'stray-node'`,
+      );
+      return rows[0]?.lifecycle === 'Pending' ? true : null;
+    });
+    const recorded = await openPage(browser, WIDTHS[0]);
+    const { page } = recorded;
+    await signIn(harness, recorded);
+    await page.goto(`${harness.apiUrl}/nodes/stray-node`);
+    await page.getByRole('button', { name: 'Reject' }).click();
+    const dialog = await openedDialog(page);
+    const confirm = dialog.getByRole('button', { name: 'Reject stray-node' });
+    // A reason is required before anything is sent.
+    expect(await confirm.isDisabled()).to.equal(true);
+    await dialog
+      .getByLabel('Reason (recorded on the receipt)')
+      .fill('host key does not match the machine in rack 4');
+    await confirm.click();
+    await expectVisible(page, dialog.getByRole('button', { name: 'Copy receipt hash' }), 60_000);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const rows = await harness.sql<{ lifecycle: string }>(
+      `SELECT lifecycle FROM nodes WHERE name = 'stray-node'`,
+    );
+    expect(rows[0]?.lifecycle).to.equal('Rejected');
+    const [audited] = await harness.sql<{ evidence: Record<string, unknown> }>(
+      `SELECT evidence FROM audit_events WHERE action LIKE 'node.reject%' ORDER BY seq DESC LIMIT 1`,
+    );
+    expect(JSON.stringify(audited?.evidence)).to.contain('host key does not match the machine in rack 4');
+    expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+    await page.context().close();
+    await harness.agents.get('stray-node')?.service.kill('SIGTERM');
   });
   it('Audit: the chain verifies, sign-in and token events are listed, a filter narrows them, an event opens verified', async () => {
     // A token created over the API: the Audit view must show changes made outside the console too.

@@ -2122,6 +2122,17 @@ export const ConsoleSetNodeTaintsMutationSchema = z.object({
   setNodeTaints: ConsoleFleetNodeFragmentSchema,
 });
 
+/** From libs/sdk/graphql/console/nodes.graphql. */
+export const ConsoleRejectNodeMutationSchema = z.object({
+  rejectNode: z.object({
+    node: ConsoleFleetNodeFragmentSchema,
+    workflowId: z.string(),
+    temporalUiUrl: z.string(),
+    correlationId: z.string(),
+    receiptHash: z.string().nullable(),
+  }),
+});
+
 /** From libs/sdk/graphql/console/overview.graphql. */
 export const ConsoleSystemHealthQuerySchema = z.object({
   health: z.object({

@@ -8024,6 +8024,135 @@ fragment ConsoleFleetNode on FleetNode {
 }`,
 };
 
+/** From libs/sdk/graphql/console/nodes.graphql. */
+export type ConsoleRejectNodeMutation = {
+  readonly rejectNode: {
+    readonly node: ConsoleFleetNodeFragment;
+    readonly workflowId: string;
+    readonly temporalUiUrl: string;
+    readonly correlationId: string;
+    readonly receiptHash: string | null;
+  };
+};
+
+export type ConsoleRejectNodeMutationVariables = {
+  readonly node: string;
+  readonly reason: string;
+  readonly idempotencyKey?: string | null;
+};
+
+export const ConsoleRejectNodeDocument: TypedDocument<
+  ConsoleRejectNodeMutation,
+  ConsoleRejectNodeMutationVariables
+> = {
+  operationName: 'ConsoleRejectNode',
+  document: `mutation ConsoleRejectNode($node: String!, $reason: String!, $idempotencyKey: String) {
+  rejectNode(node: $node, reason: $reason, idempotencyKey: $idempotencyKey) {
+    node {
+      ...ConsoleFleetNode
+    }
+    workflowId
+    temporalUiUrl
+    correlationId
+    receiptHash
+  }
+}
+
+fragment ConsoleFleetNode on FleetNode {
+  id
+  name
+  lifecycle
+  readiness
+  conditions {
+    type
+    status
+    reason
+    message
+    lastTransitionAt
+  }
+  cordoned
+  actions {
+    action
+    allowed
+    reason
+  }
+  labels {
+    key
+    value
+  }
+  taints {
+    key
+    value
+    effect
+  }
+  address
+  sshPort
+  hostKeyFingerprint
+  keyId
+  nextKeyId
+  credentialSerial
+  credentialExpiresAt
+  leaseRenewedAt
+  leaseExpiresAt
+  heartbeatAgeSeconds
+  architecture
+  cpuCores
+  systemMemoryBytes
+  agentVersion
+  agentProtocol
+  agentOutdated
+  agentOutdatedReason
+  gpus {
+    index
+    name
+    uuid
+    memoryModel
+    memorySource
+    totalMemoryBytes
+    freeMemoryBytes
+    computeCapability
+  }
+  gpuTelemetry {
+    uuid
+    index
+    sampledAt
+    utilizationPercent
+    memoryUsedBytes
+    memoryTotalBytes
+    memorySource
+    temperatureCelsius
+    powerWatts
+    powerLimitWatts
+    throttleReasons
+    eccUncorrectedErrors
+    lastXid
+    lastError
+    lost
+    processMemoryBytes
+    processCount
+  }
+  assignments {
+    id
+    deploymentId
+    nodeName
+    generation
+    intent
+    leaseExpiresAt
+    ackedGeneration
+    observedState
+    observedGeneration
+    endpointPort
+    inFlight
+    message
+    observedAt
+  }
+  enrollWorkflowId
+  temporalUiUrl
+  enrolledAt
+  updatedAt
+}`,
+};
+
 /** From libs/sdk/graphql/console/overview.graphql. */
 export type ConsoleSystemHealthQuery = {
   readonly health: {

@@ -59,6 +59,7 @@ import {
 } from './node-rules';
 import {
   APPROVE_NODE,
+  REJECT_NODE,
   CORDON_NODE,
   DRAIN_NODE,
   FLEET_NODE,
@@ -213,6 +214,34 @@ export class NodeDetail {
             .requestWithIds(APPROVE_NODE, { node: node.name }, { flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS })
             .then(({ data: { approveNode }, requestId }): OperationReceipt => ({
               ...approveNode,
+              requestId,
+              facts: [],
+            })),
+      },
+      '#node-title',
+    );
+  }
+
+  protected reject(node: FleetNode): void {
+    this.runOperation(
+      {
+        title: `Reject ${node.name}`,
+        scope: `rejects node ${node.name} (${node.address}, host key ${node.hostKeyFingerprint})`,
+        explanation:
+          'Rejecting refuses the machine: it gets no credential and no work, and must enroll again with a new ' +
+          'bootstrap token. Reject a node you do not recognise or whose host key does not match the machine.',
+        confirmLabel: `Reject ${node.name}`,
+        failureHeading: `Could not reject ${node.name}`,
+        reasonRequired: { hint: 'Why this node is refused; the audit log keeps it.' },
+        run: (flow, idempotencyKey, override) =>
+          this.graphql
+            .requestWithIds(
+              REJECT_NODE,
+              { node: node.name, reason: override?.reason ?? '', idempotencyKey },
+              { flow, timeoutMs: WORKFLOW_CALL_TIMEOUT_MS },
+            )
+            .then(({ data: { rejectNode }, requestId }): OperationReceipt => ({
+              ...rejectNode,
               requestId,
               facts: [],
             })),

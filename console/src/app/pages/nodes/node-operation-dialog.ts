@@ -44,6 +44,11 @@ export interface NodeOperationDialogData {
    * A refusal the operator may override with a reason that the receipt records (a drain that would strand
    * replicas). Offered only after the API refused with `code`, so the first attempt is always the safe one.
    */
+  /**
+   * An action that needs a reason from the start (rejecting a node): the field shows at once and the first
+   * attempt carries it, recorded on the receipt.
+   */
+  readonly reasonRequired?: { readonly hint: string };
   readonly override?: {
     readonly code: string;
     /** The confirm button once the override is offered, e.g. "Drain dgx-2 anyway". */
@@ -111,9 +116,19 @@ export class NodeOperationDialog {
       (this.data.override !== undefined && this.error()?.code === this.data.override.code),
   );
   protected readonly reason = signal('');
-  protected readonly reasonMissing = computed(() => this.overriding() && this.reason().trim() === '');
+  protected readonly askingReason = computed(
+    () => this.data.reasonRequired !== undefined || this.overriding(),
+  );
+  protected readonly reasonMissing = computed(() => this.askingReason() && this.reason().trim() === '');
 
   protected confirm(): void {
+    if (this.data.reasonRequired !== undefined && !this.overriding()) {
+      if (this.reasonMissing()) return;
+      void this.submission.run(() =>
+        this.data.run(this.flow, this.idempotencyKey, { reason: this.reason().trim() }),
+      );
+      return;
+    }
     if (!this.overriding()) {
       void this.submission.run(() => this.data.run(this.flow, this.idempotencyKey));
       return;

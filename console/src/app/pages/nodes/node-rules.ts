@@ -73,9 +73,17 @@ export interface ActionState {
 }
 
 /** The node actions this page has controls for, named as in `FleetNode.actions`. */
-export type NodeAction = 'approve' | 'cordon' | 'uncordon' | 'drain' | 'rotateCredential' | 'setLabels';
+export type NodeAction =
+  | 'approve'
+  | 'reject'
+  | 'cordon'
+  | 'uncordon'
+  | 'drain'
+  | 'rotateCredential'
+  | 'setLabels';
 const NODE_ACTIONS: readonly NodeAction[] = [
   'approve',
+  'reject',
   'cordon',
   'uncordon',
   'drain',
@@ -88,8 +96,8 @@ const NODE_ACTIONS: readonly NodeAction[] = [
  * action is the API's answer (`FleetNode.actions`), never worked out here.
  * Actions the role cannot use are not offered (a viewer sees a read-only
  * page); actions the state rules out stay visible but disabled, with the
- * API's reason, so an operator learns why. Approve only shows while it is
- * allowed: it means nothing once the node stopped waiting for it.
+ * API's reason, so an operator learns why. Approve and reject only show while
+ * allowed: they mean nothing once the node stopped waiting for them.
  */
 export function nodeActionStates(
   node: Pick<FleetNode, 'actions'>,
@@ -100,7 +108,7 @@ export function nodeActionStates(
   for (const action of NODE_ACTIONS) {
     const answer = node.actions.find((entry) => entry.action === action);
     const allowed = answer?.allowed ?? false;
-    const offered = operator && (action !== 'approve' || allowed);
+    const offered = operator && ((action !== 'approve' && action !== 'reject') || allowed);
     // An API that does not list the action has not said it is allowed; the control stays disabled.
     const reason = answer?.reason ?? `the API did not say whether ${action} is allowed`;
     states[action] = allowed ? { offered, enabled: true } : { offered, enabled: false, reason };

@@ -1,6 +1,7 @@
 import type * as Schema from '@lunanexa/sdk/generated/graphql';
 import {
   ConsoleApproveNodeDocument,
+  ConsoleRejectNodeDocument,
   ConsoleCordonNodeDocument,
   ConsoleCreateBootstrapTokenDocument,
   ConsoleDrainNodeDocument,
@@ -50,6 +51,7 @@ export const FLEET_NODE = ConsoleFleetNodeDocument;
 export const NODE_GPU_SERIES = ConsoleNodeGpuSeriesDocument;
 export const CREATE_BOOTSTRAP_TOKEN = ConsoleCreateBootstrapTokenDocument;
 export const APPROVE_NODE = ConsoleApproveNodeDocument;
+export const REJECT_NODE = ConsoleRejectNodeDocument;
 export const CORDON_NODE = ConsoleCordonNodeDocument;
 export const UNCORDON_NODE = ConsoleUncordonNodeDocument;
 export const DRAIN_NODE = ConsoleDrainNodeDocument;

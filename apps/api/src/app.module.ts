@@ -28,6 +28,7 @@ import { TenancyModule } from './tenancy/tenancy.module';
 import { SigningModule } from './signing/signing.module';
 import { RegistryModule } from './registry/registry.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
+import { BenchmarksModule } from './benchmarks/benchmarks.module';
 import { SystemModule } from './system/system.module';
 
 /** Every GraphQL error carries the request and correlation ids of the call that produced it. */
@@ -112,6 +113,7 @@ export class AppModule {
         SigningModule,
         RegistryModule,
         EvaluationsModule,
+        BenchmarksModule,
         NodesModule,
         AgentChannelModule,
         DeploymentsModule,

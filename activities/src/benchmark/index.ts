@@ -129,25 +129,61 @@ interface LoadShape {
   readonly ignoreEos: boolean;
 }
 
-/** `concurrency` closed-loop clients send `count` streamed requests, round robin over the replicas. */
+/** Shared by the loads of one measurement: requests issued and finished, and in flight per replica. */
+interface LoadProgress {
+  issued: number;
+  finished: number;
+  readonly inFlight: number[];
+}
+
+const newProgress = (endpoints: readonly ReadyEndpoint[]): LoadProgress => ({
+  issued: 0,
+  finished: 0,
+  inFlight: endpoints.map(() => 0),
+});
+
+/** `concurrency` closed-loop clients send `count` streamed requests, each to the least busy replica. */
 async function closedLoop(
   endpoints: readonly ReadyEndpoint[],
   model: string,
   profile: BenchmarkProfileDefinition,
   shape: LoadShape,
-  progress: { issued: number; finished: number },
+  progress: LoadProgress,
 ): Promise<{ samples: StreamSample[]; wallClockMs: number }> {
   const signal = Context.current().cancellationSignal;
   const timeoutMs = (profile.requestTimeoutSeconds ?? DEFAULT_BENCHMARK_REQUEST_TIMEOUT_SECONDS) * 1000;
   const samples: StreamSample[] = [];
   let issued = 0;
+  // One uncounted request per replica first: connection setup and a cold process's first answer are not
+  // what the load costs (a real runtime's first request also pays for CUDA graphs and caches).
+  await Promise.all(
+    endpoints.map((endpoint, i) =>
+      chatStreamSample({
+        baseUrl: endpoint.url,
+        model,
+        messages: [{ role: 'user', content: benchmarkPrompt(shape.inputTokens, shape.indexBase - 1 - i) }],
+        maxTokens: 2,
+        seed: i,
+        timeoutMs,
+        signal,
+      }),
+    ),
+  );
   const started = performance.now();
   const client = async (): Promise<void> => {
     while (!signal.aborted && issued < shape.count) {
       const index = shape.indexBase + issued++;
       progress.issued += 1;
-      const endpoint = endpoints[index % endpoints.length];
+      // The replica with the fewest of this run's requests in flight (ties: round robin): a closed loop
+      // must not pile requests on one replica while another idles, or the sweep measures the imbalance.
+      let chosen = index % endpoints.length;
+      for (let k = 1; k < endpoints.length; k++) {
+        const candidate = (index + k) % endpoints.length;
+        if ((progress.inFlight[candidate] ?? 0) < (progress.inFlight[chosen] ?? 0)) chosen = candidate;
+      }
+      const endpoint = endpoints[chosen];
       if (!endpoint) return;
+      progress.inFlight[chosen] = (progress.inFlight[chosen] ?? 0) + 1;
       const tokenTimesMs: number[] | undefined = shape.keepTokenTimes ? [] : undefined;
       const sample = await chatStreamSample({
         baseUrl: endpoint.url,
@@ -160,6 +196,7 @@ async function closedLoop(
         ...(tokenTimesMs ? { tokenTimesMs } : {}),
         ...(shape.ignoreEos ? { ignoreEos: true } : {}),
       });
+      progress.inFlight[chosen] = (progress.inFlight[chosen] ?? 1) - 1;
       samples.push(tokenTimesMs ? { ...sample, tokenTimesMs } : sample);
       progress.finished += 1;
     }
@@ -199,7 +236,7 @@ export function createBenchmarkActivities({ db, clock }: BenchmarkActivityPorts)
         const plan = planOf(run, 'saturation');
         const profile = run.profileSnapshot;
         const { endpoints, model } = await targetsOf(db, run);
-        const progress = { issued: 0, finished: 0 };
+        const progress = newProgress(endpoints);
         const { result, waiting } = await heartbeating(
           () => progress,
           () =>
@@ -233,7 +270,7 @@ export function createBenchmarkActivities({ db, clock }: BenchmarkActivityPorts)
         const plan = planOf(run, 'longStream');
         const profile = run.profileSnapshot;
         const { endpoints, model } = await targetsOf(db, run);
-        const progress = { issued: 0, finished: 0 };
+        const progress = newProgress(endpoints);
         const { result, waiting } = await heartbeating(
           () => progress,
           () =>
@@ -266,7 +303,7 @@ export function createBenchmarkActivities({ db, clock }: BenchmarkActivityPorts)
         const plan = planOf(run, 'mixed');
         const profile = run.profileSnapshot;
         const { endpoints, model } = await targetsOf(db, run);
-        const progress = { issued: 0, finished: 0 };
+        const progress = newProgress(endpoints);
         const { result, waiting } = await heartbeating(
           () => progress,
           () =>

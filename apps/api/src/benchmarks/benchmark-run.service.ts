@@ -6,6 +6,7 @@ import {
   ErrorCode,
   LunaNexaError,
   WORKFLOW_TYPES,
+  canonicalJson,
   type BenchmarkRunPlan,
   type BenchmarkRunWorkflowInput,
   type FieldViolation,
@@ -163,7 +164,8 @@ export class BenchmarkRunService {
       if (
         existing.deploymentId !== deployment.id ||
         existing.profileId !== profile.id ||
-        JSON.stringify(existing.plan) !== JSON.stringify(plan)
+        // jsonb keeps its own key order: compare canonical forms.
+        canonicalJson(existing.plan) !== canonicalJson(plan)
       ) {
         return refuse(
           new LunaNexaError(

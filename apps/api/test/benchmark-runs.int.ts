@@ -252,8 +252,8 @@ describe('benchmark runs (saturation, long stream, mixed) and capacity recommend
       [randomUUID()],
     );
     await addDeployment('bench-main', 'v1', [
-      { node: 'node-a', port: runtimes[0]!.port },
-      { node: 'node-b', port: runtimes[1]!.port },
+      { node: 'node-a', port: runtimes[0].port },
+      { node: 'node-b', port: runtimes[1].port },
     ]);
     await addDeployment('bench-idle', 'v2', [{ node: 'node-a', port: null }]);
     await addAlias('bench-chat', 'bench-main');
@@ -373,19 +373,19 @@ describe('benchmark runs (saturation, long stream, mixed) and capacity recommend
     expect(sweep.brokeAtConcurrency).to.equal(8);
     expect(sweep.sustainableConcurrency).to.equal(4);
     const [two, four, eight] = sweep.steps;
-    for (const step of [two!, four!]) {
+    for (const step of [two, four]) {
       expect(step.breach).to.equal(null);
       expect(step.requests).to.equal(24);
       expect(step.errors).to.equal(0);
       expect(step.ttftMs!.p50).to.be.within(TTFT_MS, SLO_TTFT_P95_MS);
       expect(step.queueDepth, 'the runtime reports its queue').to.not.equal(null);
     }
-    expect(eight!.breach).to.match(/^p95 TTFT [0-9.]+ ms > 180 ms$/);
-    expect(eight!.ttftMs!.p95).to.be.greaterThan(SLO_TTFT_P95_MS);
-    expect(eight!.queueDepth!.max, 'requests waited in the runtimes').to.be.at.least(1);
-    expect(four!.requestsPerSecond).to.be.greaterThan(two!.requestsPerSecond);
-    expect(four!.tokensPerSecond).to.be.greaterThan(0);
-    expect(sweep.perReplicaRequestsPerSecond).to.be.closeTo(four!.requestsPerSecond / 2, 1e-9);
+    expect(eight.breach).to.match(/^p95 TTFT [0-9.]+ ms > 180 ms$/);
+    expect(eight.ttftMs!.p95).to.be.greaterThan(SLO_TTFT_P95_MS);
+    expect(eight.queueDepth!.max, 'requests waited in the runtimes').to.be.at.least(1);
+    expect(four.requestsPerSecond).to.be.greaterThan(two.requestsPerSecond);
+    expect(four.tokensPerSecond).to.be.greaterThan(0);
+    expect(sweep.perReplicaRequestsPerSecond).to.be.closeTo(four.requestsPerSecond / 2, 1e-9);
 
     const long = run.longStream!;
     expect(long.requests).to.equal(2);
@@ -486,31 +486,31 @@ describe('benchmark runs (saturation, long stream, mixed) and capacity recommend
     );
     const run = await finished(runId);
     const perReplica = run.saturation!.perReplicaRequestsPerSecond!;
-    expect(chat!.deploymentId).to.equal('dep-bench-main');
-    expect(chat!.benchmarkRunId).to.equal(runId);
-    expect(chat!.targetTtftP95Ms).to.equal(SLO_TTFT_P95_MS);
-    expect(chat!.perReplicaRequestsPerSecond).to.equal(perReplica);
-    expect(chat!.peakRequestsPerSecond).to.equal(20);
-    expect(chat!.currentReplicas).to.equal(2);
-    expect(chat!.replicasNeeded).to.equal(Math.ceil(20 / perReplica));
-    expect(chat!.capacityRequestsPerSecond).to.be.closeTo(2 * perReplica, 1e-9);
-    expect(chat!.headroom).to.be.closeTo((2 * perReplica - 20) / (2 * perReplica), 1e-9);
-    expect(chat!.largestNode).to.equal('node-a');
-    expect(chat!.capacityAfterNodeLoss).to.be.closeTo(perReplica, 1e-9);
-    expect(chat!.nodeLossMargin).to.be.closeTo((perReplica - 20) / 20, 1e-9);
-    expect(chat!.survivesNodeLoss).to.equal(perReplica >= 20);
-    expect(chat!.missing).to.deep.equal([]);
+    expect(chat.deploymentId).to.equal('dep-bench-main');
+    expect(chat.benchmarkRunId).to.equal(runId);
+    expect(chat.targetTtftP95Ms).to.equal(SLO_TTFT_P95_MS);
+    expect(chat.perReplicaRequestsPerSecond).to.equal(perReplica);
+    expect(chat.peakRequestsPerSecond).to.equal(20);
+    expect(chat.currentReplicas).to.equal(2);
+    expect(chat.replicasNeeded).to.equal(Math.ceil(20 / perReplica));
+    expect(chat.capacityRequestsPerSecond).to.be.closeTo(2 * perReplica, 1e-9);
+    expect(chat.headroom).to.be.closeTo((2 * perReplica - 20) / (2 * perReplica), 1e-9);
+    expect(chat.largestNode).to.equal('node-a');
+    expect(chat.capacityAfterNodeLoss).to.be.closeTo(perReplica, 1e-9);
+    expect(chat.nodeLossMargin).to.be.closeTo((perReplica - 20) / 20, 1e-9);
+    expect(chat.survivesNodeLoss).to.equal(perReplica >= 20);
+    expect(chat.missing).to.deep.equal([]);
 
     // A one-hour window misses the busy burst: the peak is the quieter one.
     const [recent] = dataOf<Capacity[]>(
       await api.graphql(CAPACITY, { a: 'bench-chat', h: 1, b: 60 }, viewer),
       'capacityRecommendations',
     );
-    expect(recent!.peakRequestsPerSecond).to.equal(5);
+    expect(recent.peakRequestsPerSecond).to.equal(5);
 
     const all = dataOf<Capacity[]>(await api.graphql(CAPACITY, {}, viewer), 'capacityRecommendations');
     expect(all.map((c) => c.alias)).to.deep.equal(['bench-chat', 'bench-quiet']);
-    const quiet = all[1]!;
+    const quiet = all[1];
     expect(quiet.benchmarkRunId).to.equal(null);
     expect(quiet.peakRequestsPerSecond).to.equal(null);
     expect(quiet.replicasNeeded).to.equal(null);

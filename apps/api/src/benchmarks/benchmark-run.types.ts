@@ -1,7 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 // GraphQL types the fields; the service validates every value against the contracts (zod) with field paths.
 import { Allow } from 'class-validator';
-import { LatencyPercentiles } from '../evaluations/evaluation.types';
+import { LatencyPercentiles } from '../evaluations';
 
 @InputType({ description: 'Closed-loop steps of rising concurrency; stops at the first step over the SLO.' })
 export class SaturationPlanInput {

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { ErrorCode } from '@lunanexa/contracts';
 import { insertRequestRecords, type GatewayRequestRecord } from '@lunanexa/persistence';
+import { temporal } from '@temporalio/proto';
 import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test-support';
 
 /**
@@ -403,6 +406,23 @@ describe('benchmark runs (saturation, long stream, mixed) and capacity recommend
     expect(mixed.short.errors + mixed.long.errors).to.equal(0);
     expect(mixed.long.latencyMs!.p50).to.be.greaterThan(mixed.short.latencyMs!.p50);
     expect(mixed.long.tokensPerSecond).to.be.greaterThan(mixed.short.tokensPerSecond);
+
+    if (process.env['LUNANEXA_RECORD_HISTORIES'] === '1') {
+      // Refreshes the committed history that workflows/test/replay.spec.ts replays on every run.
+      const history = await api.fixture.env.client.workflow.getHandle(started.workflowId).fetchHistory();
+      const file = join(
+        __dirname,
+        '..',
+        '..',
+        '..',
+        '..',
+        'workflows',
+        'test',
+        'histories',
+        'benchmark-run.succeeded.binpb',
+      );
+      writeFileSync(file, temporal.api.history.v1.History.encode(history).finish());
+    }
 
     // The same key returns the same run; another plan under it is refused.
     const again = await api.graphql(

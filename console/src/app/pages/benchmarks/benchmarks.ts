@@ -231,6 +231,13 @@ export class Benchmarks {
   );
 
   constructor() {
+    // The picker shows the run on display: the newest until another is chosen.
+    effect(() => {
+      const newest = this.runs.value()?.benchmarkRuns[0]?.id;
+      if (newest !== undefined && untracked(() => this.runPick.value) === '') {
+        untracked(() => this.runPick.setValue(newest));
+      }
+    });
     let previous: string | undefined;
     effect(() => {
       const key = JSON.stringify(this.chosen() ?? null);

@@ -6,6 +6,7 @@ import { createNodeActivities, type ControllerSigningIdentity } from './node';
 import { createSystemActivities } from './system';
 import { createRolloutActivities } from './rollout';
 import { createEvaluationActivities } from './evaluation';
+import { createBenchmarkActivities } from './benchmark';
 import { createRetentionActivities } from './retention';
 import { createNodeRecoveryActivities } from './node-recovery';
 import { createHealingActivities } from './healing';
@@ -54,6 +55,7 @@ export function createActivities(ports: ActivityPorts) {
     ...createDeploymentActivities({ db: ports.db, clock, southbound: ports.southbound }),
     ...createRolloutActivities({ db: ports.db, clock }),
     ...createEvaluationActivities({ db: ports.db, clock }),
+    ...createBenchmarkActivities({ db: ports.db, clock }),
     ...createRetentionActivities({ db: ports.db, clock }),
     ...createNodeRecoveryActivities({ db: ports.db, clock }),
     ...createHealingActivities({ db: ports.db, clock }),

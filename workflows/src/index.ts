@@ -6,6 +6,7 @@ export { deploymentWorkflow } from './deployment';
 export { rolloutWorkflow } from './rollout';
 export { verifyModelVersionWorkflow } from './verify-model-version';
 export { evaluateWorkflow } from './evaluate';
+export { benchmarkRunWorkflow } from './benchmark-run';
 export { retentionExpiryWorkflow } from './retention-expiry';
 export { nodeLeaseWatchWorkflow, nodeRecoveryWorkflow } from './node-recovery';
 export { healingWorkflow, healingLoopWorkflow } from './healing';

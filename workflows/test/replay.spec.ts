@@ -11,7 +11,7 @@ import * as workflows from '../src';
  * (non-determinism) fails here before it can break running workflows.
  * Refresh them from the real stack with
  * `LUNANEXA_RECORD_HISTORIES=1 npm test -- --only integration --only e2e`
- * (integration writes ping, evaluate and retention-expiry; every e2e fleet
+ * (integration writes ping, evaluate, benchmark-run and retention-expiry; every e2e fleet
  * writes `<type>.recorded.binpb` for each workflow type it ran).
  */
 const HISTORIES = join(__dirname, '..', '..', 'test', 'histories');

@@ -22,6 +22,13 @@ export interface ChatCall {
   readonly seed: number;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
+  /** When given, each content chunk's arrival (ms from the request's start) is appended: the inter-token gaps. */
+  readonly tokenTimesMs?: number[];
+  /**
+   * Sends `ignore_eos` (vLLM, SGLang and llama.cpp take it) so the answer runs to max_tokens: a long-stream
+   * benchmark needs long answers whatever the model would say. OpenAI's own API does not know it.
+   */
+  readonly ignoreEos?: boolean;
 }
 
 export type ChatAnswer =
@@ -38,6 +45,7 @@ function body(call: ChatCall, stream: boolean): string {
     seed: call.seed,
     stream,
     ...(stream ? { stream_options: { include_usage: true } } : {}),
+    ...(call.ignoreEos === true ? { ignore_eos: true } : {}),
   });
 }
 
@@ -150,8 +158,10 @@ export async function chatStreamSample(call: ChatCall): Promise<RequestSample & 
         if (chunk.error !== undefined) return sample(false, ErrorCode.UPSTREAM_FAILED);
         const content = chunk.choices?.[0]?.delta?.content;
         if (typeof content === 'string' && content.length > 0) {
-          ttftMs ??= performance.now() - started;
+          const at = performance.now() - started;
+          ttftMs ??= at;
           contentChunks += 1;
+          call.tokenTimesMs?.push(at);
         }
         const tokens = chunk.usage?.completion_tokens;
         if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 0) usageTokens = tokens;

@@ -29,6 +29,7 @@ import { SigningModule } from './signing/signing.module';
 import { EvidenceModule } from './evidence/evidence.module';
 import { RegistryModule } from './registry/registry.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
+import { BenchmarksModule } from './benchmarks/benchmarks.module';
 import { SystemModule } from './system/system.module';
 
 /** Every GraphQL error carries the request and correlation ids of the call that produced it. */
@@ -114,6 +115,7 @@ export class AppModule {
         EvidenceModule,
         RegistryModule,
         EvaluationsModule,
+        BenchmarksModule,
         NodesModule,
         AgentChannelModule,
         DeploymentsModule,

@@ -20,6 +20,7 @@ import {
   RegistryResolver,
 } from './registry/registry.resolver';
 import { EvaluationResolver } from './evaluations/evaluation.resolver';
+import { BenchmarkRunResolver } from './benchmarks/benchmark-run.resolver';
 import { SearchResolver } from './requests/search.resolver';
 import { WorkflowAlertsResolver } from './requests/workflow-alerts.resolver';
 import { SystemResolver } from './system/system.resolver';
@@ -48,6 +49,7 @@ export const GRAPHQL_RESOLVERS = [
   ModelFieldsResolver,
   ModelVersionFieldsResolver,
   EvaluationResolver,
+  BenchmarkRunResolver,
 ];
 
 export const COMMITTED_SCHEMA_PATH = 'apps/api/schema.gql';

@@ -25,6 +25,8 @@ export interface GenerationRequest {
   readonly seed: number;
   readonly maxTokens: number;
   readonly stop: readonly string[];
+  /** vLLM's, SGLang's and llama.cpp's `ignore_eos`: write on to maxTokens instead of stopping naturally. */
+  readonly ignoreEos?: boolean;
 }
 
 export interface Generation {
@@ -134,8 +136,12 @@ export function generationKey(model: string, prompt: FakePrompt, seed: number): 
 }
 
 /** The full sequence the model would write with no limit: whole sentences, first word capitalised. */
-function naturalPieces(stream: DigestStream): string[] {
-  const length = NATURAL_LENGTH.min + stream.below(NATURAL_LENGTH.max - NATURAL_LENGTH.min + 1);
+function naturalPieces(stream: DigestStream, atLeast = 0): string[] {
+  // The natural length is drawn either way, so ignoring the end of sequence only extends the same text.
+  const length = Math.max(
+    atLeast,
+    NATURAL_LENGTH.min + stream.below(NATURAL_LENGTH.max - NATURAL_LENGTH.min + 1),
+  );
   const pieces: string[] = [];
   let sentenceLeft = 0;
   for (let i = 0; i < length; i += 1) {
@@ -184,9 +190,10 @@ export function promptTokensOf(prompt: FakePrompt): number {
 
 export function generate(request: GenerationRequest): Generation {
   const stream = new DigestStream(generationKey(request.model, request.prompt, request.seed));
-  const natural = naturalPieces(stream);
+  const natural = naturalPieces(stream, request.ignoreEos === true ? request.maxTokens : 0);
   let pieces = natural.slice(0, request.maxTokens);
-  let finishReason: 'stop' | 'length' = natural.length > request.maxTokens ? 'length' : 'stop';
+  let finishReason: 'stop' | 'length' =
+    natural.length > request.maxTokens || request.ignoreEos === true ? 'length' : 'stop';
 
   const text = pieces.join('');
   const stopAt = request.stop

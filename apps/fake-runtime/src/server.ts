@@ -89,9 +89,10 @@ function invalid(message: string, param: string | null = null): HttpFailure {
   );
 }
 
-type Inference =
+type Inference = (
   | { readonly kind: 'chat'; readonly request: z.infer<typeof OpenAiChatRequestSchema> }
-  | { readonly kind: 'completion'; readonly request: z.infer<typeof OpenAiCompletionRequestSchema> };
+  | { readonly kind: 'completion'; readonly request: z.infer<typeof OpenAiCompletionRequestSchema> }
+) & { readonly ignoreEos: boolean };
 
 /** What one request will produce, decided before the first byte. */
 interface Plan {
@@ -350,6 +351,7 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
       seed: request.seed ?? config.seed,
       maxTokens: maxTokens ?? config.maxTokens,
       stop: typeof stop === 'string' ? [stop] : stop,
+      ignoreEos: inference.ignoreEos,
     });
     return {
       kind: inference.kind,
@@ -631,14 +633,27 @@ function tooLarge(): HttpFailure {
   );
 }
 
+/**
+ * `ignore_eos` is the serving runtimes' extension (vLLM, SGLang, llama.cpp)
+ * benchmarks use to get long answers; it is not OpenAI's, so it is taken off
+ * before the OpenAI schema judges the rest.
+ */
 function parseInference(route: string, body: unknown): Inference {
+  let ignoreEos = false;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'ignore_eos' in body) {
+    const { ignore_eos: flag, ...rest } = body as Record<string, unknown>;
+    if (typeof flag !== 'boolean' && flag !== null)
+      throw invalid('ignore_eos must be a boolean', 'ignore_eos');
+    ignoreEos = flag === true;
+    body = rest;
+  }
   if (route === CHAT_PATH) {
     const result = OpenAiChatRequestSchema.safeParse(body);
-    if (result.success) return { kind: 'chat', request: result.data };
+    if (result.success) return { kind: 'chat', request: result.data, ignoreEos };
     throw invalidFrom(result.error);
   }
   const result = OpenAiCompletionRequestSchema.safeParse(body);
-  if (result.success) return { kind: 'completion', request: result.data };
+  if (result.success) return { kind: 'completion', request: result.data, ignoreEos };
   throw invalidFrom(result.error);
 }
 

@@ -161,6 +161,20 @@ describe('fake runtime OpenAI API', function () {
     expect(stopped.text).to.equal(full.slice(0, full.indexOf(word)));
   });
 
+  it("takes the runtimes' ignore_eos extension: writes to max_tokens; refuses a non-boolean", async () => {
+    const long = OpenAiCompletionResponseSchema.parse(
+      parseJson(
+        (await postJson(runtime.url, COMPLETION_PATH, { ...COMPLETION, max_tokens: 400, ignore_eos: true }))
+          .text,
+      ),
+    );
+    expect(long.usage?.completion_tokens).to.equal(400);
+    expect(long.choices[0].finish_reason).to.equal('length');
+    const bad = await postJson(runtime.url, CHAT_PATH, { ...CHAT, ignore_eos: 'yes' });
+    expect(bad.status).to.equal(400);
+    expect(OpenAiErrorBodySchema.parse(parseJson(bad.text)).error).to.include({ param: 'ignore_eos' });
+  });
+
   it('refuses another model with 404 model_not_found', async () => {
     const res = await postJson(runtime.url, CHAT_PATH, { ...CHAT, model: 'other-model' });
     expect(res.status).to.equal(404);

@@ -49,6 +49,17 @@ describe('fake runtime generator', () => {
     expect(generate({ ...BASE, maxTokens: full.pieces.length - 1 }).finishReason).to.equal('length');
   });
 
+  it('writes on to max_tokens with ignoreEos, extending the natural text', () => {
+    const natural = generate(BASE);
+    const long = generate({ ...BASE, maxTokens: 3000, ignoreEos: true });
+    expect(long.pieces).to.have.length(3000);
+    expect(long.completionTokens).to.equal(3000);
+    expect(long.pieces.slice(0, natural.pieces.length - 1)).to.deep.equal(natural.pieces.slice(0, -1));
+    expect(generate({ ...BASE, maxTokens: 5, ignoreEos: true }).pieces).to.deep.equal(
+      natural.pieces.slice(0, 5),
+    );
+  });
+
   it('stops before the first stop sequence and leaves it out', () => {
     const full = generate(BASE);
     const word = full.pieces[3].trim();

@@ -111,6 +111,7 @@ export const EVALUATION_MUTATION_PERMISSIONS = {
   createEvaluationSuite: 'operate',
   createBenchmarkProfile: 'operate',
   startEvaluation: 'operate',
+  startBenchmarkRun: 'operate',
 } as const satisfies Readonly<Record<string, Permission>>;
 
 export function roleHasPermission(role: Role, permission: Permission): boolean {

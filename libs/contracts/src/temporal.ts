@@ -26,6 +26,7 @@ export const WORKFLOW_TYPES = {
   retentionExpiry: 'retentionExpiryWorkflow',
   verifyModelVersion: 'verifyModelVersionWorkflow',
   evaluate: 'evaluateWorkflow',
+  benchmarkRun: 'benchmarkRunWorkflow',
   nodeLeaseWatch: 'nodeLeaseWatchWorkflow',
   nodeRecovery: 'nodeRecoveryWorkflow',
   healing: 'healingWorkflow',

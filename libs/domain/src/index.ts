@@ -8,6 +8,7 @@ export * from './deploy-policy';
 export * from './rollout-analysis';
 export * from './hardware-compatibility';
 export * from './evaluation';
+export * from './benchmark-runs';
 export * from './placement';
 export * from './drain-plan';
 export * from './quota';

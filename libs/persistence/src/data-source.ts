@@ -23,6 +23,7 @@ import { AssignmentRuntimeLoad1768520000000 } from './migrations/1768520000000-a
 import { NodeConditions1768540000000 } from './migrations/1768540000000-node-conditions';
 import { GpuSamples1768560000000 } from './migrations/1768560000000-gpu-samples';
 import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-throttle';
+import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark-runs';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   NodeConditions1768540000000,
   GpuSamples1768560000000,
   SignInThrottle1768700000000,
+  BenchmarkRuns1768810000000,
 ];
 
 export interface DataSourceSettings {

@@ -10,6 +10,7 @@ export * from './fleet';
 export * from './rollouts';
 export * from './registry';
 export * from './evaluations';
+export * from './benchmark-runs';
 export * from './data-policies';
 export * from './gateway-credentials';
 export * from './deploy-policy';

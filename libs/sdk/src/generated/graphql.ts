@@ -302,6 +302,39 @@ export interface BenchmarkRegressionThresholdsInput {
   readonly ttftSlackMs?: number | null;
 }
 
+/** A benchmark run on one deployment; each kind’s result appears as it ends. */
+export interface BenchmarkRun {
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly deploymentId: string;
+  readonly error: string | null;
+  readonly errorCode: string | null;
+  readonly finishedAt: string | null;
+  readonly id: string;
+  /** Kinds planned: saturation, longStream, mixed. */
+  readonly kinds: readonly string[];
+  readonly longStream: LongStreamResult | null;
+  readonly mixed: MixedResult | null;
+  readonly modelRef: string;
+  readonly profile: string;
+  readonly saturation: SaturationResult | null;
+  /** The profile’s error-rate limit. */
+  readonly sloMaxErrorRate: number | null;
+  /** The profile’s p95 TTFT limit, ms. */
+  readonly sloTtftP95Ms: number | null;
+  /** Running, Succeeded or Failed. */
+  readonly state: string;
+  readonly workflowId: string;
+}
+
+export interface BenchmarkRunOperation {
+  readonly correlationId: string;
+  readonly run: BenchmarkRun | null;
+  readonly runId: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
 export interface BootstrapToken {
   readonly autoApprove: boolean;
   readonly createdAt: DateTimeString;
@@ -316,6 +349,39 @@ export interface BootstrapToken {
   readonly revokedAt: DateTimeString | null;
   readonly usedAt: DateTimeString | null;
   readonly usedByNodeId: string | null;
+}
+
+/** Replicas an alias needs at its observed peak to keep its benchmark’s p95 TTFT, headroom now, and what losing its busiest node leaves. Null figures mean missing data (see missing), never zero. */
+export interface CapacityRecommendation {
+  readonly alias: string;
+  /** The benchmark run the capacity comes from. */
+  readonly benchmarkRunId: string | null;
+  readonly bucketSeconds: number;
+  readonly capacityAfterNodeLoss: number | null;
+  readonly capacityRequestsPerSecond: number | null;
+  /** Ready replicas serving now. */
+  readonly currentReplicas: number;
+  /** The deployment its current revision routes to. */
+  readonly deploymentId: string | null;
+  /** (capacity − peak) ÷ capacity. */
+  readonly headroom: number | null;
+  /** The node carrying the most replicas. */
+  readonly largestNode: string | null;
+  /** What is missing, in words; empty when every figure is known. */
+  readonly missing: readonly string[];
+  /** (capacity after the loss − peak) ÷ peak. */
+  readonly nodeLossMargin: number | null;
+  /** Start of the busiest bucket. */
+  readonly peakAt: string | null;
+  /** Busiest bucket’s requests ÷ bucket seconds. */
+  readonly peakRequestsPerSecond: number | null;
+  readonly perReplicaRequestsPerSecond: number | null;
+  /** ceil(peak ÷ per-replica capacity). */
+  readonly replicasNeeded: number | null;
+  readonly survivesNodeLoss: boolean | null;
+  /** That run’s profile p95 TTFT target, ms. */
+  readonly targetTtftP95Ms: number | null;
+  readonly windowHours: number;
 }
 
 /** Your current password and the new one; every session of yours ends, a fresh one is returned. */
@@ -1115,6 +1181,25 @@ export interface LiveEvent {
   readonly workflowId: string | null;
 }
 
+/** The figures of one measured load; errors count in errorRate only. */
+export interface LoadFigures {
+  readonly concurrency: number;
+  readonly durationMs: number;
+  readonly errorRate: number;
+  readonly errors: number;
+  /** Whole request, ms. */
+  readonly latencyMs: LatencyPercentiles | null;
+  /** Null: no replica reports a queue gauge. */
+  readonly queueDepth: QueueDepth | null;
+  readonly requests: number;
+  /** Successful requests per second of wall clock. */
+  readonly requestsPerSecond: number;
+  /** Completion tokens of successful requests per second of wall clock. */
+  readonly tokensPerSecond: number;
+  /** Time to first token, ms. */
+  readonly ttftMs: LatencyPercentiles | null;
+}
+
 /** Username and password of an enabled operator. */
 export interface LoginInput {
   readonly password: string;
@@ -1129,6 +1214,34 @@ export interface LoginResult {
   readonly operator: Operator;
 }
 
+/** Few requests of thousands of tokens; measures the gaps between streamed tokens. */
+export interface LongStreamPlanInput {
+  readonly concurrency: number;
+  readonly outputTokens: number;
+  readonly requests: number;
+}
+
+export interface LongStreamResult {
+  readonly completionTokensP50: number | null;
+  readonly concurrency: number;
+  readonly durationMs: number;
+  readonly errorRate: number;
+  readonly errors: number;
+  /** Gaps between streamed tokens, ms. */
+  readonly interTokenGapMs: LatencyPercentiles | null;
+  /** Whole request, ms. */
+  readonly latencyMs: LatencyPercentiles | null;
+  /** Null: no replica reports a queue gauge. */
+  readonly queueDepth: QueueDepth | null;
+  readonly requests: number;
+  /** Successful requests per second of wall clock. */
+  readonly requestsPerSecond: number;
+  /** Completion tokens of successful requests per second of wall clock. */
+  readonly tokensPerSecond: number;
+  /** Time to first token, ms. */
+  readonly ttftMs: LatencyPercentiles | null;
+}
+
 /** The caller: their account and what this credential may do. */
 export interface Me {
   readonly credential: CredentialKind;
@@ -1139,6 +1252,20 @@ export interface Me {
   readonly role: Role;
   /** API tokens only: the display prefix. */
   readonly tokenPrefix: string | null;
+}
+
+/** Short (the profile's outputTokens) and long requests sent at the same time. */
+export interface MixedPlanInput {
+  readonly longConcurrency: number;
+  readonly longOutputTokens: number;
+  readonly longRequests: number;
+  readonly shortConcurrency: number;
+  readonly shortRequests: number;
+}
+
+export interface MixedResult {
+  readonly long: LoadFigures;
+  readonly short: LoadFigures;
 }
 
 /** A model: a name operators recognise; its versions are the deployable records. */
@@ -1299,6 +1426,8 @@ export interface Mutation {
   readonly setTenantUnsignedPolicy: TenantSigningPolicy;
   /** Promote, roll back, pause, resume or abort a running rollout. */
   readonly signalRollout: Rollout;
+  /** Starts a benchmark run on a deployment’s Ready replicas: a saturation sweep, a long stream and/or a mixed load, with the profile’s lengths and SLO. */
+  readonly startBenchmarkRun: BenchmarkRunOperation;
   /** Evaluates a model version on a candidate deployment of it: the suite, then the benchmark profile; records scores and metrics and moves the version to Evaluated or EvaluationFailed. */
   readonly startEvaluation: EvaluationOperation;
   /** Starts a rollout of a model version to an alias: policy and digest checks, canary deployment, canary steps with analysis, promotion or rollback. Refusals carry their typed code. */
@@ -1525,6 +1654,10 @@ export interface MutationSignalRolloutArgs {
   readonly rollout: string;
 }
 
+export interface MutationStartBenchmarkRunArgs {
+  readonly input: StartBenchmarkRunInput;
+}
+
 export interface MutationStartEvaluationArgs {
   readonly input: StartEvaluationInput;
 }
@@ -1702,8 +1835,13 @@ export interface Query {
   readonly benchmarkComparison: BenchmarkComparison;
   /** Every benchmark profile, by name. */
   readonly benchmarkProfiles: readonly BenchmarkProfile[];
+  readonly benchmarkRun: BenchmarkRun | null;
+  /** Benchmark runs, newest first; of one deployment when given. */
+  readonly benchmarkRuns: readonly BenchmarkRun[];
   /** Bootstrap tokens, newest first (never the secret). */
   readonly bootstrapTokens: readonly BootstrapToken[];
+  /** Per alias (one, or every alias that routes): replicas needed at the observed peak (busiest bucket of the window, default 24 h of 60 s buckets) to keep the benchmark’s p95 TTFT, headroom now, and what losing the node with most replicas leaves. */
+  readonly capacityRecommendations: readonly CapacityRecommendation[];
   /** Hashes of the registry, the desired state and the audit chain, as backup.sh records them beside each dump: compare a running controller with a backup (lunanexa digest --compare). Changes nothing. */
   readonly controlPlaneDigest: ControlPlaneDigestView;
   /** What an agent needs to pin the controller: key id and fingerprint. */
@@ -1798,6 +1936,21 @@ export interface QueryBenchmarkComparisonArgs {
   readonly modelVersions: readonly string[];
   readonly profile: string;
   readonly thresholds?: BenchmarkRegressionThresholdsInput | null;
+}
+
+export interface QueryBenchmarkRunArgs {
+  readonly id: string;
+}
+
+export interface QueryBenchmarkRunsArgs {
+  readonly deployment?: string | null;
+  readonly limit?: number | null;
+}
+
+export interface QueryCapacityRecommendationsArgs {
+  readonly alias?: string | null;
+  readonly bucketSeconds?: number | null;
+  readonly windowHours?: number | null;
 }
 
 export interface QueryDataPolicyArgs {
@@ -1904,6 +2057,13 @@ export interface QueryTrafficArgs {
 export interface QueryWorkflowAlertsArgs {
   readonly hours?: number;
   readonly limit?: number;
+}
+
+/** Requests waiting in the replicas’ runtime queues (summed), sampled during a load. */
+export interface QueueDepth {
+  readonly max: number;
+  readonly mean: number;
+  readonly samples: number;
 }
 
 /** One difference between the desired state and what runs. */
@@ -2216,6 +2376,46 @@ export interface RuntimePackagingInput {
   readonly type: string;
 }
 
+/** Closed-loop steps of rising concurrency; stops at the first step over the SLO. */
+export interface SaturationPlanInput {
+  /** Strictly rising, e.g. [1, 2, 4, 8]; at most 12 steps. */
+  readonly concurrencySteps: readonly number[];
+  /** Requests sent at each step. */
+  readonly requestsPerStep: number;
+}
+
+export interface SaturationResult {
+  /** First step over the SLO; null when none broke it. */
+  readonly brokeAtConcurrency: number | null;
+  /** Requests per second one replica sustains within the SLO (that step’s rate ÷ replicas). */
+  readonly perReplicaRequestsPerSecond: number | null;
+  /** Replicas the load was spread over. */
+  readonly replicas: number;
+  readonly steps: readonly SaturationStep[];
+  /** Highest concurrency within the SLO. */
+  readonly sustainableConcurrency: number | null;
+}
+
+export interface SaturationStep {
+  /** Null: within the SLO; otherwise why it broke it. */
+  readonly breach: string | null;
+  readonly concurrency: number;
+  readonly durationMs: number;
+  readonly errorRate: number;
+  readonly errors: number;
+  /** Whole request, ms. */
+  readonly latencyMs: LatencyPercentiles | null;
+  /** Null: no replica reports a queue gauge. */
+  readonly queueDepth: QueueDepth | null;
+  readonly requests: number;
+  /** Successful requests per second of wall clock. */
+  readonly requestsPerSecond: number;
+  /** Completion tokens of successful requests per second of wall clock. */
+  readonly tokensPerSecond: number;
+  /** Time to first token, ms. */
+  readonly ttftMs: LatencyPercentiles | null;
+}
+
 /** Something the search box found, and where the console shows it. */
 export interface SearchHit {
   readonly detail: string | null;
@@ -2244,6 +2444,18 @@ export interface SetDataPolicyInput {
 export interface SetOperatorRoleInput {
   readonly operatorId: string;
   readonly role: Role;
+}
+
+export interface StartBenchmarkRunInput {
+  /** Deployment (name or id) with at least one Ready replica. */
+  readonly deployment: string;
+  /** The same key returns the same run. */
+  readonly idempotencyKey?: string | null;
+  readonly longStream?: LongStreamPlanInput | null;
+  readonly mixed?: MixedPlanInput | null;
+  /** Benchmark profile (name or id): prompt and answer lengths, request deadline, SLO. */
+  readonly profile: string;
+  readonly saturation?: SaturationPlanInput | null;
 }
 
 export interface StartEvaluationInput {

@@ -495,6 +495,37 @@ export const ConsoleOperatorFragmentSchema = z.object({
   createdAt: z.string(),
 });
 
+/** Fragment from libs/sdk/graphql/console/benchmarks.graphql. */
+export const ConsoleLoadFiguresFragmentSchema = z.object({
+  concurrency: z.number().int(),
+  requests: z.number().int(),
+  errors: z.number().int(),
+  errorRate: z.number(),
+  ttftMs: z
+    .object({
+      p50: z.number(),
+      p95: z.number(),
+      p99: z.number(),
+    })
+    .nullable(),
+  latencyMs: z
+    .object({
+      p50: z.number(),
+      p95: z.number(),
+      p99: z.number(),
+    })
+    .nullable(),
+  requestsPerSecond: z.number(),
+  tokensPerSecond: z.number(),
+  queueDepth: z
+    .object({
+      max: z.number(),
+      mean: z.number(),
+    })
+    .nullable(),
+  durationMs: z.number(),
+});
+
 /** Fragment from libs/sdk/graphql/console/deployments.graphql. */
 export const ConsoleDeploymentFragmentSchema = z.object({
   id: z.string(),
@@ -1732,6 +1763,136 @@ export const ConsoleBenchmarkComparisonQuerySchema = z.object({
       }),
     ),
   }),
+});
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export const ConsoleBenchmarkRunsQuerySchema = z.object({
+  benchmarkRuns: z.array(
+    z.object({
+      id: z.string(),
+      deploymentId: z.string(),
+      modelRef: z.string(),
+      profile: z.string(),
+      sloTtftP95Ms: z.number().nullable(),
+      sloMaxErrorRate: z.number().nullable(),
+      state: z.string(),
+      kinds: z.array(z.string()),
+      errorCode: z.string().nullable(),
+      error: z.string().nullable(),
+      createdAt: z.string(),
+      finishedAt: z.string().nullable(),
+      saturation: z
+        .object({
+          replicas: z.number().int(),
+          brokeAtConcurrency: z.number().int().nullable(),
+          sustainableConcurrency: z.number().int().nullable(),
+          perReplicaRequestsPerSecond: z.number().nullable(),
+          steps: z.array(
+            z.object({
+              concurrency: z.number().int(),
+              requests: z.number().int(),
+              errors: z.number().int(),
+              errorRate: z.number(),
+              ttftMs: z
+                .object({
+                  p50: z.number(),
+                  p95: z.number(),
+                  p99: z.number(),
+                })
+                .nullable(),
+              latencyMs: z
+                .object({
+                  p50: z.number(),
+                  p95: z.number(),
+                  p99: z.number(),
+                })
+                .nullable(),
+              requestsPerSecond: z.number(),
+              tokensPerSecond: z.number(),
+              queueDepth: z
+                .object({
+                  max: z.number(),
+                  mean: z.number(),
+                })
+                .nullable(),
+              durationMs: z.number(),
+              breach: z.string().nullable(),
+            }),
+          ),
+        })
+        .nullable(),
+      longStream: z
+        .object({
+          concurrency: z.number().int(),
+          requests: z.number().int(),
+          errors: z.number().int(),
+          errorRate: z.number(),
+          ttftMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          latencyMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          requestsPerSecond: z.number(),
+          tokensPerSecond: z.number(),
+          queueDepth: z
+            .object({
+              max: z.number(),
+              mean: z.number(),
+            })
+            .nullable(),
+          durationMs: z.number(),
+          interTokenGapMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          completionTokensP50: z.number().nullable(),
+        })
+        .nullable(),
+      mixed: z
+        .object({
+          short: ConsoleLoadFiguresFragmentSchema,
+          long: ConsoleLoadFiguresFragmentSchema,
+        })
+        .nullable(),
+    }),
+  ),
+});
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export const ConsoleCapacityRecommendationsQuerySchema = z.object({
+  capacityRecommendations: z.array(
+    z.object({
+      alias: z.string(),
+      deploymentId: z.string().nullable(),
+      benchmarkRunId: z.string().nullable(),
+      targetTtftP95Ms: z.number().nullable(),
+      perReplicaRequestsPerSecond: z.number().nullable(),
+      peakRequestsPerSecond: z.number().nullable(),
+      peakAt: z.string().nullable(),
+      windowHours: z.number().int(),
+      currentReplicas: z.number().int(),
+      replicasNeeded: z.number().int().nullable(),
+      capacityRequestsPerSecond: z.number().nullable(),
+      headroom: z.number().nullable(),
+      largestNode: z.string().nullable(),
+      capacityAfterNodeLoss: z.number().nullable(),
+      nodeLossMargin: z.number().nullable(),
+      survivesNodeLoss: z.boolean().nullable(),
+      missing: z.array(z.string()),
+    }),
+  ),
 });
 
 /** From libs/sdk/graphql/console/deployments.graphql. */

@@ -464,6 +464,31 @@ export type ConsoleOperatorFragment = {
   readonly createdAt: Schema.DateTimeString;
 };
 
+/** Fragment from libs/sdk/graphql/console/benchmarks.graphql. */
+export type ConsoleLoadFiguresFragment = {
+  readonly concurrency: number;
+  readonly requests: number;
+  readonly errors: number;
+  readonly errorRate: number;
+  readonly ttftMs: {
+    readonly p50: number;
+    readonly p95: number;
+    readonly p99: number;
+  } | null;
+  readonly latencyMs: {
+    readonly p50: number;
+    readonly p95: number;
+    readonly p99: number;
+  } | null;
+  readonly requestsPerSecond: number;
+  readonly tokensPerSecond: number;
+  readonly queueDepth: {
+    readonly max: number;
+    readonly mean: number;
+  } | null;
+  readonly durationMs: number;
+};
+
 /** Fragment from libs/sdk/graphql/console/deployments.graphql. */
 export type ConsoleDeploymentFragment = {
   readonly id: string;
@@ -5358,6 +5383,256 @@ export const ConsoleBenchmarkComparisonDocument: TypedDocument<
         temporalUiUrl
       }
     }
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export type ConsoleBenchmarkRunsQuery = {
+  readonly benchmarkRuns: readonly {
+    readonly id: string;
+    readonly deploymentId: string;
+    readonly modelRef: string;
+    readonly profile: string;
+    readonly sloTtftP95Ms: number | null;
+    readonly sloMaxErrorRate: number | null;
+    readonly state: string;
+    readonly kinds: readonly string[];
+    readonly errorCode: string | null;
+    readonly error: string | null;
+    readonly createdAt: string;
+    readonly finishedAt: string | null;
+    readonly saturation: {
+      readonly replicas: number;
+      readonly brokeAtConcurrency: number | null;
+      readonly sustainableConcurrency: number | null;
+      readonly perReplicaRequestsPerSecond: number | null;
+      readonly steps: readonly {
+        readonly concurrency: number;
+        readonly requests: number;
+        readonly errors: number;
+        readonly errorRate: number;
+        readonly ttftMs: {
+          readonly p50: number;
+          readonly p95: number;
+          readonly p99: number;
+        } | null;
+        readonly latencyMs: {
+          readonly p50: number;
+          readonly p95: number;
+          readonly p99: number;
+        } | null;
+        readonly requestsPerSecond: number;
+        readonly tokensPerSecond: number;
+        readonly queueDepth: {
+          readonly max: number;
+          readonly mean: number;
+        } | null;
+        readonly durationMs: number;
+        readonly breach: string | null;
+      }[];
+    } | null;
+    readonly longStream: {
+      readonly concurrency: number;
+      readonly requests: number;
+      readonly errors: number;
+      readonly errorRate: number;
+      readonly ttftMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly latencyMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly requestsPerSecond: number;
+      readonly tokensPerSecond: number;
+      readonly queueDepth: {
+        readonly max: number;
+        readonly mean: number;
+      } | null;
+      readonly durationMs: number;
+      readonly interTokenGapMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly completionTokensP50: number | null;
+    } | null;
+    readonly mixed: {
+      readonly short: ConsoleLoadFiguresFragment;
+      readonly long: ConsoleLoadFiguresFragment;
+    } | null;
+  }[];
+};
+
+export type ConsoleBenchmarkRunsQueryVariables = Record<string, never>;
+
+export const ConsoleBenchmarkRunsDocument: TypedDocument<
+  ConsoleBenchmarkRunsQuery,
+  ConsoleBenchmarkRunsQueryVariables
+> = {
+  operationName: 'ConsoleBenchmarkRuns',
+  document: `query ConsoleBenchmarkRuns {
+  benchmarkRuns(limit: 20) {
+    id
+    deploymentId
+    modelRef
+    profile
+    sloTtftP95Ms
+    sloMaxErrorRate
+    state
+    kinds
+    errorCode
+    error
+    createdAt
+    finishedAt
+    saturation {
+      replicas
+      brokeAtConcurrency
+      sustainableConcurrency
+      perReplicaRequestsPerSecond
+      steps {
+        concurrency
+        requests
+        errors
+        errorRate
+        ttftMs {
+          p50
+          p95
+          p99
+        }
+        latencyMs {
+          p50
+          p95
+          p99
+        }
+        requestsPerSecond
+        tokensPerSecond
+        queueDepth {
+          max
+          mean
+        }
+        durationMs
+        breach
+      }
+    }
+    longStream {
+      concurrency
+      requests
+      errors
+      errorRate
+      ttftMs {
+        p50
+        p95
+        p99
+      }
+      latencyMs {
+        p50
+        p95
+        p99
+      }
+      requestsPerSecond
+      tokensPerSecond
+      queueDepth {
+        max
+        mean
+      }
+      durationMs
+      interTokenGapMs {
+        p50
+        p95
+        p99
+      }
+      completionTokensP50
+    }
+    mixed {
+      short {
+        ...ConsoleLoadFigures
+      }
+      long {
+        ...ConsoleLoadFigures
+      }
+    }
+  }
+}
+
+fragment ConsoleLoadFigures on LoadFigures {
+  concurrency
+  requests
+  errors
+  errorRate
+  ttftMs {
+    p50
+    p95
+    p99
+  }
+  latencyMs {
+    p50
+    p95
+    p99
+  }
+  requestsPerSecond
+  tokensPerSecond
+  queueDepth {
+    max
+    mean
+  }
+  durationMs
+}`,
+};
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export type ConsoleCapacityRecommendationsQuery = {
+  readonly capacityRecommendations: readonly {
+    readonly alias: string;
+    readonly deploymentId: string | null;
+    readonly benchmarkRunId: string | null;
+    readonly targetTtftP95Ms: number | null;
+    readonly perReplicaRequestsPerSecond: number | null;
+    readonly peakRequestsPerSecond: number | null;
+    readonly peakAt: string | null;
+    readonly windowHours: number;
+    readonly currentReplicas: number;
+    readonly replicasNeeded: number | null;
+    readonly capacityRequestsPerSecond: number | null;
+    readonly headroom: number | null;
+    readonly largestNode: string | null;
+    readonly capacityAfterNodeLoss: number | null;
+    readonly nodeLossMargin: number | null;
+    readonly survivesNodeLoss: boolean | null;
+    readonly missing: readonly string[];
+  }[];
+};
+
+export type ConsoleCapacityRecommendationsQueryVariables = Record<string, never>;
+
+export const ConsoleCapacityRecommendationsDocument: TypedDocument<
+  ConsoleCapacityRecommendationsQuery,
+  ConsoleCapacityRecommendationsQueryVariables
+> = {
+  operationName: 'ConsoleCapacityRecommendations',
+  document: `query ConsoleCapacityRecommendations {
+  capacityRecommendations {
+    alias
+    deploymentId
+    benchmarkRunId
+    targetTtftP95Ms
+    perReplicaRequestsPerSecond
+    peakRequestsPerSecond
+    peakAt
+    windowHours
+    currentReplicas
+    replicasNeeded
+    capacityRequestsPerSecond
+    headroom
+    largestNode
+    capacityAfterNodeLoss
+    nodeLossMargin
+    survivesNodeLoss
+    missing
   }
 }`,
 };

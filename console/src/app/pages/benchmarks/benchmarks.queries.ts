@@ -1,8 +1,12 @@
 import {
   ConsoleBenchmarkChoicesDocument,
   ConsoleBenchmarkComparisonDocument,
+  ConsoleBenchmarkRunsDocument,
+  ConsoleCapacityRecommendationsDocument,
   type ConsoleBenchmarkChoicesQuery,
   type ConsoleBenchmarkComparisonQuery,
+  type ConsoleBenchmarkRunsQuery,
+  type ConsoleCapacityRecommendationsQuery,
 } from '@lunanexa/sdk/generated/operations';
 
 /* The benchmark operations (libs/sdk/graphql/console/benchmarks.graphql); result types are generated from each selection. */
@@ -16,3 +20,13 @@ export type BenchmarkRegression = ComparisonEntry['regressions'][number];
 /** What the view offers to compare: profiles and the versions that may have runs on them. */
 export const BENCHMARK_CHOICES = ConsoleBenchmarkChoicesDocument;
 export const BENCHMARK_COMPARISON = ConsoleBenchmarkComparisonDocument;
+
+export type BenchmarkRun = ConsoleBenchmarkRunsQuery['benchmarkRuns'][number];
+export type SaturationStep = NonNullable<BenchmarkRun['saturation']>['steps'][number];
+export type LongStream = NonNullable<BenchmarkRun['longStream']>;
+export type LoadFigures = NonNullable<BenchmarkRun['mixed']>['short'];
+export type CapacityRecommendation = ConsoleCapacityRecommendationsQuery['capacityRecommendations'][number];
+
+/** Recent benchmark runs (saturation sweeps, long streams, mixed loads) and the capacity per alias. */
+export const BENCHMARK_RUNS = ConsoleBenchmarkRunsDocument;
+export const CAPACITY_RECOMMENDATIONS = ConsoleCapacityRecommendationsDocument;

@@ -4,6 +4,9 @@
  *   table 'Benchmark comparison: one row per version, regressions flagged' whose rowheaders are the
  *   version refs; a regressed figure reads '<figure> regressed: <reason>'. Empty: text
  *   'No benchmark profiles yet.'. Failure: an alert 'Could not load benchmark profiles: …' and 'Retry'.
+ *   Regions 'Benchmark runs' (combobox 'Benchmark run'; img 'Saturation curve: throughput and p95 TTFT by
+ *   concurrency'; table 'Saturation steps'; img 'Long stream inter-token gap percentiles'; table 'Long
+ *   stream and mixed loads') and 'Capacity' (table 'Capacity per alias at its observed peak').
  */
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, effect, inject, untracked } from '@angular/core';
@@ -29,8 +32,24 @@ import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { REFRESH_INTERVAL_MS } from '../models/model-rules';
 import { changesRegistry } from '../models/models-view';
-import { METRIC_COLUMNS, metricCell } from './benchmark-rules';
-import { BENCHMARK_CHOICES, BENCHMARK_COMPARISON, type Comparison } from './benchmarks.queries';
+import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
+import {
+  METRIC_COLUMNS,
+  capacityRow,
+  gapChart,
+  loadRow,
+  metricCell,
+  saturationChart,
+  saturationSummary,
+  stepRows,
+} from './benchmark-rules';
+import {
+  BENCHMARK_CHOICES,
+  BENCHMARK_COMPARISON,
+  BENCHMARK_RUNS,
+  CAPACITY_RECOMMENDATIONS,
+  type Comparison,
+} from './benchmarks.queries';
 
 interface Selection {
   readonly profile: string;
@@ -42,7 +61,9 @@ interface Selection {
  * Benchmark profiles side by side: pick a profile and the versions to
  * compare; each version's latest finished run on the profile is shown
  * against the baseline (the first version unless another is chosen), with
- * the figures that regressed beyond the API's thresholds flagged.
+ * the figures that regressed beyond the API's thresholds flagged. Below:
+ * benchmark runs (the saturation curve, long-stream gaps, mixed loads) and
+ * each alias's capacity at its observed peak.
  */
 @Component({
   selector: 'lnx-benchmarks',
@@ -64,6 +85,7 @@ interface Selection {
     ErrorPanel,
     Icon,
     LivePageHeader,
+    TimeSeriesChart,
   ],
   templateUrl: './benchmarks.html',
   styleUrl: './benchmarks.scss',
@@ -154,7 +176,68 @@ export class Benchmarks {
 
   protected readonly profile = computed(() => this.profiles().find((p) => p.name === this.chosen()?.profile));
 
+  // ---- benchmark runs and capacity ----
+
+  protected readonly runs = pollQuery(
+    (signal) => this.graphql.request(BENCHMARK_RUNS, {}, { flow: this.flow, signal }),
+    {
+      intervalMs: REFRESH_INTERVAL_MS,
+      refreshOn: inject(LiveEvents)
+        .events(['audit'])
+        .pipe(filter((event) => event.dropped > 0 || (event.action ?? '').startsWith('benchmark.'))),
+    },
+  );
+  protected readonly capacity = pollQuery(
+    (signal) => this.graphql.request(CAPACITY_RECOMMENDATIONS, {}, { flow: this.flow, signal }),
+    { intervalMs: REFRESH_INTERVAL_MS },
+  );
+
+  protected readonly runPick = this.fb.control('');
+  private readonly runPicked = toSignal(this.runPick.valueChanges, { initialValue: '' });
+  /** The chosen run, or the newest. */
+  protected readonly run = computed(() => {
+    const runs = this.runs.value()?.benchmarkRuns ?? [];
+    return runs.find((r) => r.id === this.runPicked()) ?? runs[0];
+  });
+  protected readonly sweepChart = computed(() => {
+    const run = this.run();
+    return run === undefined ? null : saturationChart(run);
+  });
+  protected readonly sweepRows = computed(() => {
+    const run = this.run();
+    return run === undefined ? [] : stepRows(run);
+  });
+  protected readonly sweepSummary = computed(() => {
+    const run = this.run();
+    return run === undefined ? '' : saturationSummary(run);
+  });
+  protected readonly gaps = computed(() => {
+    const stream = this.run()?.longStream;
+    return stream ? gapChart(stream) : null;
+  });
+  protected readonly otherRows = computed(() => {
+    const run = this.run();
+    const rows = [];
+    if (run?.longStream) {
+      rows.push(loadRow('Long stream', run.longStream));
+    }
+    if (run?.mixed) {
+      rows.push(loadRow('Mixed: short', run.mixed.short), loadRow('Mixed: long', run.mixed.long));
+    }
+    return rows;
+  });
+  protected readonly capacityRows = computed(() =>
+    (this.capacity.value()?.capacityRecommendations ?? []).map(capacityRow),
+  );
+
   constructor() {
+    // The picker shows the run on display: the newest until another is chosen.
+    effect(() => {
+      const newest = this.runs.value()?.benchmarkRuns[0]?.id;
+      if (newest !== undefined && untracked(() => this.runPick.value) === '') {
+        untracked(() => this.runPick.setValue(newest));
+      }
+    });
     let previous: string | undefined;
     effect(() => {
       const key = JSON.stringify(this.chosen() ?? null);
@@ -168,5 +251,7 @@ export class Benchmarks {
   protected refresh(): void {
     this.choices.refresh();
     this.comparison.refresh();
+    this.runs.refresh();
+    this.capacity.refresh();
   }
 }

@@ -112,6 +112,11 @@ export class TimeSeriesChart {
   readonly x = input.required<readonly number[]>();
   readonly series = input.required<readonly ChartSeries[]>();
   /**
+   * Null (default): x is epoch milliseconds on a time axis. Otherwise x is a plain number in this unit
+   * ("concurrent" for a saturation sweep) on a linear axis.
+   */
+  readonly xUnit = input<string | null>(null);
+  /**
    * Whether there is nothing to draw. By default: no points, or only gaps.
    * Set it where zeros mean "nothing happened" (no requests in the window).
    */
@@ -165,6 +170,11 @@ export class TimeSeriesChart {
     const latest = this.series().map(
       (series) => `${series.label} ${formatChartValue(latestValue(series.values), series.unit)}`,
     );
+    const unit = this.xUnit();
+    const x = this.x();
+    if (unit !== null && x.length > 0) {
+      return `At ${formatChartNumber(x[x.length - 1])} ${unit}: ${latest.join('; ')}.`;
+    }
     return `Latest: ${latest.join('; ')}.`;
   });
 
@@ -208,12 +218,13 @@ export class TimeSeriesChart {
     }
 
     const data: uPlot.AlignedData = [
-      x.map((ms) => ms / 1000),
+      this.xUnit() === null ? x.map((ms) => ms / 1000) : [...x],
       ...series.map((line) => line.values.map((value) => value ?? null)),
     ];
     const shape = JSON.stringify([
       theme,
       height,
+      this.xUnit(),
       series.map((line) => [line.label, line.unit, line.color, line.line, line.spanGaps, line.whole]),
     ]);
     if (this.plot !== undefined && shape === this.plotShape) {
@@ -234,7 +245,8 @@ export class TimeSeriesChart {
     const font = `12px ${getComputedStyle(this.host.nativeElement).fontFamily}`;
     const units = [...new Set(series.map((line) => line.unit))];
 
-    const scales: uPlot.Scales = { x: { time: true } };
+    const xUnit = this.xUnit();
+    const scales: uPlot.Scales = { x: { time: xUnit === null } };
     for (const unit of units) {
       scales[scaleKey(unit)] = { range: zeroBasedRange };
     }
@@ -270,6 +282,12 @@ export class TimeSeriesChart {
           size: 36,
           grid: { stroke: gridColor, width: 1 },
           ticks: { stroke: gridColor, width: 1, size: 4 },
+          ...(xUnit === null
+            ? {}
+            : {
+                incrs: WHOLE_INCREMENTS,
+                values: (_self: uPlot, splits: number[]) => splits.map(formatChartNumber),
+              }),
         },
         ...yAxes,
       ],

@@ -1,0 +1,89 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
+import type {
+  BenchmarkRunWorkflowInput,
+  BenchmarkRunWorkflowResult,
+  SaturationStep,
+} from '@lunanexa/contracts';
+import { typedFailureCode } from '@lunanexa/contracts/dist/src/workflow-constants';
+// The file, not the package index: the index pulls the contracts' schemas (zod) into the workflow bundle.
+import { continueSaturation, saturationResult } from '@lunanexa/domain/dist/src/benchmark-runs';
+import type { Activities } from '@lunanexa/activities';
+
+const steps = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 30 },
+});
+// One load lasts as long as its requests (bounded by the plan's counts and the profile's request deadline);
+// heartbeats tell a dead worker from a long load, and a retry measures that load again.
+const measuring = proxyActivities<Activities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', maximumInterval: '30 seconds', maximumAttempts: 3 },
+});
+
+/**
+ * A benchmark run on one deployment (its row is written Running by the API
+ * before this starts): the saturation sweep step by step — the workflow
+ * decides whether to go on (libs/domain `continueSaturation`), so a sweep
+ * stops at the first step over the SLO — then the long stream, then the
+ * mixed load, each stored as it ends. Any failure ends the run Failed with
+ * its typed code, keeping the kinds already stored.
+ */
+export async function benchmarkRunWorkflow(
+  input: BenchmarkRunWorkflowInput,
+): Promise<BenchmarkRunWorkflowResult> {
+  const base = { runId: input.runId };
+  try {
+    const plan = await steps.benchmarkRunPlan(base);
+    if (plan.saturation) {
+      const done: SaturationStep[] = [];
+      let replicas = 1;
+      while (continueSaturation(done, plan.saturation.concurrencySteps.length)) {
+        const concurrency = plan.saturation.concurrencySteps[done.length] ?? 1;
+        const measured = await measuring.measureSaturationStep({ ...base, concurrency });
+        if (done.length === 0) replicas = measured.replicas;
+        done.push(measured.step);
+      }
+      await steps.recordBenchmarkResult({
+        ...base,
+        kind: 'saturation',
+        result: saturationResult(done, replicas),
+      });
+    }
+    if (plan.longStream) {
+      const result = await measuring.measureLongStream(base);
+      await steps.recordBenchmarkResult({ ...base, kind: 'longStream', result });
+    }
+    if (plan.mixed) {
+      const result = await measuring.measureMixed(base);
+      await steps.recordBenchmarkResult({ ...base, kind: 'mixed', result });
+    }
+    await steps.finishBenchmarkRun({ ...base, errorCode: null, error: null });
+    return { runId: input.runId, state: 'Succeeded', errorCode: null };
+  } catch (error) {
+    if (isCancellation(error)) {
+      await CancellationScope.nonCancellable(() =>
+        steps.finishBenchmarkRun({
+          ...base,
+          errorCode: 'CANCELLED',
+          error: 'the benchmark run was cancelled',
+        }),
+      );
+      throw error;
+    }
+    if (!(error instanceof ActivityFailure)) throw error;
+    const code = typedFailureCode(error) ?? 'INTERNAL';
+    const reason =
+      error.cause instanceof ApplicationFailure
+        ? error.cause.message
+        : (error.cause?.message ?? error.message);
+    await steps.finishBenchmarkRun({ ...base, errorCode: code, error: reason });
+    return { runId: input.runId, state: 'Failed', errorCode: code };
+  }
+}

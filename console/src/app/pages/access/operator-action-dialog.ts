@@ -7,11 +7,9 @@ import {
   viewChild,
 } from '@angular/core';
 import { NonNullableFormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
   MatDialogActions,
-  MatDialogClose,
   MatDialogContent,
   MatDialogRef,
   MatDialogTitle,
@@ -26,6 +24,7 @@ import { dialogSubmission } from '../../shared/dialog-submission/dialog-submissi
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
+import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import {
   PASSWORD_MIN_LENGTH,
   newPasswordProblem,
@@ -70,9 +69,7 @@ const CONFIRM: Readonly<Record<OperatorAction, string>> = {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     ReactiveFormsModule,
-    MatButton,
     MatDialogActions,
-    MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
     MatError,
@@ -85,6 +82,7 @@ const CONFIRM: Readonly<Record<OperatorAction, string>> = {
     MatProgressBar,
     ErrorPanel,
     Icon,
+    ConfirmActions,
   ],
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ done() ? heading + ': done' : heading }}</h2>
@@ -144,21 +142,14 @@ const CONFIRM: Readonly<Record<OperatorAction, string>> = {
       }
     </mat-dialog-content>
     <mat-dialog-actions align="end">
-      @if (done()) {
-        <button matButton="filled" type="button" (click)="close()">Done</button>
-      } @else {
-        <button matButton type="button" mat-dialog-close [disabled]="busy()">Cancel</button>
-        <button
-          matButton="filled"
-          [class.destructive]="data.action !== 'create'"
-          type="button"
-          disabledInteractive
-          [disabled]="busy()"
-          (click)="confirm()"
-        >
-          {{ confirmLabel }}
-        </button>
-      }
+      <lnx-confirm-actions
+        [busy]="busy()"
+        [done]="done() !== undefined"
+        [confirmLabel]="confirmLabel"
+        [destructive]="data.action !== 'create'"
+        (confirmed)="confirm()"
+        (closed)="close()"
+      />
     </mat-dialog-actions>
   `,
   styleUrl: '../tenants/tenant-dialog.scss',

@@ -1,9 +1,7 @@
 import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
-import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
   MatDialogActions,
-  MatDialogClose,
   MatDialogContent,
   MatDialogRef,
   MatDialogTitle,
@@ -13,6 +11,7 @@ import { MatProgressBar } from '@angular/material/progress-bar';
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { Icon } from '../../shared/icon/icon';
+import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 
 /** What the run answered, as the dialog shows it. */
 export interface FleetRunOutcome {
@@ -36,14 +35,13 @@ export interface FleetRunDialogData {
   selector: 'lnx-fleet-run-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    MatButton,
     MatDialogActions,
-    MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
     MatProgressBar,
     ErrorPanel,
     Icon,
+    ConfirmActions,
   ],
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ done() ? data.heading + ': done' : data.heading }}</h2>
@@ -79,14 +77,13 @@ export interface FleetRunDialogData {
       }
     </mat-dialog-content>
     <mat-dialog-actions align="end">
-      @if (done()) {
-        <button matButton="filled" type="button" (click)="close()">Done</button>
-      } @else {
-        <button matButton type="button" mat-dialog-close [disabled]="busy()">Cancel</button>
-        <button matButton="filled" type="button" disabledInteractive [disabled]="busy()" (click)="confirm()">
-          {{ data.confirmLabel }}
-        </button>
-      }
+      <lnx-confirm-actions
+        [busy]="busy()"
+        [done]="done() !== undefined"
+        [confirmLabel]="data.confirmLabel"
+        (confirmed)="confirm()"
+        (closed)="close()"
+      />
     </mat-dialog-actions>
   `,
   styleUrl: '../tenants/tenant-dialog.scss',

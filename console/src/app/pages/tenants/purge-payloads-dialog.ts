@@ -1,9 +1,7 @@
 import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
-import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
   MatDialogActions,
-  MatDialogClose,
   MatDialogContent,
   MatDialogRef,
   MatDialogTitle,
@@ -14,6 +12,7 @@ import { dialogSubmission } from '../../shared/dialog-submission/dialog-submissi
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
+import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import { PURGE_PAYLOAD_CAPTURES, type PayloadPurgeReceipt } from './tenants.queries';
 
 export interface PurgePayloadsDialogData {
@@ -32,14 +31,13 @@ export interface PurgePayloadsDialogData {
   selector: 'lnx-purge-payloads-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    MatButton,
     MatDialogActions,
-    MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
     MatProgressBar,
     ErrorPanel,
     Icon,
+    ConfirmActions,
   ],
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ purged() ? heading + ': done' : heading }}</h2>
@@ -83,21 +81,15 @@ export interface PurgePayloadsDialogData {
       }
     </mat-dialog-content>
     <mat-dialog-actions align="end">
-      @if (purged()) {
-        <button matButton="filled" type="button" (click)="done()">Done</button>
-      } @else {
-        <button matButton type="button" mat-dialog-close [disabled]="busy()">Cancel</button>
-        <button
-          matButton="filled"
-          class="destructive"
-          type="button"
-          disabledInteractive
-          [disabled]="busy()"
-          (click)="confirm()"
-        >
-          {{ busy() ? 'Purging…' : 'Confirm purge' }}
-        </button>
-      }
+      <lnx-confirm-actions
+        [busy]="busy()"
+        [done]="purged() !== undefined"
+        confirmLabel="Confirm purge"
+        busyLabel="Purging…"
+        [destructive]="true"
+        (confirmed)="confirm()"
+        (closed)="done()"
+      />
     </mat-dialog-actions>
   `,
   styleUrl: './tenant-dialog.scss',

@@ -1,9 +1,7 @@
 import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
-import { MatButton } from '@angular/material/button';
 import {
   MAT_DIALOG_DATA,
   MatDialogActions,
-  MatDialogClose,
   MatDialogContent,
   MatDialogRef,
   MatDialogTitle,
@@ -14,6 +12,7 @@ import { dialogSubmission } from '../../shared/dialog-submission/dialog-submissi
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
+import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import { revokeEffect } from './tenant-rules';
 import { type GatewayKeySummary, REVOKE_GATEWAY_KEY } from './tenants.queries';
 
@@ -26,14 +25,13 @@ export interface RevokeKeyDialogData {
   selector: 'lnx-revoke-key-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    MatButton,
     MatDialogActions,
-    MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
     MatProgressBar,
     ErrorPanel,
     Icon,
+    ConfirmActions,
   ],
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ revoked() ? heading + ': done' : heading }}</h2>
@@ -58,21 +56,15 @@ export interface RevokeKeyDialogData {
       }
     </mat-dialog-content>
     <mat-dialog-actions align="end">
-      @if (revoked()) {
-        <button matButton="filled" type="button" (click)="done()">Done</button>
-      } @else {
-        <button matButton type="button" mat-dialog-close [disabled]="busy()">Cancel</button>
-        <button
-          matButton="filled"
-          class="destructive"
-          type="button"
-          disabledInteractive
-          [disabled]="busy()"
-          (click)="confirm()"
-        >
-          {{ busy() ? 'Revoking…' : 'Confirm revoke' }}
-        </button>
-      }
+      <lnx-confirm-actions
+        [busy]="busy()"
+        [done]="revoked() !== undefined"
+        confirmLabel="Confirm revoke"
+        busyLabel="Revoking…"
+        [destructive]="true"
+        (confirmed)="confirm()"
+        (closed)="done()"
+      />
     </mat-dialog-actions>
   `,
   styleUrl: './tenant-dialog.scss',

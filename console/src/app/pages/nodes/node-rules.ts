@@ -74,13 +74,7 @@ export interface ActionState {
 
 /** The node actions this page has controls for, named as in `FleetNode.actions`. */
 export type NodeAction =
-  | 'approve'
-  | 'reject'
-  | 'cordon'
-  | 'uncordon'
-  | 'drain'
-  | 'rotateCredential'
-  | 'setLabels';
+  'approve' | 'reject' | 'cordon' | 'uncordon' | 'drain' | 'rotateCredential' | 'setLabels';
 const NODE_ACTIONS: readonly NodeAction[] = [
   'approve',
   'reject',

@@ -36,6 +36,7 @@ import {
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { CONTROLLER_KEY, type ControllerKey } from '../auth';
+import { BenchmarkRunService } from '../benchmarks';
 
 /** At most this many audit events about one release go into its bundle (the newest). */
 export const MAX_RELEASE_AUDIT_EVENTS = 2_000;
@@ -97,6 +98,7 @@ export class EvidenceService {
   constructor(
     private readonly db: DataSource,
     @Inject(CONTROLLER_KEY) private readonly key: ControllerKey,
+    private readonly benchmarks: BenchmarkRunService,
   ) {}
 
   /** `revision` as the query string gave it; absent means the alias's current revision. */
@@ -301,14 +303,7 @@ export class EvidenceService {
       },
       { name: 'audit-segment.json', content: audit.segment },
       { name: 'nodes.json', content: { nodes: nodes.map(nodeEvidence) } },
-      {
-        name: 'recommendations.json',
-        content: {
-          available: false,
-          reason:
-            'LunaNexa keeps no per-alias capacity or SLO recommendations yet; nothing is recorded for this release.',
-        },
-      },
+      { name: 'recommendations.json', content: await this.recommendations(alias.name) },
     ];
     const { bytes, manifest } = buildEvidenceBundle({
       alias: { id: alias.id, name: alias.name },
@@ -365,5 +360,18 @@ export class EvidenceService {
         },
       },
     };
+  }
+
+  /**
+   * The alias's capacity recommendation as of the export (libs/domain `capacityRecommendation` over its newest
+   * saturation sweep and the last 24 h of traffic). Figures it could not compute stay null with the reasons in
+   * `missing`; nothing is estimated here.
+   */
+  private async recommendations(aliasName: string): Promise<Record<string, unknown>> {
+    const [recommendation] = await this.benchmarks.capacity(aliasName, null, null);
+    if (recommendation === undefined) {
+      return { available: false, reason: `no capacity recommendation could be computed for ${aliasName}` };
+    }
+    return { available: true, computedAt: new Date().toISOString(), capacity: { ...recommendation } };
   }
 }

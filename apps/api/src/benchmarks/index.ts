@@ -1,0 +1,2 @@
+export { BenchmarksModule } from './benchmarks.module';
+export { BenchmarkRunService } from './benchmark-run.service';

@@ -3,10 +3,12 @@ import './support/contract-modules';
 import { expect } from 'chai';
 
 import {
+  apiTokenInputProblem,
   canManageOperators,
   newPasswordProblem,
   operatorActionEffect,
   operatorActions,
+  tokenState,
 } from '../src/app/pages/access/access-rules';
 import { canAs } from './support/roles';
 
@@ -44,5 +46,25 @@ describe('console access rules', () => {
     expect(operatorActionEffect('resetPassword', { username: 'pia' })).to.match(
       /ends every session of theirs/,
     );
+  });
+
+  it('shows a credential revoked, used, expired or active, in that order', () => {
+    const now = new Date('2026-12-06T12:00:00.000Z');
+    expect(tokenState({ revokedAt: '2026-12-01T00:00:00Z', usedAt: '2026-12-01T00:00:00Z' }, now)).to.equal(
+      'Revoked',
+    );
+    expect(tokenState({ usedAt: '2026-12-01T00:00:00Z', expiresAt: '2026-12-02T00:00:00Z' }, now)).to.equal(
+      'Used',
+    );
+    expect(tokenState({ expiresAt: '2026-12-06T12:00:00.000Z' }, now)).to.equal('Expired');
+    expect(tokenState({ expiresAt: null }, now)).to.equal('Active');
+  });
+
+  it('checks an API token’s name and lifetime as the API does', () => {
+    expect(apiTokenInputProblem('  ', 30)).to.equal('A name of 1 to 100 characters.');
+    expect(apiTokenInputProblem('ci', 0)).to.equal('Expires in 1 to 365 days, or never.');
+    expect(apiTokenInputProblem('ci', 366)).to.equal('Expires in 1 to 365 days, or never.');
+    expect(apiTokenInputProblem('ci', null)).to.equal(null);
+    expect(apiTokenInputProblem('ci', 90)).to.equal(null);
   });
 });

@@ -613,6 +613,41 @@ describe('operator console flows on the real stack', function () {
       'operator.endSessions',
       'operator.disable',
     ]);
+    // An API token: the secret is shown once, in the dialog; then it is revoked.
+    await page.getByRole('button', { name: 'Create API token…' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByLabel('Name').fill('flow automation');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Create an API token: done' }));
+    const secret = (await dialog.getByLabel('API token').textContent())?.trim() ?? '';
+    expect(secret).to.match(/^lnx_/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const apiTokens = page.getByRole('region', { name: 'API tokens' });
+    const prefix = secret.slice(0, 12);
+    await apiTokens.getByRole('button', { name: `Revoke ${prefix}…` }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: `Revoke API token ${prefix}: done` }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const revokedAnswer = await fetch(`${harness.apiUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ query: '{ me { role } }' }),
+    });
+    expect(JSON.stringify(await revokedAnswer.json())).to.contain('UNAUTHENTICATED');
+    // A bootstrap token nobody used, revoked from the same view.
+    const bootstrap = await harness.createBootstrapToken('flow-never-enrolled');
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    const bootstrapTokens = page.getByRole('region', { name: 'Bootstrap tokens' });
+    const bootstrapPrefix = bootstrap.slice(0, 13);
+    await bootstrapTokens.getByRole('button', { name: `Revoke ${bootstrapPrefix}…` }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    await expectVisible(
+      page,
+      dialog.getByRole('heading', { name: `Revoke bootstrap token ${bootstrapPrefix}: done` }),
+    );
+    await dialog.getByRole('button', { name: 'Done' }).click();
     await screenshot(page, 'access-operators', DESKTOP.width);
     expectNoProblems(admin);
     await pia.page.context().close();

@@ -495,6 +495,19 @@ export const ConsoleOperatorFragmentSchema = z.object({
   createdAt: z.string(),
 });
 
+/** Fragment from libs/sdk/graphql/console/access.graphql. */
+export const ConsoleApiTokenFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  role: z.string(),
+  ownerUsername: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
 /** Fragment from libs/sdk/graphql/console/benchmarks.graphql. */
 export const ConsoleLoadFiguresFragmentSchema = z.object({
   concurrency: z.number().int(),
@@ -1631,6 +1644,50 @@ export const ConsoleEndOperatorSessionsMutationSchema = z.object({
 /** From libs/sdk/graphql/console/access.graphql. */
 export const ConsoleDisableOperatorMutationSchema = z.object({
   disableOperator: ConsoleOperatorFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleApiTokensQuerySchema = z.object({
+  apiTokens: z.array(ConsoleApiTokenFragmentSchema),
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleCreateApiTokenMutationSchema = z.object({
+  createApiToken: z.object({
+    token: z.string(),
+    apiToken: ConsoleApiTokenFragmentSchema,
+  }),
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleRevokeApiTokenMutationSchema = z.object({
+  revokeApiToken: ConsoleApiTokenFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleBootstrapTokensQuerySchema = z.object({
+  bootstrapTokens: z.array(
+    z.object({
+      id: z.string(),
+      prefix: z.string(),
+      nodeName: z.string().nullable(),
+      autoApprove: z.boolean(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+      expiresAt: z.string(),
+      usedAt: z.string().nullable(),
+      revokedAt: z.string().nullable(),
+    }),
+  ),
+});
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export const ConsoleRevokeBootstrapTokenMutationSchema = z.object({
+  revokeBootstrapToken: z.object({
+    id: z.string(),
+    prefix: z.string(),
+    revokedAt: z.string().nullable(),
+  }),
 });
 
 /** From libs/sdk/graphql/console/audit.graphql. */

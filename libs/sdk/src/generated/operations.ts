@@ -464,6 +464,19 @@ export type ConsoleOperatorFragment = {
   readonly createdAt: Schema.DateTimeString;
 };
 
+/** Fragment from libs/sdk/graphql/console/access.graphql. */
+export type ConsoleApiTokenFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly role: Schema.Role;
+  readonly ownerUsername: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly expiresAt: Schema.DateTimeString | null;
+  readonly lastUsedAt: Schema.DateTimeString | null;
+  readonly revokedAt: Schema.DateTimeString | null;
+};
+
 /** Fragment from libs/sdk/graphql/console/benchmarks.graphql. */
 export type ConsoleLoadFiguresFragment = {
   readonly concurrency: number;
@@ -5103,6 +5116,171 @@ fragment ConsoleOperator on Operator {
   role
   disabledAt
   createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleApiTokensQuery = {
+  readonly apiTokens: readonly ConsoleApiTokenFragment[];
+};
+
+export type ConsoleApiTokensQueryVariables = Record<string, never>;
+
+export const ConsoleApiTokensDocument: TypedDocument<ConsoleApiTokensQuery, ConsoleApiTokensQueryVariables> =
+  {
+    operationName: 'ConsoleApiTokens',
+    document: `query ConsoleApiTokens {
+  apiTokens {
+    ...ConsoleApiToken
+  }
+}
+
+fragment ConsoleApiToken on ApiToken {
+  id
+  name
+  prefix
+  role
+  ownerUsername
+  createdAt
+  expiresAt
+  lastUsedAt
+  revokedAt
+}`,
+  };
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleCreateApiTokenMutation = {
+  readonly createApiToken: {
+    readonly token: string;
+    readonly apiToken: ConsoleApiTokenFragment;
+  };
+};
+
+export type ConsoleCreateApiTokenMutationVariables = {
+  readonly input: Schema.CreateApiTokenInput;
+};
+
+export const ConsoleCreateApiTokenDocument: TypedDocument<
+  ConsoleCreateApiTokenMutation,
+  ConsoleCreateApiTokenMutationVariables
+> = {
+  operationName: 'ConsoleCreateApiToken',
+  document: `mutation ConsoleCreateApiToken($input: CreateApiTokenInput!) {
+  createApiToken(input: $input) {
+    token
+    apiToken {
+      ...ConsoleApiToken
+    }
+  }
+}
+
+fragment ConsoleApiToken on ApiToken {
+  id
+  name
+  prefix
+  role
+  ownerUsername
+  createdAt
+  expiresAt
+  lastUsedAt
+  revokedAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleRevokeApiTokenMutation = {
+  readonly revokeApiToken: ConsoleApiTokenFragment;
+};
+
+export type ConsoleRevokeApiTokenMutationVariables = {
+  readonly id: string;
+};
+
+export const ConsoleRevokeApiTokenDocument: TypedDocument<
+  ConsoleRevokeApiTokenMutation,
+  ConsoleRevokeApiTokenMutationVariables
+> = {
+  operationName: 'ConsoleRevokeApiToken',
+  document: `mutation ConsoleRevokeApiToken($id: ID!) {
+  revokeApiToken(id: $id) {
+    ...ConsoleApiToken
+  }
+}
+
+fragment ConsoleApiToken on ApiToken {
+  id
+  name
+  prefix
+  role
+  ownerUsername
+  createdAt
+  expiresAt
+  lastUsedAt
+  revokedAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleBootstrapTokensQuery = {
+  readonly bootstrapTokens: readonly {
+    readonly id: string;
+    readonly prefix: string;
+    readonly nodeName: string | null;
+    readonly autoApprove: boolean;
+    readonly createdBy: string;
+    readonly createdAt: Schema.DateTimeString;
+    readonly expiresAt: Schema.DateTimeString;
+    readonly usedAt: Schema.DateTimeString | null;
+    readonly revokedAt: Schema.DateTimeString | null;
+  }[];
+};
+
+export type ConsoleBootstrapTokensQueryVariables = Record<string, never>;
+
+export const ConsoleBootstrapTokensDocument: TypedDocument<
+  ConsoleBootstrapTokensQuery,
+  ConsoleBootstrapTokensQueryVariables
+> = {
+  operationName: 'ConsoleBootstrapTokens',
+  document: `query ConsoleBootstrapTokens {
+  bootstrapTokens {
+    id
+    prefix
+    nodeName
+    autoApprove
+    createdBy
+    createdAt
+    expiresAt
+    usedAt
+    revokedAt
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/access.graphql. */
+export type ConsoleRevokeBootstrapTokenMutation = {
+  readonly revokeBootstrapToken: {
+    readonly id: string;
+    readonly prefix: string;
+    readonly revokedAt: Schema.DateTimeString | null;
+  };
+};
+
+export type ConsoleRevokeBootstrapTokenMutationVariables = {
+  readonly id: string;
+};
+
+export const ConsoleRevokeBootstrapTokenDocument: TypedDocument<
+  ConsoleRevokeBootstrapTokenMutation,
+  ConsoleRevokeBootstrapTokenMutationVariables
+> = {
+  operationName: 'ConsoleRevokeBootstrapToken',
+  document: `mutation ConsoleRevokeBootstrapToken($id: ID!) {
+  revokeBootstrapToken(id: $id) {
+    id
+    prefix
+    revokedAt
+  }
 }`,
 };
 

@@ -50,3 +50,32 @@ export function operatorActions(operator: OperatorSummary, callerId: string | un
   if (operator.id === callerId) return [];
   return ['resetPassword', 'endSessions', 'disable'];
 }
+
+export type TokenState = 'Active' | 'Used' | 'Revoked' | 'Expired';
+
+/** A credential's state as a list shows it: revoked wins, then used (bootstrap tokens are single-use), then expired. */
+export function tokenState(
+  token: {
+    readonly revokedAt?: string | null;
+    readonly usedAt?: string | null;
+    readonly expiresAt?: string | null;
+  },
+  now: Date,
+): TokenState {
+  if (token.revokedAt) return 'Revoked';
+  if (token.usedAt) return 'Used';
+  if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) return 'Expired';
+  return 'Active';
+}
+
+/** Why an API token's name or lifetime cannot be sent (null when they can): the API's bounds. */
+export function apiTokenInputProblem(name: string, expiresInDays: number | null): string | null {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100) return 'A name of 1 to 100 characters.';
+  if (
+    expiresInDays !== null &&
+    (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > 365)
+  )
+    return 'Expires in 1 to 365 days, or never.';
+  return null;
+}

@@ -31,15 +31,27 @@ import { Icon } from '../../shared/icon/icon';
 import { LivePageHeader } from '../../shared/page-header/live-page-header';
 import { QueryFailure } from '../../shared/query-status/query-failure';
 import { Session } from '../../shared/session/session';
+import { ROLES } from '@lunanexa/contracts/roles';
+
 import {
   PASSWORD_MIN_LENGTH,
   canManageOperators,
   newPasswordProblem,
   operatorActions,
+  tokenState,
   type OperatorAction,
 } from './access-rules';
-import { CHANGE_PASSWORD, OPERATORS, type OperatorSummary } from './access.queries';
+import {
+  API_TOKENS,
+  BOOTSTRAP_TOKENS,
+  CHANGE_PASSWORD,
+  OPERATORS,
+  type ApiTokenSummary,
+  type BootstrapTokenSummary,
+  type OperatorSummary,
+} from './access.queries';
 import { OperatorActionDialog, type OperatorActionDialogData } from './operator-action-dialog';
+import { TokenDialog, type TokenDialogData } from './token-dialog';
 
 const REFRESH_INTERVAL_MS = 30_000;
 const DIALOG_SIZE = { width: '560px', maxWidth: 'calc(100vw - 32px)' } as const;
@@ -179,6 +191,125 @@ const ACTION_LABELS: Readonly<Record<OperatorAction, (username: string) => strin
           }
         </mat-card-content>
       </mat-card>
+
+      <mat-card appearance="outlined" role="region" aria-labelledby="api-tokens-title">
+        <mat-card-header>
+          <mat-card-title><h2 id="api-tokens-title">API tokens</h2></mat-card-title>
+          <mat-card-subtitle>Long-lived credentials for automation (never the secret)</mat-card-subtitle>
+        </mat-card-header>
+        <mat-card-content>
+          <lnx-query-failure
+            [query]="apiTokens"
+            heading="Could not load API tokens"
+            (retry)="apiTokens.refresh()"
+          />
+          @if (apiTokens.value(); as tokens) {
+            @if (tokens.length === 0) {
+              <p class="empty">No API tokens yet.</p>
+            } @else {
+              <div class="table-scroll" tabindex="0" role="region" aria-label="API tokens, scrollable">
+                <table class="lnx-table">
+                  <caption class="lnx-visually-hidden">
+                    API tokens
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Token</th>
+                      <th scope="col">Name</th>
+                      <th scope="col">Role</th>
+                      <th scope="col">Owner</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    @for (token of tokens; track token.id) {
+                      <tr>
+                        <th scope="row">
+                          <code>{{ token.prefix }}…</code>
+                        </th>
+                        <td>{{ token.name }}</td>
+                        <td>{{ token.role }}</td>
+                        <td>{{ token.ownerUsername }}</td>
+                        <td>{{ token.expiresAt ? (token.expiresAt | date: 'yyyy-MM-dd') : 'never' }}</td>
+                        <td>{{ state(token) }}</td>
+                        <td>
+                          @if (state(token) === 'Active') {
+                            <button matButton type="button" (click)="revokeApiToken(token)">
+                              Revoke {{ token.prefix }}…
+                            </button>
+                          }
+                        </td>
+                      </tr>
+                    }
+                  </tbody>
+                </table>
+              </div>
+            }
+          }
+          <button matButton="outlined" type="button" (click)="createApiToken()">Create API token…</button>
+        </mat-card-content>
+      </mat-card>
+
+      <mat-card appearance="outlined" role="region" aria-labelledby="bootstrap-title">
+        <mat-card-header>
+          <mat-card-title><h2 id="bootstrap-title">Bootstrap tokens</h2></mat-card-title>
+          <mat-card-subtitle
+            >Single-use tokens a new machine enrolls with (create one on the Nodes page)</mat-card-subtitle
+          >
+        </mat-card-header>
+        <mat-card-content>
+          <lnx-query-failure
+            [query]="bootstrapTokens"
+            heading="Could not load bootstrap tokens"
+            (retry)="bootstrapTokens.refresh()"
+          />
+          @if (bootstrapTokens.value(); as tokens) {
+            @if (tokens.length === 0) {
+              <p class="empty">No bootstrap tokens yet.</p>
+            } @else {
+              <div class="table-scroll" tabindex="0" role="region" aria-label="Bootstrap tokens, scrollable">
+                <table class="lnx-table">
+                  <caption class="lnx-visually-hidden">
+                    Bootstrap tokens
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Token</th>
+                      <th scope="col">Node name</th>
+                      <th scope="col">Created by</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    @for (token of tokens; track token.id) {
+                      <tr>
+                        <th scope="row">
+                          <code>{{ token.prefix }}…</code>
+                        </th>
+                        <td>{{ token.nodeName ?? 'any' }}</td>
+                        <td>{{ token.createdBy }}</td>
+                        <td>{{ token.expiresAt | date: 'yyyy-MM-dd HH:mm' }}</td>
+                        <td>{{ state(token) }}</td>
+                        <td>
+                          @if (state(token) === 'Active') {
+                            <button matButton type="button" (click)="revokeBootstrapToken(token)">
+                              Revoke {{ token.prefix }}…
+                            </button>
+                          }
+                        </td>
+                      </tr>
+                    }
+                  </tbody>
+                </table>
+              </div>
+            }
+          }
+        </mat-card-content>
+      </mat-card>
     }
   `,
   styles: `
@@ -220,6 +351,24 @@ export class Access {
     { intervalMs: REFRESH_INTERVAL_MS },
   );
 
+  protected readonly apiTokens: PolledQuery<readonly ApiTokenSummary[]> = pollQuery(
+    (signal) =>
+      this.canManage()
+        ? this.graphql.request(API_TOKENS, {}, { flow: this.flow, signal }).then((data) => data.apiTokens)
+        : Promise.resolve([]),
+    { intervalMs: REFRESH_INTERVAL_MS },
+  );
+
+  protected readonly bootstrapTokens: PolledQuery<readonly BootstrapTokenSummary[]> = pollQuery(
+    (signal) =>
+      this.canManage()
+        ? this.graphql
+            .request(BOOTSTRAP_TOKENS, {}, { flow: this.flow, signal })
+            .then((data) => data.bootstrapTokens)
+        : Promise.resolve([]),
+    { intervalMs: REFRESH_INTERVAL_MS },
+  );
+
   protected readonly passwordForm = this.fb.group({ current: [''], password: [''], repeated: [''] });
   protected readonly passwordProblem = signal<string | null>(null);
   protected readonly passwordError = signal<GraphqlRequestError | null>(null);
@@ -243,6 +392,40 @@ export class Access {
     })
       .afterClosed()
       .subscribe(() => this.operators.refresh());
+  }
+
+  protected state(token: Parameters<typeof tokenState>[0]): string {
+    return tokenState(token, new Date());
+  }
+
+  protected createApiToken(): void {
+    const own = this.session.role();
+    const roles = ROLES.slice(0, own === undefined ? 1 : ROLES.indexOf(own) + 1);
+    this.openToken({ action: 'createApiToken', roles }, 'first-tabbable');
+  }
+
+  protected revokeApiToken(token: ApiTokenSummary): void {
+    this.openToken(
+      { action: 'revokeApiToken', id: token.id, prefix: token.prefix, name: token.name },
+      'first-heading',
+    );
+  }
+
+  protected revokeBootstrapToken(token: BootstrapTokenSummary): void {
+    this.openToken({ action: 'revokeBootstrapToken', id: token.id, prefix: token.prefix }, 'first-heading');
+  }
+
+  private openToken(data: TokenDialogData, initialFocus: 'first-tabbable' | 'first-heading'): void {
+    openDialog<TokenDialog, TokenDialogData, boolean>(this.dialog, TokenDialog, {
+      ...DIALOG_SIZE,
+      initialFocus,
+      data,
+    })
+      .afterClosed()
+      .subscribe(() => {
+        this.apiTokens.refresh();
+        this.bootstrapTokens.refresh();
+      });
   }
 
   protected async changePassword(): Promise<void> {

@@ -8,6 +8,8 @@ import {
   canSetDataPolicy,
   canSetRuntimeAllowed,
   retentionText,
+  signingKeyInputProblem,
+  canManageSigningKeys,
 } from '../src/app/pages/policies/policy-rules';
 import { canAs } from './support/roles';
 
@@ -43,5 +45,25 @@ describe('console policy rules', () => {
   it('takes opaque tenant ids, as the gateway does', () => {
     expect(TENANT_ID_PATTERN.test('default')).to.equal(true);
     expect(TENANT_ID_PATTERN.test('bad id')).to.equal(false);
+  });
+});
+
+describe('console signing key rules', () => {
+  const PEM =
+    '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----';
+
+  it('leaves signing keys to administrators', () => {
+    expect(canManageSigningKeys(canAs('admin'))).to.equal(true);
+    expect(canManageSigningKeys(canAs('operator'))).to.equal(false);
+  });
+
+  it('takes a PEM or the base64 of 32 raw bytes, with a label, and says what is wrong otherwise', () => {
+    expect(signingKeyInputProblem('release pipeline', PEM)).to.equal(null);
+    expect(signingKeyInputProblem('ci', `${'A'.repeat(43)}=`)).to.equal(null);
+    expect(signingKeyInputProblem('', PEM)).to.equal('A label of 1 to 200 characters.');
+    expect(signingKeyInputProblem('tab\there', PEM)).to.equal(
+      'The label may not contain control characters.',
+    );
+    expect(signingKeyInputProblem('ci', 'not a key')).to.match(/^An Ed25519 public key/);
   });
 });

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -695,6 +696,58 @@ describe('operator console flows on the real stack', function () {
     );
     expect(run?.action).to.equal('fleet.reconcile');
     await screenshot(page, 'fleet-health', DESKTOP.width);
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('Signing: an admin registers a signing key from its PEM, revokes it, and sets a tenant to refuse unsigned versions', async () => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString().trim();
+    await harness.graphql('mutation($input: CreateTenantInput!) { createTenant(input: $input) { id } }', {
+      input: { id: 'signed-only' },
+    });
+    const recorded = await newPage(browser);
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    const { page } = recorded;
+    await page.goto(`${harness.apiUrl}/policies`);
+    const keys = page.getByRole('region', { name: 'Signing keys' });
+    await keys.getByRole('button', { name: 'Register signing key…' }).click();
+    let dialog = await openedDialog(page);
+    await dialog.getByLabel('Label').fill('flow release pipeline');
+    await dialog.getByLabel('Public key').fill('not a key');
+    await dialog.getByRole('button', { name: 'Register key' }).click();
+    await expectVisible(page, dialog.getByText(/^An Ed25519 public key/));
+    await dialog.getByLabel('Public key').fill(pem);
+    await dialog.getByRole('button', { name: 'Register key' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Register a signing key: done' }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const row = keys.getByRole('row').filter({ hasText: 'flow release pipeline' });
+    await expectVisible(page, row.getByText('Trusted'));
+    await row.getByRole('button', { name: 'Revoke flow release pipeline…' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: /: done$/ }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(page, row.getByText(/^Revoked by /));
+
+    await page.goto(`${harness.apiUrl}/tenants/signed-only`);
+    await page.getByRole('button', { name: /unsigned versions…$/ }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Save policy' }).click();
+    await expectVisible(
+      page,
+      dialog.getByRole('heading', { name: /unsigned versions for signed-only: done$/ }),
+    );
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const policy = await harness.graphql<{ tenantSigningPolicy: { allowUnsignedVersions: boolean } }>(
+      `{ tenantSigningPolicy(tenantId: "signed-only") { allowUnsignedVersions } }`,
+    );
+    await expectVisible(
+      page,
+      page.getByText(policy.tenantSigningPolicy.allowUnsignedVersions ? 'allowed' : 'refused', {
+        exact: true,
+      }),
+    );
     expectNoProblems(recorded);
     await page.context().close();
   });

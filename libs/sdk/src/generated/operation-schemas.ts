@@ -921,6 +921,17 @@ export const ConsoleDataPolicyFragmentSchema = z.object({
   updatedAt: z.string(),
 });
 
+/** Fragment from libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleSigningKeyFragmentSchema = z.object({
+  keyId: z.string(),
+  label: z.string(),
+  algorithm: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+});
+
 /** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
 export const ConsoleRolloutFragmentSchema = z.object({
   id: z.string(),
@@ -2486,6 +2497,35 @@ export const ConsoleTryItQuerySchema = z.object({
 export const ConsolePoliciesQuerySchema = z.object({
   dataPolicies: z.array(ConsoleDataPolicyFragmentSchema),
   runtimes: z.array(ConsoleRuntimeFragmentSchema),
+  trustedSigningKeys: z.array(ConsoleSigningKeyFragmentSchema),
+});
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleRegisterSigningKeyMutationSchema = z.object({
+  registerSigningKey: ConsoleSigningKeyFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleRevokeSigningKeyMutationSchema = z.object({
+  revokeSigningKey: ConsoleSigningKeyFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleTenantSigningPolicyQuerySchema = z.object({
+  tenantSigningPolicy: z
+    .object({
+      tenantId: z.string(),
+      allowUnsignedVersions: z.boolean(),
+    })
+    .nullable(),
+});
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export const ConsoleSetTenantUnsignedPolicyMutationSchema = z.object({
+  setTenantUnsignedPolicy: z.object({
+    tenantId: z.string(),
+    allowUnsignedVersions: z.boolean(),
+  }),
 });
 
 /** From libs/sdk/graphql/console/policies.graphql. */

@@ -840,6 +840,17 @@ export type ConsoleDataPolicyFragment = {
   readonly updatedAt: string;
 };
 
+/** Fragment from libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleSigningKeyFragment = {
+  readonly keyId: string;
+  readonly label: string;
+  readonly algorithm: string;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly revokedAt: string | null;
+  readonly revokedBy: string | null;
+};
+
 /** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
 export type ConsoleRolloutFragment = {
   readonly id: string;
@@ -8895,6 +8906,7 @@ export const ConsoleTryItDocument: TypedDocument<ConsoleTryItQuery, ConsoleTryIt
 export type ConsolePoliciesQuery = {
   readonly dataPolicies: readonly ConsoleDataPolicyFragment[];
   readonly runtimes: readonly ConsoleRuntimeFragment[];
+  readonly trustedSigningKeys: readonly ConsoleSigningKeyFragment[];
 };
 
 export type ConsolePoliciesQueryVariables = Record<string, never>;
@@ -8907,6 +8919,9 @@ export const ConsolePoliciesDocument: TypedDocument<ConsolePoliciesQuery, Consol
   }
   runtimes {
     ...ConsoleRuntime
+  }
+  trustedSigningKeys {
+    ...ConsoleSigningKey
   }
 }
 
@@ -8933,6 +8948,132 @@ fragment ConsoleRuntime on Runtime {
     type
     image
     digest
+  }
+}
+
+fragment ConsoleSigningKey on TrustedSigningKey {
+  keyId
+  label
+  algorithm
+  createdAt
+  createdBy
+  revokedAt
+  revokedBy
+}`,
+};
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleRegisterSigningKeyMutation = {
+  readonly registerSigningKey: ConsoleSigningKeyFragment;
+};
+
+export type ConsoleRegisterSigningKeyMutationVariables = {
+  readonly input: Schema.RegisterSigningKeyInput;
+};
+
+export const ConsoleRegisterSigningKeyDocument: TypedDocument<
+  ConsoleRegisterSigningKeyMutation,
+  ConsoleRegisterSigningKeyMutationVariables
+> = {
+  operationName: 'ConsoleRegisterSigningKey',
+  document: `mutation ConsoleRegisterSigningKey($input: RegisterSigningKeyInput!) {
+  registerSigningKey(input: $input) {
+    ...ConsoleSigningKey
+  }
+}
+
+fragment ConsoleSigningKey on TrustedSigningKey {
+  keyId
+  label
+  algorithm
+  createdAt
+  createdBy
+  revokedAt
+  revokedBy
+}`,
+};
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleRevokeSigningKeyMutation = {
+  readonly revokeSigningKey: ConsoleSigningKeyFragment;
+};
+
+export type ConsoleRevokeSigningKeyMutationVariables = {
+  readonly keyId: string;
+};
+
+export const ConsoleRevokeSigningKeyDocument: TypedDocument<
+  ConsoleRevokeSigningKeyMutation,
+  ConsoleRevokeSigningKeyMutationVariables
+> = {
+  operationName: 'ConsoleRevokeSigningKey',
+  document: `mutation ConsoleRevokeSigningKey($keyId: String!) {
+  revokeSigningKey(keyId: $keyId) {
+    ...ConsoleSigningKey
+  }
+}
+
+fragment ConsoleSigningKey on TrustedSigningKey {
+  keyId
+  label
+  algorithm
+  createdAt
+  createdBy
+  revokedAt
+  revokedBy
+}`,
+};
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleTenantSigningPolicyQuery = {
+  readonly tenantSigningPolicy: {
+    readonly tenantId: string;
+    readonly allowUnsignedVersions: boolean;
+  } | null;
+};
+
+export type ConsoleTenantSigningPolicyQueryVariables = {
+  readonly tenantId: string;
+};
+
+export const ConsoleTenantSigningPolicyDocument: TypedDocument<
+  ConsoleTenantSigningPolicyQuery,
+  ConsoleTenantSigningPolicyQueryVariables
+> = {
+  operationName: 'ConsoleTenantSigningPolicy',
+  document: `query ConsoleTenantSigningPolicy($tenantId: String!) {
+  tenantSigningPolicy(tenantId: $tenantId) {
+    tenantId
+    allowUnsignedVersions
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/policies.graphql. */
+export type ConsoleSetTenantUnsignedPolicyMutation = {
+  readonly setTenantUnsignedPolicy: {
+    readonly tenantId: string;
+    readonly allowUnsignedVersions: boolean;
+  };
+};
+
+export type ConsoleSetTenantUnsignedPolicyMutationVariables = {
+  readonly tenantId: string;
+  readonly allowUnsignedVersions: boolean;
+};
+
+export const ConsoleSetTenantUnsignedPolicyDocument: TypedDocument<
+  ConsoleSetTenantUnsignedPolicyMutation,
+  ConsoleSetTenantUnsignedPolicyMutationVariables
+> = {
+  operationName: 'ConsoleSetTenantUnsignedPolicy',
+  document: `mutation ConsoleSetTenantUnsignedPolicy($tenantId: String!, $allowUnsignedVersions: Boolean!) {
+  setTenantUnsignedPolicy(
+    tenantId: $tenantId
+    allowUnsignedVersions: $allowUnsignedVersions
+  ) {
+    tenantId
+    allowUnsignedVersions
   }
 }`,
 };

@@ -32,14 +32,16 @@ import { Session } from '../../shared/session/session';
 import { DIALOG_SIZE } from '../deployments/deployments-view';
 import { REFRESH_INTERVAL_MS } from '../models/model-rules';
 import { DataPolicyDialog, type DataPolicyDialogData } from './data-policy-dialog';
-import { type AllowlistRuntime, type DataPolicy, POLICIES } from './policies.queries';
-import { canSetDataPolicy, canSetRuntimeAllowed, retentionText } from './policy-rules';
+import { type AllowlistRuntime, type DataPolicy, POLICIES, type SigningKey } from './policies.queries';
+import { canManageSigningKeys, canSetDataPolicy, canSetRuntimeAllowed, retentionText } from './policy-rules';
 import { RuntimeAllowlistDialog, type RuntimeAllowlistDialogData } from './runtime-allowlist-dialog';
+import { SigningDialog, type SigningDialogData } from './signing-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
 
 interface PoliciesAnswer {
   readonly dataPolicies: readonly DataPolicy[];
   readonly runtimes: readonly AllowlistRuntime[];
+  readonly trustedSigningKeys: readonly SigningKey[];
 }
 
 /**
@@ -76,6 +78,7 @@ export class Policies {
   protected readonly refreshSeconds = REFRESH_INTERVAL_MS / 1000;
   protected readonly canSetPolicy = computed(() => canSetDataPolicy((p) => this.session.can(p)));
   protected readonly canSetAllowed = computed(() => canSetRuntimeAllowed((p) => this.session.can(p)));
+  protected readonly canManageKeys = computed(() => canManageSigningKeys((p) => this.session.can(p)));
   protected readonly adminRoles = rolesWithPermission('administer').join(' or ');
   protected readonly retentionText = retentionText;
 
@@ -89,7 +92,9 @@ export class Policies {
           filter(
             (event) =>
               event.dropped > 0 ||
-              ['data-policy.', 'runtime.'].some((prefix) => (event.action ?? '').startsWith(prefix)),
+              ['data-policy.', 'runtime.', 'signing'].some((prefix) =>
+                (event.action ?? '').startsWith(prefix),
+              ),
           ),
         ),
     },
@@ -107,6 +112,31 @@ export class Policies {
       ?.runtimes.slice()
       .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version)),
   );
+
+  protected readonly signingKeys = computed(() =>
+    this.policies
+      .value()
+      ?.trustedSigningKeys.slice()
+      .sort((a, b) => a.label.localeCompare(b.label)),
+  );
+
+  protected registerKey(): void {
+    this.openSigning({ action: 'register' }, 'first-tabbable');
+  }
+
+  protected revokeKey(key: SigningKey): void {
+    this.openSigning({ action: 'revoke', keyId: key.keyId, label: key.label }, 'first-heading');
+  }
+
+  private openSigning(data: SigningDialogData, initialFocus: 'first-tabbable' | 'first-heading'): void {
+    openDialog<SigningDialog, SigningDialogData>(this.dialog, SigningDialog, {
+      ...DIALOG_SIZE,
+      initialFocus,
+      data,
+    })
+      .afterClosed()
+      .subscribe(() => this.policies.refresh());
+  }
 
   protected editPolicy(policy?: DataPolicy): void {
     openDialog<DataPolicyDialog, DataPolicyDialogData>(this.dialog, DataPolicyDialog, {

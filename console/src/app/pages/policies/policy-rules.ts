@@ -1,5 +1,9 @@
 import { OPAQUE_ID_PATTERN } from '@lunanexa/contracts/correlation';
-import { REGISTRY_MUTATION_PERMISSIONS, type Permission } from '@lunanexa/contracts/roles';
+import {
+  REGISTRY_MUTATION_PERMISSIONS,
+  SIGNING_MUTATION_PERMISSIONS,
+  type Permission,
+} from '@lunanexa/contracts/roles';
 
 import type { AllowlistRuntime, DataPolicy } from './policies.queries';
 
@@ -37,4 +41,24 @@ export function allowlistEffect(runtime: Pick<AllowlistRuntime, 'name' | 'versio
     ? `Takes ${name} off the runtime allowlist: no rollout may move an alias to a version on it. ` +
         'Deployments already running keep running.'
     : `Puts ${name} on the runtime allowlist: versions on it may be rolled out once approved.`;
+}
+
+/** Signing keys decide which artifacts are trusted: an administrator's decision, like the runtime allowlist. */
+export function canManageSigningKeys(can: (permission: Permission) => boolean): boolean {
+  return can(SIGNING_MUTATION_PERMISSIONS.registerSigningKey);
+}
+
+const PEM_PUBLIC_KEY = /^-----BEGIN PUBLIC KEY-----\s+[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----$/;
+const RAW_ED25519_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
+
+/** Why a key cannot be registered (null when it can be sent; the API verifies the key itself). */
+export function signingKeyInputProblem(label: string, publicKey: string): string | null {
+  const trimmed = label.trim();
+  if (trimmed.length < 1 || trimmed.length > 200) return 'A label of 1 to 200 characters.';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return 'The label may not contain control characters.';
+  const key = publicKey.trim();
+  if (!PEM_PUBLIC_KEY.test(key) && !RAW_ED25519_BASE64.test(key))
+    return 'An Ed25519 public key: base64 of its 32 raw bytes, or a PEM "BEGIN PUBLIC KEY" block.';
+  return null;
 }

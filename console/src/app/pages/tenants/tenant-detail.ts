@@ -22,6 +22,8 @@ import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
 import { GatewayKeyDialog, type GatewayKeyDialogData } from './gateway-key-dialog';
 import { RevokeKeyDialog, type RevokeKeyDialogData } from './revoke-key-dialog';
 import { TenantDialog, type TenantDialogData } from './tenant-dialog';
+import { SigningDialog, type SigningDialogData } from '../policies/signing-dialog';
+import { TENANT_SIGNING_POLICY } from '../policies/policies.queries';
 import { PurgePayloadsDialog, type PurgePayloadsDialogData } from './purge-payloads-dialog';
 import {
   canChangeTenants,
@@ -55,6 +57,8 @@ interface TenantAnswer {
   readonly keys: readonly GatewayKeySummary[];
   readonly usage: TenantUsageView;
   readonly captures: readonly PayloadCaptureSummary[];
+  /** Null when the API has no policy for it (the tenant vanished meanwhile). */
+  readonly allowUnsignedVersions: boolean | null;
 }
 
 /** Kept payloads listed on the page (newest first); a purge deletes all of them, listed or not. */
@@ -106,7 +110,7 @@ export class TenantDetail {
     load: async (id, signal) => {
       const { tenant } = await this.graphql.request(TENANT, { id }, { flow: this.flow, signal });
       if (tenant === null) return null;
-      const [{ gatewayKeys }, { traffic }, { payloadCaptures }] = await Promise.all([
+      const [{ gatewayKeys }, { traffic }, { payloadCaptures }, { tenantSigningPolicy }] = await Promise.all([
         this.graphql.request(GATEWAY_KEYS, { tenantId: id }, { flow: this.flow, signal }),
         this.graphql.request(
           TENANT_USAGE,
@@ -118,12 +122,14 @@ export class TenantDetail {
           { tenantId: id, limit: CAPTURES_LISTED },
           { flow: this.flow, signal },
         ),
+        this.graphql.request(TENANT_SIGNING_POLICY, { tenantId: id }, { flow: this.flow, signal }),
       ]);
       return {
         tenant,
         keys: gatewayKeys,
         usage: tenantUsageView(traffic, id),
         captures: payloadCaptures,
+        allowUnsignedVersions: tenantSigningPolicy?.allowUnsignedVersions ?? null,
       };
     },
     intervalMs: REFRESH_INTERVAL_MS,
@@ -152,6 +158,16 @@ export class TenantDetail {
       initialFocus: 'first-heading',
       // Without the list (the API unreachable) the dialog still opens; the create call reports the failure.
       data: { tenantId: tenant.id, aliases: aliases ?? [] },
+    })
+      .afterClosed()
+      .subscribe(() => this.answer.refresh());
+  }
+
+  protected setUnsignedPolicy(tenant: TenantSummary, allow: boolean): void {
+    openDialog<SigningDialog, SigningDialogData>(this.dialog, SigningDialog, {
+      ...DIALOG_SIZE,
+      initialFocus: 'first-heading',
+      data: { action: 'unsignedPolicy', tenantId: tenant.id, allow },
     })
       .afterClosed()
       .subscribe(() => this.answer.refresh());

@@ -241,6 +241,16 @@ describe('operator console flows on the real stack', function () {
     await screenshot(page, 'flow-deploy-serving-refused', DESKTOP.width);
     await purpose.click();
     await page.getByRole('option', { name: /Candidate/ }).click();
+    // Where would it go, and why: the scheduler's dry run for what the form says, with the strategy chosen.
+    await deploy.getByRole('combobox', { name: 'Placement strategy' }).click();
+    await page.getByRole('option', { name: /Binpack/ }).click();
+    await deploy.getByRole('button', { name: 'Where would this go?' }).click();
+    const plan = deploy.getByRole('table').filter({ hasText: 'Decision' });
+    await expectVisible(page, plan.getByRole('row').filter({ hasText: 'flow-node' }).getByText('chosen'));
+    await expectVisible(
+      page,
+      deploy.getByRole('status').filter({ hasText: /Binpack: 1 of 1 replica\(s\) placed/ }),
+    );
     await deploy.getByRole('button', { name: 'Create deployment' }).click();
     await expectVisible(page, deploy.getByRole('heading', { name: 'Deployment flow-chat created' }), 60_000);
     const receiptLink = deploy.getByRole('link', { name: /^deployment\/.*opens the Temporal UI/ });

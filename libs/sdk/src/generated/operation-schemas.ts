@@ -2032,6 +2032,27 @@ export const ConsoleRegisterModelVersionMutationSchema = z.object({
   }),
 });
 
+/** From libs/sdk/graphql/console/deployments.graphql. */
+export const ConsolePlacementPlanQuerySchema = z.object({
+  placementPlan: z.object({
+    strategy: z.string(),
+    replicas: z.number().int(),
+    unplaced: z.number().int(),
+    chosen: z.array(
+      z.object({
+        node: z.string(),
+        reason: z.string(),
+      }),
+    ),
+    rejected: z.array(
+      z.object({
+        node: z.string(),
+        reasons: z.array(z.string()),
+      }),
+    ),
+  }),
+});
+
 /** From libs/sdk/graphql/console/fleet-health.graphql. */
 export const ConsoleHealingPlanQuerySchema = z.object({
   healingPlan: ConsoleHealingPlanFragmentSchema,

@@ -6190,6 +6190,49 @@ export const ConsoleRegisterModelVersionDocument: TypedDocument<
 }`,
 };
 
+/** From libs/sdk/graphql/console/deployments.graphql. */
+export type ConsolePlacementPlanQuery = {
+  readonly placementPlan: {
+    readonly strategy: string;
+    readonly replicas: number;
+    readonly unplaced: number;
+    readonly chosen: readonly {
+      readonly node: string;
+      readonly reason: string;
+    }[];
+    readonly rejected: readonly {
+      readonly node: string;
+      readonly reasons: readonly string[];
+    }[];
+  };
+};
+
+export type ConsolePlacementPlanQueryVariables = {
+  readonly input: Schema.PlacementPlanInput;
+};
+
+export const ConsolePlacementPlanDocument: TypedDocument<
+  ConsolePlacementPlanQuery,
+  ConsolePlacementPlanQueryVariables
+> = {
+  operationName: 'ConsolePlacementPlan',
+  document: `query ConsolePlacementPlan($input: PlacementPlanInput!) {
+  placementPlan(input: $input) {
+    strategy
+    replicas
+    unplaced
+    chosen {
+      node
+      reason
+    }
+    rejected {
+      node
+      reasons
+    }
+  }
+}`,
+};
+
 /** From libs/sdk/graphql/console/fleet-health.graphql. */
 export type ConsoleHealingPlanQuery = {
   readonly healingPlan: ConsoleHealingPlanFragment;

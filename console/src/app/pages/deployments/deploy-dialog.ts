@@ -55,6 +55,8 @@ import {
 } from './deployment-rules';
 import {
   CREATE_DEPLOYMENT,
+  PLACEMENT_PLAN,
+  type PlacementPlan,
   DEPLOY_CHOICES,
   type DeploymentOperation,
   type ModelVersion,
@@ -158,6 +160,8 @@ export class DeployDialog {
     purpose: this.fb.control<DeploymentPurpose>('Serving'),
     /** '' lets the scheduler choose. */
     node: [''],
+    /** How the scheduler ranks eligible nodes (the API's default is Spread). */
+    strategy: this.fb.control<'Spread' | 'Binpack'>('Spread'),
     replicas: this.fb.control<number | null>(1, [
       Validators.required,
       Validators.min(1),
@@ -268,12 +272,13 @@ export class DeployDialog {
       this.form.markAllAsTouched();
       return;
     }
-    const { name, model, purpose, node, replicas } = this.form.getRawValue();
+    const { name, model, purpose, node, replicas, strategy } = this.form.getRawValue();
     const input: CreateDeploymentInput = {
       name,
       model,
       purpose,
       replicas: replicas ?? 1,
+      placementStrategy: strategy,
       idempotencyKey: this.idempotencyKey,
       ...(node === '' ? {} : { node }),
     };
@@ -298,10 +303,45 @@ export class DeployDialog {
               { label: 'Purpose', value: purpose },
               { label: 'Replicas', value: String(input.replicas) },
               { label: 'Node', value: node === '' ? 'chosen by the scheduler' : node },
+              { label: 'Strategy', value: strategy },
             ],
           }),
         })),
     );
+  }
+
+  /** "Where would this go and why": the scheduler's dry run for what the form says now, for every node. */
+  protected readonly plan = signal<PlacementPlan | null>(null);
+  protected readonly planError = signal<GraphqlRequestError | undefined>(undefined);
+  protected readonly planBusy = signal(false);
+
+  protected async preview(): Promise<void> {
+    const { model, node, replicas, strategy } = this.form.getRawValue();
+    if (model === '') {
+      this.form.controls.model.markAsTouched();
+      return;
+    }
+    this.planBusy.set(true);
+    this.planError.set(undefined);
+    try {
+      const { placementPlan } = await this.graphql.request(
+        PLACEMENT_PLAN,
+        {
+          input: {
+            model,
+            replicas: replicas ?? 1,
+            placementStrategy: strategy,
+            ...(node === '' ? {} : { node }),
+          },
+        },
+        { flow: this.flow },
+      );
+      this.plan.set(placementPlan);
+    } catch (error: unknown) {
+      this.planError.set(asRequestError(error, this.errorHandler));
+    } finally {
+      this.planBusy.set(false);
+    }
   }
 
   protected done(): void {

@@ -1,5 +1,7 @@
 import {
   ConsoleCreateDeploymentDocument,
+  ConsolePlacementPlanDocument,
+  type ConsolePlacementPlanQuery,
   ConsoleDeployChoicesDocument,
   ConsoleDeploymentDocument,
   ConsoleDeploymentsDocument,
@@ -32,5 +34,7 @@ export const DEPLOYMENT = ConsoleDeploymentDocument;
 /** The deploy dialog's choices, in one request: model versions to serve and nodes to place on. */
 export const DEPLOY_CHOICES = ConsoleDeployChoicesDocument;
 export const CREATE_DEPLOYMENT = ConsoleCreateDeploymentDocument;
+export const PLACEMENT_PLAN = ConsolePlacementPlanDocument;
+export type PlacementPlan = ConsolePlacementPlanQuery['placementPlan'];
 export const STOP_DEPLOYMENT = ConsoleStopDeploymentDocument;
 export const REGISTER_MODEL_VERSION = ConsoleRegisterModelVersionDocument;

@@ -15,6 +15,7 @@ import {
   parseLabels,
   parseTaints,
   runningAssignments,
+  recoveryRuns,
 } from '../src/app/pages/nodes/node-rules';
 import { canAs } from './support/roles';
 
@@ -190,5 +191,73 @@ describe('console node rules', () => {
       );
       expect(parseTaints(':PreferNoSchedule')).to.deep.equal({ taints: [], invalid: [':PreferNoSchedule'] });
     });
+  });
+});
+
+describe('console node recovery runs', () => {
+  const event = (
+    action: string,
+    workflowId: string,
+    occurredAt: string,
+    evidence: Record<string, unknown>,
+  ) => ({
+    action,
+    workflowId,
+    occurredAt,
+    temporalUiUrl: `http://ui/${workflowId}`,
+    evidenceJson: JSON.stringify(evidence),
+  });
+
+  it('reads each workflow’s start and completion receipts as one run, newest first', () => {
+    const runs = recoveryRuns([
+      event('node.recovery.complete', 'nodeRecovery/n1/1', '2026-12-06T10:01:00Z', {
+        replaced: true,
+        secondsToReplaced: 12.5,
+        lostAssignments: ['a', 'b'],
+        deployments: [{}, {}],
+      }),
+      event('node.recovery.start', 'nodeRecovery/n1/1', '2026-12-06T10:00:00Z', {
+        lostAssignments: ['a', 'b'],
+        deployments: ['d1', 'd2'],
+      }),
+      event('node.recovery.start', 'nodeRecovery/n1/2', '2026-12-06T11:00:00Z', {
+        lostAssignments: ['c'],
+        deployments: ['d1'],
+      }),
+    ]);
+    expect(
+      runs.map((run) => [
+        run.workflowId,
+        run.lostReplicas,
+        run.deployments,
+        run.replaced,
+        run.secondsToReplaced,
+      ]),
+    ).to.deep.equal([
+      ['nodeRecovery/n1/2', 1, 1, null, null],
+      ['nodeRecovery/n1/1', 2, 2, true, 12.5],
+    ]);
+    expect(runs[1]).to.deep.include({
+      startedAt: '2026-12-06T10:00:00Z',
+      completedAt: '2026-12-06T10:01:00Z',
+    });
+  });
+
+  it('says a run that finished short of whole, and survives evidence it cannot read', () => {
+    const [run] = recoveryRuns([
+      {
+        action: 'node.recovery.complete',
+        workflowId: 'w',
+        occurredAt: 't',
+        evidenceJson: '{"replaced":false}',
+      },
+      { action: 'node.recovery.start', workflowId: 'w', occurredAt: 's', evidenceJson: 'not json' },
+    ]);
+    expect(run).to.deep.include({ replaced: false, lostReplicas: 0 });
+    expect(
+      recoveryRuns([
+        { action: 'node.recovery.start', workflowId: null, occurredAt: 'x', evidenceJson: '{}' },
+      ]),
+    ).to.deep.equal([]);
   });
 });

@@ -220,6 +220,11 @@ describe('operator console in a browser', function () {
     // Deep links to a node's detail load from a fresh page (the api answers them with the console).
     await page.goto(`${harness.apiUrl}/nodes/ui-node`);
     await expectVisible(page, page.getByRole('heading', { name: 'ui-node', level: 1 }));
+    // Its recovery history: read from the receipts NodeRecovery writes; none for a node never lost.
+    await expectVisible(
+      page,
+      page.getByRole('region', { name: 'Recovery' }).getByText('This node was never declared lost.'),
+    );
     await page.getByRole('link', { name: 'All nodes' }).click();
     await expectVisible(page, page.getByRole('heading', { name: 'Nodes', level: 1 }));
 

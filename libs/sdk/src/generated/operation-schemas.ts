@@ -2383,6 +2383,22 @@ export const ConsoleRejectNodeMutationSchema = z.object({
   }),
 });
 
+/** From libs/sdk/graphql/console/nodes.graphql. */
+export const ConsoleNodeRecoveriesQuerySchema = z.object({
+  auditEvents: z.object({
+    events: z.array(
+      z.object({
+        seq: z.number().int(),
+        action: z.string(),
+        occurredAt: z.string(),
+        workflowId: z.string().nullable(),
+        temporalUiUrl: z.string().nullable(),
+        evidenceJson: z.string(),
+      }),
+    ),
+  }),
+});
+
 /** From libs/sdk/graphql/console/overview.graphql. */
 export const ConsoleSystemHealthQuerySchema = z.object({
   health: z.object({

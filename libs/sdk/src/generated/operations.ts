@@ -8660,6 +8660,43 @@ fragment ConsoleFleetNode on FleetNode {
 }`,
 };
 
+/** From libs/sdk/graphql/console/nodes.graphql. */
+export type ConsoleNodeRecoveriesQuery = {
+  readonly auditEvents: {
+    readonly events: readonly {
+      readonly seq: number;
+      readonly action: string;
+      readonly occurredAt: Schema.DateTimeString;
+      readonly workflowId: string | null;
+      readonly temporalUiUrl: string | null;
+      readonly evidenceJson: string;
+    }[];
+  };
+};
+
+export type ConsoleNodeRecoveriesQueryVariables = {
+  readonly nodeId: string;
+};
+
+export const ConsoleNodeRecoveriesDocument: TypedDocument<
+  ConsoleNodeRecoveriesQuery,
+  ConsoleNodeRecoveriesQueryVariables
+> = {
+  operationName: 'ConsoleNodeRecoveries',
+  document: `query ConsoleNodeRecoveries($nodeId: String!) {
+  auditEvents(filter: {action: "node.recovery.*", subject: $nodeId}, first: 20) {
+    events {
+      seq
+      action
+      occurredAt
+      workflowId
+      temporalUiUrl
+      evidenceJson
+    }
+  }
+}`,
+};
+
 /** From libs/sdk/graphql/console/overview.graphql. */
 export type ConsoleSystemHealthQuery = {
   readonly health: {

@@ -56,6 +56,8 @@ import {
   formatTaint,
   gpuSummary,
   nodeActionStates,
+  recoveryRuns,
+  type RecoveryRun,
 } from './node-rules';
 import {
   APPROVE_NODE,
@@ -66,6 +68,7 @@ import {
   type FleetNode,
   type GpuSeries,
   NODE_GPU_SERIES,
+  NODE_RECOVERIES,
   ROTATE_NODE_CREDENTIAL,
   UNCORDON_NODE,
 } from './nodes.queries';
@@ -127,6 +130,19 @@ export class NodeDetail {
       this.graphql
         .request(NODE_GPU_SERIES, { node: name, minutes: GPU_SERIES_MINUTES }, { flow: this.flow, signal })
         .then((data) => data.node?.gpuSeries ?? null),
+    intervalMs: REFRESH_INTERVAL_MS,
+  });
+
+  /** The node's NodeRecovery runs, from their receipts (by node id, known once the node has loaded). */
+  private readonly nodeId = computed(() => this.node.current()?.id ?? '');
+  protected readonly recoveries: DetailQuery<string, readonly RecoveryRun[]> = detailQuery({
+    key: this.nodeId,
+    load: (nodeId, signal) =>
+      nodeId === ''
+        ? Promise.resolve(null)
+        : this.graphql
+            .request(NODE_RECOVERIES, { nodeId }, { flow: this.flow, signal })
+            .then((data) => recoveryRuns(data.auditEvents.events)),
     intervalMs: REFRESH_INTERVAL_MS,
   });
 

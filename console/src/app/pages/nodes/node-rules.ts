@@ -223,3 +223,65 @@ export function parseTaints(text: string): ParsedTaints {
   }
   return { taints, invalid };
 }
+
+/** One NodeRecovery run of a node, from its `node.recovery.start` and `node.recovery.complete` receipts. */
+export interface RecoveryRun {
+  readonly workflowId: string;
+  readonly temporalUiUrl: string | null;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+  readonly lostReplicas: number;
+  readonly deployments: number;
+  /** Null while it runs; false when it finished before every deployment was whole again. */
+  readonly replaced: boolean | null;
+  readonly secondsToReplaced: number | null;
+}
+
+interface RecoveryEventView {
+  readonly action: string;
+  readonly occurredAt: string;
+  readonly workflowId?: string | null;
+  readonly temporalUiUrl?: string | null;
+  readonly evidenceJson: string;
+}
+
+function evidenceOf(event: RecoveryEventView): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(event.evidenceJson);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The node's recovery runs, newest first: each workflow's start and completion receipts read as one run. */
+export function recoveryRuns(events: readonly RecoveryEventView[]): RecoveryRun[] {
+  const runs = new Map<string, { start?: RecoveryEventView; complete?: RecoveryEventView }>();
+  for (const event of events) {
+    const id = event.workflowId ?? '';
+    if (id === '') continue;
+    const run = runs.get(id) ?? {};
+    if (event.action === 'node.recovery.start') run.start = event;
+    else if (event.action === 'node.recovery.complete') run.complete = event;
+    runs.set(id, run);
+  }
+  return [...runs.entries()]
+    .map(([workflowId, { start, complete }]): RecoveryRun => {
+      const started = start === undefined ? {} : evidenceOf(start);
+      const completed = complete === undefined ? null : evidenceOf(complete);
+      const lost = started['lostAssignments'] ?? completed?.['lostAssignments'];
+      const deployments = started['deployments'] ?? completed?.['deployments'];
+      const seconds = completed?.['secondsToReplaced'];
+      return {
+        workflowId,
+        temporalUiUrl: start?.temporalUiUrl ?? complete?.temporalUiUrl ?? null,
+        startedAt: start?.occurredAt ?? null,
+        completedAt: complete?.occurredAt ?? null,
+        lostReplicas: Array.isArray(lost) ? lost.length : 0,
+        deployments: Array.isArray(deployments) ? deployments.length : 0,
+        replaced: completed === null ? null : completed['replaced'] === true,
+        secondsToReplaced: typeof seconds === 'number' ? seconds : null,
+      };
+    })
+    .sort((a, b) => (b.startedAt ?? b.completedAt ?? '').localeCompare(a.startedAt ?? a.completedAt ?? ''));
+}

@@ -8,6 +8,8 @@ import {
   ConsoleFleetNodeDocument,
   ConsoleFleetNodesDocument,
   ConsoleNodeGpuSeriesDocument,
+  ConsoleNodeRecoveriesDocument,
+  type ConsoleNodeRecoveriesQuery,
   ConsoleRotateNodeCredentialDocument,
   ConsoleSetNodeLabelsDocument,
   ConsoleSetNodeTaintsDocument,
@@ -49,6 +51,8 @@ export type CreateBootstrapTokenInput = Schema.CreateBootstrapTokenInput;
 export const FLEET_NODES = ConsoleFleetNodesDocument;
 export const FLEET_NODE = ConsoleFleetNodeDocument;
 export const NODE_GPU_SERIES = ConsoleNodeGpuSeriesDocument;
+export const NODE_RECOVERIES = ConsoleNodeRecoveriesDocument;
+export type RecoveryEvent = ConsoleNodeRecoveriesQuery['auditEvents']['events'][number];
 export const CREATE_BOOTSTRAP_TOKEN = ConsoleCreateBootstrapTokenDocument;
 export const APPROVE_NODE = ConsoleApproveNodeDocument;
 export const REJECT_NODE = ConsoleRejectNodeDocument;

@@ -183,12 +183,10 @@ export class TokenDialog {
     }
     void this.submission.run(() =>
       data.action === 'revokeApiToken'
-        ? this.graphql
-            .request(REVOKE_API_TOKEN, { id: data.id })
-            .then(({ revokeApiToken }) => ({
-              summary: `${revokeApiToken.prefix}… is revoked.`,
-              secret: null,
-            }))
+        ? this.graphql.request(REVOKE_API_TOKEN, { id: data.id }).then(({ revokeApiToken }) => ({
+            summary: `${revokeApiToken.prefix}… is revoked.`,
+            secret: null,
+          }))
         : this.graphql.request(REVOKE_BOOTSTRAP_TOKEN, { id: data.id }).then(({ revokeBootstrapToken }) => ({
             summary: `${revokeBootstrapToken.prefix}… is revoked.`,
             secret: null,

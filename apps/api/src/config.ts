@@ -7,6 +7,13 @@ import {
 } from '@lunanexa/contracts';
 import { configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
 
+/**
+ * Envelope nonces the api remembers for the skew window (120 s) to refuse replays: 1,000 nodes beating every
+ * second keep about 120,000. Beyond it new envelopes are refused (429) until old ones expire, so it bounds
+ * memory (about 150 bytes each) and caps ingest: size it to fleet × 120 ÷ heartbeat interval, with room.
+ */
+export const DEFAULT_AGENT_REPLAY_CAPACITY = 262_144;
+
 export const ApiConfigSchema = z.object({
   DATABASE_URL: configFields.postgresUrl(),
   TEMPORAL_ADDRESS: configFields.temporalAddress('127.0.0.1:7233'),
@@ -57,6 +64,13 @@ export const ApiConfigSchema = z.object({
    * (6 saturated at 1,000 agents on a loaded 2-core machine: bench:scale).
    */
   LUNANEXA_HEARTBEAT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** See DEFAULT_AGENT_REPLAY_CAPACITY. */
+  LUNANEXA_AGENT_REPLAY_CAPACITY: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(16_777_216)
+    .default(DEFAULT_AGENT_REPLAY_CAPACITY),
   /** Wrong passwords in a row one account may send before sign-ins to it are blocked (libs/domain sign-in-throttle). */
   LUNANEXA_SIGN_IN_ACCOUNT_FAILURES: z.coerce.number().int().min(1).max(1_000).default(5),
   /** Failed sign-ins one client address may send, to any accounts, before its sign-ins are blocked. */

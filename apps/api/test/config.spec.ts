@@ -29,6 +29,16 @@ describe('api configuration', function () {
     });
   });
 
+  it('sizes the agent replay window for a fleet of about 2,000 nodes beating every second, within bounds', () => {
+    expect(loadApiConfig(valid).LUNANEXA_AGENT_REPLAY_CAPACITY).to.equal(262_144);
+    expect(
+      loadApiConfig({ ...valid, LUNANEXA_AGENT_REPLAY_CAPACITY: '1048576' }).LUNANEXA_AGENT_REPLAY_CAPACITY,
+    ).to.equal(1_048_576);
+    expect(() => loadApiConfig({ ...valid, LUNANEXA_AGENT_REPLAY_CAPACITY: '10' })).to.throw(
+      /LUNANEXA_AGENT_REPLAY_CAPACITY/,
+    );
+  });
+
   it('keeps the controller key under the data directory unless a key file is named', () => {
     const defaults = loadApiConfig(valid);
     expect(defaults.LUNANEXA_DATA_DIR).to.equal(join(findRepoRoot(), '.data'));

@@ -47,7 +47,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
-import { API_CONFIG, API_LOGGER, type ApiConfig } from '../config';
+import { API_CONFIG, DEFAULT_AGENT_REPLAY_CAPACITY, API_LOGGER, type ApiConfig } from '../config';
 import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
 
@@ -82,7 +82,7 @@ function peekBody(raw: unknown): Record<string, unknown> {
  */
 @Injectable()
 export class AgentChannelService {
-  private readonly replayGuard = new ReplayGuard({ windowMs: DEFAULT_MAX_SKEW_MS });
+  private readonly replayGuard: ReplayGuard;
   private readonly controllerKeyId: string;
   /** Nodes whose EnrollNode workflow this process has seen started; saves a Temporal call per heartbeat. */
   private readonly enrollWorkflowsKnown = new Set<string>();
@@ -104,8 +104,16 @@ export class AgentChannelService {
     private readonly announcer: NodeChangeAnnouncer,
     @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
     @Inject(API_LOGGER) private readonly logger: Logger,
-    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, 'LUNANEXA_NODE_LEASE_SECONDS'>,
+    @Inject(API_CONFIG)
+    private readonly config: Pick<ApiConfig, 'LUNANEXA_NODE_LEASE_SECONDS'> &
+      Partial<Pick<ApiConfig, 'LUNANEXA_AGENT_REPLAY_CAPACITY'>>,
   ) {
+    // Every envelope nonce is kept for the skew window: at 1 s heartbeats that is 120 per node, so the guard is
+    // sized to the fleet, not to the library's default.
+    this.replayGuard = new ReplayGuard({
+      windowMs: DEFAULT_MAX_SKEW_MS,
+      capacity: config.LUNANEXA_AGENT_REPLAY_CAPACITY ?? DEFAULT_AGENT_REPLAY_CAPACITY,
+    });
     this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
     this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
   }

@@ -296,6 +296,8 @@ describe('operator console in a browser', function () {
         .getByRole('link', { name: 'auth.login', exact: true })
         .first()
         .waitFor({ state: 'detached' });
+      // The filtered page may still be loading when the old rows go: read it once its rows are there.
+      await expectVisible(page, table.locator('td.action').filter({ hasText: 'bootstrap-token.' }).first());
       const actions = await table.locator('td.action').allTextContents();
       expect(actions.length).to.be.greaterThan(0);
       expect(actions.map((a) => a.trim())).to.satisfy((all: string[]) =>

@@ -20,6 +20,7 @@ import {
   waitUntil,
   type HeartbeatStats,
 } from '../src';
+import { countNodesRecoveredBesides } from '@lunanexa/persistence';
 
 /**
  * `npm run bench:scale`: issue 12's fleet-scale figures on the real api,
@@ -346,12 +347,7 @@ async function main(): Promise<void> {
         },
         heartbeatsDuringRecovery: sim.stats(),
         // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.
-        liveNodesDeclaredLost: await count(
-          h,
-          `SELECT count(DISTINCT evidence->>'nodeId') AS n FROM audit_events
-            WHERE action = 'node.recovery.start' AND NOT (evidence->>'nodeId' = ANY($1::text[]))`,
-          [victimIds],
-        ),
+        liveNodesDeclaredLost: await countNodesRecoveredBesides(h.queryable(), victimIds),
       };
     });
     log(`node loss: ${JSON.stringify(loss.value)}`);

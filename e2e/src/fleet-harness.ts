@@ -20,6 +20,7 @@ import {
   createScratchDatabase,
   runMigrations,
   type ScratchDatabase,
+  type Queryable,
 } from '@lunanexa/persistence';
 import { RUNTIME_OWNER_ENV, runtimeOwnerTag } from '@lunanexa/agent';
 import { Client } from 'pg';
@@ -540,6 +541,11 @@ export class FleetHarness {
     } finally {
       await client.end();
     }
+  }
+
+  /** The fleet's database as libs/persistence functions take it (each call on its own connection, like `sql`). */
+  queryable(): Queryable {
+    return { query: <T>(text: string, params?: unknown[]) => this.sql(text, params) as Promise<T> };
   }
 
   /**

@@ -38,10 +38,7 @@ export async function deploymentAssignments(
   h: FleetHarness,
   deployment: string,
 ): Promise<NodeLossAssignment[]> {
-  return listAssignmentsOfDeploymentNamed(
-    { query: <T>(sql: string, parameters?: unknown[]) => h.sql(sql, parameters) as Promise<T> },
-    deployment,
-  );
+  return listAssignmentsOfDeploymentNamed(h.queryable(), deployment);
 }
 
 /** The pid of the fake runtime listening on `port` (it takes `--port <n>`). */

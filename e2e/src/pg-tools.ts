@@ -1,4 +1,4 @@
-import { serverMajorVersion } from '@lunanexa/persistence';
+import { queryableClient, serverMajorVersion } from '@lunanexa/persistence';
 import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
 import { TEST_PG_ADMIN_URL_VARIABLE } from '@lunanexa/persistence';
@@ -26,10 +26,7 @@ async function serverMajor(url: string): Promise<number | null> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
-    return await serverMajorVersion({
-      query: async <T>(sql: string, parameters?: unknown[]) =>
-        (await client.query(sql, parameters)).rows as unknown as T,
-    });
+    return await serverMajorVersion(queryableClient(client));
   } catch {
     return null;
   } finally {

@@ -640,7 +640,7 @@ describe('node lifecycle and the one-node slice on real Temporal, PostgreSQL, ag
     const controllerKey = createPrivateKey(keyPem);
     const controller = { privateKey: controllerKey, keyId: ed25519KeyId(createPublicKey(controllerKey)) };
     const row = await h.sql<{ id: string }>(`SELECT id FROM nodes WHERE name = 'dgx-restart'`);
-    const queryable = { query: <T>(sql: string, params?: unknown[]) => h.sql(sql, params) as Promise<T> };
+    const queryable = h.queryable();
     const nodeRow = await findNode(queryable, row[0]?.id ?? '');
     if (!nodeRow) throw new Error('dgx-restart is gone');
     const target = southboundTarget(nodeRow);

@@ -139,3 +139,16 @@ export async function requestRecordCountsByOutcome(
     'SELECT outcome, count(*) AS count FROM request_records GROUP BY outcome ORDER BY outcome',
   );
 }
+
+/**
+ * Nodes NodeRecovery started on besides `killed` (bench:scale): a live node whose lease lapsed anyway because
+ * heartbeat ingest fell behind the lease, and was declared lost.
+ */
+export async function countNodesRecoveredBesides(q: Queryable, killed: readonly string[]): Promise<number> {
+  const [row] = await q.query<{ n: string }[]>(
+    `SELECT count(DISTINCT evidence->>'nodeId') AS n FROM audit_events
+      WHERE action = 'node.recovery.start' AND NOT (evidence->>'nodeId' = ANY($1::text[]))`,
+    [killed],
+  );
+  return Number(row?.n ?? 0);
+}

@@ -151,6 +151,7 @@ export class SimulatedAgent {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<unknown> | null = null;
   private stopped = false;
+  private collected: NodeInventory | undefined;
 
   private constructor(
     readonly name: string,
@@ -187,9 +188,13 @@ export class SimulatedAgent {
     return this.southbound.server.address.port;
   }
 
+  /** Collected once, as the agent does at start (`report.inventory`): each heartbeat carries the same object. */
   inventory(): NodeInventory {
-    return simulatedInventory(this.profile, this.name, { agentVersion: 'simulated', now: () => new Date() })
-      .inventory;
+    this.collected ??= simulatedInventory(this.profile, this.name, {
+      agentVersion: 'simulated',
+      now: () => new Date(),
+    }).inventory;
+    return this.collected;
   }
 
   /** Enrolls with a bootstrap token (signed enroll.request, verified answer) and starts serving SSH. */

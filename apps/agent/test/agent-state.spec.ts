@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode } from '@lunanexa/contracts';
 import { expect } from 'chai';
@@ -85,10 +85,35 @@ describe('agent state files', () => {
     expect(String(failure)).to.contain('controllerKeyId does not match');
   });
 
+  it('reserves heartbeat sequences in blocks: one write per block, a restart continues after the block', async () => {
+    const stateFile = join(dataDir, HEARTBEAT_STATE_FILE);
+    const persisted = (): number =>
+      (JSON.parse(readFileSync(stateFile, 'utf8')) as { lastSequence: number }).lastSequence;
+    const sequence = await HeartbeatSequence.open(dataDir, { reservation: 3 });
+    expect(await sequence.next()).to.equal(1);
+    expect(persisted()).to.equal(3);
+    const written = statSync(stateFile).ino;
+    expect([await sequence.next(), await sequence.next()]).to.deep.equal([2, 3]);
+    // Inside the block nothing is written: the file is the one the first number renamed into place.
+    expect(statSync(stateFile).ino).to.equal(written);
+    expect(await sequence.next()).to.equal(4);
+    expect(persisted()).to.equal(6);
+    expect(sequence.lastSequence).to.equal(4);
+    // A crash here (4 used, 6 reserved): the restarted agent skips 5 and 6, never reusing a number.
+    const restarted = await HeartbeatSequence.open(dataDir, { reservation: 3 });
+    expect(restarted.lastSequence).to.equal(6);
+    expect(await restarted.next()).to.equal(7);
+    expect(persisted()).to.equal(9);
+    expect((await HeartbeatSequence.open(dataDir)).lastSequence).to.equal(9);
+    let failure: unknown = null;
+    await HeartbeatSequence.open(dataDir, { reservation: 0 }).catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.contain('reservation');
+  });
+
   it('continues the heartbeat sequence from disk and refuses a file it cannot read', async () => {
-    const sequence = await HeartbeatSequence.open(dataDir);
+    const sequence = await HeartbeatSequence.open(dataDir, { reservation: 1 });
     expect([await sequence.next(), await sequence.next()]).to.deep.equal([1, 2]);
-    expect(await (await HeartbeatSequence.open(dataDir)).next()).to.equal(3);
+    expect(await (await HeartbeatSequence.open(dataDir, { reservation: 1 })).next()).to.equal(3);
     writeFileSync(join(dataDir, HEARTBEAT_STATE_FILE), '{"lastSequence": -1}');
     let failure: unknown = null;
     await HeartbeatSequence.open(dataDir).catch((error: unknown) => (failure = error));

@@ -86,7 +86,7 @@ export interface HeartbeatResult {
 export interface HeartbeatHealth {
   readonly controllerUrl: string;
   readonly intervalSeconds: number;
-  /** The last sequence sent (persisted in heartbeat-state.json). */
+  /** The last sequence sent (heartbeat-state.json holds a number at least this high). */
   readonly sequence: number;
   readonly lastAttemptAt: string | null;
   readonly lastOutcome: HeartbeatOutcome | null;

@@ -9,6 +9,8 @@ import {
   type BuildInfo,
   type Logger,
 } from '@lunanexa/observability';
+import { AgentChannelService } from './agent-channel/agent-channel.service';
+import { heartbeatRoute } from './agent-channel/heartbeat-route';
 import { AppModule } from './app.module';
 import { validationErrorToLunaNexa } from './common/errors';
 import { GraphqlTracingInterceptor } from './common/graphql-tracing.interceptor';
@@ -38,6 +40,7 @@ export async function createApiApp(
   const served = consoleAvailable(config.LUNANEXA_CONSOLE_DIR);
   app.use(requestIdsMiddleware);
   app.use(httpMetricsMiddleware(metrics, served));
+  app.use(heartbeatRoute(app.get(AgentChannelService), logger));
   if (served) app.use(consoleStaticMiddleware(config.LUNANEXA_CONSOLE_DIR));
   else logger.warn({ dir: config.LUNANEXA_CONSOLE_DIR }, 'console not built: run `npm run build:console`');
   app.useGlobalFilters(new ProblemJsonFilter(logger));

@@ -3,6 +3,7 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -31,6 +32,7 @@ import {
   recordGpuSample,
 } from '@lunanexa/persistence';
 import { ApiConfigSchema, createApiApp } from '../src';
+import { HEARTBEAT_BODY_LIMIT_BYTES } from '../src/agent-channel/heartbeat-route';
 import { ensureFirstAdmin } from '../src/auth/first-admin';
 
 interface GraphQLBody {
@@ -1067,6 +1069,99 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     }
     expect(await endpointOf()).to.deep.equal({ address: '127.0.0.9', ssh_port: 40222 });
     expect(await moves()).to.have.length(1);
+  });
+
+  it('answers the plain heartbeat before the Nest pipeline and any other through it, alike', async () => {
+    const { token } = await createToken({ autoApprove: false });
+    const mu = nodeIdentity('mu');
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, mu));
+    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    /** One POST with exactly these headers; `chunked` sends no content-length. */
+    const send = (
+      body: string,
+      contentType: string,
+      chunked = false,
+    ): Promise<{ status: number; headers: IncomingHttpHeaders; json: Record<string, unknown> }> =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest(
+          `${base}${AGENT_HTTP_PATHS.heartbeat}`,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': contentType,
+              'x-request-id': `req-${randomBytes(4).toString('hex')}`,
+              ...(chunked ? {} : { 'content-length': Buffer.byteLength(body) }),
+            },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+              }),
+            );
+          },
+        );
+        request.on('error', reject);
+        if (chunked) {
+          request.write(body.slice(0, 10));
+          request.end(body.slice(10));
+        } else request.end(body);
+      });
+    const acked = (answer: { status: number; json: Record<string, unknown> }, sequence: number): void => {
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+      const ack = ENVELOPE_SCHEMAS['heartbeat.ack'].parse(
+        verifyEnvelope(controllerKeys(), answer.json, { now: new Date(), types: ['heartbeat.ack'] }),
+      );
+      expect(ack.body.sequence).to.equal(sequence);
+    };
+    const json = 'application/json';
+    // The plain request: answered by heartbeatRoute (Express's response layer, which adds an ETag, is not used).
+    const plain = await send(JSON.stringify(heartbeat(nodeId, mu, 1)), json);
+    acked(plain, 1);
+    expect(plain.headers['content-type']).to.equal('application/json; charset=utf-8');
+    expect(plain.headers['etag']).to.equal(undefined);
+    expect(plain.headers['x-request-id']).to.be.a('string');
+    // No declared length: the Nest route answers, with the same signed ack.
+    const streamed = await send(JSON.stringify(heartbeat(nodeId, mu, 2)), json, true);
+    acked(streamed, 2);
+    expect(streamed.headers['etag']).to.be.a('string');
+    acked(await send(JSON.stringify(heartbeat(nodeId, mu, 3)), 'application/json; charset=UTF-8'), 3);
+    // Refusals are the same problems on both paths.
+    for (const chunked of [false, true]) {
+      for (const body of ['{"protocol":', '"a string"', '  42']) {
+        const answer = await send(body, json, chunked);
+        expectProblem(answer, 400, ErrorCode.MALFORMED_REQUEST);
+        expect(answer.json['instance']).to.equal(AGENT_HTTP_PATHS.heartbeat);
+        expect(answer.json['requestId']).to.equal(answer.headers['x-request-id']);
+      }
+      expectProblem(await send('{"type":"heartbeat"}', json, chunked), 400, ErrorCode.VALIDATION_FAILED);
+      expectProblem(
+        await send(JSON.stringify(heartbeat(nodeId, mu, 3)), json, chunked),
+        409,
+        ErrorCode.REPLAY_DETECTED,
+      );
+    }
+    // Not plain JSON (another type, another charset, too large): the Nest route and its body parser decide.
+    expectProblem(
+      await send(JSON.stringify(heartbeat(nodeId, mu, 4)), 'text/plain'),
+      400,
+      ErrorCode.VALIDATION_FAILED,
+    );
+    expectProblem(
+      await send(JSON.stringify(heartbeat(nodeId, mu, 4)), 'application/json; charset=latin1'),
+      400,
+      ErrorCode.MALFORMED_REQUEST,
+    );
+    expectProblem(
+      await send(JSON.stringify({ padding: 'x'.repeat(HEARTBEAT_BODY_LIMIT_BYTES) }), json),
+      413,
+      ErrorCode.PAYLOAD_TOO_LARGE,
+    );
+    acked(await send(JSON.stringify(heartbeat(nodeId, mu, 4)), json), 4);
   });
 
   it('group-commits concurrent heartbeats of many nodes: each acked only once its own lease and sequence are recorded', async () => {

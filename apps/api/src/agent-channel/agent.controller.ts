@@ -5,12 +5,13 @@ import { Public } from '../auth';
 import { requestIdsOf } from '../common/request-ids';
 import { AgentChannelService } from './agent-channel.service';
 
-function remoteAddressOf(req: IncomingMessage): string {
+export function remoteAddressOf(req: IncomingMessage): string {
   return `${req.socket.remoteAddress ?? 'unknown'}:${req.socket.remotePort ?? 0}`.slice(0, 64);
 }
 
 /**
- * Agent → controller endpoints. Public to the roles guard on purpose: agents
+ * Agent → controller endpoints. The plain heartbeat is answered before it gets
+ * here (heartbeatRoute); this route answers the rest the same way. Public to the roles guard on purpose: agents
  * hold no operator credentials; every request is authenticated by its
  * Ed25519 signature (and enrollment by its bootstrap token) in the service.
  * Answers are signed envelopes; refusals are problem+json with the typed code.

@@ -41,8 +41,39 @@ function carriesPayload(url: string | undefined): boolean {
 }
 
 /**
- * REST endpoints answer failures with RFC 9457 problem+json carrying our error
- * code and the request ids. GraphQL errors pass through to Apollo's formatter.
+ * Answers a failed REST request with RFC 9457 problem+json carrying our error
+ * code and the request ids; an unexpected error is logged first (without the
+ * payload where the request carried one).
+ */
+export function answerProblem(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  exception: unknown,
+): void {
+  const { error, expected } = toLunaNexaError(exception);
+  if (!expected) {
+    if (carriesPayload(req.url)) {
+      logger.error({ error: payloadSafeError(exception), url: req.url }, 'unhandled error');
+    } else {
+      logger.error({ err: exception, url: req.url }, 'unhandled error');
+    }
+  }
+  const ids = requestIdsOf(req);
+  const problem = error.toProblem({
+    instance: (req.url ?? '').split('?')[0] ?? '',
+    requestId: ids.requestId,
+    correlationId: ids.correlationId,
+  });
+  if (res.headersSent) return;
+  res.statusCode = problem.status;
+  res.setHeader('content-type', PROBLEM_CONTENT_TYPE);
+  res.end(JSON.stringify(problem));
+}
+
+/**
+ * REST endpoints answer failures with problem+json (answerProblem). GraphQL
+ * errors pass through to Apollo's formatter.
  */
 @Catch()
 export class ProblemJsonFilter implements ExceptionFilter {
@@ -51,26 +82,12 @@ export class ProblemJsonFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): unknown {
     if (host.getType<string>() !== 'http') return exception;
     const http = host.switchToHttp();
-    const req = http.getRequest<IncomingMessage>();
-    const res = http.getResponse<ServerResponse>();
-    const { error, expected } = toLunaNexaError(exception);
-    if (!expected) {
-      if (carriesPayload(req.url)) {
-        this.logger.error({ error: payloadSafeError(exception), url: req.url }, 'unhandled error');
-      } else {
-        this.logger.error({ err: exception, url: req.url }, 'unhandled error');
-      }
-    }
-    const ids = requestIdsOf(req);
-    const problem = error.toProblem({
-      instance: (req.url ?? '').split('?')[0] ?? '',
-      requestId: ids.requestId,
-      correlationId: ids.correlationId,
-    });
-    if (res.headersSent) return undefined;
-    res.statusCode = problem.status;
-    res.setHeader('content-type', PROBLEM_CONTENT_TYPE);
-    res.end(JSON.stringify(problem));
+    answerProblem(
+      this.logger,
+      http.getRequest<IncomingMessage>(),
+      http.getResponse<ServerResponse>(),
+      exception,
+    );
     return undefined;
   }
 }

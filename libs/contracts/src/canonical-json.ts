@@ -22,7 +22,36 @@ export class CanonicalJsonError extends Error {
 }
 
 export function canonicalJson(value: unknown): string {
-  return `${serialize(value, '', '', new Set())}\n`;
+  try {
+    return `${serialize(value, '', new Set())}\n`;
+  } catch (error: unknown) {
+    if (error instanceof Misfit) throw new CanonicalJsonError(error.path(), error.problem);
+    throw error;
+  }
+}
+
+/**
+ * A value that cannot be canonical, with the way down to it collected while
+ * the stack unwinds: the common case, which succeeds, builds no paths at all
+ * (signing and verifying every heartbeat canonicalizes it).
+ */
+class Misfit extends Error {
+  private readonly steps: (string | number)[] = [];
+  constructor(readonly problem: string) {
+    super(problem);
+  }
+  at(step: string | number): Misfit {
+    this.steps.push(step);
+    return this;
+  }
+  path(): string {
+    let path = '';
+    for (let i = this.steps.length - 1; i >= 0; i -= 1) {
+      const step = this.steps[i];
+      path += typeof step === 'number' ? `[${step}]` : path === '' ? step : `.${step}`;
+    }
+    return path;
+  }
 }
 
 function isPlainObject(value: object): boolean {
@@ -30,52 +59,62 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function serialize(value: unknown, indent: string, path: string, ancestors: Set<object>): string {
+function serialize(value: unknown, indent: string, ancestors: Set<object>): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw new CanonicalJsonError(path, `non-finite number ${String(value)}`);
+      if (!Number.isFinite(value)) throw new Misfit(`non-finite number ${String(value)}`);
       return JSON.stringify(value);
     case 'undefined':
     case 'function':
     case 'symbol':
     case 'bigint':
-      throw new CanonicalJsonError(path, `${typeof value} is not JSON`);
+      throw new Misfit(`${typeof value} is not JSON`);
     case 'object':
       break;
   }
   if (value === null) return 'null';
-  if (ancestors.has(value)) throw new CanonicalJsonError(path, 'circular reference');
+  if (ancestors.has(value)) throw new Misfit('circular reference');
   const inner = `${indent}  `;
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
       if (value.length === 0) return '[]';
-      const items: string[] = [];
+      let out = '[\n';
       for (let i = 0; i < value.length; i += 1) {
         // Holes in sparse arrays would serialize as null; refuse them like undefined.
-        if (!(i in value)) throw new CanonicalJsonError(`${path}[${i}]`, 'array hole is not JSON');
-        items.push(`${inner}${serialize(value[i], inner, `${path}[${i}]`, ancestors)}`);
+        if (!(i in value)) throw new Misfit('array hole is not JSON').at(i);
+        let item: string;
+        try {
+          item = serialize(value[i], inner, ancestors);
+        } catch (error: unknown) {
+          throw error instanceof Misfit ? error.at(i) : error;
+        }
+        out += i === 0 ? `${inner}${item}` : `,\n${inner}${item}`;
       }
-      return `[\n${items.join(',\n')}\n${indent}]`;
+      return `${out}\n${indent}]`;
     }
     if (!isPlainObject(value)) {
-      throw new CanonicalJsonError(
-        path,
-        `${value.constructor?.name ?? 'exotic object'} is not a plain object`,
-      );
+      throw new Misfit(`${value.constructor?.name ?? 'exotic object'} is not a plain object`);
     }
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record).sort();
     if (keys.length === 0) return '{}';
-    const members = keys.map((key) => {
-      const childPath = path === '' ? key : `${path}.${key}`;
-      return `${inner}${JSON.stringify(key)}: ${serialize(record[key], inner, childPath, ancestors)}`;
-    });
-    return `{\n${members.join(',\n')}\n${indent}}`;
+    let out = '{\n';
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i];
+      let member: string;
+      try {
+        member = serialize(record[key], inner, ancestors);
+      } catch (error: unknown) {
+        throw error instanceof Misfit ? error.at(key) : error;
+      }
+      out += `${i === 0 ? '' : ',\n'}${inner}${JSON.stringify(key)}: ${member}`;
+    }
+    return `${out}\n${indent}}`;
   } finally {
     ancestors.delete(value);
   }

@@ -53,6 +53,13 @@ describe('canonicalJson', () => {
 
   it('names the path of the offending value', () => {
     expect(() => canonicalJson({ outer: { list: [0, Number.NaN] } })).to.throw(/outer\.list\[1\]/);
+    expect(() => canonicalJson([{ a: [1, { b: undefined }] }])).to.throw(
+      'canonicalJson: undefined is not JSON at [0].a[1].b',
+    );
+    expect(() => canonicalJson({ x: new Date(0) })).to.throw(
+      'canonicalJson: Date is not a plain object at x',
+    );
+    expect(() => canonicalJson(Number.NaN)).to.throw('canonicalJson: non-finite number NaN at (root)');
   });
 
   it('rejects circular structures instead of overflowing the stack', () => {

@@ -10,7 +10,7 @@ import {
   type Logger,
 } from '@lunanexa/observability';
 import { AgentChannelService } from './agent-channel/agent-channel.service';
-import { heartbeatRoute } from './agent-channel/heartbeat-route';
+import { answerHeartbeatsFirst } from './agent-channel/heartbeat-route';
 import { AppModule } from './app.module';
 import { validationErrorToLunaNexa } from './common/errors';
 import { GraphqlTracingInterceptor } from './common/graphql-tracing.interceptor';
@@ -38,9 +38,13 @@ export async function createApiApp(
     bodyParser: true,
   });
   const served = consoleAvailable(config.LUNANEXA_CONSOLE_DIR);
+  const measured = httpMetricsMiddleware(metrics, served);
   app.use(requestIdsMiddleware);
-  app.use(httpMetricsMiddleware(metrics, served));
-  app.use(heartbeatRoute(app.get(AgentChannelService), logger));
+  app.use(measured);
+  answerHeartbeatsFirst(app.getHttpServer() as Server, app.get(AgentChannelService), logger, [
+    requestIdsMiddleware,
+    measured,
+  ]);
   if (served) app.use(consoleStaticMiddleware(config.LUNANEXA_CONSOLE_DIR));
   else logger.warn({ dir: config.LUNANEXA_CONSOLE_DIR }, 'console not built: run `npm run build:console`');
   app.useGlobalFilters(new ProblemJsonFilter(logger));

@@ -3,7 +3,7 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -1119,16 +1119,22 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       expect(ack.body.sequence).to.equal(sequence);
     };
     const json = 'application/json';
-    // The plain request: answered by heartbeatRoute (Express's response layer, which adds an ETag, is not used).
+    // The plain request: answered ahead of Express (answerHeartbeatsFirst), which would add x-powered-by and an ETag.
     const plain = await send(JSON.stringify(heartbeat(nodeId, mu, 1)), json);
     acked(plain, 1);
     expect(plain.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(plain.headers['etag']).to.equal(undefined);
+    expect(plain.headers['x-powered-by']).to.equal(undefined);
+    // Express is reached only through answerHeartbeatsFirst (listeners that only observe, like a drain tracker, stay).
+    expect((app.getHttpServer() as Server).listeners('request')).not.to.include(
+      app.getHttpAdapter().getInstance(),
+    );
     expect(plain.headers['x-request-id']).to.be.a('string');
     // No declared length: the Nest route answers, with the same signed ack.
     const streamed = await send(JSON.stringify(heartbeat(nodeId, mu, 2)), json, true);
     acked(streamed, 2);
     expect(streamed.headers['etag']).to.be.a('string');
+    expect(streamed.headers['x-powered-by']).to.equal('Express');
     acked(await send(JSON.stringify(heartbeat(nodeId, mu, 3)), 'application/json; charset=UTF-8'), 3);
     // Refusals are the same problems on both paths.
     for (const chunked of [false, true]) {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { AGENT_HTTP_PATHS } from '@lunanexa/agent-protocol';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import type { Logger } from '@lunanexa/observability';
@@ -21,43 +21,67 @@ function plainJson(contentType: string | undefined): boolean {
   });
 }
 
+/** Only the plain heartbeat — UTF-8 JSON, no content encoding, a declared length within the body limit. */
+export function plainHeartbeat(req: IncomingMessage): boolean {
+  if (req.method !== 'POST' || (req.url ?? '').split('?', 1)[0] !== AGENT_HTTP_PATHS.heartbeat) return false;
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  const encoding = req.headers['content-encoding'];
+  return (
+    plainJson(req.headers['content-type']) &&
+    (encoding === undefined || encoding.toLowerCase() === 'identity') &&
+    Number.isInteger(declared) &&
+    declared <= HEARTBEAT_BODY_LIMIT_BYTES
+  );
+}
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
 /**
- * `POST /agent/v1/heartbeat` without the Nest and Express request pipeline:
+ * `POST /agent/v1/heartbeat` without Express and the Nest request pipeline:
  * at fleet scale (a heartbeat a second per node) routing, body parsing,
  * guards, pipes and the response layer cost the api more CPU than the
- * heartbeat's own work. Mounted after the request-id and metrics middleware
- * (ids and the duration histogram are unchanged), before the body parsers.
- *
- * Only the plain request takes this path — UTF-8 JSON, no content encoding,
- * a declared length within the body parser's limit. Anything else goes on to
- * the Nest route (AgentController), which answers exactly as before. Either
- * way the same AgentChannelService.heartbeat verifies and ingests it, and a
- * failure is the same problem+json (answerProblem).
+ * heartbeat's own work. The server's request listener answers a plain
+ * heartbeat (plainHeartbeat) itself, after the same request-id and metrics
+ * middleware Express runs first (ids and the duration histogram unchanged),
+ * and hands every other request to Express as before — including a
+ * heartbeat that is not plain, which the Nest route (AgentController)
+ * answers. Either way AgentChannelService.heartbeat verifies and ingests it,
+ * and a failure is the same problem+json (answerProblem).
  */
-export function heartbeatRoute(channel: AgentChannelService, logger: Logger) {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    if (req.method !== 'POST' || (req.url ?? '').split('?', 1)[0] !== AGENT_HTTP_PATHS.heartbeat) {
-      next();
+export function answerHeartbeatsFirst(
+  server: Server,
+  channel: AgentChannelService,
+  logger: Logger,
+  middleware: readonly Middleware[],
+): void {
+  const others = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!plainHeartbeat(req)) {
+      for (const listener of others) listener(req, res);
       return;
     }
-    const declared = Number(req.headers['content-length'] ?? Number.NaN);
-    const encoding = req.headers['content-encoding'];
-    if (
-      !plainJson(req.headers['content-type']) ||
-      (encoding !== undefined && encoding.toLowerCase() !== 'identity') ||
-      !Number.isInteger(declared) ||
-      declared > HEARTBEAT_BODY_LIMIT_BYTES
-    ) {
-      next();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', () => undefined);
-    req.on('end', () => {
-      void answer(channel, logger, req, res, Buffer.concat(chunks).toString('utf8'));
-    });
-  };
+    const run = (index: number): void => {
+      const step = middleware[index];
+      if (step === undefined) readAndAnswer(channel, logger, req, res);
+      else step(req, res, () => run(index + 1));
+    };
+    run(0);
+  });
+}
+
+function readAndAnswer(
+  channel: AgentChannelService,
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('error', () => undefined);
+  req.on('end', () => {
+    void answer(channel, logger, req, res, Buffer.concat(chunks).toString('utf8'));
+  });
 }
 
 async function answer(

@@ -38,6 +38,11 @@ import { countNodesRecoveredBesides } from '@lunanexa/persistence';
  *    each is detected (its NodeRecovery's `node.recovery.start` receipt) and
  *    until every replica is Ready again on other nodes.
  *
+ * Both heartbeat windows (2 and 3) also say how much CPU each process spent
+ * per accepted heartbeat — the simulator (this process), api, worker,
+ * gateway and the PostgreSQL backends, from /proc — the figure to compare
+ * on a shared machine, where round trips mostly measure the queue for a CPU.
+ *
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
  * --replicas R (10 per deployment) --enroll-concurrency C (16) --result NAME.
@@ -155,15 +160,17 @@ function componentPids(h: FleetHarness): Record<string, number[]> {
  * heartbeat. PostgreSQL backends are those connected to the fleet's database
  * when the window starts (the pools are filled by then).
  */
-async function withCpu<T extends { acked: number; windowSeconds: number }>(
+async function withCpu<T>(
   h: FleetHarness,
   run: () => Promise<T>,
+  heartbeatsOf: (value: T) => { readonly acked: number; readonly windowSeconds: number },
 ): Promise<{ value: T; cpu: Record<string, { cores: number; msPerHeartbeat: number }> }> {
   const pids = componentPids(h);
   const before = new Map(
     Object.values(pids).flatMap((list) => list.map((p) => [p, processTicks(p)] as const)),
   );
   const value = await run();
+  const { acked, windowSeconds } = heartbeatsOf(value);
   const cpu: Record<string, { cores: number; msPerHeartbeat: number }> = {};
   for (const [name, list] of Object.entries(pids)) {
     // A process gone by the end (a pooled connection closed) takes its ticks with it: counted as nothing.
@@ -173,8 +180,8 @@ async function withCpu<T extends { acked: number; windowSeconds: number }>(
     }, 0);
     const seconds = ticks / TICKS_PER_SECOND;
     cpu[name] = {
-      cores: Math.round((seconds / value.windowSeconds) * 100) / 100,
-      msPerHeartbeat: value.acked === 0 ? NaN : Math.round(((seconds * 1000) / value.acked) * 100) / 100,
+      cores: Math.round((seconds / windowSeconds) * 100) / 100,
+      msPerHeartbeat: acked === 0 ? NaN : Math.round(((seconds * 1000) / acked) * 100) / 100,
     };
   }
   return { value, cpu };
@@ -235,10 +242,14 @@ async function main(): Promise<void> {
     sim.resetStats();
     const serverBefore = await heartbeatBuckets(h.apiUrl);
     const steady = await withLoad(() =>
-      withCpu(h, async () => {
-        await sleep(STEADY_SECONDS * 1000);
-        return sim.stats();
-      }),
+      withCpu(
+        h,
+        async () => {
+          await sleep(STEADY_SECONDS * 1000);
+          return sim.stats();
+        },
+        (stats) => stats,
+      ),
     );
     const serverSide = serverPercentiles(serverBefore, await heartbeatBuckets(h.apiUrl));
     log(`api-side heartbeat handling: ${JSON.stringify(serverSide)}`);
@@ -286,7 +297,8 @@ async function main(): Promise<void> {
 
     sim.resetStats();
     const killedAt = Date.now();
-    const loss = await withLoad(async () => {
+    const measured = await withLoad(() => withCpu(h, recover, (value) => value.heartbeatsDuringRecovery));
+    async function recover() {
       await sim.kill(victims.map((v) => v.name));
       const detectedAt = new Map<string, number>();
       const detection = (async () => {
@@ -349,7 +361,17 @@ async function main(): Promise<void> {
         // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.
         liveNodesDeclaredLost: await countNodesRecoveredBesides(h.queryable(), victimIds),
       };
-    });
+    }
+    const loss = {
+      value: {
+        ...measured.value.value,
+        heartbeatsDuringRecovery: {
+          ...measured.value.value.heartbeatsDuringRecovery,
+          cpu: measured.value.cpu,
+        },
+      },
+      loadAverage1m: measured.loadAverage1m,
+    };
     log(`node loss: ${JSON.stringify(loss.value)}`);
 
     const out = {

@@ -41,7 +41,9 @@ function processLines(processes) {
 try {
   // Seconds, not minutes, to learn that a port is busy: before npm ci, the Temporal CLI build and tsc.
   await preflight({ log });
-  const { temporalCli } = await bootstrap(log);
+  const { temporalCli } = await bootstrap(log, {
+    temporalServer: process.env.LUNANEXA_TEMPORAL_MODE === 'server',
+  });
   stack = await startStack({ temporalCli, log });
   if (startupInterrupted) {
     await stack.stop();

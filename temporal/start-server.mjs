@@ -205,7 +205,8 @@ function run(command, args, env, logFile) {
 async function freePorts(host, count) {
   const ports = [];
   while (ports.length < count) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    // 10000-19999: below the ephemeral range, and apart from the 20000+ ports the e2e stacks pick for their nodes.
+    const port = 10_000 + Math.floor(Math.random() * 10_000);
     if (ports.includes(port)) continue;
     const free = await new Promise((resolve) => {
       const server = net.createServer();

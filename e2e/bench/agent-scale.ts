@@ -192,6 +192,22 @@ async function count(h: FleetHarness, sql: string, params: unknown[] = []): Prom
   return Number(row?.n ?? 0);
 }
 
+/**
+ * A bootstrap token for `name`, asked again when the api did not answer: on a machine this
+ * loaded one GraphQL call among a thousand can be dropped, and a lost token is not what is measured.
+ */
+async function issueToken(h: FleetHarness, name: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await h.createBootstrapToken(name, true);
+    } catch (error: unknown) {
+      if (attempt >= 5) throw error;
+      log(`token for ${name} not issued (${String(error)}); asking again`);
+      await sleep(1000 * attempt);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   prepareBenchEnvironment();
   const h = await FleetHarness.start('agent-scale', {
@@ -219,7 +235,7 @@ async function main(): Promise<void> {
     const enrolling = await withLoad(async () => {
       const progress = setInterval(() => log(`enrolled ${sim.agents.size}/${AGENTS}`), 10_000);
       try {
-        await sim.enrollAll(names, (name) => h.createBootstrapToken(name, true), ENROLL_CONCURRENCY);
+        await sim.enrollAll(names, (name) => issueToken(h, name), ENROLL_CONCURRENCY);
       } finally {
         clearInterval(progress);
       }

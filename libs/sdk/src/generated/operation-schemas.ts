@@ -1782,6 +1782,14 @@ export const ConsoleBenchmarkChoicesQuerySchema = z.object({
       state: z.string(),
     }),
   ),
+  deployments: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      modelRef: z.string(),
+      state: z.string(),
+    }),
+  ),
 });
 
 /** From libs/sdk/graphql/console/benchmarks.graphql. */
@@ -1934,8 +1942,47 @@ export const ConsoleBenchmarkRunsQuerySchema = z.object({
           long: ConsoleLoadFiguresFragmentSchema,
         })
         .nullable(),
+      coldStart: z
+        .object({
+          repeats: z.number().int(),
+          failures: z.number().int(),
+          deployToFirstTokenMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          deployToReadyMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          samples: z.array(
+            z.object({
+              deploymentId: z.string(),
+              ok: z.boolean(),
+              deployToReadyMs: z.number().nullable(),
+              deployToFirstTokenMs: z.number().nullable(),
+              error: z.string().nullable(),
+            }),
+          ),
+        })
+        .nullable(),
     }),
   ),
+});
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export const ConsoleStartBenchmarkRunMutationSchema = z.object({
+  startBenchmarkRun: z.object({
+    runId: z.string(),
+    workflowId: z.string(),
+    temporalUiUrl: z.string(),
+    correlationId: z.string(),
+  }),
 });
 
 /** From libs/sdk/graphql/console/benchmarks.graphql. */

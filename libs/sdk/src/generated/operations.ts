@@ -5444,6 +5444,12 @@ export type ConsoleBenchmarkChoicesQuery = {
     readonly ref: string;
     readonly state: string;
   }[];
+  readonly deployments: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly modelRef: string;
+    readonly state: string;
+  }[];
 };
 
 export type ConsoleBenchmarkChoicesQueryVariables = Record<string, never>;
@@ -5470,6 +5476,12 @@ export const ConsoleBenchmarkChoicesDocument: TypedDocument<
   modelVersions {
     id
     ref
+    state
+  }
+  deployments {
+    id
+    name
+    modelRef
     state
   }
 }`,
@@ -5654,6 +5666,27 @@ export type ConsoleBenchmarkRunsQuery = {
       readonly short: ConsoleLoadFiguresFragment;
       readonly long: ConsoleLoadFiguresFragment;
     } | null;
+    readonly coldStart: {
+      readonly repeats: number;
+      readonly failures: number;
+      readonly deployToFirstTokenMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly deployToReadyMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly samples: readonly {
+        readonly deploymentId: string;
+        readonly ok: boolean;
+        readonly deployToReadyMs: number | null;
+        readonly deployToFirstTokenMs: number | null;
+        readonly error: string | null;
+      }[];
+    } | null;
   }[];
 };
 
@@ -5745,6 +5778,27 @@ export const ConsoleBenchmarkRunsDocument: TypedDocument<
         ...ConsoleLoadFigures
       }
     }
+    coldStart {
+      repeats
+      failures
+      deployToFirstTokenMs {
+        p50
+        p95
+        p99
+      }
+      deployToReadyMs {
+        p50
+        p95
+        p99
+      }
+      samples {
+        deploymentId
+        ok
+        deployToReadyMs
+        deployToFirstTokenMs
+        error
+      }
+    }
   }
 }
 
@@ -5770,6 +5824,35 @@ fragment ConsoleLoadFigures on LoadFigures {
     mean
   }
   durationMs
+}`,
+};
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export type ConsoleStartBenchmarkRunMutation = {
+  readonly startBenchmarkRun: {
+    readonly runId: string;
+    readonly workflowId: string;
+    readonly temporalUiUrl: string;
+    readonly correlationId: string;
+  };
+};
+
+export type ConsoleStartBenchmarkRunMutationVariables = {
+  readonly input: Schema.StartBenchmarkRunInput;
+};
+
+export const ConsoleStartBenchmarkRunDocument: TypedDocument<
+  ConsoleStartBenchmarkRunMutation,
+  ConsoleStartBenchmarkRunMutationVariables
+> = {
+  operationName: 'ConsoleStartBenchmarkRun',
+  document: `mutation ConsoleStartBenchmarkRun($input: StartBenchmarkRunInput!) {
+  startBenchmarkRun(input: $input) {
+    runId
+    workflowId
+    temporalUiUrl
+    correlationId
+  }
 }`,
 };
 

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -33,12 +34,10 @@ import {
  * through `@lunanexa/sdk`; assertions read the API, the agents' stores and
  * /proc. Screenshots land in e2e/screenshots/release-*.
  *
- * NOT YET BROWSER-DRIVEN (no console form exists on this branch; each is
- * marked `NOT BROWSER-DRIVEN` where it happens):
- * - step 2: the license and the runtime are the registry's built-in synthetic
- *   license and fake runtime, which the Deploy dialog's "Register a fake
- *   model version" uses (no license create/approve or runtime register/allow
- *   form yet);
+ * Step 2's license is the built-in synthetic license, not one created and
+ * approved in the Registry view: the registry lets fake-format weights (all
+ * a simulated node can serve) carry that license only. Creating and
+ * reviewing licenses in the browser is console-flows.e2e.ts's.
  */
 
 const ADMIN = { username: 'release-admin', password: 'correct horse battery staple' };
@@ -47,8 +46,8 @@ const NODES = ['dgx-1', 'dgx-2', 'dgx-3', 'dgx-4'] as const;
 const ALIAS = 'release-chat';
 const SUITE = 'release-smoke';
 const PROFILE = 'release-short';
-const V1 = { version: '1', ttftMs: 5 };
-const V2 = { version: '2', ttftMs: 20 };
+const V1 = { version: '1' };
+const V2 = { version: '2' };
 const ref = (v: { version: string }): string => `release@${v.version}`;
 /** What the agent passes to a binary runtime from the node's own environment (apps/agent BINARY_BASE_ENV). */
 const NODE_OWN_ENV = ['PATH', 'HOME', 'LANG', 'TZ'];
@@ -62,10 +61,58 @@ function expectNoProblems(recorded: RecordedPage): void {
 }
 
 async function choose(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  // An empty outlined field's label lies over its select; a click on it opens the select, as for a person.
-  await scope.getByLabel(label, { exact: true }).click({ force: true });
-  await page.getByRole('option', { name: option }).first().click();
+  const wanted = page.getByRole('option', { name: option }).first();
+  // A select whose options have not loaded yet does not open: try again until the option is offered. The arrow,
+  // because an empty outlined field's label may lie over the middle of a narrow select.
+  await waitUntil(
+    `option ${String(option)} in ${label}`,
+    async () => {
+      await scope.getByLabel(label, { exact: true }).locator('.mat-mdc-select-arrow-wrapper').click();
+      if (await wanted.isVisible()) return true;
+      await wanted.waitFor({ state: 'visible', timeout: 1_000 }).catch(() => undefined);
+      if (await wanted.isVisible()) return true;
+      await page.keyboard.press('Escape');
+      return false;
+    },
+    30_000,
+  );
+  await wanted.click();
 }
+
+/** Sets a multiple mat-select: clicks each option (toggling it), then closes the panel. */
+async function toggle(page: Page, scope: Locator, label: string, options: readonly string[]): Promise<void> {
+  await scope.getByLabel(label, { exact: true }).locator('.mat-mdc-select-arrow-wrapper').click();
+  for (const option of options) await page.getByRole('option', { name: option, exact: true }).click();
+  await page.keyboard.press('Escape');
+}
+
+/** The digest a fake-format artifact of `ref` must carry (libs/artifact-store synthetic.ts). */
+function syntheticDigest(modelRef: string): string {
+  return `sha256:${createHash('sha256').update(`lunanexa-fake-weights:${modelRef}`).digest('hex')}`;
+}
+
+/** The runtime the versions run on, registered in the Registry view: the fake runtime every agent ships. */
+const RUNTIME = {
+  name: 'release-fake',
+  version: '1',
+  kind: 'fake',
+  packaging: {
+    type: 'binary',
+    digest: `sha256:${createHash('sha256').update('lunanexa-fake-runtime').digest('hex')}`,
+  },
+  launch: {
+    executable: 'lunanexa-fake-runtime',
+    args: ['--host', '{{host}}', '--port', '{{port}}', '--model', '{{servedModelName}}'],
+    envAllowlist: ['LUNANEXA_FAKE_TTFT_MS', 'LUNANEXA_FAKE_TOKENS_PER_SECOND'],
+  },
+  health: { path: '/health', startupTimeoutMs: 30_000, intervalMs: 1_000 },
+  supportedHardware: {
+    architectures: ['arm64', 'amd64'],
+    memoryModels: ['unified', 'discrete'],
+    minComputeCapability: '0.0',
+    gpusPerReplica: 0,
+  },
+};
 
 /** One SDK caller of the alias, like an application: streams, and counts answers and failures. */
 interface Traffic {
@@ -169,24 +216,48 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     return state;
   }
 
-  async function registerEvaluateApprove(
-    page: Page,
-    spec: { version: string; ttftMs: number },
-  ): Promise<void> {
+  async function registerEvaluateApprove(page: Page, spec: { version: string }): Promise<void> {
     const modelRef = ref(spec);
     const candidate = `release-${spec.version}-candidate`;
+    // Registered from the Models view: digest-pinned, under the built-in synthetic license (the only license
+    // fake-format weights may carry), on the runtime registered in the Registry view; then its digest verified.
+    await page.goto(`${harness.apiUrl}/models`);
+    await page.getByRole('button', { name: 'Create model version' }).first().click();
+    const create = await openedDialog(page);
+    await create.getByLabel('Model name').fill('release');
+    await create.getByLabel('Version', { exact: true }).fill(spec.version);
+    await create.getByLabel('Artifact URI').fill(`file:///var/lib/lunanexa/models/release/${spec.version}`);
+    await create.getByLabel('Digest').fill(syntheticDigest(modelRef));
+    await create.getByLabel('Size (bytes)').fill('1');
+    await choose(page, create, 'Format', 'fake');
+    await create.getByLabel('Provenance').fill(`release scenario build ${spec.version}`);
+    await choose(page, create, 'License', /lunanexa-synthetic/);
+    await choose(page, create, 'Runtime', new RegExp(`${RUNTIME.name} ${RUNTIME.version}`));
+    // What one replica needs: a DGX Spark's arm64 with unified memory, no GPU of its own for the fake runtime.
+    await toggle(page, create, 'Architectures', ['arm64', 'amd64']);
+    await toggle(page, create, 'GPU memory', ['unified', 'discrete']);
+    await create.getByLabel('Min. compute capability').fill('0.0');
+    await create.getByLabel('GPUs per replica').fill('0');
+    await create.getByRole('button', { name: 'Register model version' }).click();
+    await create.getByRole('button', { name: `Open ${modelRef}` }).click();
+    await expectVisible(page, page.getByRole('heading', { name: modelRef, level: 1 }));
+    await page.getByRole('button', { name: 'Verify digest' }).click();
+    const verify = await openedDialog(page);
+    await verify.getByRole('button', { name: 'Confirm verify digest' }).click();
+    await expectVisible(page, verify.getByText('The stored bytes match the digest.'), 60_000);
+    await verify.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(
+      page,
+      page.getByRole('status', { name: 'Version state' }).getByText('Verified', { exact: true }),
+    );
+
     await page.goto(`${harness.apiUrl}/deployments`);
     await page.getByRole('button', { name: 'Deploy' }).first().click();
     const deploy = await openedDialog(page);
     await deploy.getByLabel('Deployment name').fill(candidate);
-    // NOT BROWSER-DRIVEN in full (step 2): the built-in synthetic license and fake runtime, no license or runtime form.
-    await deploy.getByRole('button', { name: 'Register a fake model version' }).click();
-    await deploy.getByLabel('Model name').fill('release');
-    await deploy.getByLabel('Version', { exact: true }).fill(spec.version);
-    await deploy.getByLabel('Time to first token (ms)').fill(String(spec.ttftMs));
-    await deploy.getByLabel('Tokens per second').fill('2000');
-    await deploy.getByRole('button', { name: 'Register model version' }).click();
-    await expectVisible(page, deploy.getByText(modelRef).first());
+    await choose(page, deploy, 'Model version', new RegExp(modelRef));
+    // Verified, not yet evaluated: only a Candidate deployment passes the deploy gate.
+    await choose(page, deploy, 'Purpose', /Candidate/);
     await deploy.getByRole('button', { name: 'Create deployment' }).click();
     await expectVisible(
       page,
@@ -319,13 +390,29 @@ describe('release scenario: nine steps from a clean controller to a verified evi
   it('2 and 3: two digest-pinned versions registered, evaluated against candidates and approved in the browser', async () => {
     const recorded = await newPage();
     const { page } = recorded;
-    // The suite and the profile the evaluations use, from the Registry view: the suite from its form, the
-    // profile pasted as JSON.
+    // The runtime (pasted as JSON, then put on the allowlist), the suite (its form) and the profile (pasted as
+    // JSON) the versions and their evaluations use, all from the Registry view.
     await page.goto(`${harness.apiUrl}/registry`);
     await expectVisible(page, page.getByRole('heading', { name: 'Registry', level: 1 }));
     const checks = (dialog: Locator): Locator => dialog.getByRole('region', { name: 'Checks' });
-    await page.getByRole('button', { name: 'Create evaluation suite' }).click();
+    await page.getByRole('button', { name: 'Register runtime' }).click();
     let dialog = await openedDialog(page);
+    await dialog.getByRole('radio', { name: 'Paste JSON' }).click();
+    await dialog.getByLabel('Spec (JSON)').fill(JSON.stringify(RUNTIME));
+    await expectVisible(page, checks(dialog).getByText("Passes the registry's checks."));
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click();
+    await expectVisible(page, dialog.getByText(`runtime-${RUNTIME.name}-${RUNTIME.version}`).first());
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: `Allow ${RUNTIME.name} ${RUNTIME.version}` }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Confirm allow' }).click();
+    await expectVisible(
+      page,
+      dialog.getByText(`${RUNTIME.name} ${RUNTIME.version} is on the runtime allowlist.`),
+    );
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Create evaluation suite' }).click();
+    dialog = await openedDialog(page);
     await dialog.getByLabel('Name', { exact: true }).fill(SUITE);
     await dialog.getByLabel('Pass threshold (0–1)').fill('0.5');
     await dialog.getByLabel('Max tokens').fill('64');
@@ -510,7 +597,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     const form = page.getByRole('region', { name: 'Start a benchmark run' });
     await choose(page, form, 'Alias or deployment', new RegExp(`alias ${ALIAS}`));
     await choose(page, form, 'Profile to run', new RegExp(PROFILE));
-    await form.getByLabel('Kinds', { exact: true }).click({ force: true });
+    await form.getByLabel('Kinds', { exact: true }).locator('.mat-mdc-select-arrow-wrapper').click();
     await page.getByRole('option', { name: 'Cold start' }).click();
     await page.keyboard.press('Escape');
     await form.getByLabel('Cold start repeats').fill('2');

@@ -5,10 +5,12 @@ import {
   FleetHarness,
   describeProblems,
   expectVisible,
+  focusedControl,
   launchBrowser,
   openPage,
   screenshot,
   signIn,
+  tabTo,
   waitUntil,
   type RecordedPage,
   openedDialog,
@@ -407,15 +409,22 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await expectVisible(phone.page, currentRevision(phone.page).filter({ hasText: 'revision 2: chat@2' }));
     await screenshot(phone.page, 'rollout-promoted', PHONE.width);
 
-    // Baking: the previous stable still runs, so the promoted rollout can still be rolled back.
-    await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+    // Baking: the previous stable still runs, so the promoted rollout can still be rolled back — with the
+    // keyboard alone: Tab to the control, Enter, the reason typed where focus lands, Tab to confirm.
+    await tabTo(page, /^Roll back$/);
+    await page.keyboard.press('Enter');
     const rollback = await openedDialog(page);
     await expectVisible(page, rollback.getByText('Traffic returns to revision 1: chat@1', { exact: false }));
-    await rollback.getByLabel('Reason (optional)').fill('browser test: slower time to first token');
+    await tabTo(page, /^Reason \(optional\)/);
+    await page.keyboard.type('browser test: slower time to first token');
     await screenshot(page, 'rollout-rollback-confirm', DESKTOP.width);
-    await rollback.getByRole('button', { name: 'Confirm roll back' }).click();
+    await tabTo(page, /^Confirm roll back$/);
+    await page.keyboard.press('Enter');
     await expectVisible(page, rollback.getByText('The rollout workflow has the roll back signal.'), 60_000);
-    await rollback.getByRole('button', { name: 'Done' }).click();
+    await tabTo(page, /^Done$/);
+    await page.keyboard.press('Enter');
+    await rollback.waitFor({ state: 'detached' });
+    expect(await focusedControl(page), 'focus is back on the page, not lost').to.not.equal('');
     await expectRolloutState(page, 'RolledBack', 120_000);
     await expectVisible(page, currentRevision(page).filter({ hasText: /revision \d+: chat@1/ }), 60_000);
     const history = page.getByRole('table', { name: /Revisions of the alias/ });

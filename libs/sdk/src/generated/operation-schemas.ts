@@ -2181,6 +2181,28 @@ export const ConsolePlacementPlanQuerySchema = z.object({
   }),
 });
 
+/** From libs/sdk/graphql/console/deployments.graphql. */
+export const ConsoleDeploymentRecoveriesQuerySchema = z.object({
+  auditEvents: z.object({
+    events: z.array(
+      z.object({
+        seq: z.number().int(),
+        action: z.string(),
+        occurredAt: z.string(),
+        workflowId: z.string().nullable(),
+        temporalUiUrl: z.string().nullable(),
+        evidenceJson: z.string(),
+      }),
+    ),
+  }),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+    }),
+  ),
+});
+
 /** From libs/sdk/graphql/console/fleet-health.graphql. */
 export const ConsoleHealingPlanQuerySchema = z.object({
   healingPlan: ConsoleHealingPlanFragmentSchema,

@@ -6397,6 +6397,51 @@ export const ConsolePlacementPlanDocument: TypedDocument<
 }`,
 };
 
+/** From libs/sdk/graphql/console/deployments.graphql. */
+export type ConsoleDeploymentRecoveriesQuery = {
+  readonly auditEvents: {
+    readonly events: readonly {
+      readonly seq: number;
+      readonly action: string;
+      readonly occurredAt: Schema.DateTimeString;
+      readonly workflowId: string | null;
+      readonly temporalUiUrl: string | null;
+      readonly evidenceJson: string;
+    }[];
+  };
+  readonly nodes: readonly {
+    readonly id: string;
+    readonly name: string;
+  }[];
+};
+
+export type ConsoleDeploymentRecoveriesQueryVariables = {
+  readonly first: number;
+};
+
+export const ConsoleDeploymentRecoveriesDocument: TypedDocument<
+  ConsoleDeploymentRecoveriesQuery,
+  ConsoleDeploymentRecoveriesQueryVariables
+> = {
+  operationName: 'ConsoleDeploymentRecoveries',
+  document: `query ConsoleDeploymentRecoveries($first: Int!) {
+  auditEvents(filter: {action: "node.recovery.*"}, first: $first) {
+    events {
+      seq
+      action
+      occurredAt
+      workflowId
+      temporalUiUrl
+      evidenceJson
+    }
+  }
+  nodes {
+    id
+    name
+  }
+}`,
+};
+
 /** From libs/sdk/graphql/console/fleet-health.graphql. */
 export type ConsoleHealingPlanQuery = {
   readonly healingPlan: ConsoleHealingPlanFragment;

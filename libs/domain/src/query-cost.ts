@@ -53,6 +53,8 @@ const LIST_SIZE_ARGUMENTS = ['first', 'last', 'limit'] as const;
 const EXPENSIVE_FIELDS: Readonly<Record<string, (args: FieldArguments) => number>> = {
   // An incremental check reads the events since the last verified checkpoint; a full one reads the whole chain.
   'Query.auditChainStatus': (args) => (args['mode'] === 'FULL' ? 10_000 : 1_000),
+  // Hashes the registry and desired state and verifies the whole chain, like a FULL check.
+  'Query.controlPlaneDigest': () => 10_000,
   // A text search over several tables.
   'Query.search': () => 500,
 };

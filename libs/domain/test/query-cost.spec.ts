@@ -57,6 +57,7 @@ describe('query cost', () => {
       expect(priceField(field('auditChainStatus', { mode: 'INCREMENTAL' })).own).to.equal(1_000);
       expect(priceField(field('auditChainStatus', { mode: 'FULL' })).own).to.equal(10_000);
       expect(priceField(field('search', { term: 'x' }, true)).own).to.equal(500);
+      expect(priceField(field('controlPlaneDigest')).own).to.equal(10_000);
       // Only on Query: a field of the same name elsewhere is a plain one.
       expect(priceField(field('search', {}, false, 'Node')).own).to.equal(1);
     });

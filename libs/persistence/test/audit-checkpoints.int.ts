@@ -34,9 +34,11 @@ describe('audit chain checkpoints on PostgreSQL', function () {
     for (let i = 0; i < count; i++) await ds.transaction((m) => appendAuditEvent(m, draft(`${prefix}.${i}`)));
   };
   /** Changes an event behind the append-only trigger, as only the database owner can. */
-  const tamper = async (seq: number) => {
+  const tamper = async (seq: number, column: 'actor' | 'hash' = 'actor') => {
     await ds.query('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete');
-    await ds.query(`UPDATE audit_events SET actor = 'user:mallory' WHERE seq = $1`, [seq]);
+    if (column === 'actor')
+      await ds.query(`UPDATE audit_events SET actor = 'user:mallory' WHERE seq = $1`, [seq]);
+    else await ds.query(`UPDATE audit_events SET hash = repeat('e', 64) WHERE seq = $1`, [seq]);
     await ds.query('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update_delete');
   };
 
@@ -112,6 +114,12 @@ describe('audit chain checkpoints on PostgreSQL', function () {
       valid: false,
       checkpointSeq: 35,
       brokenAt: { seq: 35, reason: 'hash-mismatch' },
+    });
+    // Rehashing the checkpointed event does not help: it no longer has the hash that was verified.
+    await tamper(35, 'hash');
+    expect(await checkAuditChain(ds.manager, 'INCREMENTAL')).to.deep.include({
+      valid: false,
+      brokenAt: { seq: 35, reason: 'checkpoint-mismatch' },
     });
     // A broken chain records no checkpoint past the break.
     expect((await latestAuditChainCheckpoint(ds.manager))?.seq).to.equal(35);

@@ -250,18 +250,25 @@ function indexedValueType(type) {
   return `INDEXED_VALUE_TYPE_${type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
 }
 
-async function waitUntilHealthy({ cliPath, address, timeoutMs, isRunning }) {
+/** Resolves once `temporal operator cluster health` answers SERVING at `address`. */
+export async function waitUntilHealthy({
+  cliPath,
+  address,
+  timeoutMs,
+  isRunning,
+  what = 'the Temporal dev server',
+}) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (!isRunning()) throw new Error('the Temporal dev server exited during startup');
+    if (!isRunning()) throw new Error(`${what} exited during startup`);
     const health = await runCli(cliPath, ['operator', 'cluster', 'health', '--address', address], 5_000);
     if (health.ok && /SERVING/.test(health.stdout)) return;
     last = health.output;
     await delay(250);
   }
   throw new Error(
-    `the Temporal dev server at ${address} was not healthy after ${timeoutMs / 1000}s (last check: ${last.trim()})`,
+    `${what} at ${address} was not healthy after ${timeoutMs / 1000}s (last check: ${last.trim()})`,
   );
 }
 
@@ -297,7 +304,7 @@ function refuseIfAlreadyRunning(pidFile, dbFile) {
   rmSync(pidFile, { force: true });
 }
 
-function assertPortFree(host, port, what) {
+export function assertPortFree(host, port, what) {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', (error) =>
@@ -313,7 +320,7 @@ function assertPortFree(host, port, what) {
   });
 }
 
-function killGroup(pid, signal) {
+export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -321,7 +328,7 @@ function killGroup(pid, signal) {
   }
 }
 
-function groupAlive(pid) {
+export function groupAlive(pid) {
   try {
     process.kill(-pid, 0);
     return true;
@@ -330,7 +337,7 @@ function groupAlive(pid) {
   }
 }
 
-function tail(file, lines) {
+export function tail(file, lines) {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {

@@ -454,4 +454,31 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await phone.page.context().close();
     await page.context().close();
   });
+
+  it('chat@2, no longer served, is deprecated and reinstated from its page: each move offered only in the state that allows it', async () => {
+    const recorded = await newPage();
+    const { page } = recorded;
+    await page.goto(`${harness.apiUrl}/models/chat@2`);
+    await expectVisible(page, page.getByRole('heading', { name: 'chat@2', level: 1 }));
+    // Approved: deprecate, or withdraw at once; nothing to reinstate.
+    await expectVisible(page, page.getByRole('button', { name: 'Withdraw' }));
+    expect(await page.getByRole('button', { name: 'Reinstate' }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Deprecate' }).click();
+    let dialog = await openedDialog(page);
+    await dialog.getByLabel('Reason').fill('superseded by chat@1 after the rollback');
+    await dialog.getByRole('button', { name: 'Confirm deprecate' }).click();
+    await expectVisible(page, dialog.getByRole('status').getByText('Deprecated'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // Deprecated: reinstate, or retire (withdrawing is a choice in the retire dialog).
+    await page.getByRole('button', { name: 'Reinstate' }).click();
+    dialog = await openedDialog(page);
+    await expectVisible(page, dialog.getByText('Reinstates chat@2 to Approved', { exact: false }));
+    await dialog.getByRole('button', { name: 'Confirm reinstate' }).click();
+    await expectVisible(page, dialog.getByRole('status').getByText('Approved'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Reinstate' }).waitFor({ state: 'detached' });
+    await expectVisible(page, page.getByRole('button', { name: 'Withdraw' }));
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
 });

@@ -94,46 +94,15 @@ export async function startTemporalDevServer({
   for (const [name, type] of Object.entries(searchAttributes))
     args.push('--search-attribute', `${name}=${type}`);
 
-  const logFd = openSync(logFile, 'a');
-  let child;
-  try {
-    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${cliPath} ${args.join(' ')}\n`);
-    child = spawn(cliPath, args, { detached: true, stdio: ['ignore', logFd, logFd] });
-  } finally {
-    closeSync(logFd);
-  }
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const spawnFailed = new Promise((_, reject) => child.once('error', reject));
-  spawnFailed.catch(() => {});
-  if (child.pid === undefined) await spawnFailed; // e.g. ENOENT: rejects with the reason
-  let running = true;
-  void exited.then(() => {
-    running = false;
+  const server = await spawnServerGroup({
+    command: cliPath,
+    args,
+    logFile,
+    graceMs: 10_000,
+    afterStop: () => rmSync(pidFile, { force: true }),
   });
-  // Keep no reference from the parent's event loop; but never leave the server
-  // behind when the parent exits without calling stop().
-  child.unref();
-  const killOnExit = () => killGroup(child.pid, 'SIGTERM');
-  process.once('exit', killOnExit);
-  writeFileSync(pidFile, `${child.pid}\n`);
-
-  let stopping;
-  const stop = () =>
-    (stopping ??= (async () => {
-      process.removeListener('exit', killOnExit);
-      if (running) {
-        killGroup(child.pid, 'SIGTERM');
-        const done = await Promise.race([exited.then(() => true), delay(10_000).then(() => false)]);
-        if (!done) {
-          killGroup(child.pid, 'SIGKILL');
-          await exited;
-        }
-      }
-      // The CLI is the group leader; wait for anything else it started to go too.
-      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await delay(100);
-      if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
-      rmSync(pidFile, { force: true });
-    })());
+  writeFileSync(pidFile, `${server.pid}\n`);
+  const { exited, spawnFailed, stop } = server;
 
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const uiHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
@@ -141,7 +110,7 @@ export async function startTemporalDevServer({
 
   try {
     await Promise.race([
-      waitUntilHealthy({ cliPath, address, timeoutMs: startTimeoutMs, isRunning: () => running }),
+      waitUntilHealthy({ cliPath, address, timeoutMs: startTimeoutMs, isRunning: server.isRunning }),
       spawnFailed,
     ]);
     await ensureNamespaceAndSearchAttributes({ cliPath, address, namespace, searchAttributes });
@@ -151,7 +120,57 @@ export async function startTemporalDevServer({
     throw error;
   }
 
-  return { pid: child.pid, address, uiUrl, namespace, dbFile, logFile, exited, stop };
+  return { pid: server.pid, address, uiUrl, namespace, dbFile, logFile, exited, stop };
+}
+
+/**
+ * Starts a Temporal server process (dev server or temporal-server) as the leader of its own process group, output
+ * appended to `logFile`. The parent keeps no reference to it but never leaves it behind when it exits without
+ * calling stop(); stop() sends SIGTERM to the group, SIGKILL after `graceMs`, and waits until the group is empty.
+ * Rejects when the command cannot be started at all (e.g. ENOENT).
+ *
+ * @param {{ command: string, args: string[], env?: NodeJS.ProcessEnv, logFile: string, graceMs: number,
+ *   afterStop?: () => void }} options
+ */
+export async function spawnServerGroup({ command, args, env = process.env, logFile, graceMs, afterStop }) {
+  const logFd = openSync(logFile, 'a');
+  let child;
+  try {
+    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
+    child = spawn(command, args, { detached: true, env, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    closeSync(logFd);
+  }
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const spawnFailed = new Promise((_, reject) => child.once('error', reject));
+  spawnFailed.catch(() => {});
+  if (child.pid === undefined) await spawnFailed;
+  let running = true;
+  void exited.then(() => {
+    running = false;
+  });
+  child.unref();
+  const killOnExit = () => killGroup(child.pid, 'SIGTERM');
+  process.once('exit', killOnExit);
+
+  let stopping;
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      if (running) {
+        killGroup(child.pid, 'SIGTERM');
+        const done = await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
+        if (!done) {
+          killGroup(child.pid, 'SIGKILL');
+          await exited;
+        }
+      }
+      // The server leads its group; wait for anything else it started to go too.
+      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await delay(100);
+      if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
+      afterStop?.();
+    })());
+  return { pid: child.pid, exited, spawnFailed, isRunning: () => running, stop };
 }
 
 /**

@@ -16,7 +16,7 @@
 // Plain Node ESM with builtins only: it runs before any build step.
 
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { DEFAULT_REPO_ROOT, ensureTemporalCli } from './install.mjs';
@@ -24,9 +24,8 @@ import { ensureTemporalServer } from './install-server.mjs';
 import {
   assertPortFree,
   ensureNamespaceAndSearchAttributes,
-  groupAlive,
-  killGroup,
   readTemporalContract,
+  spawnServerGroup,
   tail,
   waitUntilHealthy,
 } from './start-dev.mjs';
@@ -124,44 +123,8 @@ export async function startTemporalServer({
     '--allow-no-auth',
     'start',
   ];
-  const logFd = openSync(logFile, 'a');
-  let child;
-  try {
-    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${server} ${args.join(' ')}\n`);
-    child = spawn(server, args, { detached: true, env, stdio: ['ignore', logFd, logFd] });
-  } finally {
-    closeSync(logFd);
-  }
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const spawnFailed = new Promise((_, reject) => child.once('error', reject));
-  spawnFailed.catch(() => {});
-  if (child.pid === undefined) await spawnFailed;
-  let running = true;
-  void exited.then(() => {
-    running = false;
-  });
-  child.unref();
-  const killOnExit = () => killGroup(child.pid, 'SIGTERM');
-  process.once('exit', killOnExit);
-
-  let stopping;
-  const stop = () =>
-    (stopping ??= (async () => {
-      process.removeListener('exit', killOnExit);
-      if (running) {
-        killGroup(child.pid, 'SIGTERM');
-        const done = await Promise.race([
-          exited.then(() => true),
-          new Promise((resolve) => setTimeout(() => resolve(false), 15_000)),
-        ]);
-        if (!done) {
-          killGroup(child.pid, 'SIGKILL');
-          await exited;
-        }
-      }
-      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await new Promise((r) => setTimeout(r, 100));
-      if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
-    })());
+  const child = await spawnServerGroup({ command: server, args, env, logFile, graceMs: 15_000 });
+  const { exited, spawnFailed, stop } = child;
 
   const address = `${host}:${port}`;
   try {
@@ -170,7 +133,7 @@ export async function startTemporalServer({
         cliPath,
         address,
         timeoutMs: startTimeoutMs,
-        isRunning: () => running,
+        isRunning: child.isRunning,
         what: 'temporal-server',
       }),
       spawnFailed,

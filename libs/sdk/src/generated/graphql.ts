@@ -146,14 +146,21 @@ export interface AuditChainLink {
   readonly verified: boolean;
 }
 
-/** Result of walking the whole audit chain. */
+/** Result of verifying the audit chain (from its last checkpoint, or all of it). */
 export interface AuditChainStatus {
-  /** Events verified before the first break (all of them when valid). */
+  /** Events verified in this run before the first break (all of them when valid). */
   readonly checked: number;
+  /** The checkpoint this run trusted and started after; null for FULL or before the first verification. */
+  readonly checkpointSeq: number | null;
   readonly firstBrokenSeq: number | null;
+  readonly mode: AuditChainVerificationMode;
+  /** hash-mismatch, link-mismatch, sequence-gap, or checkpoint-mismatch (the checkpointed event changed). */
   readonly reason: string | null;
   readonly valid: boolean;
 }
+
+/** INCREMENTAL verifies the events after the last verified checkpoint (and that the checkpointed event is unchanged); FULL verifies the whole chain from its first event, and also finds an event changed before the checkpoint. */
+export type AuditChainVerificationMode = 'FULL' | 'INCREMENTAL';
 
 /** One entry of the append-only, hash-chained audit log. */
 export interface AuditEvent {
@@ -304,6 +311,7 @@ export interface BenchmarkRegressionThresholdsInput {
 
 /** A benchmark run on one deployment; each kind’s result appears as it ends. */
 export interface BenchmarkRun {
+  readonly coldStart: ColdStartResult | null;
   readonly createdAt: string;
   readonly createdBy: string;
   readonly deploymentId: string;
@@ -311,7 +319,7 @@ export interface BenchmarkRun {
   readonly errorCode: string | null;
   readonly finishedAt: string | null;
   readonly id: string;
-  /** Kinds planned: saturation, longStream, mixed. */
+  /** Kinds planned: saturation, longStream, mixed, coldStart. */
   readonly kinds: readonly string[];
   readonly longStream: LongStreamResult | null;
   readonly mixed: MixedResult | null;
@@ -389,6 +397,34 @@ export interface ChangePasswordInput {
   readonly currentPassword: string;
   /** 12-1024 characters. */
   readonly newPassword: string;
+}
+
+/** Repeated deploys of a new one-replica deployment of the same model version: deploy request to first streamed token. */
+export interface ColdStartPlanInput {
+  /** Seconds one deployment may take to its first token (10-3600). */
+  readonly readyTimeoutSeconds: number;
+  /** Deployments started one after the other, 1-20. */
+  readonly repeats: number;
+}
+
+export interface ColdStartResult {
+  /** Deploy request to first streamed token, ms, over the successful repeats. */
+  readonly deployToFirstTokenMs: LatencyPercentiles | null;
+  /** Deploy request to replica Ready, ms. */
+  readonly deployToReadyMs: LatencyPercentiles | null;
+  readonly failures: number;
+  readonly repeats: number;
+  readonly samples: readonly ColdStartSample[];
+}
+
+/** One cold start: a deployment requested, its replica Ready, its first token. */
+export interface ColdStartSample {
+  readonly deployToFirstTokenMs: number | null;
+  readonly deployToReadyMs: number | null;
+  readonly deploymentId: string;
+  /** Why the repeat failed. */
+  readonly error: string | null;
+  readonly ok: boolean;
 }
 
 /** What one replica needs (model version) or what a runtime can run on. */
@@ -1825,7 +1861,7 @@ export interface Query {
   readonly aliases: readonly Alias[];
   /** Every API token (never the secret), newest first. */
   readonly apiTokens: readonly ApiToken[];
-  /** Walks the whole audit chain and reports the first break. */
+  /** Verifies the audit chain and reports the first break: by default the events since the last verified checkpoint; FULL walks all of it (priced 10× higher in the query budget). */
   readonly auditChainStatus: AuditChainStatus;
   /** One audit event with its chain link verified; null when no event has this seq. */
   readonly auditEvent: AuditEvent | null;
@@ -1918,6 +1954,10 @@ export interface Query {
 
 export interface QueryAliasArgs {
   readonly alias: string;
+}
+
+export interface QueryAuditChainStatusArgs {
+  readonly mode?: AuditChainVerificationMode;
 }
 
 export interface QueryAuditEventArgs {
@@ -2447,6 +2487,7 @@ export interface SetOperatorRoleInput {
 }
 
 export interface StartBenchmarkRunInput {
+  readonly coldStart?: ColdStartPlanInput | null;
   /** Deployment (name or id) with at least one Ready replica. */
   readonly deployment: string;
   /** The same key returns the same run. */

@@ -86,6 +86,9 @@ interface Group {
   serviceMs: number;
 }
 
+/** Prefixes whose spill target admission remembers; a few hundred KiB at most. */
+export const SPILL_MEMORY = 8192;
+
 /** The group a route belongs to: an alias side is one deployment; a pinned ref may span several. */
 export function groupKeyOf(route: Route): string {
   return route.alias === null ? refGroupKey(route.modelVersion) : deploymentGroupKey(route.deploymentId);
@@ -114,6 +117,13 @@ export class AdmissionController {
   private readonly groups = new Map<string, Group>();
   /** Rings by the route's replica set: rebuilt only when the set changes (a route snapshot reuses its arrays). */
   private readonly rings = new WeakMap<readonly RouteEndpoint[], HashRing>();
+  /**
+   * Where each prefix last spilled to when its own replica was above the
+   * bound (hash → base URL), oldest first, at most SPILL_MEMORY entries: the
+   * next spill of that prefix goes there again if it has room, so a popular
+   * prefix warms one second replica instead of every replica in turn.
+   */
+  private readonly spills = new Map<number, string>();
 
   constructor(
     private readonly limits: AdmissionLimits,
@@ -295,11 +305,20 @@ export class AdmissionController {
     let reason: RoutingReason;
     if (policy === 'prefix-affinity' && prefixHash !== undefined) {
       const position = new Map(candidates.map((endpoint, i) => [endpoint.baseUrl, i]));
-      const order = ringOrder(this.ring(route), prefixHash).flatMap((baseUrl) => {
+      const ring = ringOrder(this.ring(route), prefixHash);
+      const spilled = this.spills.get(prefixHash);
+      // The ring's order, with the prefix's last spill target moved right behind its own replica.
+      if (spilled !== undefined && ring.indexOf(spilled) > 1) {
+        ring.splice(ring.indexOf(spilled), 1);
+        ring.splice(1, 0, spilled);
+      }
+      const order = ring.flatMap((baseUrl) => {
         const i = position.get(baseUrl);
         return i === undefined ? [] : [i];
       });
       ({ index, reason } = chooseAffinityReplica(order, loads, this.limits.replicaConcurrency));
+      const chosen = candidates[index];
+      if (reason === 'affinity-overflow' && chosen !== undefined) this.rememberSpill(prefixHash, chosen.baseUrl);
     } else if (policy === 'round-robin') {
       index = chooseRotationReplica(loads, this.limits.replicaConcurrency);
       reason = 'rotation';
@@ -313,6 +332,15 @@ export class AdmissionController {
     const endpoint = candidates[index];
     if (endpoint === undefined) return undefined;
     return this.grant(group, endpoint, tenant, reason);
+  }
+
+  private rememberSpill(prefixHash: number, baseUrl: string): void {
+    this.spills.delete(prefixHash);
+    this.spills.set(prefixHash, baseUrl);
+    if (this.spills.size > SPILL_MEMORY) {
+      const oldest = this.spills.keys().next();
+      if (oldest.done !== true) this.spills.delete(oldest.value);
+    }
   }
 
   private grant(group: Group, endpoint: RouteEndpoint, tenant: string, reason: RoutingReason): Slot {

@@ -3,6 +3,8 @@ import {
   FAIR_ACTIVE_WINDOW_MS,
   FairQueue,
   PRIORITIES_BY_RANK,
+  type PeakWindow,
+  notePeak,
   type HashRing,
   type RoutingReason,
   type TenantShare,
@@ -70,14 +72,20 @@ interface EndpointLoad {
   readonly groups: Set<Group>;
 }
 
+interface TenantState extends PeakWindow {
+  inFlight: number;
+  lastSeenMs: number;
+  recentPeak: number;
+}
+
 /** The replicas one route resolves to (an alias's deployment, or a pinned ref's replicas) and their queue. */
 interface Group {
   readonly key: string;
   deploymentId: string;
   /** Waiters per priority rank, round robin between tenants within one. */
   readonly queues: FairQueue<Waiter>[];
-  /** Slots each tenant holds and when it last asked; only kept while the group lives. */
-  readonly tenants: Map<string, { inFlight: number; lastSeenMs: number }>;
+  /** Slots each tenant holds, its recent peak and when it last asked; only kept while the group lives. */
+  readonly tenants: Map<string, TenantState>;
   queued: number;
   /** Replicas of the route as last seen, for capacity and queue bounds. */
   replicas: number;
@@ -242,10 +250,11 @@ export class AdmissionController {
     return group;
   }
 
-  private tenantShare(group: Group, tenant: string): { inFlight: number; lastSeenMs: number } {
+  private tenantShare(group: Group, tenant: string): TenantState {
     let share = group.tenants.get(tenant);
     if (share === undefined) {
-      share = { inFlight: 0, lastSeenMs: this.now() };
+      const now = this.now();
+      share = { inFlight: 0, lastSeenMs: now, recentPeak: 0, peak: 0, previousPeak: 0, windowStartMs: now };
       group.tenants.set(tenant, share);
     }
     return share;
@@ -318,7 +327,8 @@ export class AdmissionController {
       });
       ({ index, reason } = chooseAffinityReplica(order, loads, this.limits.replicaConcurrency));
       const chosen = candidates[index];
-      if (reason === 'affinity-overflow' && chosen !== undefined) this.rememberSpill(prefixHash, chosen.baseUrl);
+      if (reason === 'affinity-overflow' && chosen !== undefined)
+        this.rememberSpill(prefixHash, chosen.baseUrl);
     } else if (policy === 'round-robin') {
       index = chooseRotationReplica(loads, this.limits.replicaConcurrency);
       reason = 'rotation';
@@ -349,6 +359,7 @@ export class AdmissionController {
     load.inFlight += 1;
     group.inFlight += 1;
     share.inFlight += 1;
+    share.recentPeak = notePeak(share, share.inFlight, this.now());
     const started = this.now();
     let released = false;
     return {

@@ -108,7 +108,7 @@ async function runPolicy(policy: RoutingPolicy, prompts: readonly string[], work
     const question = `Question ${sent} from tenant ${tenant}: how much is ${Math.floor(random() * 1e6)}?`;
     outcomes.push(
       sendChat(bench.url, `tenant-${tenant}`, [
-        { role: 'system', content: prompts[tenant] as string },
+        { role: 'system', content: prompts[tenant] },
         { role: 'user', content: question },
       ]),
     );
@@ -148,8 +148,7 @@ async function runPolicy(policy: RoutingPolicy, prompts: readonly string[], work
       p90: percentile(modeled, 90),
       p99: percentile(modeled, 99),
     },
-    throughputPerSecond:
-      Math.round((ok.length / Math.max(1, (finished - measureFrom) / 1000)) * 10) / 10,
+    throughputPerSecond: Math.round((ok.length / Math.max(1, (finished - measureFrom) / 1000)) * 10) / 10,
     meanInFlightPerReplica: meanInFlight.map((value) => Math.round(value * 100) / 100),
     maxOverMeanLoad: mean === 0 ? 1 : Math.round((Math.max(...meanInFlight) / mean) * 100) / 100,
     requestsPerReplica: urls.map((url) => perReplica.get(url) ?? 0),
@@ -196,7 +195,9 @@ async function cacheHitTokens(urls: readonly string[]): Promise<number[]> {
 
 async function main(): Promise<void> {
   const work = workDir('bench-routing');
-  log(`routing bench: ${TENANTS} tenants, ${REPLICAS} replicas, ${RATE_PER_SECOND} req/s for ${DURATION_MS} ms each`);
+  log(
+    `routing bench: ${TENANTS} tenants, ${REPLICAS} replicas, ${RATE_PER_SECOND} req/s for ${DURATION_MS} ms each`,
+  );
   const prompts = Array.from({ length: TENANTS }, (_, tenant) => systemPrompt(tenant));
   const policies: PolicyFigures[] = [];
   try {

@@ -61,13 +61,12 @@ export async function startRuntimes(
         ...flags,
       ],
       env: { PATH: process.env['PATH'] ?? '' },
-      logFile: logFiles[i] as string,
+      logFile: logFiles[i],
     });
     processes.push(runtime);
     urls.push(`http://127.0.0.1:${port}`);
   }
-  for (const [i, runtime] of processes.entries())
-    await waitForHttp(runtime, `${urls[i] as string}/health`, 15_000);
+  for (const [i, runtime] of processes.entries()) await waitForHttp(runtime, `${urls[i]}/health`, 15_000);
   return { urls, processes, logFiles };
 }
 
@@ -236,7 +235,7 @@ export function percentile(values: readonly number[], p: number): number | null 
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round((sorted[index] as number) * 10) / 10;
+  return Math.round(sorted[index] * 10) / 10;
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

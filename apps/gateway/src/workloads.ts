@@ -44,6 +44,7 @@ import {
   chatPrefixHash,
   completionPrefixHash,
   isTerminal,
+  policyHashesPrefix,
   priorityRank,
   transition,
   type WorkloadEvent,
@@ -307,7 +308,9 @@ export async function runWorkload(
           rank: priorityRank(request.priority),
           tenant: request.correlation.tenantId ?? '',
           // Hashed only for a prefix-affinity route: every other policy pays nothing for it.
-          ...(route.routingPolicy === 'prefix-affinity' && { prefixHash: prefixHashOf(request) }),
+          ...(policyHashesPrefix(route.routingPolicy ?? DEFAULT_ROUTING_POLICY) && {
+            prefixHash: prefixHashOf(request),
+          }),
         },
         controller.signal,
       );

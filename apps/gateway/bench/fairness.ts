@@ -47,7 +47,10 @@ interface TenantFigures {
   readonly refused: number;
   readonly otherErrors: number;
   readonly queueWaitMs: { p50: number | null; p99: number | null; max: number | null };
+  /** At the client, in this process: includes the load generator's own CPU time on a busy machine. */
   readonly ttftMs: { p50: number | null; p99: number | null };
+  /** The gateway's own figure (request record: receipt to first byte). */
+  readonly gatewayTtftMs: { p50: number | null; p99: number | null };
   /** Records whose priority was lowered to the tenant's cap. */
   readonly clamped: number;
 }
@@ -58,6 +61,7 @@ function figuresOf(tenant: string, outcomes: readonly Outcome[], records: readon
   const waits = rows.flatMap((record) =>
     record.queueWaitMs === null || record.queueWaitMs === undefined ? [] : [record.queueWaitMs],
   );
+  const gatewayTtfts = rows.flatMap((record) => (record.ttftMs === null ? [] : [record.ttftMs]));
   const ttfts = mine.flatMap((outcome) => (outcome.ttftMs === null ? [] : [outcome.ttftMs]));
   const figures: TenantFigures = {
     sent: mine.length,
@@ -70,6 +74,10 @@ function figuresOf(tenant: string, outcomes: readonly Outcome[], records: readon
       max: waits.length === 0 ? null : Math.round(Math.max(...waits) * 10) / 10,
     },
     ttftMs: { p50: percentile(ttfts, 50), p99: percentile(ttfts, 99) },
+    gatewayTtftMs: {
+      p50: percentile(gatewayTtfts, 50),
+      p99: percentile(gatewayTtfts, 99),
+    },
     clamped: rows.filter((record) => record.priority !== record.requestedPriority).length,
   };
   return figures;

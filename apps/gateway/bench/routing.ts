@@ -76,7 +76,7 @@ async function runPolicy(policy: RoutingPolicy, prompts: readonly string[], work
   const { urls, processes, logFiles } = await startRuntimes(
     REPLICAS,
     [
-      ...['--ttft-ms', String(BASE_TTFT_MS), '--tokens-per-second', '128', '--max-tokens', '64'],
+      ...['--ttft-ms', String(BASE_TTFT_MS), '--tokens-per-second', '32', '--max-tokens', '16'],
       ...['--prefill-tokens-per-second', String(PREFILL_TOKENS_PER_SECOND)],
       ...['--prefix-cache-tokens', String(PREFIX_CACHE_TOKENS)],
     ],

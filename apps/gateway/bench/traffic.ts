@@ -173,7 +173,7 @@ export function sendChat(
   tenant: string,
   messages: readonly { role: string; content: string }[],
   headers: Record<string, string> = {},
-  maxTokens = 64,
+  maxTokens = 16,
 ): Promise<Outcome> {
   const body = JSON.stringify({ model: BENCH_ALIAS, messages, stream: true, max_tokens: maxTokens });
   const startedAt = performance.now();

@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * priority the request ran at beside the one it asked for (they differ when the tenant's cap lowered it), and
  * how long it waited in the gateway's queue.
  */
-export class RoutingAndFairness1768900000000 implements MigrationInterface {
-  name = 'RoutingAndFairness1768900000000';
+export class RoutingAndFairness1768950000000 implements MigrationInterface {
+  name = 'RoutingAndFairness1768950000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

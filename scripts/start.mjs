@@ -30,10 +30,20 @@ async function shutdown(signal) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+/** The extra processes' addresses, when a service runs as several (LUNANEXA_<SERVICE>_PROCESSES). */
+function processLines(processes) {
+  return Object.entries(processes)
+    .filter(([, urls]) => urls.length > 1)
+    .map(([service, urls]) => `\n  ${`${service} ×${urls.length}`.padEnd(12)} ${urls.join(', ')}`)
+    .join('');
+}
+
 try {
   // Seconds, not minutes, to learn that a port is busy: before npm ci, the Temporal CLI build and tsc.
   await preflight({ log });
-  const { temporalCli } = await bootstrap(log);
+  const { temporalCli } = await bootstrap(log, {
+    temporalServer: process.env.LUNANEXA_TEMPORAL_MODE === 'server',
+  });
   stack = await startStack({ temporalCli, log });
   if (startupInterrupted) {
     await stack.stop();
@@ -61,8 +71,12 @@ try {
 LunaNexa is up.
   Console      ${stack.urls.console}  (${opened})
   GraphQL      ${stack.urls.graphql}
-  Temporal UI  ${stack.urls.temporalUi}
-  Gateway      ${stack.urls.gateway}  (OpenAI-compatible /v1)
+  ${
+    stack.urls.temporalUi
+      ? `Temporal UI  ${stack.urls.temporalUi}`
+      : `Temporal     ${stack.urls.temporal}  (temporal-server on PostgreSQL; no web UI)`
+  }
+  Gateway      ${stack.urls.gateway}  (OpenAI-compatible /v1)${processLines(stack.urls.processes)}
   Agents       ${agents || 'none'}
   Logs         ${stack.logDir}
   CLI token    ${stack.tokenFile}  (export LUNANEXA_TOKEN_FILE=${stack.tokenFile})

@@ -252,6 +252,8 @@ try {
   const { temporalCli, artifactStores } = await bootstrap(log, {
     console: selected.includes('e2e'),
     artifactStores: needsServices,
+    // The process-loss scenario runs Temporal as a production install does (temporal-server on PostgreSQL).
+    temporalServer: selected.includes('e2e'),
   });
   const env = {
     ...process.env,

@@ -94,46 +94,15 @@ export async function startTemporalDevServer({
   for (const [name, type] of Object.entries(searchAttributes))
     args.push('--search-attribute', `${name}=${type}`);
 
-  const logFd = openSync(logFile, 'a');
-  let child;
-  try {
-    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${cliPath} ${args.join(' ')}\n`);
-    child = spawn(cliPath, args, { detached: true, stdio: ['ignore', logFd, logFd] });
-  } finally {
-    closeSync(logFd);
-  }
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const spawnFailed = new Promise((_, reject) => child.once('error', reject));
-  spawnFailed.catch(() => {});
-  if (child.pid === undefined) await spawnFailed; // e.g. ENOENT: rejects with the reason
-  let running = true;
-  void exited.then(() => {
-    running = false;
+  const server = await spawnServerGroup({
+    command: cliPath,
+    args,
+    logFile,
+    graceMs: 10_000,
+    afterStop: () => rmSync(pidFile, { force: true }),
   });
-  // Keep no reference from the parent's event loop; but never leave the server
-  // behind when the parent exits without calling stop().
-  child.unref();
-  const killOnExit = () => killGroup(child.pid, 'SIGTERM');
-  process.once('exit', killOnExit);
-  writeFileSync(pidFile, `${child.pid}\n`);
-
-  let stopping;
-  const stop = () =>
-    (stopping ??= (async () => {
-      process.removeListener('exit', killOnExit);
-      if (running) {
-        killGroup(child.pid, 'SIGTERM');
-        const done = await Promise.race([exited.then(() => true), delay(10_000).then(() => false)]);
-        if (!done) {
-          killGroup(child.pid, 'SIGKILL');
-          await exited;
-        }
-      }
-      // The CLI is the group leader; wait for anything else it started to go too.
-      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await delay(100);
-      if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
-      rmSync(pidFile, { force: true });
-    })());
+  writeFileSync(pidFile, `${server.pid}\n`);
+  const { exited, spawnFailed, stop } = server;
 
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const uiHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
@@ -141,7 +110,7 @@ export async function startTemporalDevServer({
 
   try {
     await Promise.race([
-      waitUntilHealthy({ cliPath, address, timeoutMs: startTimeoutMs, isRunning: () => running }),
+      waitUntilHealthy({ cliPath, address, timeoutMs: startTimeoutMs, isRunning: server.isRunning }),
       spawnFailed,
     ]);
     await ensureNamespaceAndSearchAttributes({ cliPath, address, namespace, searchAttributes });
@@ -151,7 +120,57 @@ export async function startTemporalDevServer({
     throw error;
   }
 
-  return { pid: child.pid, address, uiUrl, namespace, dbFile, logFile, exited, stop };
+  return { pid: server.pid, address, uiUrl, namespace, dbFile, logFile, exited, stop };
+}
+
+/**
+ * Starts a Temporal server process (dev server or temporal-server) as the leader of its own process group, output
+ * appended to `logFile`. The parent keeps no reference to it but never leaves it behind when it exits without
+ * calling stop(); stop() sends SIGTERM to the group, SIGKILL after `graceMs`, and waits until the group is empty.
+ * Rejects when the command cannot be started at all (e.g. ENOENT).
+ *
+ * @param {{ command: string, args: string[], env?: NodeJS.ProcessEnv, logFile: string, graceMs: number,
+ *   afterStop?: () => void }} options
+ */
+export async function spawnServerGroup({ command, args, env = process.env, logFile, graceMs, afterStop }) {
+  const logFd = openSync(logFile, 'a');
+  let child;
+  try {
+    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
+    child = spawn(command, args, { detached: true, env, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    closeSync(logFd);
+  }
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const spawnFailed = new Promise((_, reject) => child.once('error', reject));
+  spawnFailed.catch(() => {});
+  if (child.pid === undefined) await spawnFailed;
+  let running = true;
+  void exited.then(() => {
+    running = false;
+  });
+  child.unref();
+  const killOnExit = () => killGroup(child.pid, 'SIGTERM');
+  process.once('exit', killOnExit);
+
+  let stopping;
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      if (running) {
+        killGroup(child.pid, 'SIGTERM');
+        const done = await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
+        if (!done) {
+          killGroup(child.pid, 'SIGKILL');
+          await exited;
+        }
+      }
+      // The server leads its group; wait for anything else it started to go too.
+      for (let i = 0; i < 50 && groupAlive(child.pid); i++) await delay(100);
+      if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
+      afterStop?.();
+    })());
+  return { pid: child.pid, exited, spawnFailed, isRunning: () => running, stop };
 }
 
 /**
@@ -250,18 +269,25 @@ function indexedValueType(type) {
   return `INDEXED_VALUE_TYPE_${type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
 }
 
-async function waitUntilHealthy({ cliPath, address, timeoutMs, isRunning }) {
+/** Resolves once `temporal operator cluster health` answers SERVING at `address`. */
+export async function waitUntilHealthy({
+  cliPath,
+  address,
+  timeoutMs,
+  isRunning,
+  what = 'the Temporal dev server',
+}) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (!isRunning()) throw new Error('the Temporal dev server exited during startup');
+    if (!isRunning()) throw new Error(`${what} exited during startup`);
     const health = await runCli(cliPath, ['operator', 'cluster', 'health', '--address', address], 5_000);
     if (health.ok && /SERVING/.test(health.stdout)) return;
     last = health.output;
     await delay(250);
   }
   throw new Error(
-    `the Temporal dev server at ${address} was not healthy after ${timeoutMs / 1000}s (last check: ${last.trim()})`,
+    `${what} at ${address} was not healthy after ${timeoutMs / 1000}s (last check: ${last.trim()})`,
   );
 }
 
@@ -297,7 +323,7 @@ function refuseIfAlreadyRunning(pidFile, dbFile) {
   rmSync(pidFile, { force: true });
 }
 
-function assertPortFree(host, port, what) {
+export function assertPortFree(host, port, what) {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', (error) =>
@@ -313,7 +339,7 @@ function assertPortFree(host, port, what) {
   });
 }
 
-function killGroup(pid, signal) {
+export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -321,7 +347,7 @@ function killGroup(pid, signal) {
   }
 }
 
-function groupAlive(pid) {
+export function groupAlive(pid) {
   try {
     process.kill(-pid, 0);
     return true;
@@ -330,7 +356,7 @@ function groupAlive(pid) {
   }
 }
 
-function tail(file, lines) {
+export function tail(file, lines) {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {

@@ -84,6 +84,40 @@ describe('npm start checks its ports before it starts anything', () => {
     );
   });
 
+  it('several api, gateway and worker processes take consecutive ports; temporal-server has no UI port', async () => {
+    const { stackSettings, stackPorts } = await load();
+    const ports = stackPorts(
+      stackSettings({
+        LUNANEXA_API_PROCESSES: '2',
+        LUNANEXA_GATEWAY_PROCESSES: '3',
+        LUNANEXA_TEMPORAL_MODE: 'server',
+        LUNANEXA_AGENTS: '0',
+      }),
+    );
+    expect(ports.map((p) => p.port)).to.deep.equal([54329, 7233, 4000, 4001, 4100, 4101, 4102, 4300]);
+    expect(ports.find((p) => p.port === 4102)).to.deep.equal({
+      port: 4102,
+      what: 'gateway process 3',
+      variable: 'LUNANEXA_GATEWAY_PORT',
+    });
+  });
+
+  it('refuses a process count outside 1-8 and an unknown Temporal mode, naming the variable', async () => {
+    const { stackSettings } = await load();
+    for (const [name, value] of [
+      ['LUNANEXA_API_PROCESSES', '0'],
+      ['LUNANEXA_WORKER_PROCESSES', '9'],
+      ['LUNANEXA_GATEWAY_PROCESSES', 'two'],
+    ]) {
+      expect(() => stackSettings({ [name]: value })).to.throw(
+        `invalid configuration: ${name}: must be an integer 1-8, got "${value}"`,
+      );
+    }
+    expect(() => stackSettings({ LUNANEXA_TEMPORAL_MODE: 'sqlite' })).to.throw(
+      /LUNANEXA_TEMPORAL_MODE: must be "dev".*"server"/,
+    );
+  });
+
   it('names the first busy port and its variable in one line, whichever address the other service holds', async () => {
     const { stackSettings, checkStackPorts } = await load();
     const base = await freeBase(30);

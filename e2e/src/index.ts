@@ -14,3 +14,4 @@ export * from './pg-tools';
 export * from './enrollment-answer-loss';
 export * from './previous-release';
 export * from './steady-load';
+export * from './load-balancer';

@@ -38,7 +38,8 @@ export async function isolatedStackEnv(dataDir: string): Promise<Record<string, 
   for (const name of names) env[name] = String(await freePort());
   // Agents take base+1..base+4: pick a base whose next four ports are free.
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    // Below the kernel's ephemeral range (32768+), where an outgoing connection could take a port before the agent binds it.
+    const base = 20_000 + Math.floor(Math.random() * 12_700);
     // HTTP on base+1..4 and SSH on base+21..24 (the launcher's default SSH offset).
     const ok = await Promise.all([1, 2, 3, 4, 21, 22, 23, 24].map((i) => portIsFree(base + i)));
     if (ok.every(Boolean)) {

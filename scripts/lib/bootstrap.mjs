@@ -53,6 +53,12 @@ export async function ensureTemporal(log) {
   return ensureTemporalCli({ repoRoot: REPO_ROOT, log });
 }
 
+/** temporal-server and temporal-sql-tool (LUNANEXA_TEMPORAL_MODE=server, and the process-loss e2e test). */
+export async function ensureTemporalServerBinaries(log) {
+  const { ensureTemporalServer } = await import('../../temporal/install-server.mjs');
+  return ensureTemporalServer({ repoRoot: REPO_ROOT, log });
+}
+
 /** The pinned S3-compatible server and OCI registry the integration and e2e tests run (infra/artifact-stores). */
 export async function ensureArtifactStores(log) {
   const { ensureArtifactStoreServers } = await import('../../infra/artifact-stores/install.mjs');
@@ -165,9 +171,16 @@ export function ensurePromtool(log) {
   return aptInstall('prometheus', 'promtool', promtoolRuns, howTo, log);
 }
 
-export async function bootstrap(log, { console: withConsole = true, artifactStores = false } = {}) {
+export async function bootstrap(
+  log,
+  { console: withConsole = true, artifactStores = false, temporalServer = false } = {},
+) {
   // The Go tools need nothing from node_modules; the builds need node_modules and nothing from each other.
-  const goTools = Promise.all([ensureTemporal(log), artifactStores ? ensureArtifactStores(log) : null]);
+  const goTools = Promise.all([
+    ensureTemporal(log),
+    artifactStores ? ensureArtifactStores(log) : null,
+    temporalServer ? ensureTemporalServerBinaries(log) : null,
+  ]);
   // A failing Go build is reported once awaited below, after the node side settles; never as an unhandled rejection.
   goTools.catch(() => undefined);
   const builds = ensureNodeModules(log).then(() =>

@@ -1,10 +1,21 @@
 // Helpers shared by the installers that find or `go install` pinned Go tools
-// into <repo>/.tools/bin (temporal/install.mjs, infra/artifact-stores/install.mjs).
+// into <repo>/.tools/bin (temporal/install.mjs, temporal/install-server.mjs,
+// infra/artifact-stores/install.mjs).
 //
 // Plain Node ESM with builtins only: it runs before any build step.
 
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -48,6 +59,108 @@ export async function goInstall({ go, target, ldflags, gobin, cwd, env, echoToSt
   if (code !== 0) {
     throw new Error(`go install ${target} failed (exit ${code}). ${remedy}\n${tail.join('').trim()}`);
   }
+}
+
+/**
+ * @typedef {{ module: string, package: string, version: string, binary: string, env: string }} GoBinaryPin
+ *   `package` (inside `module`) builds the binary installed as `binary`; the variable `env` overrides the path.
+ */
+
+/**
+ * Reads pins of that shape from a JSON file of `{ key: pin }`, checking every one.
+ *
+ * @param {string} file
+ * @param {string[]} keys
+ * @returns {Record<string, GoBinaryPin>}
+ */
+export function readGoBinaryPins(file, keys) {
+  const pins = JSON.parse(readFileSync(file, 'utf8'));
+  for (const key of keys) {
+    const pin = pins[key];
+    if (
+      typeof pin?.module !== 'string' ||
+      typeof pin.package !== 'string' ||
+      !pin.package.startsWith(pin.module) ||
+      !/^v\d+\.\d+\.\d+/.test(pin.version ?? '') ||
+      !/^[a-z0-9-]+$/.test(pin.binary ?? '') ||
+      !/^LUNANEXA_[A-Z0-9_]+$/.test(pin.env ?? '')
+    ) {
+      throw new Error(
+        `${file}: ${key} must hold { module, package, version: "vX.Y.Z", binary, env }, got ${JSON.stringify(pin)}`,
+      );
+    }
+  }
+  return pins;
+}
+
+/**
+ * The path of the pinned binary: `$<pin.env>`, else <repoRoot>/.tools/bin/<binary> when the Go build info in it
+ * names the pinned module version, else (with `searchPath`) such a binary on PATH, else `go install` of the pin
+ * into .tools/bin (built in a private directory and renamed, so a half-written file never has the real name).
+ *
+ * @param {{ pin: GoBinaryPin, repoRoot: string, env: NodeJS.ProcessEnv, log: (line: string) => void,
+ *   installer: string, searchPath?: boolean }} options `installer` is the command that reruns the install
+ * @returns {Promise<string>}
+ */
+export async function ensurePinnedGoBinary({ pin, repoRoot, env, log, installer, searchPath = false }) {
+  const override = env[pin.env];
+  if (override) {
+    if (!isExecutable(override)) throw new Error(`${pin.env}=${override} is not an executable file`);
+    return override;
+  }
+  const toolsDir = path.join(repoRoot, '.tools');
+  const local = path.join(toolsDir, 'bin', exeName(pin.binary));
+  if (await isPinnedGoBinary(local, pin)) return local;
+  if (searchPath) {
+    const onPath = findOnPath(exeName(pin.binary), env);
+    if (onPath && (await isPinnedGoBinary(onPath, pin))) return onPath;
+  }
+
+  const go = findOnPath(exeName('go'), env) ?? firstExisting(['/usr/local/go/bin/go']);
+  if (!go) {
+    throw new Error(
+      `${pin.binary} ${pin.version} not found in ${path.dirname(local)}${searchPath ? ' or on PATH' : ''} and Go is not ` +
+        `installed to build it. Install Go (https://go.dev/dl/) and rerun \`${installer}\`, ` +
+        `or set ${pin.env} to the path of a ${pin.binary} binary.`,
+    );
+  }
+  await withInstallLock(toolsDir, pin.binary, async () => {
+    if (await isPinnedGoBinary(local, pin)) return;
+    const target = `${pin.package}@${pin.version}`;
+    log(
+      `Installing ${pin.binary} with \`go install ${target}\` into ${path.dirname(local)} (a few minutes the first time)...`,
+    );
+    const started = Date.now();
+    const staging = mkdtempSync(path.join(toolsDir, `${pin.binary}-build-`));
+    try {
+      await goInstall({
+        go,
+        target,
+        // -s -w: no symbol tables; the build info the pin check reads stays.
+        ldflags: '-s -w',
+        gobin: staging,
+        cwd: repoRoot,
+        env,
+        remedy: `Fix the error below and rerun, or set ${pin.env}.`,
+      });
+      mkdirSync(path.dirname(local), { recursive: true });
+      renameSync(path.join(staging, exeName(path.basename(pin.package))), local);
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+    log(`${pin.binary} ${pin.version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+  });
+  if (!(await isPinnedGoBinary(local, pin))) {
+    throw new Error(`go install finished but ${local} is not ${pin.module} ${pin.version}`);
+  }
+  return local;
+}
+
+/** True when `binary` exists and its embedded Go build info names the pinned module version. */
+export async function isPinnedGoBinary(binary, pin) {
+  if (!isExecutable(binary)) return false;
+  const mod = await readGoMainModule(binary).catch(() => null);
+  return mod?.path === pin.module && mod.version === pin.version;
 }
 
 /**

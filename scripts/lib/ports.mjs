@@ -31,6 +31,18 @@ const INTERNAL_PORT_VARIABLES = new Set([
   'LUNANEXA_AGENT_SSH_BASE_PORT',
 ]);
 
+/** Services the launcher can run as several processes (LUNANEXA_<NAME>_PROCESSES), each on its own port. */
+export const REPLICATED_SERVICES = ['api', 'gateway', 'worker'];
+
+/**
+ * Process `k`'s port (1-based) of a replicated service: the one assigned, else the service's port + k - 1, so the
+ * api processes of the default layout listen on 4000, 4001, ….
+ */
+export function processPort(settings, service, k) {
+  const key = k === 1 ? service : `${service}-${k}`;
+  return settings.assignedPorts?.[key] ?? settings[`${service}Port`] + k - 1;
+}
+
 /** Every port with a stable key (the name it has in ports.json). */
 function portEntries(settings) {
   const ports = [];
@@ -42,23 +54,32 @@ function portEntries(settings) {
       variable: 'LUNANEXA_PG_PORT',
     });
   }
-  ports.push(
-    {
-      key: 'temporal',
-      port: settings.temporalPort,
-      what: 'Temporal gRPC',
-      variable: 'LUNANEXA_TEMPORAL_PORT',
-    },
-    {
+  ports.push({
+    key: 'temporal',
+    port: settings.temporalPort,
+    what: 'Temporal gRPC',
+    variable: 'LUNANEXA_TEMPORAL_PORT',
+  });
+  // temporal-server (LUNANEXA_TEMPORAL_MODE=server) has no web UI of its own.
+  if (settings.temporalMode !== 'server') {
+    ports.push({
       key: 'temporal-ui',
       port: settings.temporalUiPort,
       what: 'Temporal UI',
       variable: 'LUNANEXA_TEMPORAL_UI_PORT',
-    },
-    { key: 'api', port: settings.apiPort, what: 'api', variable: 'LUNANEXA_API_PORT' },
-    { key: 'gateway', port: settings.gatewayPort, what: 'gateway', variable: 'LUNANEXA_GATEWAY_PORT' },
-    { key: 'worker', port: settings.workerPort, what: 'worker', variable: 'LUNANEXA_WORKER_PORT' },
-  );
+    });
+  }
+  for (const service of REPLICATED_SERVICES) {
+    const count = settings.processes?.[service] ?? 1;
+    for (let k = 1; k <= count; k++) {
+      ports.push({
+        key: k === 1 ? service : `${service}-${k}`,
+        port: settings[`${service}Port`] + k - 1,
+        what: k === 1 ? service : `${service} process ${k}`,
+        variable: `LUNANEXA_${service.toUpperCase()}_PORT`,
+      });
+    }
+  }
   for (let i = 1; i <= settings.agents; i++) {
     ports.push({
       key: `dgx-${i}-http`,

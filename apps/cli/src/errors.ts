@@ -92,6 +92,7 @@ export function exitCodeForErrorCode(code: ErrorCode): ExitCode {
     case ErrorCode.VALIDATION_FAILED:
     case ErrorCode.MALFORMED_REQUEST:
     case ErrorCode.PAYLOAD_TOO_LARGE:
+    case ErrorCode.QUERY_TOO_COSTLY:
       return ExitCode.DATA;
     case ErrorCode.UNAUTHENTICATED:
     case ErrorCode.FORBIDDEN:

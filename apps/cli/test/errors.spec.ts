@@ -7,6 +7,7 @@ describe('CLI error codes and exit codes', () => {
     [ErrorCode.VALIDATION_FAILED, 65],
     [ErrorCode.MALFORMED_REQUEST, 65],
     [ErrorCode.PAYLOAD_TOO_LARGE, 65],
+    [ErrorCode.QUERY_TOO_COSTLY, 65],
     [ErrorCode.UNAUTHENTICATED, 77],
     [ErrorCode.FORBIDDEN, 77],
     [ErrorCode.DEPENDENCY_UNAVAILABLE, 69],

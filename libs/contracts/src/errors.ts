@@ -61,6 +61,11 @@ export const ErrorCode = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   /** The path exists but not for this HTTP method; the response carries `Allow`. */
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  /**
+   * A GraphQL document exceeds the API's budget (tokens, depth, aliases or
+   * cost); `extensions` carry `limit`, `measured` and `max`. Nothing ran.
+   */
+  QUERY_TOO_COSTLY: 'QUERY_TOO_COSTLY',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -111,6 +116,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   UPSTREAM_FAILED: 502,
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
+  QUERY_TOO_COSTLY: 400,
 };
 
 /** One field-level problem inside a VALIDATION_FAILED error. */

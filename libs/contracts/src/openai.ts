@@ -685,6 +685,7 @@ export const OPENAI_ERROR_TYPE_BY_CODE: Readonly<Record<ErrorCode, OpenAiError['
   UPSTREAM_FAILED: 'server_error',
   PAYLOAD_TOO_LARGE: 'invalid_request_error',
   METHOD_NOT_ALLOWED: 'invalid_request_error',
+  QUERY_TOO_COSTLY: 'invalid_request_error',
 };
 
 /**

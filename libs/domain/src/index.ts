@@ -23,5 +23,6 @@ export * from './rollout-lifecycle';
 export * from './rollout-actions';
 export * from './node-conditions';
 export * from './sign-in-throttle';
+export * from './query-cost';
 export * from './routing';
 export * from './fairness';

@@ -14,6 +14,8 @@ export const APP_ROLE_TABLE_RIGHTS: Readonly<Record<string, readonly string[]>> 
   audit_events: ['SELECT'],
   // Where a transaction puts its events until commit chains them.
   audit_pending: ['INSERT'],
+  // Verified positions of the chain: added, never moved.
+  audit_chain_checkpoints: ['SELECT', 'INSERT'],
   schema_migrations: ['SELECT'],
 };
 export const APP_ROLE_DEFAULT_RIGHTS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const;

@@ -200,16 +200,120 @@ export async function readAuditEvents(
 
 /** Walks the whole chain in pages; returns the first break, if any. */
 export async function verifyAuditChain(manager: EntityManager, pageSize = 1000): Promise<ChainVerification> {
-  let anchor: ChainedAuditEvent | null = null;
+  const { last: _last, ...result } = await verifyAuditChainAfter(manager, null, pageSize);
+  return result;
+}
+
+/** A position of the chain: an event's seq and the hash it had when verified. */
+export interface AuditChainPosition {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/**
+ * Walks the chain after `anchor` (from the start when null), trusting the
+ * anchor; returns the first break, if any, and the last event verified.
+ */
+export async function verifyAuditChainAfter(
+  manager: EntityManager,
+  anchor: AuditChainPosition | null,
+  pageSize = 1000,
+): Promise<ChainVerification & { last: AuditChainPosition | null }> {
+  let previous: AuditChainPosition | null = anchor;
   let checked = 0;
   for (;;) {
-    const page = await readAuditEvents(manager, { afterSeq: anchor?.seq ?? 0, limit: pageSize });
-    if (page.length === 0) return { valid: true, checked };
-    const result = verifyChain(page, anchor);
-    if (!result.valid) return { ...result, checked: checked + result.checked };
+    const page = await readAuditEvents(manager, { afterSeq: previous?.seq ?? 0, limit: pageSize });
+    if (page.length === 0) return { valid: true, checked, last: previous };
+    const result = verifyChain(page, previous);
+    if (!result.valid) return { ...result, checked: checked + result.checked, last: null };
     checked += result.checked;
-    anchor = page[page.length - 1] ?? null;
+    const end = page[page.length - 1];
+    previous = end ? { seq: end.seq, hash: end.hash } : previous;
   }
+}
+
+/** The latest position the chain was verified up to, or null before the first verification. */
+export async function latestAuditChainCheckpoint(q: Queryable): Promise<AuditChainPosition | null> {
+  const rows = await q.query<{ seq: string; hash: string }[]>(
+    `SELECT seq, hash FROM audit_chain_checkpoints ORDER BY seq DESC LIMIT 1`,
+  );
+  const row = rows[0];
+  return row ? { seq: Number(row.seq), hash: row.hash } : null;
+}
+
+/** Records that the chain verified up to `position` (a second record of the same position is a no-op). */
+export async function recordAuditChainCheckpoint(
+  q: Queryable,
+  position: AuditChainPosition,
+  verifiedAt: Date,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO audit_chain_checkpoints (seq, hash, verified_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING`,
+    [position.seq, position.hash, verifiedAt],
+  );
+}
+
+/** The event at `seq` as stored, or null when there is none. */
+export async function readAuditEventAt(
+  manager: EntityManager,
+  seq: number,
+): Promise<ChainedAuditEvent | null> {
+  const row = await manager.getRepository(AuditEventEntity).findOne({ where: { seq } });
+  return row ? toChained(row) : null;
+}
+
+/**
+ * INCREMENTAL trusts the chain up to its last checkpoint and walks only what
+ * was appended since; FULL walks all of it and is the only mode that finds an
+ * event changed before the checkpoint (which takes the database owner: the
+ * table is append-only by trigger and by privilege).
+ */
+export type AuditChainCheckMode = 'INCREMENTAL' | 'FULL';
+
+export interface AuditChainCheck {
+  readonly mode: AuditChainCheckMode;
+  readonly valid: boolean;
+  /** Events verified in this run (before the first break). */
+  readonly checked: number;
+  /** The checkpoint this run started after; null for FULL or before the first verification. */
+  readonly checkpointSeq: number | null;
+  readonly brokenAt?: {
+    readonly seq: number;
+    readonly reason: NonNullable<ChainVerification['brokenAt']>['reason'] | 'checkpoint-mismatch';
+  };
+}
+
+/**
+ * Verifies the chain from its last checkpoint (INCREMENTAL) or its first
+ * event (FULL). An incremental run first checks that the checkpointed event
+ * still has the hash it was verified with and that its content still hashes
+ * to it. A valid run records a checkpoint at the last event it verified.
+ */
+export async function checkAuditChain(
+  manager: EntityManager,
+  mode: AuditChainCheckMode,
+  now: Date = new Date(),
+): Promise<AuditChainCheck> {
+  const checkpoint = mode === 'INCREMENTAL' ? await latestAuditChainCheckpoint(manager) : null;
+  const checkpointSeq = checkpoint?.seq ?? null;
+  if (checkpoint) {
+    const event = await readAuditEventAt(manager, checkpoint.seq);
+    if (!event || event.hash !== checkpoint.hash)
+      return {
+        mode,
+        valid: false,
+        checked: 0,
+        checkpointSeq,
+        brokenAt: { seq: checkpoint.seq, reason: 'checkpoint-mismatch' },
+      };
+    const own = verifyChain([event], { seq: event.seq - 1, hash: event.prevHash });
+    if (!own.valid && own.brokenAt)
+      return { mode, valid: false, checked: 0, checkpointSeq, brokenAt: own.brokenAt };
+  }
+  const { last, ...result } = await verifyAuditChainAfter(manager, checkpoint);
+  if (result.valid && last && last.seq > (checkpoint?.seq ?? 0))
+    await recordAuditChainCheckpoint(manager, last, now);
+  return { mode, checkpointSeq, ...result };
 }
 
 /** A workflow's receipt for one step, as an activity that may be running again looks for it. */

@@ -24,6 +24,7 @@ import { NodeConditions1768540000000 } from './migrations/1768540000000-node-con
 import { GpuSamples1768560000000 } from './migrations/1768560000000-gpu-samples';
 import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-throttle';
 import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark-runs';
+import { AuditChainCheckpoints1768900000000 } from './migrations/1768900000000-audit-chain-checkpoints';
 import { RoutingAndFairness1768950000000 } from './migrations/1768950000000-routing-and-fairness';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   GpuSamples1768560000000,
   SignInThrottle1768700000000,
   BenchmarkRuns1768810000000,
+  AuditChainCheckpoints1768900000000,
   RoutingAndFairness1768950000000,
 ];
 

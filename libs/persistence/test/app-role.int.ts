@@ -71,7 +71,7 @@ describe('the application role: rows yes, schema no, audit log append-only by pr
     expect(refused.stderr).to.include('role no_such_role_here does not exist');
   });
 
-  it('every table but the audit log, its pending queue and the migration ledger: select, insert, update, delete', async () => {
+  it('every table but the audit log, its pending queue, its checkpoints and the migration ledger: select, insert, update, delete', async () => {
     const { rows } = await app.query<{ tablename: string; rights: string[] }>(
       `SELECT tablename, ARRAY(
          SELECT p FROM unnest(ARRAY['SELECT','INSERT','UPDATE','DELETE','TRUNCATE','REFERENCES','TRIGGER']) p
@@ -83,6 +83,7 @@ describe('the application role: rows yes, schema no, audit log append-only by pr
       const expected = {
         audit_events: ['SELECT'],
         audit_pending: ['INSERT'],
+        audit_chain_checkpoints: ['SELECT', 'INSERT'],
         schema_migrations: ['SELECT'],
       }[tablename] ?? [...APP_ROLE_DEFAULT_RIGHTS];
       expect(rights, tablename).to.deep.equal(expected);

@@ -4,7 +4,7 @@ import {
   auditEventWithPrevious,
   listAuditEvents,
   toChained,
-  verifyAuditChain,
+  checkAuditChain,
   type AuditEventEntity,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
@@ -13,6 +13,7 @@ import { temporalWorkflowUrl } from '../common/temporal-links';
 import type {
   AuditChainLink,
   AuditChainStatus,
+  AuditChainVerificationMode,
   AuditEvent,
   AuditEventFilter,
   AuditEventPage,
@@ -57,11 +58,14 @@ export class AuditService {
     return { ...this.toView(row), chain: this.verifyLink(previous, row) };
   }
 
-  async chainStatus(): Promise<AuditChainStatus> {
-    const result = await verifyAuditChain(this.db.manager);
+  /** See checkAuditChain: from the last checkpoint (INCREMENTAL) or from the first event (FULL). */
+  async chainStatus(mode: AuditChainVerificationMode): Promise<AuditChainStatus> {
+    const result = await checkAuditChain(this.db.manager, mode);
     return {
+      mode,
       valid: result.valid,
       checked: result.checked,
+      checkpointSeq: result.checkpointSeq,
       firstBrokenSeq: result.brokenAt?.seq ?? null,
       reason: result.brokenAt?.reason ?? null,
     };

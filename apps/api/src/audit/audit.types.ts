@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 
 export const AUDIT_DECISION_FILTERS = ['allowed', 'denied'] as const;
@@ -127,17 +127,48 @@ export class AuditEventPage {
   nextBefore!: number | null;
 }
 
-@ObjectType({ description: 'Result of walking the whole audit chain.' })
+/**
+ * INCREMENTAL starts at the last verified checkpoint, so its cost follows
+ * what was appended since; FULL walks from the first event and is the only
+ * mode that finds an event changed before the checkpoint.
+ */
+export const AuditChainVerificationModeValues = { INCREMENTAL: 'INCREMENTAL', FULL: 'FULL' } as const;
+export type AuditChainVerificationMode =
+  (typeof AuditChainVerificationModeValues)[keyof typeof AuditChainVerificationModeValues];
+registerEnumType(AuditChainVerificationModeValues, {
+  name: 'AuditChainVerificationMode',
+  description:
+    'INCREMENTAL verifies the events after the last verified checkpoint (and that the checkpointed event is unchanged); ' +
+    'FULL verifies the whole chain from its first event, and also finds an event changed before the checkpoint.',
+});
+
+@ObjectType({ description: 'Result of verifying the audit chain (from its last checkpoint, or all of it).' })
 export class AuditChainStatus {
+  @Field(() => AuditChainVerificationModeValues)
+  mode!: AuditChainVerificationMode;
+
   @Field()
   valid!: boolean;
 
-  @Field(() => Int, { description: 'Events verified before the first break (all of them when valid).' })
+  @Field(() => Int, {
+    description: 'Events verified in this run before the first break (all of them when valid).',
+  })
   checked!: number;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The checkpoint this run trusted and started after; null for FULL or before the first verification.',
+  })
+  checkpointSeq!: number | null;
 
   @Field(() => Int, { nullable: true })
   firstBrokenSeq!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'hash-mismatch, link-mismatch, sequence-gap, or checkpoint-mismatch (the checkpointed event changed).',
+  })
   reason!: string | null;
 }

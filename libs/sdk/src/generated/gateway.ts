@@ -233,7 +233,8 @@ export type Problem = {
     | 'CANCELLED'
     | 'UPSTREAM_FAILED'
     | 'PAYLOAD_TOO_LARGE'
-    | 'METHOD_NOT_ALLOWED';
+    | 'METHOD_NOT_ALLOWED'
+    | 'QUERY_TOO_COSTLY';
   readonly detail?: string;
   readonly instance?: string;
   readonly requestId?: string;
@@ -409,7 +410,8 @@ export type WorkloadStreamChunk =
           | 'CANCELLED'
           | 'UPSTREAM_FAILED'
           | 'PAYLOAD_TOO_LARGE'
-          | 'METHOD_NOT_ALLOWED';
+          | 'METHOD_NOT_ALLOWED'
+          | 'QUERY_TOO_COSTLY';
         readonly message: string;
       };
     };

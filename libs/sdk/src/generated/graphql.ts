@@ -146,14 +146,21 @@ export interface AuditChainLink {
   readonly verified: boolean;
 }
 
-/** Result of walking the whole audit chain. */
+/** Result of verifying the audit chain (from its last checkpoint, or all of it). */
 export interface AuditChainStatus {
-  /** Events verified before the first break (all of them when valid). */
+  /** Events verified in this run before the first break (all of them when valid). */
   readonly checked: number;
+  /** The checkpoint this run trusted and started after; null for FULL or before the first verification. */
+  readonly checkpointSeq: number | null;
   readonly firstBrokenSeq: number | null;
+  readonly mode: AuditChainVerificationMode;
+  /** hash-mismatch, link-mismatch, sequence-gap, or checkpoint-mismatch (the checkpointed event changed). */
   readonly reason: string | null;
   readonly valid: boolean;
 }
+
+/** INCREMENTAL verifies the events after the last verified checkpoint (and that the checkpointed event is unchanged); FULL verifies the whole chain from its first event, and also finds an event changed before the checkpoint. */
+export type AuditChainVerificationMode = 'FULL' | 'INCREMENTAL';
 
 /** One entry of the append-only, hash-chained audit log. */
 export interface AuditEvent {
@@ -1837,7 +1844,7 @@ export interface Query {
   readonly aliases: readonly Alias[];
   /** Every API token (never the secret), newest first. */
   readonly apiTokens: readonly ApiToken[];
-  /** Walks the whole audit chain and reports the first break. */
+  /** Verifies the audit chain and reports the first break: by default the events since the last verified checkpoint; FULL walks all of it (priced 10× higher in the query budget). */
   readonly auditChainStatus: AuditChainStatus;
   /** One audit event with its chain link verified; null when no event has this seq. */
   readonly auditEvent: AuditEvent | null;
@@ -1930,6 +1937,10 @@ export interface Query {
 
 export interface QueryAliasArgs {
   readonly alias: string;
+}
+
+export interface QueryAuditChainStatusArgs {
+  readonly mode?: AuditChainVerificationMode;
 }
 
 export interface QueryAuditEventArgs {

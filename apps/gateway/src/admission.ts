@@ -148,11 +148,13 @@ export class AdmissionController {
    * (client gone, deadline) — the promise then rejects with the signal's reason.
    */
   admit(route: Route, request: AdmissionRequest, signal: AbortSignal): Admission {
-    this.sweepIdleGroups();
+    // One clock read for the sweep and the tenant's last-seen time: the clock allocates a Date.
+    const nowMs = this.now();
+    this.sweepIdleGroups(nowMs);
     const group = this.group(route);
     const { rank, tenant } = request;
     const share = this.tenantShare(group, tenant);
-    share.lastSeenMs = this.now();
+    share.lastSeenMs = nowMs;
     // Waiters first: a replica that came up (or a slot freed on another group's endpoint) serves the
     // queue before a newcomer, who would otherwise overtake requests that have been waiting.
     if (group.queued > 0)
@@ -363,8 +365,8 @@ export class AdmissionController {
     load.inFlight += 1;
     group.inFlight += 1;
     share.inFlight += 1;
-    share.recentPeak = notePeak(share, share.inFlight, this.now());
     const started = this.now();
+    share.recentPeak = notePeak(share, share.inFlight, started);
     let released = false;
     return {
       endpoint,
@@ -553,8 +555,7 @@ export class AdmissionController {
   }
 
   /** At most once per headroom window: drops idle groups no tenant used within it. */
-  private sweepIdleGroups(): void {
-    const now = this.now();
+  private sweepIdleGroups(now: number): void {
     if (now - this.sweptAtMs < FAIR_ACTIVE_WINDOW_MS) return;
     this.sweptAtMs = now;
     for (const group of [...this.groups.values()]) this.forgetIfIdle(group);

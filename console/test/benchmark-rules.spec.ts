@@ -5,11 +5,15 @@ import { expect } from 'chai';
 import {
   METRIC_COLUMNS,
   capacityRow,
+  coldStartChart,
+  coldStartSummary,
   gapChart,
   loadRow,
   metricCell,
   saturationChart,
+  runProgress,
   saturationSummary,
+  startPlan,
   stepRows,
 } from '../src/app/pages/benchmarks/benchmark-rules';
 import type {
@@ -112,6 +116,7 @@ const run = (overrides: Partial<BenchmarkRun> = {}): BenchmarkRun => ({
     completionTokensP50: 2000,
   },
   mixed: null,
+  coldStart: null,
   ...overrides,
 });
 
@@ -213,6 +218,47 @@ describe('console benchmark run rules', () => {
     expect(none).to.deep.include({ needed: '—', headroom: '—', nodeLoss: '—', peak: '—', warn: false });
     expect(none.missing).to.equal(
       'no saturation benchmark of the serving deployment; no traffic observed in the window',
+    );
+  });
+});
+
+describe('benchmark rules: cold starts and starting a run', () => {
+  const cold = {
+    repeats: 3,
+    failures: 1,
+    deployToFirstTokenMs: { p50: 1500, p95: 1950, p99: 1990 },
+    deployToReadyMs: { p50: 1400, p95: 1850, p99: 1890 },
+    samples: [
+      { deploymentId: 'd1', ok: true, deployToReadyMs: 1000, deployToFirstTokenMs: 1100, error: null },
+      { deploymentId: 'd2', ok: false, deployToReadyMs: null, deployToFirstTokenMs: null, error: 'timeout' },
+      { deploymentId: 'd3', ok: true, deployToReadyMs: 1900, deployToFirstTokenMs: 2000, error: null },
+    ],
+  };
+
+  it('charts each repeat, a failed one as a gap, and summarises the percentiles and failures', () => {
+    const chart = coldStartChart(cold);
+    expect(chart?.x).to.deep.equal([1, 2, 3]);
+    expect(chart?.series[0]?.values).to.deep.equal([1100, null, 2000]);
+    expect(coldStartSummary(run({ kinds: ['coldStart'], coldStart: cold }))).to.equal(
+      'Deploy to first token p50 / p95 / p99: 1500 ms / 1950 ms / 1990 ms over 3 repeats (1 failed); deploy to Ready 1400 ms / 1850 ms / 1890 ms.',
+    );
+    expect(coldStartSummary(run({ state: 'Running', kinds: ['coldStart'] }))).to.equal(
+      'Cold starts running…',
+    );
+    expect(coldStartChart({ ...cold, samples: [] })).to.equal(null);
+  });
+
+  it('plans only the kinds chosen, cold starts with the repeats given, and reports progress by kinds measured', () => {
+    expect(startPlan(['coldStart'], 4)).to.deep.equal({
+      coldStart: { repeats: 4, readyTimeoutSeconds: 900 },
+    });
+    expect(Object.keys(startPlan(['saturation', 'mixed'], 4))).to.deep.equal(['saturation', 'mixed']);
+    expect(startPlan([], 4)).to.deep.equal({});
+    expect(runProgress(run({ state: 'Running', kinds: ['saturation', 'coldStart'] }))).to.equal(
+      'Running: 1 of 2 kinds measured',
+    );
+    expect(runProgress(run({ kinds: ['saturation', 'coldStart'], coldStart: cold }))).to.equal(
+      'Succeeded: 2 of 2 kinds measured',
     );
   });
 });

@@ -1,5 +1,7 @@
 import './support/contract-modules';
 
+import { MODEL_VERSION_STATES } from '@lunanexa/contracts';
+import { allowedEvents, modelVersionLifecycle } from '@lunanexa/domain';
 import { expect } from 'chai';
 
 import {
@@ -8,6 +10,7 @@ import {
   canCreateModelVersion,
   hardwareText,
   isApproved,
+  retirementMode,
   parameterText,
   runtimeMismatches,
   shortDigest,
@@ -68,6 +71,33 @@ describe('console model rules', () => {
       });
     });
 
+    it('offers reinstate, retire and withdraw exactly where the lifecycle in libs/domain allows them', () => {
+      for (const state of MODEL_VERSION_STATES) {
+        const events: string[] = allowedEvents(modelVersionLifecycle, state);
+        const actions = view(state, events, 'operator');
+        expect(actions['reinstate'] !== undefined, `${state} reinstate`).to.equal(
+          events.includes('reinstate'),
+        );
+        const leaves = events.includes('retire') || events.includes('withdraw');
+        expect(actions['retire'] !== undefined, `${state} retire`).to.equal(leaves);
+        const mode = retirementMode({ allowedEvents: events }, false);
+        expect(mode === null).to.equal(!leaves);
+        if (mode !== null) {
+          // Retire when the lifecycle allows it; the withdrawal only where it is the one way out, or chosen.
+          expect(mode.withdraw, state).to.equal(!events.includes('retire'));
+          expect(actions['retire']?.label).to.equal(events.includes('retire') ? 'Retire' : 'Withdraw');
+        }
+      }
+      expect(retirementMode({ allowedEvents: ['reinstate', 'retire', 'withdraw'] }, true)).to.deep.equal({
+        withdraw: true,
+        choice: true,
+      });
+      expect(view('Retired', [], 'viewer')['retire']).to.equal(undefined);
+      expect(view('Deprecated', ['reinstate', 'retire', 'withdraw'], 'viewer')['retire']).to.include({
+        offered: false,
+      });
+    });
+
     it("offers each control by the role's permission: operators run the registry, viewers only read", () => {
       const operator = view('Evaluated', ['approve'], 'operator');
       expect(Object.values(operator).every((action) => action.offered)).to.equal(true);
@@ -95,6 +125,13 @@ describe('console model rules', () => {
       /It has no evaluation on record\.$/,
     );
     expect(versionActionEffect('deprecate', version)).to.match(/^Deprecates chat@2: aliases that serve it/);
+    expect(versionActionEffect('retire', version, [{ alias: 'chat', how: 'current revision 3' }])).to.equal(
+      'Retires chat@2 for good: it is never served, verified or rolled out again, and cannot be reinstated. ' +
+        'Serving it now: chat (current revision 3).',
+    );
+    expect(versionActionEffect('reinstate', version)).to.equal(
+      'Reinstates chat@2 to Approved: rollouts may target it again. No alias serves it.',
+    );
     expect(isApproved({ state: 'Approved' })).to.equal(true);
     expect(isApproved({ state: 'Deprecated' })).to.equal(false);
   });

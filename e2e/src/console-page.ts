@@ -109,3 +109,43 @@ export async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void>
   }
   throw new Error(`Tab never reached ${String(name)}; focus went through: ${seen.join(' | ')}`);
 }
+
+/** The focused control's accessible text ('' when focus is on no control), as `tabTo` reads it. */
+export async function focusedControl(page: Page): Promise<string> {
+  return page.evaluate<string>(FOCUSED_LABEL);
+}
+
+/** Whether `locator` holds the focus (evaluated in the page: this package is compiled without the DOM's types). */
+async function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate(
+    (element) =>
+      element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
+}
+
+/** Presses Tab until `locator` (a field whose text is its value, e.g. a select) has the focus. */
+export async function tabToField(page: Page, locator: Locator, limit = 80): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (await isFocused(locator)) return;
+  }
+  throw new Error(`Tab never reached ${locator.toString()}`);
+}
+
+/**
+ * Opens the focused select with Space and moves with the arrow keys to the option whose text matches
+ * `option`, then takes it with Enter — the mouse never touches the panel.
+ */
+export async function chooseWithKeys(page: Page, option: RegExp, limit = 30): Promise<void> {
+  await page.keyboard.press('Space');
+  const active = page.locator('mat-option.mat-mdc-option-active');
+  await page.getByRole('listbox').last().waitFor({ state: 'visible', timeout: 10_000 });
+  for (let i = 0; i < limit; i++) {
+    if ((await active.count()) > 0 && option.test((await active.first().textContent()) ?? '')) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`the arrow keys never reached an option matching ${String(option)}`);
+}

@@ -1,17 +1,20 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import {
   CONSOLE_WIDTHS,
   FleetHarness,
+  chooseWithKeys,
   describeProblems,
   expectVisible,
+  focusedControl,
   isRefusedApiCall,
   launchBrowser,
   openPage,
   screenshot,
   signIn,
   tabTo,
+  tabToField,
   waitUntil,
   type RecordedPage,
   openedDialog,
@@ -35,6 +38,7 @@ const VIEWS = [
   { path: 'overview', heading: 'Overview', empty: 'No nodes enrolled.' },
   { path: 'nodes', heading: 'Nodes', empty: 'No nodes yet' },
   { path: 'models', heading: 'Models', empty: 'No models yet.' },
+  { path: 'registry', heading: 'Registry', empty: 'No evaluation suite yet.' },
   { path: 'deployments', heading: 'Deployments', empty: 'No deployments yet.' },
   { path: 'benchmarks', heading: 'Benchmarks', empty: 'No benchmark profiles yet.' },
   { path: 'requests', heading: 'Requests', empty: 'No requests' },
@@ -393,6 +397,77 @@ describe('operator console flows on the real stack', function () {
     await expectVisible(page, placement.getByText('passed over: being drained of this deployment'));
     await expectVisible(page, placement.getByText(/1 replica\(s\) found no eligible node/));
     await screenshot(page, 'flow-deployment-placement', DESKTOP.width);
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('keyboard only: deploy on a node and drain it through its confirmation and reason — focus moves into each dialog and back', async () => {
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    await page.goto(`${harness.apiUrl}/deployments`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Deployments', level: 1 }));
+    await tabTo(page, /^Deploy$/);
+    // Escape leaves a dialog nothing was sent from, and focus returns to where it was.
+    await page.keyboard.press('Enter');
+    await (await openedDialog(page)).waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await focusedControl(page)).to.equal('Deploy');
+    await page.keyboard.press('Enter');
+    const deploy = await openedDialog(page);
+    expect(await focusedControl(page), 'focus opens on the first field').to.match(/^Deployment name/);
+    await page.keyboard.type('kb-chat');
+    await tabTo(page, /^Register a fake model version$/);
+    await page.keyboard.press('Space');
+    await tabTo(page, /^Model name/);
+    await page.keyboard.type('kb-model');
+    await tabTo(page, /^Version/);
+    await page.keyboard.type('v1');
+    await tabTo(page, /^Register model version$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, deploy.getByText('kb-model@v1').first());
+    await tabToField(page, deploy.getByRole('combobox', { name: 'Node' }));
+    await chooseWithKeys(page, /kb-node/);
+    await tabTo(page, /^Create deployment$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, deploy.getByRole('heading', { name: 'Deployment kb-chat created' }), 60_000);
+    await expectVisible(
+      page,
+      deploy.getByRole('status', { name: 'Deployment state' }).getByText('Ready', { exact: true }),
+      120_000,
+    );
+    await tabTo(page, /^Done$/);
+    await page.keyboard.press('Enter');
+    await deploy.waitFor({ state: 'detached' });
+    expect(await focusedControl(page), 'focus is back on the control that opened the dialog').to.equal(
+      'Deploy',
+    );
+
+    await page.goto(`${harness.apiUrl}/nodes/kb-node`);
+    await expectVisible(page, page.getByRole('heading', { name: 'kb-node', level: 1 }));
+    await tabTo(page, /^Cordon$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, page.getByRole('button', { name: 'Uncordon' }));
+    await tabTo(page, /^Drain…$/);
+    await page.keyboard.press('Enter');
+    const drain = await openedDialog(page);
+    await expectVisible(page, drain.getByText(/drains node kb-node: 1 replica/));
+    await tabTo(page, /^Drain kb-node$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, drain.getByText('DRAIN_WOULD_STRAND_REPLICAS'));
+    await tabTo(page, /Reason/);
+    await page.keyboard.type('keyboard test drains its only replica');
+    await tabTo(page, /^Drain kb-node anyway$/);
+    await page.keyboard.press('Enter');
+    await expectVisible(page, drain.getByRole('button', { name: 'Copy receipt hash' }), 120_000);
+    await screenshot(page, 'keyboard-drain-receipt', DESKTOP.width);
+    // The receipt leaves only through Close (Escape would drop it unread).
+    await tabTo(page, /^Close$/);
+    await page.keyboard.press('Enter');
+    await drain.waitFor({ state: 'detached' });
+    expect(await focusedControl(page), 'focus is back on the page, not lost').to.not.equal('');
+    await expectVisible(page, page.getByText('Drained', { exact: true }).first());
     expectNoProblems(recorded);
     await page.context().close();
   });
@@ -762,6 +837,228 @@ describe('operator console flows on the real stack', function () {
     await page.context().close();
   });
 
+  it('Registry: licenses, runtimes, suites and profiles from a form or pasted JSON, checked as typed; refusals show their code; a license review and a version retired, each confirmed with its scope and answered', async () => {
+    const recorded = await newPage(browser);
+    const { page } = recorded;
+    await signIn(harness.apiUrl, recorded, ADMIN);
+    await page.goto(`${harness.apiUrl}/registry`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Registry', level: 1 }));
+    const checks = (dialog: Locator): Locator => dialog.getByRole('region', { name: 'Checks' });
+
+    // A license from the form: a bad name is named as it is typed, before anything is sent.
+    await page.getByRole('button', { name: 'Create license' }).click();
+    let dialog = await openedDialog(page);
+    await dialog.getByLabel('Name', { exact: true }).fill('Flow Apache');
+    await expectVisible(page, checks(dialog).getByText('must be a lower-case DNS label', { exact: false }));
+    await dialog.getByLabel('Name', { exact: true }).fill('flow-apache');
+    await dialog.getByLabel('SPDX id').fill('Apache-2.0');
+    await expectVisible(page, checks(dialog).getByText("Passes the registry's checks."));
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await expectVisible(page, dialog.getByText('License flow-apache is PendingReview', { exact: false }));
+    await expectVisible(page, dialog.getByText('Request id'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The same name again, pasted as JSON: valid as typed, refused by the API with its code, nothing stored.
+    await page.getByRole('button', { name: 'Create license' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('radio', { name: 'Paste JSON' }).click();
+    await dialog.getByLabel('Spec (JSON)').fill('{"name": "flow-apache", "kind": "spdx"');
+    await expectVisible(page, checks(dialog).getByText('is not JSON', { exact: false }));
+    await dialog.getByLabel('Spec (JSON)').fill(
+      JSON.stringify({
+        name: 'flow-apache',
+        kind: 'spdx',
+        spdxId: 'MIT',
+        commercialUse: true,
+        allowedDataClasses: ['public'],
+      }),
+    );
+    await expectVisible(page, checks(dialog).getByText("Passes the registry's checks."));
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await expectVisible(page, dialog.getByText('CONFLICT', { exact: true }));
+    await expectVisible(page, dialog.getByText('license flow-apache already exists'));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // The review: the dialog names the decision's reach; the note is required; the answer says who decided.
+    await page.getByRole('button', { name: 'Approve flow-apache' }).click();
+    dialog = await openedDialog(page);
+    await expectVisible(
+      page,
+      dialog.getByText('No model version is registered under it yet.', { exact: false }),
+    );
+    await dialog.getByRole('button', { name: 'Confirm approve' }).click();
+    await expectVisible(page, dialog.getByText('Say why', { exact: false }));
+    await dialog.getByLabel('Note').fill('Apache-2.0 reviewed by legal');
+    await dialog.getByRole('button', { name: 'Confirm approve' }).click();
+    await expectVisible(page, dialog.getByRole('status').getByText('Approved'));
+    await expectVisible(page, dialog.getByText(`operator:${ADMIN.username}`, { exact: false }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // Approved now: the list offers only the other decision.
+    await page.getByRole('button', { name: 'Approve flow-apache' }).waitFor({ state: 'detached' });
+    await expectVisible(page, page.getByRole('button', { name: 'Reject flow-apache' }));
+
+    // A runtime pasted as JSON: a shell as executable is refused as typed, then registered and allowed.
+    const runtime = {
+      name: 'flow-llama',
+      version: 'b1',
+      kind: 'openai-compatible',
+      packaging: { type: 'binary', digest: `sha256:${'ab'.repeat(32)}` },
+      launch: { executable: 'bash', args: ['-c', 'llama-server --port {{port}}'], envAllowlist: [] },
+      health: { path: '/health', startupTimeoutMs: 60_000, intervalMs: 1_000 },
+      supportedHardware: {
+        architectures: ['arm64'],
+        memoryModels: ['unified'],
+        minComputeCapability: '8.0',
+        gpusPerReplica: 1,
+      },
+    };
+    await page.getByRole('button', { name: 'Register runtime' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('radio', { name: 'Paste JSON' }).click();
+    await dialog.getByLabel('Spec (JSON)').fill(JSON.stringify(runtime));
+    await expectVisible(page, checks(dialog).getByText('launch.executable'));
+    await dialog.getByLabel('Spec (JSON)').fill(
+      JSON.stringify({
+        ...runtime,
+        launch: {
+          executable: '/opt/llama/llama-server',
+          args: ['--model', '{{modelPath}}', '--port', '{{port}}'],
+        },
+      }),
+    );
+    await expectVisible(page, checks(dialog).getByText("Passes the registry's checks."));
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click();
+    await expectVisible(page, dialog.getByText('runtime-flow-llama-b1'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Allow flow-llama b1' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('button', { name: 'Confirm allow' }).click();
+    await expectVisible(page, dialog.getByText('flow-llama b1 is on the runtime allowlist.'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(page, page.getByRole('button', { name: 'Disallow flow-llama b1' }));
+
+    // An evaluation suite from the form, a benchmark profile from JSON (a missing length is named first).
+    await page.getByRole('button', { name: 'Create evaluation suite' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByLabel('Name', { exact: true }).fill('flow-smoke');
+    await dialog.getByLabel('Prompt').fill('Say hello');
+    await dialog.getByLabel('Substring').fill('hello');
+    await expectVisible(page, checks(dialog).getByText("Passes the registry's checks."));
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await expectVisible(page, dialog.getByText('Evaluation suite flow-smoke is stored', { exact: false }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Create benchmark profile' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByRole('radio', { name: 'Paste JSON' }).click();
+    const profile = { name: 'flow-steady', concurrency: 2, inputTokens: 32, outputTokens: 16 };
+    await dialog.getByLabel('Spec (JSON)').fill(JSON.stringify(profile));
+    await expectVisible(page, checks(dialog).getByText('must set durationSeconds, requestCount or both'));
+    await dialog.getByLabel('Spec (JSON)').fill(JSON.stringify({ ...profile, requestCount: 20 }));
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await expectVisible(page, dialog.getByText('Benchmark profile flow-steady is stored.'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const suites = page.getByRole('table', { name: 'Evaluation suites' });
+    await expectVisible(page, suites.getByRole('rowheader', { name: 'flow-smoke' }));
+    await expectVisible(
+      page,
+      page.getByRole('table', { name: 'Benchmark profiles' }).getByRole('rowheader', { name: 'flow-steady' }),
+    );
+    await screenshot(page, 'registry-records', DESKTOP.width);
+
+    // A version that never reached Approved is retired directly; the dialog offers only the moves its state allows.
+    await harness.graphql(
+      'mutation { registerModelVersion(input: { model: "flow-retire", version: "v1" }) { ref } }',
+    );
+    await page.goto(`${harness.apiUrl}/models/flow-retire@v1`);
+    await expectVisible(page, page.getByRole('heading', { name: 'flow-retire@v1', level: 1 }));
+    expect(await page.getByRole('button', { name: 'Reinstate' }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Retire' }).click();
+    dialog = await openedDialog(page);
+    await expectVisible(page, dialog.getByText('No alias serves it.', { exact: false }));
+    await dialog.getByLabel('Reason').fill('superseded before evaluation');
+    await dialog.getByRole('button', { name: 'Confirm retire' }).click();
+    await expectVisible(page, dialog.getByRole('status').getByText('Retired'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(page, page.getByText('superseded before evaluation').first());
+    expect(await page.getByRole('button', { name: 'Retire' }).count()).to.equal(0);
+    expectNoProblems(recorded);
+    await page.context().close();
+  });
+
+  it('no route scrolls sideways at 1440 px or 390 px: every view and every detail page, with data on them', async () => {
+    const data = await harness.graphql<{
+      nodes: { name: string }[];
+      deployments: { name: string }[];
+      modelVersions: { ref: string }[];
+      tenants: { id: string }[];
+      aliases: { name: string }[];
+      auditEvents: { events: { seq: number }[] };
+    }>(
+      '{ nodes { name } deployments { name } modelVersions { ref } tenants { id } aliases { name } ' +
+        'auditEvents(first: 1) { events { seq } } }',
+    );
+    // Every route once: each view, and one record of each detail route (the ones earlier tests filled most).
+    const routes = [
+      ...VIEWS.map((view) => view.path),
+      ...data.nodes.slice(0, 1).map((node) => `nodes/${encodeURIComponent(node.name)}`),
+      ...data.deployments
+        .slice(0, 1)
+        .map((deployment) => `deployments/${encodeURIComponent(deployment.name)}`),
+      ...data.aliases.slice(0, 1).map((alias) => `deployments/aliases/${encodeURIComponent(alias.name)}`),
+      ...data.modelVersions.slice(0, 1).map((version) => `models/${encodeURIComponent(version.ref)}`),
+      ...data.tenants.slice(0, 1).map((tenant) => `tenants/${encodeURIComponent(tenant.id)}`),
+      ...data.auditEvents.events.map((event) => `audit?seq=${event.seq}`),
+    ];
+    expect(routes.length, 'detail pages to visit').to.be.above(VIEWS.length);
+    // Which elements stick out past the viewport, for a failure message that says what to fix.
+    const measure = `(() => {
+      const root = document.documentElement;
+      const wide = [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1 && !el.closest('.table-scroll, [class*="scroll"]'))
+        .slice(-4)
+        .map((el) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : ''));
+      return { scroll: root.scrollWidth, client: root.clientWidth, wide };
+    })()`;
+    const wider: string[] = [];
+    for (const size of CONSOLE_WIDTHS) {
+      const recorded = await newPage(browser, size);
+      const { page } = recorded;
+      const check = async (route: string): Promise<void> => {
+        const { scroll, client, wide } = await page.evaluate<{
+          scroll: number;
+          client: number;
+          wide: string[];
+        }>(measure);
+        if (scroll > client)
+          wider.push(`/${route} at ${size.width} px: ${scroll} > ${client} (${wide.join(', ')})`);
+      };
+      await page.goto(`${harness.apiUrl}/login`);
+      await expectVisible(page, page.getByRole('button', { name: 'Sign in' }));
+      await check('login');
+      // The measure itself: an element wider than the viewport must register, or every check below passes vacuously.
+      await page.evaluate(
+        `(() => { const probe = document.createElement('div'); probe.id = 'width-probe'; probe.style.width = '3000px';
+           probe.style.height = '1px'; document.body.appendChild(probe); })()`,
+      );
+      const probed = await page.evaluate<{ scroll: number; client: number }>(measure);
+      expect(probed.scroll, 'a 3000 px element widens the page').to.be.above(probed.client);
+      await page.evaluate(`document.getElementById('width-probe').remove()`);
+      await signIn(harness.apiUrl, recorded, ADMIN);
+      for (const route of routes) {
+        await page.goto(`${harness.apiUrl}/${route}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
+        // The page's data, not only its frame: a table or card that arrives later can widen it.
+        await page.waitForTimeout(400);
+        await check(route);
+      }
+      expectNoProblems(recorded);
+      await page.context().close();
+    }
+    expect(wider, wider.join('\n')).to.deep.equal([]);
+  });
+
   it('a viewer sees no enabled destructive control, and a mutation forged from the viewer’s session is refused', async () => {
     const recorded = await newPage(browser);
     const { page } = recorded;
@@ -769,7 +1066,7 @@ describe('operator console flows on the real stack', function () {
     await harness.graphql('mutation { cordonNode(node: "flow-node") { cordoned } }');
     await signIn(harness.apiUrl, recorded, VIEWER);
     const destructive =
-      /^(Drain…|Cordon|Uncordon|Approve|Reject|Stop deployment|Rotate credential…|Deploy|Create bootstrap token|Labels and taints…|Send|Register a fake model version|Create tenant|Edit quotas…|Create gateway key…|Revoke key \S+)$/;
+      /^(Drain…|Cordon|Uncordon|Approve|Reject|Stop deployment|Rotate credential…|Deploy|Create bootstrap token|Labels and taints…|Send|Register a fake model version|Create tenant|Edit quotas…|Create gateway key…|Revoke key \S+|Approve \S+|Reject \S+|Allow .+|Disallow .+|Create license|Register runtime|Create evaluation suite|Create benchmark profile|Retire|Withdraw|Reinstate|Deprecate)$/;
     for (const path of [
       'nodes',
       'nodes/flow-node',
@@ -777,6 +1074,7 @@ describe('operator console flows on the real stack', function () {
       'deployments/flow-chat',
       'requests',
       'tenants',
+      'registry',
     ]) {
       await page.goto(`${harness.apiUrl}/${path}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });

@@ -1,8 +1,15 @@
 import { expect } from 'chai';
 import { TEST_APP_ROLE } from '@lunanexa/persistence';
 import {
+  CONSOLE_WIDTHS,
   FleetHarness,
   deploymentAssignments,
+  describeProblems,
+  expectVisible,
+  launchBrowser,
+  openPage,
+  screenshot,
+  signIn,
   fakeRuntimeProcesses,
   nodeLossEnv,
   runNodeLoss,
@@ -21,6 +28,7 @@ import {
  */
 
 const LEASE_SECONDS = 5;
+const ADMIN = { username: 'recovery-admin', password: 'correct horse battery staple' };
 const GRACE_SECONDS = 2;
 
 describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipted; the returning node’s stale runtime stops', function () {
@@ -36,6 +44,9 @@ describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipte
       // Recovery touches every part of the data model, so it is where least privilege is proven.
       asAppRole: true,
       extraEnv: nodeLossEnv(LEASE_SECONDS, GRACE_SECONDS),
+      // The deployment page's Recovery card is read in a browser once the run is receipted.
+      serveConsole: true,
+      admin: ADMIN,
     });
     for (const name of ['node-a', 'node-b', 'node-c']) await h.startReadyAgent(name);
   });
@@ -97,6 +108,27 @@ describe('NodeRecovery: a lost node’s replicas are re-placed, routed, receipte
         `(lease ${LEASE_SECONDS} s, grace ${GRACE_SECONDS} s; receipt: ${receipt.evidence.secondsToReplaced} s from detection); ` +
         `${loss.requests} requests, ${loss.errors.length} errors`,
     );
+  });
+
+  it('the console shows the run on the deployment page: the lost node, its replicas Ready elsewhere, the workflow', async () => {
+    const browser = await launchBrowser();
+    try {
+      for (const size of CONSOLE_WIDTHS) {
+        const recorded = await openPage(browser, size);
+        const { page } = recorded;
+        await signIn(h.apiUrl, recorded, ADMIN);
+        await page.goto(`${h.apiUrl}/deployments/recover`);
+        const recovery = page.getByRole('region', { name: 'Recovery' });
+        await expectVisible(page, recovery.getByRole('link', { name: loss.victim.node, exact: true }));
+        await expectVisible(page, recovery.getByText(/2 of 2 Ready elsewhere in \d+ s/));
+        await expectVisible(page, recovery.getByRole('link', { name: /^nodeRecovery\// }));
+        await screenshot(page, 'deployment-recovery', size.width);
+        expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
+        await page.context().close();
+      }
+    } finally {
+      await browser.close();
+    }
   });
 
   it('the api, worker and gateway connected as the application role, not the owner, while they recovered the node', () => {

@@ -5,10 +5,12 @@ import {
   FleetHarness,
   describeProblems,
   expectVisible,
+  focusedControl,
   launchBrowser,
   openPage,
   screenshot,
   signIn,
+  tabTo,
   waitUntil,
   type RecordedPage,
   openedDialog,
@@ -407,15 +409,22 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await expectVisible(phone.page, currentRevision(phone.page).filter({ hasText: 'revision 2: chat@2' }));
     await screenshot(phone.page, 'rollout-promoted', PHONE.width);
 
-    // Baking: the previous stable still runs, so the promoted rollout can still be rolled back.
-    await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+    // Baking: the previous stable still runs, so the promoted rollout can still be rolled back — with the
+    // keyboard alone: Tab to the control, Enter, the reason typed where focus lands, Tab to confirm.
+    await tabTo(page, /^Roll back$/);
+    await page.keyboard.press('Enter');
     const rollback = await openedDialog(page);
     await expectVisible(page, rollback.getByText('Traffic returns to revision 1: chat@1', { exact: false }));
-    await rollback.getByLabel('Reason (optional)').fill('browser test: slower time to first token');
+    await tabTo(page, /^Reason \(optional\)/);
+    await page.keyboard.type('browser test: slower time to first token');
     await screenshot(page, 'rollout-rollback-confirm', DESKTOP.width);
-    await rollback.getByRole('button', { name: 'Confirm roll back' }).click();
+    await tabTo(page, /^Confirm roll back$/);
+    await page.keyboard.press('Enter');
     await expectVisible(page, rollback.getByText('The rollout workflow has the roll back signal.'), 60_000);
-    await rollback.getByRole('button', { name: 'Done' }).click();
+    await tabTo(page, /^Done$/);
+    await page.keyboard.press('Enter');
+    await rollback.waitFor({ state: 'detached' });
+    expect(await focusedControl(page), 'focus is back on the page, not lost').to.not.equal('');
     await expectRolloutState(page, 'RolledBack', 120_000);
     await expectVisible(page, currentRevision(page).filter({ hasText: /revision \d+: chat@1/ }), 60_000);
     const history = page.getByRole('table', { name: /Revisions of the alias/ });
@@ -443,6 +452,33 @@ describe('registry and rollout console: register → evaluate → approve → ca
     expectNoProblems(recorded);
     expectNoProblems(phone);
     await phone.page.context().close();
+    await page.context().close();
+  });
+
+  it('chat@2, no longer served, is deprecated and reinstated from its page: each move offered only in the state that allows it', async () => {
+    const recorded = await newPage();
+    const { page } = recorded;
+    await page.goto(`${harness.apiUrl}/models/chat@2`);
+    await expectVisible(page, page.getByRole('heading', { name: 'chat@2', level: 1 }));
+    // Approved: deprecate, or withdraw at once; nothing to reinstate.
+    await expectVisible(page, page.getByRole('button', { name: 'Withdraw' }));
+    expect(await page.getByRole('button', { name: 'Reinstate' }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Deprecate' }).click();
+    let dialog = await openedDialog(page);
+    await dialog.getByLabel('Reason').fill('superseded by chat@1 after the rollback');
+    await dialog.getByRole('button', { name: 'Confirm deprecate' }).click();
+    await expectVisible(page, dialog.getByRole('status').getByText('Deprecated'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // Deprecated: reinstate, or retire (withdrawing is a choice in the retire dialog).
+    await page.getByRole('button', { name: 'Reinstate' }).click();
+    dialog = await openedDialog(page);
+    await expectVisible(page, dialog.getByText('Reinstates chat@2 to Approved', { exact: false }));
+    await dialog.getByRole('button', { name: 'Confirm reinstate' }).click();
+    await expectVisible(page, dialog.getByRole('status').getByText('Approved'));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Reinstate' }).waitFor({ state: 'detached' });
+    await expectVisible(page, page.getByRole('button', { name: 'Withdraw' }));
+    expectNoProblems(recorded);
     await page.context().close();
   });
 });

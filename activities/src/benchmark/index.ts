@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CancelledFailure, Context } from '@temporalio/activity';
 import {
@@ -10,12 +11,15 @@ import {
   type BenchmarkKind,
   type BenchmarkProfileDefinition,
   type BenchmarkRunPlan,
+  type ColdStartSample,
+  type CreateDeploymentRequest,
   type LongStreamResult,
   type MixedResult,
   type SaturationStep,
 } from '@lunanexa/contracts';
 import {
   benchmarkPrompt,
+  decideDeployPolicy,
   loadFigures,
   longStreamResult,
   sloBreach,
@@ -24,7 +28,9 @@ import {
 import {
   findBenchmarkRun,
   findDeployment,
+  findModelVersion,
   finishBenchmarkRun,
+  loadDeployPolicyFacts,
   readyEndpoints,
   recordBenchmarkResult,
   type BenchmarkRunRow,
@@ -206,6 +212,15 @@ async function closedLoop(
   return { samples, wallClockMs: performance.now() - started };
 }
 
+/** How often a cold start's deployment is read while its replica starts. */
+const COLD_START_POLL_MS = 100;
+
+/** The deployment of a run's `repeat`-th cold start: ids derived from the run, so a retry asks for the same one. */
+function coldStartDeployment(runId: string, repeat: number): { id: string; name: string } {
+  const hash = createHash('sha256').update(`${runId}:cold-start:${repeat}`).digest('hex');
+  return { id: `dep-${hash.slice(0, 16)}`, name: `cold-start-${hash.slice(0, 12)}-${repeat}` };
+}
+
 function planOf<K extends keyof BenchmarkRunPlan>(
   run: BenchmarkRunRow,
   kind: K,
@@ -348,6 +363,114 @@ export function createBenchmarkActivities({ db, clock }: BenchmarkActivityPorts)
           short: loadFigures(short.samples, short.wallClockMs, plan.shortConcurrency, waiting),
           long: loadFigures(long.samples, long.wallClockMs, plan.longConcurrency, waiting),
         };
+      });
+    },
+
+    /**
+     * The deploy request of one cold start: a one-replica deployment of the
+     * run's model version, through the same deploy gate (purpose and policy)
+     * as the deployment the run measures, now; `requestedAtMs` starts its clock.
+     */
+    async requestColdStart(
+      input: BenchmarkStepInput & { readonly repeat: number },
+    ): Promise<{ request: CreateDeploymentRequest; requestedAtMs: number }> {
+      return typed(async () => {
+        const run = await runOrFail(db, input.runId);
+        planOf(run, 'coldStart');
+        const source = await findDeployment(db, run.deploymentId);
+        const version = source ? await findModelVersion(db, source.modelVersionId) : null;
+        if (!source || !version) {
+          throw new LunaNexaError(
+            ErrorCode.NOT_FOUND,
+            `the deployment or model version of benchmark run ${run.id} no longer exists`,
+          );
+        }
+        const facts = await loadDeployPolicyFacts(db, version, { dataClass: null });
+        const decision = decideDeployPolicy(facts, source.purpose);
+        if (!decision.allowed) throw new LunaNexaError(decision.code, decision.reason);
+        const deployment = coldStartDeployment(run.id, input.repeat);
+        return {
+          request: {
+            deploymentId: deployment.id,
+            name: deployment.name,
+            modelVersionId: version.id,
+            modelRef: version.ref,
+            desiredReplicas: 1,
+            requestedNodeId: null,
+            purpose: source.purpose,
+            placementStrategy: source.placementStrategy,
+          },
+          requestedAtMs: Date.now(),
+        };
+      });
+    },
+
+    /**
+     * Waits for the cold start's replica to be Ready, then streams one
+     * request to it: the first token's arrival less `requestedAtMs` (both read
+     * from this worker's wall clock: the deploy request and the measurement run
+     * on the workers of one deployment). A deployment that fails, or is not
+     * Ready within the plan's timeout, is a failed repeat, not an error.
+     */
+    async measureColdStart(
+      input: BenchmarkStepInput & { readonly deploymentId: string; readonly requestedAtMs: number },
+    ): Promise<ColdStartSample> {
+      return typed(async () => {
+        const run = await runOrFail(db, input.runId);
+        const plan = planOf(run, 'coldStart');
+        const profile = run.profileSnapshot;
+        const signal = Context.current().cancellationSignal;
+        const deadline = input.requestedAtMs + plan.readyTimeoutSeconds * 1000;
+        const failed = (error: string, deployToReadyMs: number | null = null): ColdStartSample => ({
+          deploymentId: input.deploymentId,
+          ok: false,
+          deployToReadyMs,
+          deployToFirstTokenMs: null,
+          error,
+        });
+        let phase = 'waiting for Ready';
+        return heartbeating(
+          () => ({ phase }),
+          async () => {
+            let endpoint: ReadyEndpoint | undefined;
+            while (endpoint === undefined) {
+              if (signal.aborted) throw new CancelledFailure('benchmark cancelled');
+              const deployment = await findDeployment(db, input.deploymentId);
+              if (deployment?.state === 'Failed') {
+                return failed(`the deployment failed: ${deployment.stateReason ?? 'no reason given'}`);
+              }
+              endpoint = (await readyEndpoints(db, input.deploymentId))[0];
+              if (endpoint !== undefined) break;
+              if (Date.now() > deadline) {
+                return failed(`no replica was Ready within ${plan.readyTimeoutSeconds} s`);
+              }
+              await new Promise((resolve) => setTimeout(resolve, COLD_START_POLL_MS));
+            }
+            const deployToReadyMs = Date.now() - input.requestedAtMs;
+            phase = 'streaming the first token';
+            const sentAtMs = Date.now();
+            const sample = await chatStreamSample({
+              baseUrl: endpoint.url,
+              model: run.modelRef,
+              messages: [{ role: 'user', content: benchmarkPrompt(profile.inputTokens, 0) }],
+              maxTokens: 2,
+              seed: 0,
+              timeoutMs: Math.max(1_000, deadline - sentAtMs),
+              signal,
+            });
+            if (signal.aborted) throw new CancelledFailure('benchmark cancelled');
+            if (!sample.ok || sample.ttftMs === null) {
+              return failed(`the first request failed (${sample.code ?? 'no token'})`, deployToReadyMs);
+            }
+            return {
+              deploymentId: input.deploymentId,
+              ok: true,
+              deployToReadyMs,
+              deployToFirstTokenMs: sentAtMs - input.requestedAtMs + sample.ttftMs,
+              error: null,
+            };
+          },
+        );
       });
     },
 

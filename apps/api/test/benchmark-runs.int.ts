@@ -296,6 +296,9 @@ describe('benchmark runs (saturation, long stream, mixed) and capacity recommend
         ErrorCode.VALIDATION_FAILED,
       ],
       [{ ...good, saturation: { concurrencySteps: [0], requestsPerStep: 4 } }, ErrorCode.VALIDATION_FAILED],
+      [{ ...good, coldStart: { repeats: 0, readyTimeoutSeconds: 60 } }, ErrorCode.VALIDATION_FAILED],
+      [{ ...good, coldStart: { repeats: 21, readyTimeoutSeconds: 60 } }, ErrorCode.VALIDATION_FAILED],
+      [{ ...good, coldStart: { repeats: 2, readyTimeoutSeconds: 5 } }, ErrorCode.VALIDATION_FAILED],
       [
         { ...good, longStream: { outputTokens: 1, requests: 1, concurrency: 1 } },
         ErrorCode.VALIDATION_FAILED,

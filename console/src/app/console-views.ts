@@ -52,6 +52,14 @@ export const CONSOLE_VIEWS: readonly [ConsoleView, ...ConsoleView[]] = [
     children: MODELS_ROUTES,
   },
   {
+    path: 'registry',
+    label: 'Registry',
+    // Licenses, runtimes, evaluation suites and benchmark profiles: the records versions are checked against.
+    icon: 'category',
+    permission: 'read',
+    loadComponent: () => import('./pages/registry/registry').then((m) => m.Registry),
+  },
+  {
     path: 'deployments',
     label: 'Deployments',
     // Stacked layers: replicas of a model version laid over the fleet.

@@ -16,11 +16,15 @@ import type { OperationContext } from './fleet-workflows';
  *   between streamed tokens are what a reader of a long answer feels.
  * - `mixed`: short and long requests sent at the same time; what the short
  *   ones suffer while long ones decode.
+ * - `coldStart`: a new one-replica deployment of the run's model version,
+ *   repeatedly: the time from the deploy request to the first streamed token
+ *   (and to the replica reported Ready), each deployment stopped before the
+ *   next, so every repeat pays for a runtime start.
  *
  * Workflow id: `benchmark/<runId>`. Results are stored per kind as they end.
  */
 
-export const BENCHMARK_KINDS = ['saturation', 'longStream', 'mixed'] as const;
+export const BENCHMARK_KINDS = ['saturation', 'longStream', 'mixed', 'coldStart'] as const;
 export type BenchmarkKind = (typeof BENCHMARK_KINDS)[number];
 
 export const BENCHMARK_RUN_STATES = ['Running', 'Succeeded', 'Failed'] as const;
@@ -33,6 +37,8 @@ export const BENCHMARK_RUN_LIMITS = {
   maxLongStreamTokens: 16_384,
   maxLongStreamRequests: 64,
   maxMixedRequests: 5_000,
+  maxColdStartRepeats: 20,
+  maxColdStartReadySeconds: 3_600,
 } as const;
 
 const L = BENCHMARK_RUN_LIMITS;
@@ -71,15 +77,25 @@ export const MixedPlanSchema = z
   .strict();
 export type MixedPlan = z.infer<typeof MixedPlanSchema>;
 
+export const ColdStartPlanSchema = z
+  .object({
+    repeats: z.int().min(1).max(L.maxColdStartRepeats),
+    /** How long one deployment may take to its first token before the repeat counts as failed. */
+    readyTimeoutSeconds: z.int().min(10).max(L.maxColdStartReadySeconds),
+  })
+  .strict();
+export type ColdStartPlan = z.infer<typeof ColdStartPlanSchema>;
+
 export const BenchmarkRunPlanSchema = z
   .object({
     saturation: SaturationPlanSchema.optional(),
     longStream: LongStreamPlanSchema.optional(),
     mixed: MixedPlanSchema.optional(),
+    coldStart: ColdStartPlanSchema.optional(),
   })
   .strict()
-  .refine((p) => p.saturation !== undefined || p.longStream !== undefined || p.mixed !== undefined, {
-    message: 'must name at least one kind (saturation, longStream, mixed)',
+  .refine((p) => BENCHMARK_KINDS.some((kind) => p[kind] !== undefined), {
+    message: 'must name at least one kind (saturation, longStream, mixed, coldStart)',
     path: ['saturation'],
   });
 export type BenchmarkRunPlan = z.infer<typeof BenchmarkRunPlanSchema>;
@@ -141,17 +157,46 @@ export type LongStreamResult = z.infer<typeof LongStreamResultSchema>;
 export const MixedResultSchema = z.object({ short: LoadFiguresSchema, long: LoadFiguresSchema }).strict();
 export type MixedResult = z.infer<typeof MixedResultSchema>;
 
+/** One cold start: a deployment requested, its replica Ready, its first token streamed. */
+export const ColdStartSampleSchema = z
+  .object({
+    deploymentId: z.string(),
+    ok: z.boolean(),
+    /** Null when the replica never reported Ready within the plan's timeout. */
+    deployToReadyMs: z.number().min(0).nullable(),
+    /** Null when no token arrived (not Ready in time, or the runtime answered with an error). */
+    deployToFirstTokenMs: z.number().min(0).nullable(),
+    error: z.string().nullable(),
+  })
+  .strict();
+export type ColdStartSample = z.infer<typeof ColdStartSampleSchema>;
+
+export const ColdStartResultSchema = z
+  .object({
+    repeats: z.int().min(0),
+    failures: z.int().min(0),
+    /** Over the successful repeats only. */
+    deployToFirstTokenMs: PercentilesSchema.nullable(),
+    deployToReadyMs: PercentilesSchema.nullable(),
+    samples: z.array(ColdStartSampleSchema),
+  })
+  .strict();
+export type ColdStartResult = z.infer<typeof ColdStartResultSchema>;
+
 export const BenchmarkRunResultsSchema = z
   .object({
     saturation: SaturationResultSchema.optional(),
     longStream: LongStreamResultSchema.optional(),
     mixed: MixedResultSchema.optional(),
+    coldStart: ColdStartResultSchema.optional(),
   })
   .strict();
 export type BenchmarkRunResults = z.infer<typeof BenchmarkRunResultsSchema>;
 
 export interface BenchmarkRunWorkflowInput extends OperationContext {
   readonly runId: string;
+  /** Assignment lease of the cold-start deployments; absent in runs started before cold starts. */
+  readonly leaseSeconds?: number;
 }
 
 export interface BenchmarkRunWorkflowResult {

@@ -1,5 +1,7 @@
 import type {
   BenchmarkSlo,
+  ColdStartResult,
+  ColdStartSample,
   LoadFigures,
   LongStreamResult,
   QueueDepth,
@@ -14,6 +16,24 @@ import { errorRate, percentile, percentiles, type RequestSample } from './evalua
  * capacity an alias needs at its observed peak. Workflows import this file
  * (the sweep's stop decision), so no I/O here.
  */
+
+/**
+ * The cold-start figures of a run's repeats: percentiles over the repeats
+ * that streamed a token (a failed repeat counts in `failures`, never as a
+ * time: a timeout is not a measurement).
+ */
+export function coldStartResult(samples: readonly ColdStartSample[]): ColdStartResult {
+  const ok = samples.filter((s) => s.ok);
+  return {
+    repeats: samples.length,
+    failures: samples.length - ok.length,
+    deployToFirstTokenMs: percentiles(
+      ok.map((s) => s.deployToFirstTokenMs).filter((v): v is number => v !== null),
+    ),
+    deployToReadyMs: percentiles(ok.map((s) => s.deployToReadyMs).filter((v): v is number => v !== null)),
+    samples: [...samples],
+  };
+}
 
 /** A streamed request, with the arrival time of each content chunk (ms from the request's start) when kept. */
 export interface StreamSample extends RequestSample {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { SaturationStep } from '@lunanexa/contracts';
 import {
   capacityRecommendation,
+  coldStartResult,
   continueSaturation,
   interTokenGaps,
   loadFigures,
@@ -119,6 +120,33 @@ describe('benchmark runs: long streams', () => {
     expect(result.interTokenGapMs?.p99).to.be.closeTo(50, 1e-9);
     expect(result.completionTokensP50).to.equal(3.5);
     expect(result.errors).to.equal(1);
+  });
+});
+
+describe('benchmark runs: cold starts', () => {
+  const sample = (ms: number | null, ready: number | null = ms === null ? null : ms - 10) => ({
+    deploymentId: `dep-${ms ?? 'x'}`,
+    ok: ms !== null,
+    deployToReadyMs: ready,
+    deployToFirstTokenMs: ms,
+    error: ms === null ? 'no replica was Ready within 60 s' : null,
+  });
+
+  it('takes percentiles over the repeats that streamed a token and counts the others as failures', () => {
+    const result = coldStartResult([sample(1_000), sample(3_000), sample(null), sample(2_000)]);
+    expect(result.repeats).to.equal(4);
+    expect(result.failures).to.equal(1);
+    expect(result.deployToFirstTokenMs?.p50).to.equal(2_000);
+    expect(result.deployToFirstTokenMs?.p99).to.be.closeTo(2_980, 1e-9);
+    expect(result.deployToReadyMs?.p50).to.equal(1_990);
+    expect(result.samples).to.have.length(4);
+  });
+
+  it('has no percentiles when every repeat failed (a timeout is not a time)', () => {
+    const result = coldStartResult([sample(null), sample(null)]);
+    expect(result.failures).to.equal(2);
+    expect(result.deployToFirstTokenMs).to.equal(null);
+    expect(result.deployToReadyMs).to.equal(null);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   BENCHMARK_KINDS,
   BenchmarkRunPlanSchema,
@@ -28,6 +28,7 @@ import {
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
 import { AuditWriter } from '../auth';
+import { API_CONFIG, type ApiConfig } from '../config';
 import type { Caller } from '../common/caller';
 import { validateIdempotencyKey } from '../common/idempotency-key';
 import { derivedKey } from '../common/idempotency-keys';
@@ -58,7 +59,7 @@ function given<T extends object>(value: T | null | undefined): T | undefined {
 
 /**
  * Benchmark runs (saturation sweeps, long streams, mixed loads on one
- * deployment) and the capacity recommendations drawn from them and from the
+ * deployment, cold starts of new deployments of its model version) and the capacity recommendations drawn from them and from the
  * traffic each alias saw. The API writes the Running row and starts
  * `benchmarkRunWorkflow`; everything after is the workflow's.
  */
@@ -68,6 +69,7 @@ export class BenchmarkRunService {
     private readonly db: DataSource,
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   view(row: BenchmarkRunRow): BenchmarkRun {
@@ -83,6 +85,7 @@ export class BenchmarkRunService {
       saturation: row.results.saturation ?? null,
       longStream: row.results.longStream ?? null,
       mixed: row.results.mixed ?? null,
+      coldStart: row.results.coldStart ?? null,
       errorCode: row.errorCode,
       error: row.error,
       workflowId: row.workflowId,
@@ -118,6 +121,7 @@ export class BenchmarkRunService {
           saturation: given(input.saturation),
           longStream: given(input.longStream),
           mixed: given(input.mixed),
+          coldStart: given(input.coldStart),
         }).filter(([, v]) => v !== undefined),
       ),
     );
@@ -208,6 +212,7 @@ export class BenchmarkRunService {
     });
     const workflowInput: BenchmarkRunWorkflowInput = {
       runId,
+      leaseSeconds: this.config.LUNANEXA_ASSIGNMENT_LEASE_SECONDS,
       actor: caller.actor,
       correlationId: caller.ids.correlationId,
       requestId: caller.ids.requestId,

@@ -52,6 +52,20 @@ export class MixedPlanInput {
   longOutputTokens!: number;
 }
 
+@InputType({
+  description:
+    'Repeated deploys of a new one-replica deployment of the same model version: deploy request to first streamed token.',
+})
+export class ColdStartPlanInput {
+  @Allow()
+  @Field(() => Int, { description: 'Deployments started one after the other, 1-20.' })
+  repeats!: number;
+
+  @Allow()
+  @Field(() => Int, { description: 'Seconds one deployment may take to its first token (10-3600).' })
+  readyTimeoutSeconds!: number;
+}
+
 @InputType()
 export class StartBenchmarkRunInput {
   @Allow()
@@ -73,6 +87,10 @@ export class StartBenchmarkRunInput {
   @Allow()
   @Field(() => MixedPlanInput, { nullable: true })
   mixed?: MixedPlanInput | null;
+
+  @Allow()
+  @Field(() => ColdStartPlanInput, { nullable: true })
+  coldStart?: ColdStartPlanInput | null;
 
   @Allow()
   @Field(() => String, { nullable: true, description: 'The same key returns the same run.' })
@@ -171,6 +189,45 @@ export class MixedResult {
   long!: LoadFigures;
 }
 
+@ObjectType({ description: 'One cold start: a deployment requested, its replica Ready, its first token.' })
+export class ColdStartSample {
+  @Field()
+  deploymentId!: string;
+
+  @Field()
+  ok!: boolean;
+
+  @Field(() => Float, { nullable: true })
+  deployToReadyMs!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  deployToFirstTokenMs!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the repeat failed.' })
+  error!: string | null;
+}
+
+@ObjectType()
+export class ColdStartResult {
+  @Field(() => Int)
+  repeats!: number;
+
+  @Field(() => Int)
+  failures!: number;
+
+  @Field(() => LatencyPercentiles, {
+    nullable: true,
+    description: 'Deploy request to first streamed token, ms, over the successful repeats.',
+  })
+  deployToFirstTokenMs!: LatencyPercentiles | null;
+
+  @Field(() => LatencyPercentiles, { nullable: true, description: 'Deploy request to replica Ready, ms.' })
+  deployToReadyMs!: LatencyPercentiles | null;
+
+  @Field(() => [ColdStartSample])
+  samples!: ColdStartSample[];
+}
+
 @ObjectType({ description: 'A benchmark run on one deployment; each kind’s result appears as it ends.' })
 export class BenchmarkRun {
   @Field(() => ID)
@@ -194,7 +251,7 @@ export class BenchmarkRun {
   @Field({ description: 'Running, Succeeded or Failed.' })
   state!: string;
 
-  @Field(() => [String], { description: 'Kinds planned: saturation, longStream, mixed.' })
+  @Field(() => [String], { description: 'Kinds planned: saturation, longStream, mixed, coldStart.' })
   kinds!: string[];
 
   @Field(() => SaturationResult, { nullable: true })
@@ -205,6 +262,9 @@ export class BenchmarkRun {
 
   @Field(() => MixedResult, { nullable: true })
   mixed!: MixedResult | null;
+
+  @Field(() => ColdStartResult, { nullable: true })
+  coldStart!: ColdStartResult | null;
 
   @Field(() => String, { nullable: true })
   errorCode!: string | null;

@@ -311,6 +311,7 @@ export interface BenchmarkRegressionThresholdsInput {
 
 /** A benchmark run on one deployment; each kind’s result appears as it ends. */
 export interface BenchmarkRun {
+  readonly coldStart: ColdStartResult | null;
   readonly createdAt: string;
   readonly createdBy: string;
   readonly deploymentId: string;
@@ -318,7 +319,7 @@ export interface BenchmarkRun {
   readonly errorCode: string | null;
   readonly finishedAt: string | null;
   readonly id: string;
-  /** Kinds planned: saturation, longStream, mixed. */
+  /** Kinds planned: saturation, longStream, mixed, coldStart. */
   readonly kinds: readonly string[];
   readonly longStream: LongStreamResult | null;
   readonly mixed: MixedResult | null;
@@ -396,6 +397,34 @@ export interface ChangePasswordInput {
   readonly currentPassword: string;
   /** 12-1024 characters. */
   readonly newPassword: string;
+}
+
+/** Repeated deploys of a new one-replica deployment of the same model version: deploy request to first streamed token. */
+export interface ColdStartPlanInput {
+  /** Seconds one deployment may take to its first token (10-3600). */
+  readonly readyTimeoutSeconds: number;
+  /** Deployments started one after the other, 1-20. */
+  readonly repeats: number;
+}
+
+export interface ColdStartResult {
+  /** Deploy request to first streamed token, ms, over the successful repeats. */
+  readonly deployToFirstTokenMs: LatencyPercentiles | null;
+  /** Deploy request to replica Ready, ms. */
+  readonly deployToReadyMs: LatencyPercentiles | null;
+  readonly failures: number;
+  readonly repeats: number;
+  readonly samples: readonly ColdStartSample[];
+}
+
+/** One cold start: a deployment requested, its replica Ready, its first token. */
+export interface ColdStartSample {
+  readonly deployToFirstTokenMs: number | null;
+  readonly deployToReadyMs: number | null;
+  readonly deploymentId: string;
+  /** Why the repeat failed. */
+  readonly error: string | null;
+  readonly ok: boolean;
 }
 
 /** What one replica needs (model version) or what a runtime can run on. */
@@ -2470,6 +2499,7 @@ export interface SetOperatorRoleInput {
 }
 
 export interface StartBenchmarkRunInput {
+  readonly coldStart?: ColdStartPlanInput | null;
   /** Deployment (name or id) with at least one Ready replica. */
   readonly deployment: string;
   /** The same key returns the same run. */

@@ -932,6 +932,87 @@ export const ConsoleSigningKeyFragmentSchema = z.object({
   revokedBy: z.string().nullable(),
 });
 
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRegistryLicenseFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  spdxId: z.string().nullable(),
+  customName: z.string().nullable(),
+  termsUri: z.string().nullable(),
+  termsDigest: z.string().nullable(),
+  commercialUse: z.boolean(),
+  allowedDataClasses: z.array(z.string()),
+  attribution: z.string().nullable(),
+  approvalState: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  note: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRegistryRuntimeFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  kind: z.string(),
+  allowed: z.boolean(),
+  metricsFormat: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  packaging: z.object({
+    type: z.string(),
+    image: z.string().nullable(),
+    digest: z.string(),
+  }),
+  launch: z.object({
+    executable: z.string(),
+    args: z.array(z.string()),
+  }),
+  supportedHardware: z.object({
+    architectures: z.array(z.string()),
+    memoryModels: z.array(z.string()),
+    gpusPerReplica: z.number().int(),
+    minComputeCapability: z.string(),
+  }),
+});
+
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRegistrySuiteFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  digest: z.string(),
+  caseCount: z.number().int(),
+  passThreshold: z.number(),
+  concurrency: z.number().int(),
+  caseTimeoutSeconds: z.number().int(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRegistryProfileFragmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  digest: z.string(),
+  concurrency: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  durationSeconds: z.number().int().nullable(),
+  requestCount: z.number().int().nullable(),
+  requestTimeoutSeconds: z.number().int(),
+  maxErrorRate: z.number().nullable(),
+  maxTtftP95Ms: z.number().nullable(),
+  minTokensPerSecond: z.number().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+
 /** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
 export const ConsoleRolloutFragmentSchema = z.object({
   id: z.string(),
@@ -1782,6 +1863,14 @@ export const ConsoleBenchmarkChoicesQuerySchema = z.object({
       state: z.string(),
     }),
   ),
+  deployments: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      modelRef: z.string(),
+      state: z.string(),
+    }),
+  ),
 });
 
 /** From libs/sdk/graphql/console/benchmarks.graphql. */
@@ -1934,8 +2023,47 @@ export const ConsoleBenchmarkRunsQuerySchema = z.object({
           long: ConsoleLoadFiguresFragmentSchema,
         })
         .nullable(),
+      coldStart: z
+        .object({
+          repeats: z.number().int(),
+          failures: z.number().int(),
+          deployToFirstTokenMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          deployToReadyMs: z
+            .object({
+              p50: z.number(),
+              p95: z.number(),
+              p99: z.number(),
+            })
+            .nullable(),
+          samples: z.array(
+            z.object({
+              deploymentId: z.string(),
+              ok: z.boolean(),
+              deployToReadyMs: z.number().nullable(),
+              deployToFirstTokenMs: z.number().nullable(),
+              error: z.string().nullable(),
+            }),
+          ),
+        })
+        .nullable(),
     }),
   ),
+});
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export const ConsoleStartBenchmarkRunMutationSchema = z.object({
+  startBenchmarkRun: z.object({
+    runId: z.string(),
+    workflowId: z.string(),
+    temporalUiUrl: z.string(),
+    correlationId: z.string(),
+  }),
 });
 
 /** From libs/sdk/graphql/console/benchmarks.graphql. */
@@ -2051,6 +2179,28 @@ export const ConsolePlacementPlanQuerySchema = z.object({
       }),
     ),
   }),
+});
+
+/** From libs/sdk/graphql/console/deployments.graphql. */
+export const ConsoleDeploymentRecoveriesQuerySchema = z.object({
+  auditEvents: z.object({
+    events: z.array(
+      z.object({
+        seq: z.number().int(),
+        action: z.string(),
+        occurredAt: z.string(),
+        workflowId: z.string().nullable(),
+        temporalUiUrl: z.string().nullable(),
+        evidenceJson: z.string(),
+      }),
+    ),
+  }),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+    }),
+  ),
 });
 
 /** From libs/sdk/graphql/console/fleet-health.graphql. */
@@ -2251,6 +2401,16 @@ export const ConsoleApproveModelVersionMutationSchema = z.object({
 /** From libs/sdk/graphql/console/models.graphql. */
 export const ConsoleDeprecateModelVersionMutationSchema = z.object({
   deprecateModelVersion: ConsoleModelVersionFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/models.graphql. */
+export const ConsoleReinstateModelVersionMutationSchema = z.object({
+  reinstateModelVersion: ConsoleModelVersionFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/models.graphql. */
+export const ConsoleRetireModelVersionMutationSchema = z.object({
+  retireModelVersion: ConsoleModelVersionFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/nodes.graphql. */
@@ -2573,6 +2733,62 @@ export const ConsoleSetDataPolicyMutationSchema = z.object({
 /** From libs/sdk/graphql/console/policies.graphql. */
 export const ConsoleSetRuntimeAllowedMutationSchema = z.object({
   setRuntimeAllowed: ConsoleRuntimeFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRegistryQuerySchema = z.object({
+  licenses: z.array(ConsoleRegistryLicenseFragmentSchema),
+  runtimes: z.array(ConsoleRegistryRuntimeFragmentSchema),
+  evaluationSuites: z.array(ConsoleRegistrySuiteFragmentSchema),
+  benchmarkProfiles: z.array(ConsoleRegistryProfileFragmentSchema),
+  models: z.array(
+    z.object({
+      id: z.string(),
+      versions: z.array(
+        z.object({
+          id: z.string(),
+          ref: z.string(),
+          state: z.string(),
+          license: z.object({
+            name: z.string(),
+          }),
+          runtime: z.object({
+            id: z.string(),
+          }),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleCreateLicenseMutationSchema = z.object({
+  createLicense: ConsoleRegistryLicenseFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleApproveLicenseMutationSchema = z.object({
+  license: ConsoleRegistryLicenseFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRejectLicenseMutationSchema = z.object({
+  license: ConsoleRegistryLicenseFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleRegisterRuntimeMutationSchema = z.object({
+  registerRuntime: ConsoleRegistryRuntimeFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleCreateEvaluationSuiteMutationSchema = z.object({
+  createEvaluationSuite: ConsoleRegistrySuiteFragmentSchema,
+});
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export const ConsoleCreateBenchmarkProfileMutationSchema = z.object({
+  createBenchmarkProfile: ConsoleRegistryProfileFragmentSchema,
 });
 
 /** From libs/sdk/graphql/console/requests.graphql. */

@@ -851,6 +851,87 @@ export type ConsoleSigningKeyFragment = {
   readonly revokedBy: string | null;
 };
 
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRegistryLicenseFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly spdxId: string | null;
+  readonly customName: string | null;
+  readonly termsUri: string | null;
+  readonly termsDigest: string | null;
+  readonly commercialUse: boolean;
+  readonly allowedDataClasses: readonly string[];
+  readonly attribution: string | null;
+  readonly approvalState: string;
+  readonly decidedBy: string | null;
+  readonly decidedAt: string | null;
+  readonly note: string | null;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+};
+
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRegistryRuntimeFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly allowed: boolean;
+  readonly metricsFormat: string;
+  readonly createdBy: string;
+  readonly createdAt: Schema.DateTimeString;
+  readonly updatedAt: Schema.DateTimeString;
+  readonly packaging: {
+    readonly type: string;
+    readonly image: string | null;
+    readonly digest: string;
+  };
+  readonly launch: {
+    readonly executable: string;
+    readonly args: readonly string[];
+  };
+  readonly supportedHardware: {
+    readonly architectures: readonly string[];
+    readonly memoryModels: readonly string[];
+    readonly gpusPerReplica: number;
+    readonly minComputeCapability: string;
+  };
+};
+
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRegistrySuiteFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly digest: string;
+  readonly caseCount: number;
+  readonly passThreshold: number;
+  readonly concurrency: number;
+  readonly caseTimeoutSeconds: number;
+  readonly createdBy: string;
+  readonly createdAt: string;
+};
+
+/** Fragment from libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRegistryProfileFragment = {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly digest: string;
+  readonly concurrency: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly durationSeconds: number | null;
+  readonly requestCount: number | null;
+  readonly requestTimeoutSeconds: number;
+  readonly maxErrorRate: number | null;
+  readonly maxTtftP95Ms: number | null;
+  readonly minTokensPerSecond: number | null;
+  readonly createdBy: string;
+  readonly createdAt: string;
+};
+
 /** Fragment from libs/sdk/graphql/console/rollouts.graphql. */
 export type ConsoleRolloutFragment = {
   readonly id: string;
@@ -5444,6 +5525,12 @@ export type ConsoleBenchmarkChoicesQuery = {
     readonly ref: string;
     readonly state: string;
   }[];
+  readonly deployments: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly modelRef: string;
+    readonly state: string;
+  }[];
 };
 
 export type ConsoleBenchmarkChoicesQueryVariables = Record<string, never>;
@@ -5470,6 +5557,12 @@ export const ConsoleBenchmarkChoicesDocument: TypedDocument<
   modelVersions {
     id
     ref
+    state
+  }
+  deployments {
+    id
+    name
+    modelRef
     state
   }
 }`,
@@ -5654,6 +5747,27 @@ export type ConsoleBenchmarkRunsQuery = {
       readonly short: ConsoleLoadFiguresFragment;
       readonly long: ConsoleLoadFiguresFragment;
     } | null;
+    readonly coldStart: {
+      readonly repeats: number;
+      readonly failures: number;
+      readonly deployToFirstTokenMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly deployToReadyMs: {
+        readonly p50: number;
+        readonly p95: number;
+        readonly p99: number;
+      } | null;
+      readonly samples: readonly {
+        readonly deploymentId: string;
+        readonly ok: boolean;
+        readonly deployToReadyMs: number | null;
+        readonly deployToFirstTokenMs: number | null;
+        readonly error: string | null;
+      }[];
+    } | null;
   }[];
 };
 
@@ -5745,6 +5859,27 @@ export const ConsoleBenchmarkRunsDocument: TypedDocument<
         ...ConsoleLoadFigures
       }
     }
+    coldStart {
+      repeats
+      failures
+      deployToFirstTokenMs {
+        p50
+        p95
+        p99
+      }
+      deployToReadyMs {
+        p50
+        p95
+        p99
+      }
+      samples {
+        deploymentId
+        ok
+        deployToReadyMs
+        deployToFirstTokenMs
+        error
+      }
+    }
   }
 }
 
@@ -5770,6 +5905,35 @@ fragment ConsoleLoadFigures on LoadFigures {
     mean
   }
   durationMs
+}`,
+};
+
+/** From libs/sdk/graphql/console/benchmarks.graphql. */
+export type ConsoleStartBenchmarkRunMutation = {
+  readonly startBenchmarkRun: {
+    readonly runId: string;
+    readonly workflowId: string;
+    readonly temporalUiUrl: string;
+    readonly correlationId: string;
+  };
+};
+
+export type ConsoleStartBenchmarkRunMutationVariables = {
+  readonly input: Schema.StartBenchmarkRunInput;
+};
+
+export const ConsoleStartBenchmarkRunDocument: TypedDocument<
+  ConsoleStartBenchmarkRunMutation,
+  ConsoleStartBenchmarkRunMutationVariables
+> = {
+  operationName: 'ConsoleStartBenchmarkRun',
+  document: `mutation ConsoleStartBenchmarkRun($input: StartBenchmarkRunInput!) {
+  startBenchmarkRun(input: $input) {
+    runId
+    workflowId
+    temporalUiUrl
+    correlationId
+  }
 }`,
 };
 
@@ -6229,6 +6393,51 @@ export const ConsolePlacementPlanDocument: TypedDocument<
       node
       reasons
     }
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/deployments.graphql. */
+export type ConsoleDeploymentRecoveriesQuery = {
+  readonly auditEvents: {
+    readonly events: readonly {
+      readonly seq: number;
+      readonly action: string;
+      readonly occurredAt: Schema.DateTimeString;
+      readonly workflowId: string | null;
+      readonly temporalUiUrl: string | null;
+      readonly evidenceJson: string;
+    }[];
+  };
+  readonly nodes: readonly {
+    readonly id: string;
+    readonly name: string;
+  }[];
+};
+
+export type ConsoleDeploymentRecoveriesQueryVariables = {
+  readonly first: number;
+};
+
+export const ConsoleDeploymentRecoveriesDocument: TypedDocument<
+  ConsoleDeploymentRecoveriesQuery,
+  ConsoleDeploymentRecoveriesQueryVariables
+> = {
+  operationName: 'ConsoleDeploymentRecoveries',
+  document: `query ConsoleDeploymentRecoveries($first: Int!) {
+  auditEvents(filter: {action: "node.recovery.*"}, first: $first) {
+    events {
+      seq
+      action
+      occurredAt
+      workflowId
+      temporalUiUrl
+      evidenceJson
+    }
+  }
+  nodes {
+    id
+    name
   }
 }`,
 };
@@ -7244,6 +7453,229 @@ export const ConsoleDeprecateModelVersionDocument: TypedDocument<
   operationName: 'ConsoleDeprecateModelVersion',
   document: `mutation ConsoleDeprecateModelVersion($ref: String!, $reason: String!) {
   deprecateModelVersion(ref: $ref, reason: $reason) {
+    ...ConsoleModelVersion
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
+      }
+    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
+      architectures
+      memoryModels
+      minComputeCapability
+      maxComputeCapability
+      minCudaVersion
+      gpusPerReplica
+      minMemoryBytesPerReplica
+    }
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/models.graphql. */
+export type ConsoleReinstateModelVersionMutation = {
+  readonly reinstateModelVersion: ConsoleModelVersionFragment;
+};
+
+export type ConsoleReinstateModelVersionMutationVariables = {
+  readonly ref: string;
+  readonly note?: string | null;
+};
+
+export const ConsoleReinstateModelVersionDocument: TypedDocument<
+  ConsoleReinstateModelVersionMutation,
+  ConsoleReinstateModelVersionMutationVariables
+> = {
+  operationName: 'ConsoleReinstateModelVersion',
+  document: `mutation ConsoleReinstateModelVersion($ref: String!, $note: String) {
+  reinstateModelVersion(ref: $ref, note: $note) {
+    ...ConsoleModelVersion
+  }
+}
+
+fragment ConsoleModelVersion on ModelVersion {
+  id
+  ref
+  model
+  version
+  runtimeKind
+  state
+  stateReason
+  allowedEvents
+  contextLength
+  parameterCount
+  createdBy
+  createdAt
+  updatedAt
+  artifact {
+    uri
+    digest
+    sizeBytes
+    format
+    provenance {
+      source
+      uploader
+      uploadedAt
+      signature {
+        algorithm
+        keyId
+      }
+    }
+  }
+  requirements {
+    architectures
+    memoryModels
+    minComputeCapability
+    maxComputeCapability
+    minCudaVersion
+    gpusPerReplica
+    minMemoryBytesPerReplica
+  }
+  verification {
+    ok
+    digest
+    sizeBytes
+    store
+    verifiedAt
+    code
+    message
+  }
+  evaluation {
+    runId
+    suite
+    passed
+    evaluatedAt
+    scores {
+      name
+      value
+    }
+  }
+  license {
+    id
+    name
+    kind
+    spdxId
+    customName
+    termsUri
+    commercialUse
+    allowedDataClasses
+    approvalState
+    decidedBy
+    decidedAt
+    note
+  }
+  runtime {
+    id
+    name
+    version
+    kind
+    allowed
+    supportedHardware {
+      architectures
+      memoryModels
+      minComputeCapability
+      maxComputeCapability
+      minCudaVersion
+      gpusPerReplica
+      minMemoryBytesPerReplica
+    }
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/models.graphql. */
+export type ConsoleRetireModelVersionMutation = {
+  readonly retireModelVersion: ConsoleModelVersionFragment;
+};
+
+export type ConsoleRetireModelVersionMutationVariables = {
+  readonly ref: string;
+  readonly reason: string;
+  readonly withdraw?: boolean | null;
+};
+
+export const ConsoleRetireModelVersionDocument: TypedDocument<
+  ConsoleRetireModelVersionMutation,
+  ConsoleRetireModelVersionMutationVariables
+> = {
+  operationName: 'ConsoleRetireModelVersion',
+  document: `mutation ConsoleRetireModelVersion($ref: String!, $reason: String!, $withdraw: Boolean) {
+  retireModelVersion(ref: $ref, reason: $reason, withdraw: $withdraw) {
     ...ConsoleModelVersion
   }
 }
@@ -9224,6 +9656,382 @@ fragment ConsoleRuntime on Runtime {
     image
     digest
   }
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRegistryQuery = {
+  readonly licenses: readonly ConsoleRegistryLicenseFragment[];
+  readonly runtimes: readonly ConsoleRegistryRuntimeFragment[];
+  readonly evaluationSuites: readonly ConsoleRegistrySuiteFragment[];
+  readonly benchmarkProfiles: readonly ConsoleRegistryProfileFragment[];
+  readonly models: readonly {
+    readonly id: string;
+    readonly versions: readonly {
+      readonly id: string;
+      readonly ref: string;
+      readonly state: string;
+      readonly license: {
+        readonly name: string;
+      };
+      readonly runtime: {
+        readonly id: string;
+      };
+    }[];
+  }[];
+};
+
+export type ConsoleRegistryQueryVariables = Record<string, never>;
+
+export const ConsoleRegistryDocument: TypedDocument<ConsoleRegistryQuery, ConsoleRegistryQueryVariables> = {
+  operationName: 'ConsoleRegistry',
+  document: `query ConsoleRegistry {
+  licenses {
+    ...ConsoleRegistryLicense
+  }
+  runtimes {
+    ...ConsoleRegistryRuntime
+  }
+  evaluationSuites {
+    ...ConsoleRegistrySuite
+  }
+  benchmarkProfiles {
+    ...ConsoleRegistryProfile
+  }
+  models {
+    id
+    versions {
+      id
+      ref
+      state
+      license {
+        name
+      }
+      runtime {
+        id
+      }
+    }
+  }
+}
+
+fragment ConsoleRegistryLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
+}
+
+fragment ConsoleRegistryRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  metricsFormat
+  createdBy
+  createdAt
+  updatedAt
+  packaging {
+    type
+    image
+    digest
+  }
+  launch {
+    executable
+    args
+  }
+  supportedHardware {
+    architectures
+    memoryModels
+    gpusPerReplica
+    minComputeCapability
+  }
+}
+
+fragment ConsoleRegistrySuite on EvaluationSuite {
+  id
+  name
+  description
+  digest
+  caseCount
+  passThreshold
+  concurrency
+  caseTimeoutSeconds
+  createdBy
+  createdAt
+}
+
+fragment ConsoleRegistryProfile on BenchmarkProfile {
+  id
+  name
+  description
+  digest
+  concurrency
+  inputTokens
+  outputTokens
+  durationSeconds
+  requestCount
+  requestTimeoutSeconds
+  maxErrorRate
+  maxTtftP95Ms
+  minTokensPerSecond
+  createdBy
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleCreateLicenseMutation = {
+  readonly createLicense: ConsoleRegistryLicenseFragment;
+};
+
+export type ConsoleCreateLicenseMutationVariables = {
+  readonly input: Schema.CreateLicenseInput;
+};
+
+export const ConsoleCreateLicenseDocument: TypedDocument<
+  ConsoleCreateLicenseMutation,
+  ConsoleCreateLicenseMutationVariables
+> = {
+  operationName: 'ConsoleCreateLicense',
+  document: `mutation ConsoleCreateLicense($input: CreateLicenseInput!) {
+  createLicense(input: $input) {
+    ...ConsoleRegistryLicense
+  }
+}
+
+fragment ConsoleRegistryLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleApproveLicenseMutation = {
+  readonly license: ConsoleRegistryLicenseFragment;
+};
+
+export type ConsoleApproveLicenseMutationVariables = {
+  readonly name: string;
+  readonly note: string;
+};
+
+export const ConsoleApproveLicenseDocument: TypedDocument<
+  ConsoleApproveLicenseMutation,
+  ConsoleApproveLicenseMutationVariables
+> = {
+  operationName: 'ConsoleApproveLicense',
+  document: `mutation ConsoleApproveLicense($name: String!, $note: String!) {
+  license: approveLicense(name: $name, note: $note) {
+    ...ConsoleRegistryLicense
+  }
+}
+
+fragment ConsoleRegistryLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRejectLicenseMutation = {
+  readonly license: ConsoleRegistryLicenseFragment;
+};
+
+export type ConsoleRejectLicenseMutationVariables = {
+  readonly name: string;
+  readonly note: string;
+};
+
+export const ConsoleRejectLicenseDocument: TypedDocument<
+  ConsoleRejectLicenseMutation,
+  ConsoleRejectLicenseMutationVariables
+> = {
+  operationName: 'ConsoleRejectLicense',
+  document: `mutation ConsoleRejectLicense($name: String!, $note: String!) {
+  license: rejectLicense(name: $name, note: $note) {
+    ...ConsoleRegistryLicense
+  }
+}
+
+fragment ConsoleRegistryLicense on License {
+  id
+  name
+  kind
+  spdxId
+  customName
+  termsUri
+  termsDigest
+  commercialUse
+  allowedDataClasses
+  attribution
+  approvalState
+  decidedBy
+  decidedAt
+  note
+  createdBy
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleRegisterRuntimeMutation = {
+  readonly registerRuntime: ConsoleRegistryRuntimeFragment;
+};
+
+export type ConsoleRegisterRuntimeMutationVariables = {
+  readonly input: Schema.RegisterRuntimeInput;
+};
+
+export const ConsoleRegisterRuntimeDocument: TypedDocument<
+  ConsoleRegisterRuntimeMutation,
+  ConsoleRegisterRuntimeMutationVariables
+> = {
+  operationName: 'ConsoleRegisterRuntime',
+  document: `mutation ConsoleRegisterRuntime($input: RegisterRuntimeInput!) {
+  registerRuntime(input: $input) {
+    ...ConsoleRegistryRuntime
+  }
+}
+
+fragment ConsoleRegistryRuntime on Runtime {
+  id
+  name
+  version
+  kind
+  allowed
+  metricsFormat
+  createdBy
+  createdAt
+  updatedAt
+  packaging {
+    type
+    image
+    digest
+  }
+  launch {
+    executable
+    args
+  }
+  supportedHardware {
+    architectures
+    memoryModels
+    gpusPerReplica
+    minComputeCapability
+  }
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleCreateEvaluationSuiteMutation = {
+  readonly createEvaluationSuite: ConsoleRegistrySuiteFragment;
+};
+
+export type ConsoleCreateEvaluationSuiteMutationVariables = {
+  readonly input: Schema.CreateEvaluationSuiteInput;
+};
+
+export const ConsoleCreateEvaluationSuiteDocument: TypedDocument<
+  ConsoleCreateEvaluationSuiteMutation,
+  ConsoleCreateEvaluationSuiteMutationVariables
+> = {
+  operationName: 'ConsoleCreateEvaluationSuite',
+  document: `mutation ConsoleCreateEvaluationSuite($input: CreateEvaluationSuiteInput!) {
+  createEvaluationSuite(input: $input) {
+    ...ConsoleRegistrySuite
+  }
+}
+
+fragment ConsoleRegistrySuite on EvaluationSuite {
+  id
+  name
+  description
+  digest
+  caseCount
+  passThreshold
+  concurrency
+  caseTimeoutSeconds
+  createdBy
+  createdAt
+}`,
+};
+
+/** From libs/sdk/graphql/console/registry.graphql. */
+export type ConsoleCreateBenchmarkProfileMutation = {
+  readonly createBenchmarkProfile: ConsoleRegistryProfileFragment;
+};
+
+export type ConsoleCreateBenchmarkProfileMutationVariables = {
+  readonly input: Schema.CreateBenchmarkProfileInput;
+};
+
+export const ConsoleCreateBenchmarkProfileDocument: TypedDocument<
+  ConsoleCreateBenchmarkProfileMutation,
+  ConsoleCreateBenchmarkProfileMutationVariables
+> = {
+  operationName: 'ConsoleCreateBenchmarkProfile',
+  document: `mutation ConsoleCreateBenchmarkProfile($input: CreateBenchmarkProfileInput!) {
+  createBenchmarkProfile(input: $input) {
+    ...ConsoleRegistryProfile
+  }
+}
+
+fragment ConsoleRegistryProfile on BenchmarkProfile {
+  id
+  name
+  description
+  digest
+  concurrency
+  inputTokens
+  outputTokens
+  durationSeconds
+  requestCount
+  requestTimeoutSeconds
+  maxErrorRate
+  maxTtftP95Ms
+  minTokensPerSecond
+  createdBy
+  createdAt
 }`,
 };
 

@@ -1,6 +1,7 @@
 import type {
   BenchmarkRun,
   CapacityRecommendation,
+  ColdStart,
   ComparisonEntry,
   LoadFigures,
   LongStream,
@@ -175,6 +176,107 @@ export function saturationSummary(run: BenchmarkRun): string {
   return sweep.brokeAtConcurrency === null
     ? `${held} No step broke it.`
     : `${held} Broke at ${sweep.brokeAtConcurrency} concurrent.`;
+}
+
+// ---- cold starts ----
+
+/** Deploy request to Ready and to first token, one point per repeat (failed repeats are gaps). */
+export function coldStartChart(cold: ColdStart): NumericChart | null {
+  if (cold.samples.length === 0) {
+    return null;
+  }
+  return {
+    x: cold.samples.map((_, i) => i + 1),
+    series: [
+      {
+        label: 'Deploy to first token',
+        unit: 'ms',
+        color: 'var(--mat-sys-primary)',
+        values: cold.samples.map((s) => s.deployToFirstTokenMs),
+      },
+      {
+        label: 'Deploy to Ready',
+        unit: 'ms',
+        color: 'var(--mat-sys-tertiary)',
+        line: 'dashed',
+        values: cold.samples.map((s) => s.deployToReadyMs),
+      },
+    ],
+  };
+}
+
+/** The cold starts in words: percentiles over the successful repeats, and how many failed. */
+export function coldStartSummary(run: BenchmarkRun): string {
+  const cold = run.coldStart;
+  if (cold === null) {
+    return run.state === 'Running' && run.kinds.includes('coldStart')
+      ? 'Cold starts running…'
+      : 'No cold starts in this run.';
+  }
+  const failed = cold.failures === 0 ? 'none failed' : `${cold.failures} failed`;
+  return `Deploy to first token p50 / p95 / p99: ${percentilesText(cold.deployToFirstTokenMs)} over ${cold.repeats} repeats (${failed}); deploy to Ready ${percentilesText(cold.deployToReadyMs)}.`;
+}
+
+// ---- starting a run ----
+
+export type StartKind = 'saturation' | 'longStream' | 'mixed' | 'coldStart';
+
+export const START_KINDS: readonly { readonly kind: StartKind; readonly label: string }[] = [
+  { kind: 'saturation', label: 'Saturation sweep' },
+  { kind: 'longStream', label: 'Long stream' },
+  { kind: 'mixed', label: 'Mixed load' },
+  { kind: 'coldStart', label: 'Cold start' },
+];
+
+/**
+ * The plan the console starts: fixed, modest shapes per kind (the API and
+ * CLI take any other), cold starts repeated `repeats` times. The API checks
+ * every value again.
+ */
+export function startPlan(
+  kinds: readonly StartKind[],
+  repeats: number,
+): {
+  saturation?: { concurrencySteps: number[]; requestsPerStep: number };
+  longStream?: { outputTokens: number; requests: number; concurrency: number };
+  mixed?: {
+    shortRequests: number;
+    shortConcurrency: number;
+    longRequests: number;
+    longConcurrency: number;
+    longOutputTokens: number;
+  };
+  coldStart?: { repeats: number; readyTimeoutSeconds: number };
+} {
+  return {
+    ...(kinds.includes('saturation')
+      ? { saturation: { concurrencySteps: [1, 2, 4, 8, 16], requestsPerStep: 40 } }
+      : {}),
+    ...(kinds.includes('longStream')
+      ? { longStream: { outputTokens: 2000, requests: 4, concurrency: 2 } }
+      : {}),
+    ...(kinds.includes('mixed')
+      ? {
+          mixed: {
+            shortRequests: 40,
+            shortConcurrency: 4,
+            longRequests: 4,
+            longConcurrency: 2,
+            longOutputTokens: 2000,
+          },
+        }
+      : {}),
+    ...(kinds.includes('coldStart') ? { coldStart: { repeats, readyTimeoutSeconds: 900 } } : {}),
+  };
+}
+
+/** Where a started run is: the kinds measured so far of those planned. */
+export function runProgress(run: BenchmarkRun): string {
+  const done = run.kinds.filter((kind) => run[kind as StartKind] !== null).length;
+  if (run.state === 'Running') {
+    return `Running: ${done} of ${run.kinds.length} kinds measured`;
+  }
+  return `${run.state}: ${done} of ${run.kinds.length} kinds measured`;
 }
 
 // ---- capacity ----

@@ -3,6 +3,7 @@ import {
   ConsoleBenchmarkComparisonDocument,
   ConsoleBenchmarkRunsDocument,
   ConsoleCapacityRecommendationsDocument,
+  ConsoleStartBenchmarkRunDocument,
   type ConsoleBenchmarkChoicesQuery,
   type ConsoleBenchmarkComparisonQuery,
   type ConsoleBenchmarkRunsQuery,
@@ -25,8 +26,12 @@ export type BenchmarkRun = ConsoleBenchmarkRunsQuery['benchmarkRuns'][number];
 export type SaturationStep = NonNullable<BenchmarkRun['saturation']>['steps'][number];
 export type LongStream = NonNullable<BenchmarkRun['longStream']>;
 export type LoadFigures = NonNullable<BenchmarkRun['mixed']>['short'];
+export type ColdStart = NonNullable<BenchmarkRun['coldStart']>;
+export type DeploymentChoice = ConsoleBenchmarkChoicesQuery['deployments'][number];
 export type CapacityRecommendation = ConsoleCapacityRecommendationsQuery['capacityRecommendations'][number];
 
 /** Recent benchmark runs (saturation sweeps, long streams, mixed loads) and the capacity per alias. */
 export const BENCHMARK_RUNS = ConsoleBenchmarkRunsDocument;
 export const CAPACITY_RECOMMENDATIONS = ConsoleCapacityRecommendationsDocument;
+/** Starts a run on a deployment (an alias's: the deployment it routes to) from the view's form. */
+export const START_BENCHMARK_RUN = ConsoleStartBenchmarkRunDocument;

@@ -6,10 +6,23 @@
  *   'No benchmark profiles yet.'. Failure: an alert 'Could not load benchmark profiles: …' and 'Retry'.
  *   Regions 'Benchmark runs' (combobox 'Benchmark run'; img 'Saturation curve: throughput and p95 TTFT by
  *   concurrency'; table 'Saturation steps'; img 'Long stream inter-token gap percentiles'; table 'Long
- *   stream and mixed loads') and 'Capacity' (table 'Capacity per alias at its observed peak').
+ *   stream and mixed loads'; img 'Cold starts: deploy to Ready and to first token per repeat'; table 'Cold
+ *   start repeats') and 'Capacity' (table 'Capacity per alias at its observed peak'). Region 'Start a
+ *   benchmark run': comboboxes 'Alias or deployment', 'Profile to run', 'Kinds'; textbox 'Cold start
+ *   repeats'; button 'Start benchmark run'; status 'Benchmark run progress' ('Running: 0 of 1 kinds
+ *   measured' … 'Succeeded: 1 of 1 kinds measured'); a refusal shows as an alert 'Could not start the run'.
  */
-import { DatePipe } from '@angular/common';
-import { ChangeDetectionStrategy, Component, computed, effect, inject, untracked } from '@angular/core';
+import { DatePipe, DecimalPipe } from '@angular/common';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ErrorHandler,
+  computed,
+  effect,
+  inject,
+  signal,
+  untracked,
+} from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { NonNullableFormBuilder, ReactiveFormsModule } from '@angular/forms';
 import {
@@ -19,13 +32,16 @@ import {
   MatCardSubtitle,
   MatCardTitle,
 } from '@angular/material/card';
+import { MatButton } from '@angular/material/button';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
+import { MatInput } from '@angular/material/input';
 import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { filter } from 'rxjs';
 
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
+import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { LiveEvents } from '../../shared/graphql/live-events';
 import { type PolledQuery, pollQuery } from '../../shared/graphql/polled-query';
 import { Icon } from '../../shared/icon/icon';
@@ -35,19 +51,26 @@ import { changesRegistry } from '../models/models-view';
 import { TimeSeriesChart } from '../../shared/chart/time-series-chart';
 import {
   METRIC_COLUMNS,
+  START_KINDS,
   capacityRow,
+  coldStartChart,
+  coldStartSummary,
   gapChart,
   loadRow,
   metricCell,
   saturationChart,
   saturationSummary,
+  runProgress,
+  startPlan,
   stepRows,
+  type StartKind,
 } from './benchmark-rules';
 import {
   BENCHMARK_CHOICES,
   BENCHMARK_COMPARISON,
   BENCHMARK_RUNS,
   CAPACITY_RECOMMENDATIONS,
+  START_BENCHMARK_RUN,
   type Comparison,
 } from './benchmarks.queries';
 
@@ -70,13 +93,16 @@ interface Selection {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     DatePipe,
+    DecimalPipe,
     ReactiveFormsModule,
     MatCard,
     MatCardContent,
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
+    MatButton,
     MatFormField,
+    MatInput,
     MatHint,
     MatLabel,
     MatOption,
@@ -226,6 +252,49 @@ export class Benchmarks {
     }
     return rows;
   });
+  protected readonly coldChart = computed(() => {
+    const cold = this.run()?.coldStart;
+    return cold ? coldStartChart(cold) : null;
+  });
+  protected readonly coldSummary = computed(() => {
+    const run = this.run();
+    return run === undefined ? '' : coldStartSummary(run);
+  });
+
+  // ---- starting a run ----
+
+  protected readonly startKinds = START_KINDS;
+  private readonly errorHandler = inject(ErrorHandler);
+  protected readonly startForm = this.fb.group({
+    /** 'alias:<name>' or 'deployment:<id>'. */
+    target: [''],
+    profile: [''],
+    kinds: this.fb.control<StartKind[]>(['saturation']),
+    repeats: [3],
+  });
+  /** Aliases that route somewhere (to the deployment they route to), then every deployment. */
+  protected readonly targets = computed(() => {
+    const aliases = (this.capacity.value()?.capacityRecommendations ?? [])
+      .filter((rec) => rec.deploymentId !== null)
+      .map((rec) => ({ value: `alias:${rec.alias}`, label: `alias ${rec.alias}` }));
+    const deployments = [...(this.choices.value()?.deployments ?? [])]
+      .filter((d) => d.state !== 'Stopped' && d.state !== 'Failed' && !d.name.startsWith('cold-start-'))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((d) => ({ value: `deployment:${d.id}`, label: `deployment ${d.name} (${d.modelRef})` }));
+    return [...aliases, ...deployments];
+  });
+  protected readonly starting = signal(false);
+  protected readonly startError = signal<GraphqlRequestError | undefined>(undefined);
+  /** The run this page started, followed until it ends. */
+  protected readonly startedRunId = signal<string | undefined>(undefined);
+  protected readonly startedRun = computed(() =>
+    (this.runs.value()?.benchmarkRuns ?? []).find((r) => r.id === this.startedRunId()),
+  );
+  protected readonly progress = computed(() => {
+    const run = this.startedRun();
+    return run === undefined ? 'Starting…' : runProgress(run);
+  });
+
   protected readonly capacityRows = computed(() =>
     (this.capacity.value()?.capacityRecommendations ?? []).map(capacityRow),
   );
@@ -246,6 +315,44 @@ export class Benchmarks {
       }
       previous = key;
     });
+  }
+
+  protected startRun(): void {
+    if (this.starting()) {
+      return;
+    }
+    const value = this.startForm.getRawValue();
+    const [kind, ...rest] = value.target.split(':');
+    const name = rest.join(':');
+    const deployment =
+      kind === 'alias'
+        ? (this.capacity.value()?.capacityRecommendations.find((rec) => rec.alias === name)?.deploymentId ??
+          '')
+        : name;
+    this.starting.set(true);
+    this.startError.set(undefined);
+    this.graphql
+      .request(
+        START_BENCHMARK_RUN,
+        {
+          input: {
+            deployment,
+            profile: value.profile,
+            ...startPlan(value.kinds, Number(value.repeats)),
+          },
+        },
+        { flow: this.flow },
+      )
+      .then(
+        (data) => {
+          const runId = data.startBenchmarkRun.runId;
+          this.startedRunId.set(runId);
+          this.runPick.setValue(runId);
+          this.runs.refresh();
+        },
+        (failure: unknown) => this.startError.set(asRequestError(failure, this.errorHandler)),
+      )
+      .finally(() => this.starting.set(false));
   }
 
   protected refresh(): void {

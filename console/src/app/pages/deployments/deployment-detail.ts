@@ -21,8 +21,14 @@ import { LiveEvents } from '../../shared/graphql/live-events';
 import { Icon } from '../../shared/icon/icon';
 import { Session } from '../../shared/session/session';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
+import {
+  type DeploymentRecoveryRun,
+  RECOVERY_EVENTS_READ,
+  deploymentRecoveryRuns,
+  recoveryOutcomeText,
+} from './deployment-recovery-rules';
 import { isBehind, replicaText, stopActionState } from './deployment-rules';
-import { DEPLOYMENT, type Deployment } from './deployments.queries';
+import { DEPLOYMENT, DEPLOYMENT_RECOVERIES, type Deployment } from './deployments.queries';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesDeployment } from './deployments-view';
 import { StopDeploymentDialog, type StopDeploymentDialogData } from './stop-deployment-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
@@ -75,6 +81,23 @@ export class DeploymentDetail {
         filter((event) => changesDeployment(event, this.deployment.current())),
       ),
   });
+
+  /** NodeRecovery runs that re-placed this deployment's replicas (by deployment id, once it has loaded). */
+  private readonly deploymentId = computed(() => this.deployment.current()?.id ?? '');
+  protected readonly recoveries: DetailQuery<string, readonly DeploymentRecoveryRun[]> = detailQuery({
+    key: this.deploymentId,
+    load: (id, signal) =>
+      id === ''
+        ? Promise.resolve(null)
+        : this.graphql
+            .request(DEPLOYMENT_RECOVERIES, { first: RECOVERY_EVENTS_READ }, { flow: this.flow, signal })
+            .then((data) => deploymentRecoveryRuns(data.auditEvents.events, id, data.nodes)),
+    intervalMs: REFRESH_INTERVAL_MS,
+    refreshOn: inject(LiveEvents)
+      .events(['audit'])
+      .pipe(filter((event) => event.dropped > 0 || (event.action ?? '').startsWith('node.recovery.'))),
+  });
+  protected readonly recoveryOutcomeText = recoveryOutcomeText;
 
   protected readonly stopAction = computed(() => {
     const deployment = this.deployment.current();

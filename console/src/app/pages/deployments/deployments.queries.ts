@@ -4,6 +4,7 @@ import {
   type ConsolePlacementPlanQuery,
   ConsoleDeployChoicesDocument,
   ConsoleDeploymentDocument,
+  ConsoleDeploymentRecoveriesDocument,
   ConsoleDeploymentsDocument,
   ConsoleRegisterModelVersionDocument,
   ConsoleStopDeploymentDocument,
@@ -38,3 +39,6 @@ export const PLACEMENT_PLAN = ConsolePlacementPlanDocument;
 export type PlacementPlan = ConsolePlacementPlanQuery['placementPlan'];
 export const STOP_DEPLOYMENT = ConsoleStopDeploymentDocument;
 export const REGISTER_MODEL_VERSION = ConsoleRegisterModelVersionDocument;
+
+/** NodeRecovery receipts fleet-wide and the nodes' names: the deployment page keeps the runs that name it. */
+export const DEPLOYMENT_RECOVERIES = ConsoleDeploymentRecoveriesDocument;

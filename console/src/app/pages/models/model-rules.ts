@@ -24,7 +24,7 @@ export function versionDetailLink(ref: string): readonly string[] {
   return ['/models', ref];
 }
 
-export type VersionAction = 'verify' | 'evaluate' | 'approve' | 'deprecate';
+export type VersionAction = 'verify' | 'evaluate' | 'approve' | 'deprecate' | 'reinstate' | 'retire';
 
 export interface VersionActionView extends ActionState {
   readonly action: VersionAction;
@@ -77,18 +77,72 @@ export function versionActions(
       enabled: allows('deprecate'),
       ...(allows('deprecate') ? {} : { reason: because('only an Approved version is deprecated') }),
     },
+    // Reinstating and retiring are offered only where the lifecycle allows them: a button that can
+    // never be enabled in most states would only crowd the page.
+    ...(allows('reinstate')
+      ? [
+          {
+            action: 'reinstate' as const,
+            label: 'Reinstate',
+            offered: can(REGISTRY_MUTATION_PERMISSIONS.reinstateModelVersion),
+            enabled: true,
+          },
+        ]
+      : []),
+    ...(allows('retire') || allows('withdraw')
+      ? [
+          {
+            action: 'retire' as const,
+            // From Approved the only way out of service is the emergency withdrawal (no deprecation first).
+            label: allows('retire') ? 'Retire' : 'Withdraw',
+            offered: can(REGISTRY_MUTATION_PERMISSIONS.retireModelVersion),
+            enabled: true,
+          },
+        ]
+      : []),
   ];
+}
+
+/**
+ * How a retirement is sent: `withdraw` when the lifecycle allows only the
+ * emergency path (an Approved version), or when the operator chose it for a
+ * Deprecated one. Null: neither move is allowed from this state.
+ */
+export function retirementMode(
+  version: Pick<ModelVersionDetail, 'allowedEvents'>,
+  withdrawChosen: boolean,
+): { readonly withdraw: boolean; readonly choice: boolean } | null {
+  const retire = version.allowedEvents.includes('retire');
+  const withdraw = version.allowedEvents.includes('withdraw');
+  if (!retire && !withdraw) {
+    return null;
+  }
+  return { withdraw: withdraw && (!retire || withdrawChosen), choice: retire && withdraw };
 }
 
 export function canCreateModelVersion(can: Can): boolean {
   return can(REGISTRY_MUTATION_PERMISSIONS.createModelVersion);
 }
 
-/** What approving or deprecating means, for the confirmation dialog. */
+/** What approving, deprecating, reinstating or retiring means, for the confirmation dialog. */
 export function versionActionEffect(
-  action: 'approve' | 'deprecate',
+  action: 'approve' | 'deprecate' | 'reinstate' | 'retire',
   version: Pick<ModelVersionDetail, 'ref' | 'license' | 'evaluation'>,
+  serving: readonly AliasServing[] = [],
 ): string {
+  const scope =
+    serving.length === 0
+      ? 'No alias serves it.'
+      : `Serving it now: ${serving.map((use) => `${use.alias} (${use.how})`).join(', ')}.`;
+  if (action === 'reinstate') {
+    return `Reinstates ${version.ref} to Approved: rollouts may target it again. ${scope}`;
+  }
+  if (action === 'retire') {
+    return (
+      `Retires ${version.ref} for good: it is never served, verified or rolled out again, and cannot be ` +
+      `reinstated. ${scope}`
+    );
+  }
   if (action === 'approve') {
     const evaluation = version.evaluation;
     const evaluated =
@@ -102,7 +156,7 @@ export function versionActionEffect(
   }
   return (
     `Deprecates ${version.ref}: aliases that serve it keep serving it, but no new rollout may target it ` +
-    'until it is reinstated.'
+    `until it is reinstated. ${scope}`
   );
 }
 

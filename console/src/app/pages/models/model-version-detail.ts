@@ -158,7 +158,13 @@ export class ModelVersionDetailPage {
             ...DIALOG_SIZE,
             // The heading: Enter right after opening must not approve or deprecate anything.
             initialFocus: 'first-heading',
-            data: { version, action: action.action, label: action.label, flow: this.flow },
+            data: {
+              version,
+              action: action.action,
+              label: action.label,
+              serving: this.serving(),
+              flow: this.flow,
+            },
           });
     dialog.afterClosed().subscribe(() => this.reload());
   }

@@ -7,6 +7,8 @@ import {
   ConsoleEvaluationRunDocument,
   ConsoleModelVersionDocument,
   ConsoleModelsDocument,
+  ConsoleReinstateModelVersionDocument,
+  ConsoleRetireModelVersionDocument,
   ConsoleStartEvaluationDocument,
   ConsoleVerifyModelVersionDocument,
   ConsoleVersionChoicesDocument,
@@ -57,3 +59,5 @@ export const CREATE_MODEL_VERSION = ConsoleCreateModelVersionDocument;
 export const VERIFY_MODEL_VERSION = ConsoleVerifyModelVersionDocument;
 export const APPROVE_MODEL_VERSION = ConsoleApproveModelVersionDocument;
 export const DEPRECATE_MODEL_VERSION = ConsoleDeprecateModelVersionDocument;
+export const REINSTATE_MODEL_VERSION = ConsoleReinstateModelVersionDocument;
+export const RETIRE_MODEL_VERSION = ConsoleRetireModelVersionDocument;

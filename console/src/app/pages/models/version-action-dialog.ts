@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, type ElementRef, inject, viewChild } from '@angular/core';
 import { FormControl, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButton } from '@angular/material/button';
+import { MatCheckbox } from '@angular/material/checkbox';
 import {
   MAT_DIALOG_DATA,
   MatDialogActions,
@@ -22,11 +23,13 @@ import {
 } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
-import { type VersionAction, versionActionEffect } from './model-rules';
+import { type AliasServing, type VersionAction, retirementMode, versionActionEffect } from './model-rules';
 import {
   APPROVE_MODEL_VERSION,
   DEPRECATE_MODEL_VERSION,
   type ModelVersionDetail,
+  REINSTATE_MODEL_VERSION,
+  RETIRE_MODEL_VERSION,
   VERIFY_MODEL_VERSION,
 } from './models.queries';
 
@@ -34,6 +37,8 @@ export interface VersionActionDialogData {
   readonly version: ModelVersionDetail;
   readonly action: Exclude<VersionAction, 'evaluate'>;
   readonly label: string;
+  /** The aliases serving the version now: the scope of deprecating, retiring or reinstating it. */
+  readonly serving?: readonly AliasServing[];
   readonly flow?: GraphqlFlow;
 }
 
@@ -42,8 +47,9 @@ const MAX_TEXT_LENGTH = 1024;
 
 /**
  * Confirms a lifecycle step of a version (verify the digest, approve for
- * rollouts, deprecate) with its effect in words, then shows the state the
- * API answered with. Deprecating needs a reason (it is kept on the version).
+ * rollouts, deprecate, reinstate, retire or withdraw) with its effect and
+ * the aliases it touches, then shows the state the API answered with.
+ * Deprecating and retiring need a reason (it is kept on the version).
  */
 @Component({
   selector: 'lnx-version-action-dialog',
@@ -51,6 +57,7 @@ const MAX_TEXT_LENGTH = 1024;
   imports: [
     ReactiveFormsModule,
     MatButton,
+    MatCheckbox,
     MatDialogActions,
     MatDialogClose,
     MatDialogContent,
@@ -95,14 +102,26 @@ const MAX_TEXT_LENGTH = 1024;
         <p>
           <strong>{{ effect }}</strong>
         </p>
+        @if (retirement(); as mode) {
+          @if (mode.choice) {
+            <mat-checkbox [formControl]="withdraw">
+              Withdraw now (license withdrawn, weights compromised): skip the deprecation period
+            </mat-checkbox>
+          } @else if (mode.withdraw) {
+            <p>
+              An approved version leaves service only by withdrawal: it is retired at once, without a
+              deprecation period.
+            </p>
+          }
+        }
         @if (action !== 'verify') {
           <mat-form-field appearance="outline" subscriptSizing="dynamic">
-            <mat-label>{{ action === 'deprecate' ? 'Reason' : 'Note (optional)' }}</mat-label>
+            <mat-label>{{ needsReason ? 'Reason' : 'Note (optional)' }}</mat-label>
             <textarea matInput [formControl]="text" rows="2" [attr.maxlength]="maxTextLength"></textarea>
             <mat-hint>Kept with the version and in the audit log.</mat-hint>
             <mat-error>
               @if (text.hasError('required')) {
-                Say why, for whoever finds it deprecated.
+                Say why, for whoever finds it {{ action === 'retire' ? 'retired' : 'deprecated' }}.
               } @else {
                 At most {{ maxTextLength }} characters.
               }
@@ -125,7 +144,7 @@ const MAX_TEXT_LENGTH = 1024;
         <button matButton type="button" mat-dialog-close [disabled]="busy()">Cancel</button>
         <button
           matButton="filled"
-          [class.destructive]="action === 'deprecate'"
+          [class.destructive]="action === 'deprecate' || action === 'retire'"
           type="button"
           disabledInteractive
           [disabled]="busy()"
@@ -153,14 +172,16 @@ export class VersionActionDialog {
     this.action === 'verify'
       ? `Hashes the artifact of ${this.version.ref} in its store and compares it with ${this.version.artifact.digest}. ` +
         'A mismatch marks the version VerificationFailed; nothing rolls out with a mismatched digest.'
-      : versionActionEffect(this.action, this.version);
+      : versionActionEffect(this.action, this.version, this.data.serving ?? []);
+  protected readonly needsReason = this.action === 'deprecate' || this.action === 'retire';
   protected readonly text = new FormControl('', {
     nonNullable: true,
-    validators: [
-      Validators.maxLength(MAX_TEXT_LENGTH),
-      ...(this.action === 'deprecate' ? [Validators.required] : []),
-    ],
+    validators: [Validators.maxLength(MAX_TEXT_LENGTH), ...(this.needsReason ? [Validators.required] : [])],
   });
+  protected readonly withdraw = new FormControl(false, { nonNullable: true });
+  /** For a retirement: whether it goes out as a withdrawal, and whether the operator chooses (Deprecated versions). */
+  protected readonly retirement = (): ReturnType<typeof retirementMode> =>
+    this.action === 'retire' ? retirementMode(this.version, this.withdraw.value) : null;
 
   private readonly submission = dialogSubmission<ModelVersionDetail>({
     focusOnOutcome: this.title,
@@ -185,6 +206,18 @@ export class VersionActionDialog {
         return this.graphql
           .request(DEPRECATE_MODEL_VERSION, { ref, reason: text }, options)
           .then((d) => d.deprecateModelVersion);
+      case 'reinstate':
+        return this.graphql
+          .request(REINSTATE_MODEL_VERSION, { ref, note: text === '' ? null : text }, options)
+          .then((d) => d.reinstateModelVersion);
+      case 'retire':
+        return this.graphql
+          .request(
+            RETIRE_MODEL_VERSION,
+            { ref, reason: text, withdraw: this.retirement()?.withdraw ?? false },
+            options,
+          )
+          .then((d) => d.retireModelVersion);
     }
   }
 

@@ -1,0 +1,489 @@
+import { DATA_CLASSES, NameSchema } from '@lunanexa/contracts/common';
+import {
+  BenchmarkProfileDefinitionSchema,
+  EvaluationSuiteDefinitionSchema,
+} from '@lunanexa/contracts/evaluation';
+import { LicenseSchema } from '@lunanexa/contracts/license';
+import {
+  EVALUATION_MUTATION_PERMISSIONS,
+  type Permission,
+  REGISTRY_MUTATION_PERMISSIONS,
+} from '@lunanexa/contracts/roles';
+import { RUNTIME_KINDS, RuntimeSchema, runtimeMetricsFormat } from '@lunanexa/contracts/runtime';
+
+/*
+ * The registry's create forms check what is typed with the contracts' own
+ * zod schemas, the ones the API validates the same input with
+ * (apps/api/src/registry/registry.service.ts, apps/api/src/evaluations/
+ * evaluation.service.ts): a spec the form accepts is one the API accepts, and
+ * a violation reads the same here as in the API's VALIDATION_FAILED answer.
+ * The schemas are pure (no I/O); they load with this view's chunk only.
+ * What only the API can know (a name already taken, a JSON Schema grader that
+ * ajv cannot compile) comes back as the API's refusal, shown with its code.
+ */
+
+export interface Violation {
+  readonly path: string;
+  readonly message: string;
+}
+
+type Can = (permission: Permission) => boolean;
+type Json = Record<string, unknown>;
+
+/** The built-in license of synthetic (fake) weights: never reviewed by people (the API refuses it). */
+export const SYNTHETIC_LICENSE = 'lunanexa-synthetic';
+/** The API's bound on a review note. */
+export const MAX_NOTE_LENGTH = 2048;
+
+export const LICENSE_KINDS = ['spdx', 'custom'] as const;
+export const DATA_CLASS_CHOICES: readonly string[] = DATA_CLASSES;
+export const RUNTIME_KIND_CHOICES: readonly string[] = RUNTIME_KINDS;
+/** GraphQL's GraderKind values (the wire names), in the order the form offers them. */
+export const GRADER_KINDS = ['CONTAINS', 'EXACT', 'REGEX', 'JSON_SCHEMA'] as const;
+
+// ---------------------------------------------------------------------------- pasted JSON
+
+/** A pasted spec: one JSON object, the GraphQL input as the CLI's `--file` takes it. */
+export function parseSpec(text: string): { readonly input: Json | null; readonly violations: Violation[] } {
+  if (text.trim() === '') {
+    return { input: null, violations: [{ path: '(spec)', message: 'is empty: paste one JSON object' }] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      input: null,
+      violations: [
+        { path: '(spec)', message: `is not JSON: ${error instanceof Error ? error.message : ''}` },
+      ],
+    };
+  }
+  if (!isObject(value)) {
+    return { input: null, violations: [{ path: '(spec)', message: 'must hold one JSON object' }] };
+  }
+  return { input: value, violations: [] };
+}
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const obj = (value: unknown): Json => (isObject(value) ? value : {});
+/** GraphQL's nullable fields: absent and null both mean "not given". */
+const given = (value: unknown): unknown => (value === null ? undefined : value);
+
+function issuesOf(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): Violation[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+function nameViolations(name: unknown): Violation[] {
+  return NameSchema.safeParse(name).success
+    ? []
+    : [{ path: 'name', message: 'must be a lower-case DNS label (a-z, 0-9, -; at most 63)' }];
+}
+
+// ---------------------------------------------------------------------------- licenses
+
+/** What the API would refuse in a CreateLicenseInput, checked as the API does (LicenseSchema). */
+export function licenseViolations(input: Json): Violation[] {
+  const terms = {
+    commercialUse: input['commercialUse'],
+    allowedDataClasses: input['allowedDataClasses'],
+    attribution: given(input['attribution']) ?? null,
+    approval: { state: 'PendingReview', decidedBy: null, decidedAt: null },
+  };
+  const candidate =
+    input['kind'] === 'custom'
+      ? {
+          kind: 'custom',
+          name: input['customName'],
+          termsUri: input['termsUri'],
+          termsDigest: input['termsDigest'],
+          ...terms,
+        }
+      : { kind: input['kind'], spdxId: input['spdxId'], ...terms };
+  const parsed = LicenseSchema.safeParse(candidate);
+  return [...nameViolations(input['name']), ...(parsed.success ? [] : issuesOf(parsed.error))];
+}
+
+export interface LicenseForm {
+  readonly name: string;
+  readonly kind: string;
+  readonly spdxId: string;
+  readonly customName: string;
+  readonly termsUri: string;
+  readonly termsDigest: string;
+  readonly commercialUse: boolean;
+  readonly allowedDataClasses: readonly string[];
+  readonly attribution: string;
+}
+
+export function licenseInput(form: LicenseForm): Json {
+  const attribution = form.attribution.trim() === '' ? {} : { attribution: form.attribution };
+  const shared = {
+    name: form.name.trim(),
+    kind: form.kind,
+    commercialUse: form.commercialUse,
+    allowedDataClasses: [...form.allowedDataClasses],
+    ...attribution,
+  };
+  return form.kind === 'custom'
+    ? {
+        ...shared,
+        customName: form.customName.trim(),
+        termsUri: form.termsUri.trim(),
+        termsDigest: form.termsDigest.trim(),
+      }
+    : { ...shared, spdxId: form.spdxId.trim() };
+}
+
+export interface LicenseUse {
+  readonly ref: string;
+  readonly state: string;
+}
+
+/** A license and the versions registered under it: the scope of its review decision. */
+export function licenseDecisionEffect(
+  decision: 'approve' | 'reject',
+  license: { readonly name: string; readonly approvalState: string },
+  uses: readonly LicenseUse[],
+): string {
+  const scope =
+    uses.length === 0
+      ? 'No model version is registered under it yet.'
+      : `${uses.length} model version${uses.length === 1 ? '' : 's'} use${uses.length === 1 ? 's' : ''} it: ` +
+        `${uses.map((use) => `${use.ref} (${use.state})`).join(', ')}.`;
+  return decision === 'approve'
+    ? `Approves ${license.name} (now ${license.approvalState}): versions under it may be verified and rolled ` +
+        `out. ${scope}`
+    : `Rejects ${license.name} (now ${license.approvalState}): versions under it fail verification and no ` +
+        `rollout may target them (LICENSE_NOT_APPROVED). ${scope}`;
+}
+
+/** Which review decisions a license can take now: not the built-in one, not the one it already has. */
+export function licenseDecisions(
+  license: { readonly name: string; readonly approvalState: string },
+  can: Can,
+): readonly ('approve' | 'reject')[] {
+  if (license.name === SYNTHETIC_LICENSE) {
+    return [];
+  }
+  return (['approve', 'reject'] as const).filter(
+    (decision) =>
+      can(REGISTRY_MUTATION_PERMISSIONS[decision === 'approve' ? 'approveLicense' : 'rejectLicense']) &&
+      license.approvalState !== (decision === 'approve' ? 'Approved' : 'Rejected'),
+  );
+}
+
+// ---------------------------------------------------------------------------- runtimes
+
+/** `runtime-<name>-<version>`, the id the API gives a registered runtime. */
+export function runtimeIdFor(name: string, version: string): string {
+  return `runtime-${name}-${version.replace(/\+/g, '_')}`;
+}
+
+/** What the API would refuse in a RegisterRuntimeInput, checked as the API does (RuntimeSchema). */
+export function runtimeViolations(input: Json): Violation[] {
+  const packaging = obj(input['packaging']);
+  const launch = obj(input['launch']);
+  const hardware = obj(input['supportedHardware']);
+  const name = typeof input['name'] === 'string' ? input['name'] : '';
+  const version = typeof input['version'] === 'string' ? input['version'] : '';
+  const kind = input['kind'];
+  const metricsFormat = given(input['metricsFormat']);
+  const candidate = {
+    id: runtimeIdFor(name, version),
+    name: input['name'],
+    version: input['version'],
+    kind,
+    packaging:
+      packaging['type'] === 'container'
+        ? { type: 'container', image: packaging['image'], digest: packaging['digest'] }
+        : { type: packaging['type'], digest: packaging['digest'] },
+    launch: {
+      executable: launch['executable'],
+      args: launch['args'],
+      envAllowlist: given(launch['envAllowlist']) ?? [],
+      containerPort: given(launch['containerPort']) ?? null,
+    },
+    health: input['health'],
+    supportedHardware: {
+      architectures: hardware['architectures'],
+      memoryModels: hardware['memoryModels'],
+      minComputeCapability: hardware['minComputeCapability'],
+      maxComputeCapability: given(hardware['maxComputeCapability']) ?? null,
+      minCudaVersion: given(hardware['minCudaVersion']) ?? null,
+      gpusPerReplica: hardware['gpusPerReplica'],
+      minMemoryBytesPerReplica: given(hardware['minMemoryBytesPerReplica']) ?? null,
+    },
+    metricsFormat:
+      metricsFormat ??
+      runtimeMetricsFormat({ kind: kind === 'fake' ? 'fake' : 'openai-compatible', name } as Parameters<
+        typeof runtimeMetricsFormat
+      >[0]),
+    createdAt: new Date(0).toISOString(),
+  };
+  const parsed = RuntimeSchema.safeParse(candidate);
+  const violations = parsed.success ? [] : issuesOf(parsed.error);
+  if (candidate.id.length > 128) {
+    violations.push({
+      path: 'version',
+      message: `makes the runtime id ${candidate.id} too long (at most 128)`,
+    });
+  }
+  return violations;
+}
+
+export interface RuntimeForm {
+  readonly name: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly packagingType: string;
+  readonly image: string;
+  readonly digest: string;
+  readonly executable: string;
+  /** One argument per line: no shell ever splits them. */
+  readonly args: string;
+  readonly containerPort: string;
+  readonly healthPath: string;
+  readonly architectures: readonly string[];
+  readonly memoryModels: readonly string[];
+  readonly gpusPerReplica: string;
+  readonly minComputeCapability: string;
+  readonly minCudaVersion: string;
+}
+
+const numberOrText = (text: string): number | string | undefined =>
+  text.trim() === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text;
+
+export function runtimeInput(form: RuntimeForm): Json {
+  const container = form.packagingType === 'container';
+  const port = numberOrText(form.containerPort);
+  return {
+    name: form.name.trim(),
+    version: form.version.trim(),
+    kind: form.kind,
+    packaging: container
+      ? { type: 'container', image: form.image.trim(), digest: form.digest.trim() }
+      : { type: form.packagingType, digest: form.digest.trim() },
+    launch: {
+      executable: form.executable.trim(),
+      args: form.args.split('\n').filter((line) => line.trim() !== ''),
+      envAllowlist: [],
+      ...(port === undefined ? {} : { containerPort: port }),
+    },
+    health: { path: form.healthPath.trim(), startupTimeoutMs: 600_000, intervalMs: 2_000 },
+    supportedHardware: {
+      architectures: [...form.architectures],
+      memoryModels: [...form.memoryModels],
+      gpusPerReplica: numberOrText(form.gpusPerReplica),
+      minComputeCapability: form.minComputeCapability.trim(),
+      ...(form.minCudaVersion.trim() === '' ? {} : { minCudaVersion: form.minCudaVersion.trim() }),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------- evaluation suites
+
+const GRADER_KIND_NAMES: Readonly<Record<string, string>> = {
+  EXACT: 'exact',
+  CONTAINS: 'contains',
+  REGEX: 'regex',
+  JSON_SCHEMA: 'json-schema',
+};
+const GRADER_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  EXACT: ['expected', 'ignoreCase', 'trim'],
+  CONTAINS: ['substring', 'ignoreCase'],
+  REGEX: ['pattern', 'flags'],
+  JSON_SCHEMA: ['schemaJson'],
+};
+
+/** Drops absent and null members, as the API does before it validates. */
+function defined(value: Json): Json {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null));
+}
+
+function graderOf(input: Json, path: string, violations: Violation[]): unknown {
+  const kind = typeof input['kind'] === 'string' ? input['kind'] : '';
+  const allowed = GRADER_FIELDS[kind];
+  if (allowed === undefined) {
+    violations.push({ path: `${path}.kind`, message: `must be one of ${GRADER_KINDS.join(', ')}` });
+    return null;
+  }
+  for (const [field, value] of Object.entries(input)) {
+    if (field !== 'kind' && value !== null && value !== undefined && !allowed.includes(field)) {
+      violations.push({
+        path: `${path}.${field}`,
+        message: `does not apply to a ${GRADER_KIND_NAMES[kind]} grader`,
+      });
+    }
+  }
+  if (kind !== 'JSON_SCHEMA') {
+    return defined({
+      kind: GRADER_KIND_NAMES[kind],
+      ...Object.fromEntries(allowed.map((field) => [field, input[field]])),
+    });
+  }
+  const text = input['schemaJson'];
+  if (typeof text !== 'string') {
+    violations.push({ path: `${path}.schemaJson`, message: 'is required for a json-schema grader' });
+    return null;
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch {
+    violations.push({ path: `${path}.schemaJson`, message: 'is not JSON' });
+    return null;
+  }
+  if (!isObject(schema)) {
+    violations.push({ path: `${path}.schemaJson`, message: 'must be a JSON object' });
+    return null;
+  }
+  return { kind: 'json-schema', schema };
+}
+
+/** What the API would refuse in a CreateEvaluationSuiteInput (EvaluationSuiteDefinitionSchema). */
+export function suiteViolations(input: Json): Violation[] {
+  const violations: Violation[] = [];
+  const casesInput = Array.isArray(input['cases']) ? (input['cases'] as unknown[]) : [];
+  const cases = casesInput.map((item, i) => {
+    const c = obj(item);
+    return defined({
+      id: c['id'],
+      prompt: c['prompt'],
+      messages: Array.isArray(c['messages'])
+        ? (c['messages'] as unknown[]).map((m) => ({ role: obj(m)['role'], content: obj(m)['content'] }))
+        : undefined,
+      maxTokens: c['maxTokens'],
+      seed: c['seed'],
+      grader: graderOf(obj(c['grader']), `cases.${i}.grader`, violations),
+    });
+  });
+  const parsed = EvaluationSuiteDefinitionSchema.safeParse(
+    defined({
+      name: input['name'],
+      description: input['description'],
+      passThreshold: input['passThreshold'],
+      caseTimeoutSeconds: input['caseTimeoutSeconds'],
+      concurrency: input['concurrency'],
+      cases: Array.isArray(input['cases']) ? cases : input['cases'],
+    }),
+  );
+  if (!parsed.success) {
+    for (const issue of issuesOf(parsed.error)) {
+      // A grader refused above is reported once, with the reason found there.
+      if (!violations.some((v) => v.path.startsWith(issue.path) && issue.path.includes('grader'))) {
+        violations.push(issue);
+      }
+    }
+  }
+  return violations;
+}
+
+export interface SuiteForm {
+  readonly name: string;
+  readonly description: string;
+  readonly passThreshold: string;
+  readonly caseId: string;
+  readonly prompt: string;
+  readonly maxTokens: string;
+  readonly graderKind: string;
+  /** The expected answer, substring or pattern, by grader kind. */
+  readonly graderValue: string;
+}
+
+/** A one-case suite from the form; more cases are pasted as JSON. */
+export function suiteInput(form: SuiteForm): Json {
+  const field = (GRADER_FIELDS[form.graderKind] ?? ['expected'])[0] ?? 'expected';
+  return {
+    name: form.name.trim(),
+    ...(form.description.trim() === '' ? {} : { description: form.description.trim() }),
+    passThreshold: numberOrText(form.passThreshold),
+    cases: [
+      {
+        id: form.caseId.trim(),
+        prompt: form.prompt,
+        maxTokens: numberOrText(form.maxTokens),
+        grader: { kind: form.graderKind, [field]: form.graderValue },
+      },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------- benchmark profiles
+
+/** What the API would refuse in a CreateBenchmarkProfileInput (BenchmarkProfileDefinitionSchema). */
+export function profileViolations(input: Json): Violation[] {
+  const slo = defined({
+    maxErrorRate: input['maxErrorRate'],
+    maxTtftP95Ms: input['maxTtftP95Ms'],
+    minTokensPerSecond: input['minTokensPerSecond'],
+  });
+  const parsed = BenchmarkProfileDefinitionSchema.safeParse(
+    defined({
+      name: input['name'],
+      description: input['description'],
+      concurrency: input['concurrency'],
+      inputTokens: input['inputTokens'],
+      outputTokens: input['outputTokens'],
+      durationSeconds: input['durationSeconds'],
+      requestCount: input['requestCount'],
+      requestTimeoutSeconds: input['requestTimeoutSeconds'],
+      slo: Object.keys(slo).length > 0 ? slo : undefined,
+    }),
+  );
+  return parsed.success ? [] : issuesOf(parsed.error);
+}
+
+export const PROFILE_NUMBER_FIELDS = [
+  'concurrency',
+  'inputTokens',
+  'outputTokens',
+  'durationSeconds',
+  'requestCount',
+  'maxErrorRate',
+  'maxTtftP95Ms',
+  'minTokensPerSecond',
+] as const;
+
+export type ProfileForm = { readonly name: string; readonly description: string } & Readonly<
+  Record<(typeof PROFILE_NUMBER_FIELDS)[number], string>
+>;
+
+export function profileInput(form: ProfileForm): Json {
+  const numbers = Object.fromEntries(
+    PROFILE_NUMBER_FIELDS.map((field) => [field, numberOrText(form[field])]).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  return {
+    name: form.name.trim(),
+    ...(form.description.trim() === '' ? {} : { description: form.description.trim() }),
+    ...numbers,
+  };
+}
+
+// ---------------------------------------------------------------------------- offered controls
+
+export interface RegistryControls {
+  readonly createLicense: boolean;
+  readonly registerRuntime: boolean;
+  readonly setRuntimeAllowed: boolean;
+  readonly createSuite: boolean;
+  readonly createProfile: boolean;
+}
+
+/** Which create and allowlist controls the role gets (the API enforces the same table per call). */
+export function registryControls(can: Can): RegistryControls {
+  return {
+    createLicense: can(REGISTRY_MUTATION_PERMISSIONS.createLicense),
+    registerRuntime: can(REGISTRY_MUTATION_PERMISSIONS.registerRuntime),
+    setRuntimeAllowed: can(REGISTRY_MUTATION_PERMISSIONS.setRuntimeAllowed),
+    createSuite: can(EVALUATION_MUTATION_PERMISSIONS.createEvaluationSuite),
+    createProfile: can(EVALUATION_MUTATION_PERMISSIONS.createBenchmarkProfile),
+  };
+}

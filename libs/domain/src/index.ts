@@ -24,3 +24,5 @@ export * from './rollout-actions';
 export * from './node-conditions';
 export * from './sign-in-throttle';
 export * from './query-cost';
+export * from './routing';
+export * from './fairness';

@@ -1,10 +1,21 @@
-import { ErrorCode } from '@lunanexa/contracts';
+import { DEFAULT_ROUTING_POLICY, ErrorCode, type RoutingPolicy } from '@lunanexa/contracts';
 import {
+  FAIR_ACTIVE_WINDOW_MS,
+  FairQueue,
   PRIORITIES_BY_RANK,
+  type HashRing,
+  type RoutingReason,
+  type TenantShare,
+  buildHashRing,
   capacityRetryAfterSeconds,
+  chooseAffinityReplica,
   chooseReplica,
+  chooseRotationReplica,
+  fairHeadroom,
+  fairShedVictim,
   queueDecision,
   queueLimit,
+  ringOrder,
 } from '@lunanexa/domain';
 import type { Route, RouteEndpoint } from './route-table';
 import { RetryLaterError } from './tenant-quotas';
@@ -21,7 +32,19 @@ export interface AdmissionLimits {
 /** A replica slot a request holds while it runs; `release` exactly once. */
 export interface Slot {
   readonly endpoint: RouteEndpoint;
+  /** Why this replica: recorded on the request with the route's policy. */
+  readonly reason: RoutingReason;
   release(): void;
+}
+
+/** Who asks for a slot, as admission needs it. */
+export interface AdmissionRequest {
+  /** Queue order, 0 first (domain priorityRank), after the tenant's cap. */
+  readonly rank: number;
+  /** The authenticated tenant: the unit of fairness in the queue. */
+  readonly tenant: string;
+  /** Hash of the prompt prefix; computed only when the route's policy is prefix-affinity. */
+  readonly prefixHash?: number;
 }
 
 export type Admission =
@@ -32,6 +55,7 @@ interface Waiter {
   readonly group: Group;
   readonly route: Route;
   readonly rank: number;
+  readonly tenant: string;
   readonly enqueuedAt: number;
   readonly resolve: (slot: Slot) => void;
   readonly reject: (error: Error) => void;
@@ -50,8 +74,10 @@ interface EndpointLoad {
 interface Group {
   readonly key: string;
   deploymentId: string;
-  /** Waiters per priority rank, oldest first. */
-  readonly queues: Waiter[][];
+  /** Waiters per priority rank, round robin between tenants within one. */
+  readonly queues: FairQueue<Waiter>[];
+  /** Slots each tenant holds and when it last asked; only kept while the group lives. */
+  readonly tenants: Map<string, { inFlight: number; lastSeenMs: number }>;
   queued: number;
   /** Replicas of the route as last seen, for capacity and queue bounds. */
   replicas: number;
@@ -70,18 +96,24 @@ export const deploymentGroupKey = (deploymentId: string): string => `deployment:
 
 /**
  * Admission and backpressure: at most `replicaConcurrency` requests per
- * replica run at once, each going to the least loaded replica of its route
- * (this gateway's own count, plus the queue and cache pressure the runtime
- * reports: chooseReplica in libs/domain);
- * the rest wait in a bounded per-group queue ordered by priority (high
- * before normal before low, FIFO within one), and beyond that bound are
- * refused with NO_CAPACITY and a Retry-After computed from recent service
- * times. Nothing here grows without bound: queues are capped, and a group
+ * replica run at once, each going to the replica its route's routing policy
+ * picks (libs/domain routing.ts: rotation, least loaded by this gateway's
+ * count plus what the runtime reports, or prefix affinity on a
+ * bounded-load hash ring); the rest wait in a bounded per-group queue ordered
+ * by priority (high before normal before low) and, within one priority,
+ * round robin between tenants (libs/domain fairness.ts), and beyond that
+ * bound are refused with NO_CAPACITY and a Retry-After computed from recent
+ * service times. A full queue sheds a less urgent waiter, or the youngest
+ * waiter of a tenant with more waiting than the newcomer's. A tenant holding
+ * more slots than another recently active one leaves that one a little
+ * headroom. Nothing here grows without bound: queues are capped, and a group
  * or endpoint with nothing running and nobody waiting is forgotten.
  */
 export class AdmissionController {
   private readonly endpoints = new Map<string, EndpointLoad>();
   private readonly groups = new Map<string, Group>();
+  /** Rings by the route's replica set: rebuilt only when the set changes (a route snapshot reuses its arrays). */
+  private readonly rings = new WeakMap<readonly RouteEndpoint[], HashRing>();
 
   constructor(
     private readonly limits: AdmissionLimits,
@@ -94,13 +126,19 @@ export class AdmissionController {
    * least as urgent. A queued request leaves the queue when `signal` aborts
    * (client gone, deadline) — the promise then rejects with the signal's reason.
    */
-  admit(route: Route, rank: number, signal: AbortSignal): Admission {
+  admit(route: Route, request: AdmissionRequest, signal: AbortSignal): Admission {
     const group = this.group(route);
+    const { rank, tenant } = request;
+    const share = this.tenantShare(group, tenant);
+    share.lastSeenMs = this.now();
     // Waiters first: a replica that came up (or a slot freed on another group's endpoint) serves the
     // queue before a newcomer, who would otherwise overtake requests that have been waiting.
     if (group.queued > 0)
       for (const endpoint of route.endpoints) this.dispatch(endpoint, this.load(endpoint));
-    const granted = group.queued === 0 ? this.tryGrant(group, route, undefined) : undefined;
+    // Waiters left after dispatch are blocked by headroom or by full replicas: a tenant with none
+    // waiting at this or a more urgent priority may take a slot its headroom leaves it.
+    const mayGrant = group.queued === 0 || !this.waitingAtOrAbove(group, tenant, rank);
+    const granted = mayGrant ? this.tryGrant(group, route, undefined, tenant, request.prefixHash) : undefined;
     if (granted !== undefined) return { kind: 'granted', slot: granted };
     const decision = queueDecision(
       group.queues.map((queue) => queue.length),
@@ -108,12 +146,24 @@ export class AdmissionController {
       rank,
     );
     if (decision.kind === 'refuse') {
-      this.forgetIfIdle(group);
-      throw this.noCapacity(group, 'queue-full', 'every replica is busy and the queue is full');
+      const band = group.queues[rank];
+      const victimTenant = band && fairShedVictim(band.largest(), tenant, band.waiting(tenant));
+      const victim = victimTenant ? band?.popYoungest(victimTenant) : undefined;
+      if (victim === undefined) {
+        this.forgetIfIdle(group);
+        throw this.noCapacity(group, 'queue-full', 'every replica is busy and the queue is full');
+      }
+      group.queued -= 1;
+      this.settle(victim, () =>
+        victim.reject(
+          this.noCapacity(group, 'fair-share', 'a tenant with fewer requests waiting took its place'),
+        ),
+      );
     }
     if (decision.kind === 'shed') {
-      const victims = group.queues[decision.shedRank] ?? [];
-      const victim = victims.pop();
+      const victims = group.queues[decision.shedRank];
+      const largest = victims?.largest();
+      const victim = largest === undefined ? undefined : victims?.popYoungest(largest.tenant);
       if (victim !== undefined) {
         group.queued -= 1;
         this.settle(victim, () =>
@@ -123,12 +173,13 @@ export class AdmissionController {
         );
       }
     }
-    return { kind: 'queued', slot: this.enqueue(group, route, rank, signal) };
+    return { kind: 'queued', slot: this.enqueue(group, route, rank, tenant, signal) };
   }
 
   /** Another replica of the route for a failover before the first byte, only if one has room now. */
-  tryAnother(route: Route, tried: ReadonlySet<RouteEndpoint>): Slot | undefined {
-    return this.tryGrant(this.group(route), route, tried);
+  tryAnother(route: Route, tried: ReadonlySet<RouteEndpoint>, tenant: string): Slot | undefined {
+    const slot = this.tryGrant(this.group(route), route, tried, tenant, undefined);
+    return slot && { ...slot, reason: 'failover' };
   }
 
   /** Requests waiting and running in these groups (keys as groupKeyOf makes them); an unseen group is idle. */
@@ -142,6 +193,11 @@ export class AdmissionController {
       inFlight += group.inFlight;
     }
     return { queued, inFlight };
+  }
+
+  /** Requests this gateway has running on each replica (by base URL), for benchmarks and debugging. */
+  endpointInFlight(): Map<string, number> {
+    return new Map([...this.endpoints].map(([baseUrl, load]) => [baseUrl, load.inFlight]));
   }
 
   /** Every group's state, for /metrics and the load the console shows. */
@@ -162,7 +218,8 @@ export class AdmissionController {
       group = {
         key,
         deploymentId: route.deploymentId,
-        queues: PRIORITIES_BY_RANK.map(() => []),
+        queues: PRIORITIES_BY_RANK.map(() => new FairQueue<Waiter>()),
+        tenants: new Map(),
         queued: 0,
         replicas: route.endpoints.length,
         inFlight: 0,
@@ -175,6 +232,35 @@ export class AdmissionController {
     return group;
   }
 
+  private tenantShare(group: Group, tenant: string): { inFlight: number; lastSeenMs: number } {
+    let share = group.tenants.get(tenant);
+    if (share === undefined) {
+      share = { inFlight: 0, lastSeenMs: this.now() };
+      group.tenants.set(tenant, share);
+    }
+    return share;
+  }
+
+  private waitingAtOrAbove(group: Group, tenant: string, rank: number): boolean {
+    for (let r = 0; r <= rank; r += 1) if ((group.queues[r]?.waiting(tenant) ?? 0) > 0) return true;
+    return false;
+  }
+
+  /**
+   * Whether `tenant` may take one more slot of `group` now: always while it
+   * is the group's only tenant (one Map size check on the common path);
+   * otherwise only if the slots left exceed the headroom lighter, recently
+   * active tenants are owed.
+   */
+  private headroomAllows(group: Group, tenant: string): boolean {
+    if (group.tenants.size <= 1) return true;
+    const own = group.tenants.get(tenant)?.inFlight ?? 0;
+    const others: TenantShare[] = [];
+    for (const [other, share] of group.tenants) if (other !== tenant) others.push(share);
+    const capacity = group.replicas * this.limits.replicaConcurrency;
+    return group.inFlight + fairHeadroom(own, others, this.now(), capacity) < capacity;
+  }
+
   private load(endpoint: RouteEndpoint): EndpointLoad {
     let load = this.endpoints.get(endpoint.baseUrl);
     if (load === undefined) {
@@ -184,46 +270,86 @@ export class AdmissionController {
     return load;
   }
 
+  private ring(route: Route): HashRing {
+    let ring = this.rings.get(route.endpoints);
+    if (ring === undefined) {
+      ring = buildHashRing(route.endpoints.map((endpoint) => endpoint.baseUrl));
+      this.rings.set(route.endpoints, ring);
+    }
+    return ring;
+  }
+
   private tryGrant(
     group: Group,
     route: Route,
     exclude: ReadonlySet<RouteEndpoint> | undefined,
+    tenant: string,
+    prefixHash: number | undefined,
   ): Slot | undefined {
+    if (!this.headroomAllows(group, tenant)) return undefined;
     const candidates =
       exclude === undefined ? route.endpoints : route.endpoints.filter((e) => !exclude.has(e));
     const loads = candidates.map((endpoint) => this.endpoints.get(endpoint.baseUrl)?.inFlight ?? 0);
-    const index = chooseReplica(loads, this.limits.replicaConcurrency, {
-      reported: candidates.map((endpoint) => endpoint.load),
-      nowMs: this.now(),
-    });
+    const policy: RoutingPolicy = route.routingPolicy ?? DEFAULT_ROUTING_POLICY;
+    let index: number;
+    let reason: RoutingReason;
+    if (policy === 'prefix-affinity' && prefixHash !== undefined) {
+      const position = new Map(candidates.map((endpoint, i) => [endpoint.baseUrl, i]));
+      const order = ringOrder(this.ring(route), prefixHash).flatMap((baseUrl) => {
+        const i = position.get(baseUrl);
+        return i === undefined ? [] : [i];
+      });
+      ({ index, reason } = chooseAffinityReplica(order, loads, this.limits.replicaConcurrency));
+    } else if (policy === 'round-robin') {
+      index = chooseRotationReplica(loads, this.limits.replicaConcurrency);
+      reason = 'rotation';
+    } else {
+      index = chooseReplica(loads, this.limits.replicaConcurrency, {
+        reported: candidates.map((endpoint) => endpoint.load),
+        nowMs: this.now(),
+      });
+      reason = 'least-loaded';
+    }
     const endpoint = candidates[index];
     if (endpoint === undefined) return undefined;
-    return this.grant(group, endpoint);
+    return this.grant(group, endpoint, tenant, reason);
   }
 
-  private grant(group: Group, endpoint: RouteEndpoint): Slot {
+  private grant(group: Group, endpoint: RouteEndpoint, tenant: string, reason: RoutingReason): Slot {
     const load = this.load(endpoint);
+    const share = this.tenantShare(group, tenant);
     load.inFlight += 1;
     group.inFlight += 1;
+    share.inFlight += 1;
     const started = this.now();
     let released = false;
     return {
       endpoint,
+      reason,
       release: () => {
         if (released) return;
         released = true;
         load.inFlight -= 1;
         group.inFlight -= 1;
+        share.inFlight -= 1;
         const took = this.now() - started;
         group.serviceMs = Number.isNaN(group.serviceMs) ? took : group.serviceMs * 0.8 + took * 0.2;
         this.dispatch(endpoint, load);
+        if (group.tenants.size > 1) this.dispatchGroup(group);
+        this.forgetIdleTenants(group);
         this.forgetIfIdle(group);
         if (load.inFlight === 0 && load.groups.size === 0) this.endpoints.delete(endpoint.baseUrl);
       },
     };
   }
 
-  private enqueue(group: Group, route: Route, rank: number, signal: AbortSignal): Promise<Slot> {
+  private enqueue(
+    group: Group,
+    route: Route,
+    rank: number,
+    tenant: string,
+    signal: AbortSignal,
+  ): Promise<Slot> {
     return new Promise<Slot>((resolve, reject) => {
       if (signal.aborted) {
         reject(signal.reason as Error);
@@ -249,6 +375,7 @@ export class AdmissionController {
         group,
         route,
         rank,
+        tenant,
         enqueuedAt: this.now(),
         resolve,
         reject,
@@ -259,7 +386,7 @@ export class AdmissionController {
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      group.queues[rank]?.push(waiter);
+      group.queues[rank]?.push(tenant, waiter);
       group.queued += 1;
       for (const endpoint of route.endpoints) this.load(endpoint).groups.add(group);
     });
@@ -274,20 +401,31 @@ export class AdmissionController {
   }
 
   private remove(waiter: Waiter): void {
-    const queue = waiter.group.queues[waiter.rank];
-    const index = queue?.indexOf(waiter) ?? -1;
-    if (queue !== undefined && index !== -1) {
-      queue.splice(index, 1);
-      waiter.group.queued -= 1;
-    }
+    if (waiter.group.queues[waiter.rank]?.remove(waiter.tenant, waiter) === true) waiter.group.queued -= 1;
   }
 
-  /** While `load`'s endpoint has room, hand slots to the most urgent, oldest waiter of any group it serves. */
+  /** The most urgent waiter of `group` that its tenant's headroom lets run now, next in its band's rotation. */
+  private head(group: Group): Waiter | undefined {
+    const eligible =
+      group.tenants.size <= 1 ? undefined : (tenant: string) => this.headroomAllows(group, tenant);
+    for (const queue of group.queues) {
+      if (queue.length === 0) continue;
+      const head = queue.peek(eligible);
+      if (head !== undefined) return head;
+    }
+    return undefined;
+  }
+
+  /**
+   * While `load`'s endpoint has room, hand slots to the most urgent waiter of
+   * any group it serves (the oldest among groups' heads; within a group the
+   * band's tenant rotation decides).
+   */
   private dispatch(endpoint: RouteEndpoint, load: EndpointLoad): void {
     while (load.inFlight < this.limits.replicaConcurrency && load.groups.size > 0) {
       let best: Waiter | undefined;
       for (const group of load.groups) {
-        const head = group.queues.find((queue) => queue.length > 0)?.[0];
+        const head = this.head(group);
         if (head === undefined) continue;
         if (
           best === undefined ||
@@ -297,15 +435,33 @@ export class AdmissionController {
           best = head;
       }
       if (best === undefined) return;
-      const waiter = best;
-      waiter.group.queues[waiter.rank]?.shift();
-      waiter.group.queued -= 1;
-      // The waiter's own route may know this endpoint by another object (a newer snapshot); use its entry.
-      const own =
-        waiter.route.endpoints.find((candidate) => candidate.baseUrl === endpoint.baseUrl) ?? endpoint;
-      const slot = this.grant(waiter.group, own);
-      this.settle(waiter, () => waiter.resolve(slot));
+      this.serve(best, endpoint);
     }
+  }
+
+  /** A slot freed in a group of several tenants can unblock a waiter whose replica had room all along. */
+  private dispatchGroup(group: Group): void {
+    if (group.queued === 0) return;
+    const route = group.queues.find((queue) => queue.length > 0)?.peek()?.route;
+    if (route === undefined) return;
+    for (const endpoint of route.endpoints) {
+      const load = this.endpoints.get(endpoint.baseUrl);
+      if (load !== undefined) this.dispatch(endpoint, load);
+    }
+  }
+
+  private serve(waiter: Waiter, endpoint: RouteEndpoint): void {
+    const eligible =
+      waiter.group.tenants.size <= 1
+        ? undefined
+        : (tenant: string) => this.headroomAllows(waiter.group, tenant);
+    waiter.group.queues[waiter.rank]?.shift(eligible);
+    waiter.group.queued -= 1;
+    // The waiter's own route may know this endpoint by another object (a newer snapshot); use its entry.
+    const own =
+      waiter.route.endpoints.find((candidate) => candidate.baseUrl === endpoint.baseUrl) ?? endpoint;
+    const slot = this.grant(waiter.group, own, waiter.tenant, 'queued');
+    this.settle(waiter, () => waiter.resolve(slot));
   }
 
   private detach(group: Group, route: Route): void {
@@ -316,6 +472,23 @@ export class AdmissionController {
       if (load.inFlight === 0 && load.groups.size === 0) this.endpoints.delete(endpoint.baseUrl);
     }
     this.forgetIfIdle(group);
+  }
+
+  /** Tenants with nothing running, quiet for longer than the headroom window, drop out of the group. */
+  private forgetIdleTenants(group: Group): void {
+    if (group.tenants.size <= 1) return;
+    const now = this.now();
+    for (const [tenant, share] of group.tenants)
+      if (
+        share.inFlight === 0 &&
+        now - share.lastSeenMs > FAIR_ACTIVE_WINDOW_MS &&
+        !this.waits(group, tenant)
+      )
+        group.tenants.delete(tenant);
+  }
+
+  private waits(group: Group, tenant: string): boolean {
+    return group.queues.some((queue) => queue.waiting(tenant) > 0);
   }
 
   private forgetIfIdle(group: Group): void {

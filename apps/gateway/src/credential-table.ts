@@ -1,4 +1,5 @@
 import { createPublicKey } from 'node:crypto';
+import { type WorkloadPriority, WorkloadPrioritySchema } from '@lunanexa/contracts';
 import type { TenantQuotaLimits } from '@lunanexa/domain';
 import type { VerifyingKey } from '@lunanexa/credentials';
 import type { Logger } from '@lunanexa/observability';
@@ -31,6 +32,8 @@ export interface CredentialTable {
   controllerKey(fingerprint: string): VerifyingKey | undefined;
   /** A tenant's limits; a tenant nobody configured (or not in the table) is unlimited. */
   quota(tenantId: string): TenantQuotaLimits;
+  /** The highest priority the tenant's requests may run at; null: any (and for a tenant not in the table). */
+  maxPriority(tenantId: string): WorkloadPriority | null;
   /** Notes a key's use; written to `last_used_at` in batches, never on the request path. */
   keyUsed(keyId: string, at: Date): void;
   /**
@@ -60,6 +63,7 @@ interface Indexed {
   readonly operators: ReadonlyMap<string, OperatorCredential>;
   readonly controllerKeys: ReadonlyMap<string, VerifyingKey>;
   readonly quotas: ReadonlyMap<string, TenantQuotaLimits>;
+  readonly maxPriorities: ReadonlyMap<string, WorkloadPriority>;
 }
 
 /**
@@ -91,6 +95,12 @@ export function indexCredentials(
           }),
     );
   }
+  const maxPriorities = new Map<string, WorkloadPriority>();
+  for (const tenant of snapshot.tenants) {
+    // A value this build does not know caps nothing rather than refusing the tenant's traffic.
+    const cap = WorkloadPrioritySchema.safeParse(tenant.maxPriority).data;
+    if (cap !== undefined) maxPriorities.set(tenant.tenantId, cap);
+  }
   const controllerKeys = new Map<string, VerifyingKey>();
   for (const key of snapshot.controllerKeys) {
     const known = previous?.controllerKeys.get(key.fingerprint);
@@ -112,6 +122,7 @@ export function indexCredentials(
     operators: new Map(snapshot.operators.map((operator) => [operator.id, operator])),
     controllerKeys,
     quotas,
+    maxPriorities,
   };
 }
 
@@ -156,6 +167,9 @@ export class StaticCredentialTable implements CredentialTable {
   }
   quota(tenantId: string): TenantQuotaLimits {
     return this.indexed.quotas.get(tenantId) ?? UNLIMITED;
+  }
+  maxPriority(tenantId: string): WorkloadPriority | null {
+    return this.indexed.maxPriorities.get(tenantId) ?? null;
   }
   keyUsed(keyId: string, at: Date): void {
     this.used.set(keyId, at);
@@ -260,6 +274,9 @@ export class PostgresCredentialTable implements CredentialTable {
   }
   quota(tenantId: string): TenantQuotaLimits {
     return this.indexed?.quotas.get(tenantId) ?? UNLIMITED;
+  }
+  maxPriority(tenantId: string): WorkloadPriority | null {
+    return this.indexed?.maxPriorities.get(tenantId) ?? null;
   }
   keyUsed(keyId: string, at: Date): void {
     this.used.set(keyId, at);

@@ -1,4 +1,4 @@
-import { DATA_CLASSES, type DataClass } from '@lunanexa/contracts';
+import { DATA_CLASSES, type DataClass, type RoutingPolicy, RoutingPolicySchema } from '@lunanexa/contracts';
 import { servingDuringDrain, type ReportedReplicaLoad } from '@lunanexa/domain';
 import type { Logger } from '@lunanexa/observability';
 import {
@@ -84,6 +84,8 @@ interface EndpointGroup {
   createdAt: Date;
   readonly contextLength: number | null;
   readonly allowedDataClasses: readonly DataClass[];
+  /** The first deployment's: a pinned ref spanning deployments follows the one its route is named by. */
+  readonly routingPolicy: RoutingPolicy | undefined;
   readonly endpoints: (RouteEndpoint & { deploymentId: string })[];
 }
 
@@ -98,6 +100,7 @@ function routeSet(group: EndpointGroup, alias: string | null, previous: RouteSet
       deploymentId: ordered[0].deploymentId,
       allowedDataClasses: group.allowedDataClasses,
       endpoints: ordered,
+      ...(group.routingPolicy && { routingPolicy: group.routingPolicy }),
     };
   });
   // Carried across refreshes: a fresh start at 0 every second would send light traffic to one replica only.
@@ -112,6 +115,7 @@ function group(map: Map<string, EndpointGroup>, key: string, row: RouteRow): voi
       createdAt: row.deployment_created_at,
       contextLength: row.context_length,
       allowedDataClasses: allowedClasses(row.allowed_data_classes),
+      routingPolicy: RoutingPolicySchema.safeParse(row.routing_policy).data,
       endpoints: [],
     };
     map.set(key, entry);

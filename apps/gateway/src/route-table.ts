@@ -1,4 +1,4 @@
-import type { DataClass, ModelVersionRef } from '@lunanexa/contracts';
+import type { DataClass, ModelVersionRef, RoutingPolicy } from '@lunanexa/contracts';
 import type { ReportedReplicaLoad } from '@lunanexa/domain';
 
 /**
@@ -37,6 +37,8 @@ export interface Route {
   readonly allowedDataClasses: readonly DataClass[];
   /** Ready replicas in preference order (the first is tried first; later ones on failure before the first byte). */
   readonly endpoints: readonly RouteEndpoint[];
+  /** How admission picks among `endpoints` (the deployment's setting); absent: DEFAULT_ROUTING_POLICY. */
+  readonly routingPolicy?: RoutingPolicy;
 }
 
 /** An entry of `GET /v1/models`: an alias or pinned model ref clients may name. */

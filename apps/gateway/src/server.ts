@@ -35,7 +35,7 @@ import {
   keepIdleConnectionsOpen,
 } from '@lunanexa/observability';
 import type { AccessLogMode } from './access-log';
-import { countsAsServingFailure, RecentOutcomes, servingHealth } from '@lunanexa/domain';
+import { clampPriority, countsAsServingFailure, RecentOutcomes, servingHealth } from '@lunanexa/domain';
 import { AdmissionController, type AdmissionLimits, deploymentGroupKey, refGroupKey } from './admission';
 import {
   AuthRefusal,
@@ -218,10 +218,13 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     exchange.res.once('close', () =>
       ticket.finish((track.promptTokens ?? 0) + (track.completionTokens ?? 0)),
     );
-    // The authenticated tenant is the request's tenant, whatever it declared.
+    // The authenticated tenant is the request's tenant, whatever it declared; its priority is at most
+    // what an admin allowed the tenant (clamped, not refused: the request still runs, at the lower band).
+    const requestedPriority = parsed.request.priority;
+    const { priority } = clampPriority(requestedPriority, deps.credentials.maxPriority(tenantId));
     const prepared: PreparedWorkload = {
       ...parsed,
-      request: { ...parsed.request, correlation: { ...parsed.request.correlation, tenantId } },
+      request: { ...parsed.request, priority, correlation: { ...parsed.request.correlation, tenantId } },
     };
     if (deps.dataPolicies !== undefined && !deps.dataPolicies.ready())
       throw new LunaNexaError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Tenant data policies have not loaded yet.');
@@ -236,7 +239,9 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     let closed = false;
     const record = (): void => {
       if (!settled || !closed || !track.finished || deps.requestLog === undefined) return;
-      deps.requestLog.record(requestRecordOf(exchange, prepared, caller.label, track, thrownCode, clock()));
+      deps.requestLog.record(
+        requestRecordOf(exchange, prepared, caller.label, track, thrownCode, clock(), requestedPriority),
+      );
     };
     exchange.res.once('close', () => {
       closed = true;
@@ -629,6 +634,7 @@ function requestRecordOf(
   track: WorkloadTracker,
   thrownCode: string | null,
   finishedAt: Date,
+  requestedPriority: string,
 ): RequestRecord {
   const { request } = prepared;
   const { res } = exchange;
@@ -654,6 +660,11 @@ function requestRecordOf(
     completionTokens: track.completionTokens,
     tenantId: request.correlation.tenantId ?? null,
     caller,
+    routingPolicy: track.routingPolicy,
+    routedTo: track.routedTo,
+    routingReason: track.routingReason,
+    priority: request.priority,
+    requestedPriority,
   };
 }
 

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import {
   type DataClass,
   DataClassSchema,
+  DEFAULT_ROUTING_POLICY,
   ErrorCode,
   type FieldViolation,
   LUNANEXA_HEADERS,
@@ -40,6 +41,8 @@ import {
   workloadToOpenAiCompletionRequest,
 } from '@lunanexa/contracts';
 import {
+  chatPrefixHash,
+  completionPrefixHash,
   isTerminal,
   priorityRank,
   transition,
@@ -90,6 +93,10 @@ export class WorkloadTracker {
   completionTokens: number | null = null;
   /** The code a stream ended with after its first byte (earlier failures are thrown). */
   errorCode: string | null = null;
+  /** The route's routing policy, the replica it chose (base URL) and why; null until a replica was chosen. */
+  routingPolicy: string | null = null;
+  routedTo: string | null = null;
+  routingReason: string | null = null;
   /**
    * The generated text, collected only when the tenant's data policy keeps
    * this request's payload (see payload-capture.ts); null means "do not
@@ -292,7 +299,16 @@ export async function runWorkload(
   try {
     let admission;
     try {
-      admission = deps.admission.admit(route, priorityRank(request.priority), controller.signal);
+      admission = deps.admission.admit(
+        route,
+        {
+          rank: priorityRank(request.priority),
+          tenant: request.correlation.tenantId ?? '',
+          // Hashed only for a prefix-affinity route: every other policy pays nothing for it.
+          ...(route.routingPolicy === 'prefix-affinity' && { prefixHash: prefixHashOf(request) }),
+        },
+        controller.signal,
+      );
     } catch (error: unknown) {
       track.apply('reject');
       throw error;
@@ -332,6 +348,9 @@ export async function runWorkload(
       if (attempt > 0) track.apply('retry');
       track.apply('dispatch');
       tried.add(endpoint);
+      track.routingPolicy = route.routingPolicy ?? DEFAULT_ROUTING_POLICY;
+      track.routedTo = endpoint.baseUrl;
+      track.routingReason = slot.reason;
       track.deploymentId = endpoint.deploymentId ?? route.deploymentId;
       const outcome = await attemptEndpoint(
         endpoint.deploymentId === undefined
@@ -343,7 +362,9 @@ export async function runWorkload(
       lastError = outcome.error;
       slot.release();
       // Failover only to a replica with room now: a retry never jumps a queue.
-      slot = outcome.retryable ? deps.admission.tryAnother(route, tried) : undefined;
+      slot = outcome.retryable
+        ? deps.admission.tryAnother(route, tried, request.correlation.tenantId ?? '')
+        : undefined;
     }
     track.apply('fail');
     throw lastError ?? new LunaNexaError(ErrorCode.UPSTREAM_FAILED, 'No replica answered.');
@@ -359,6 +380,10 @@ export async function runWorkload(
     clearTimeout(timer);
     res.off('close', onClose);
   }
+}
+
+function prefixHashOf(request: WorkloadRequest): number {
+  return request.kind === 'chat' ? chatPrefixHash(request.messages) : completionPrefixHash(request.prompt);
 }
 
 async function attemptEndpoint(exchange: Exchange, endpoint: RouteEndpoint): Promise<Attempt> {

@@ -403,7 +403,7 @@ describe('admission with the load runtimes report', () => {
   });
 
   function granted(controller: AdmissionController, target: ReturnType<typeof route>): string {
-    const admission = controller.admit(target, 1, new AbortController().signal);
+    const admission = controller.admit(target, { rank: 1, tenant: 't' }, new AbortController().signal);
     if (admission.kind !== 'granted') throw new Error('expected a slot now');
     return admission.slot.endpoint.baseUrl;
   }

@@ -23,3 +23,5 @@ export * from './rollout-lifecycle';
 export * from './rollout-actions';
 export * from './node-conditions';
 export * from './sign-in-throttle';
+export * from './routing';
+export * from './fairness';

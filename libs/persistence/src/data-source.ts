@@ -24,6 +24,7 @@ import { NodeConditions1768540000000 } from './migrations/1768540000000-node-con
 import { GpuSamples1768560000000 } from './migrations/1768560000000-gpu-samples';
 import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-throttle';
 import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark-runs';
+import { RoutingAndFairness1768900000000 } from './migrations/1768900000000-routing-and-fairness';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   GpuSamples1768560000000,
   SignInThrottle1768700000000,
   BenchmarkRuns1768810000000,
+  RoutingAndFairness1768900000000,
 ];
 
 export interface DataSourceSettings {

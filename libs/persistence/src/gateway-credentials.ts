@@ -16,6 +16,8 @@ export interface TenantQuotaRow {
   readonly requestsPerMinute: number | null;
   readonly tokensPerMinute: number | null;
   readonly maxConcurrentRequests: number | null;
+  /** The highest priority its requests may run at (`low`/`normal`/`high`); null: any. */
+  readonly maxPriority?: string | null;
 }
 
 /** A gateway key that is not revoked (expired ones are kept so the answer can say "expired"). */
@@ -74,7 +76,7 @@ const nullableDate = (value: unknown): Date | null =>
 const SNAPSHOT_SQL = `
 SELECT
   (SELECT coalesce(json_agg(json_build_object('id', id, 'rpm', requests_per_minute,
-            'tpm', tokens_per_minute, 'concurrent', max_concurrent_requests)), '[]'::json)
+            'tpm', tokens_per_minute, 'concurrent', max_concurrent_requests, 'max_priority', max_priority)), '[]'::json)
      FROM tenants) AS tenants,
   (SELECT coalesce(json_agg(json_build_object('id', id, 'tenant_id', tenant_id, 'key_hash', key_hash,
             'prefix', prefix, 'aliases', aliases, 'expires_at', expires_at)), '[]'::json)
@@ -103,6 +105,7 @@ export async function loadGatewayCredentials(q: Queryable): Promise<GatewayCrede
       requestsPerMinute: nullableNumber(row['rpm']),
       tokensPerMinute: nullableNumber(row['tpm']),
       maxConcurrentRequests: nullableNumber(row['concurrent']),
+      maxPriority: (row['max_priority'] as string | null | undefined) ?? null,
     })),
     gatewayKeys: keys.map((row) => ({
       id: row['id'] as string,

@@ -260,6 +260,13 @@ export interface GatewayRequestRecord {
   readonly tenantId: string | null;
   /** Who called: a gateway key's display prefix or an operator actor; never a secret. */
   readonly caller: string | null;
+  /** The route's routing policy, the replica it chose (base URL) and why (domain RoutingReason); null if none was chosen. */
+  readonly routingPolicy?: string | null;
+  readonly routedTo?: string | null;
+  readonly routingReason?: string | null;
+  /** The priority the request ran at, and the one it asked for (lower only when its tenant's cap clamped it). */
+  readonly priority?: string | null;
+  readonly requestedPriority?: string | null;
 }
 
 /** Appends a batch of request records in one statement (one array per column). */
@@ -271,10 +278,12 @@ export async function insertRequestRecords(
   await q.query(
     `INSERT INTO request_records (request_id, correlation_id, received_at, finished_at, kind, dialect,
             requested_model, model_ref, deployment_id, stream, outcome, error_code, http_status,
-            ttft_ms, duration_ms, prompt_tokens, completion_tokens, tenant_id, caller)
+            ttft_ms, duration_ms, prompt_tokens, completion_tokens, tenant_id, caller,
+            routing_policy, routed_to, routing_reason, priority, requested_priority)
      SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
             $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::int[],
-            $14::float8[], $15::float8[], $16::int[], $17::int[], $18::text[], $19::text[])`,
+            $14::float8[], $15::float8[], $16::int[], $17::int[], $18::text[], $19::text[],
+            $20::text[], $21::text[], $22::text[], $23::text[], $24::text[])`,
     [
       pick((e) => e.requestId),
       pick((e) => e.correlationId),
@@ -295,6 +304,11 @@ export async function insertRequestRecords(
       pick((e) => e.completionTokens),
       pick((e) => e.tenantId),
       pick((e) => e.caller),
+      pick((e) => e.routingPolicy ?? null),
+      pick((e) => e.routedTo ?? null),
+      pick((e) => e.routingReason ?? null),
+      pick((e) => e.priority ?? null),
+      pick((e) => e.requestedPriority ?? null),
     ],
   );
 }

@@ -20,6 +20,9 @@ import type { Queryable } from './fleet';
  * rollout) stops serving at the next refresh; the license's allowed data
  * classes travel with the route so the gateway can refuse other classes.
  *
+ * Each row carries its deployment's routing policy, which the gateway's
+ * admission applies to the route.
+ *
  * The runtime load the replica last reported rides along as stored (nulls
  * when unread); the gateway judges its age itself (RUNTIME_LOAD_STALE_MS in
  * libs/domain), because a snapshot can outlive a database outage.
@@ -31,6 +34,7 @@ const ROUTES_SQL = `
 SELECT d.id AS deployment_id,
        d.model_ref,
        d.created_at AS deployment_created_at,
+       d.routing_policy,
        n.address,
        a.endpoint_port,
        mv.context_length,
@@ -83,6 +87,8 @@ export interface RoutableReplicaRow {
   readonly deployment_id: string;
   readonly model_ref: string;
   readonly deployment_created_at: Date;
+  /** contracts ROUTING_POLICIES; the gateway treats an unknown value as the default. */
+  readonly routing_policy: string;
   readonly address: string;
   readonly endpoint_port: number;
   readonly context_length: number | null;

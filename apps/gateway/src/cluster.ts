@@ -46,6 +46,16 @@ type ToWorker =
     }
   | { readonly type: 'lunanexa:drain' };
 
+/**
+ * Messages sent in one event-loop turn travel as one: each IPC message is a
+ * pipe write and a wake-up of the other process, the largest cost of a
+ * limited tenant's request in a worker's profile.
+ */
+interface Batch<T> {
+  readonly type: 'lunanexa:batch';
+  readonly items: readonly T[];
+}
+
 function isMessage<T extends { type: string }>(message: unknown, prefix = 'lunanexa:'): message is T {
   return (
     typeof message === 'object' &&
@@ -87,24 +97,13 @@ class PrimaryChannel {
   private readonly quota = new Map<number, Pending<QuotaDecision>>();
   private readonly metrics = new Map<number, Pending<string>>();
 
-  constructor(onDrain: () => void) {
+  private outbox: ToPrimary[] = [];
+
+  constructor(private readonly onDrain: () => void) {
     process.on('message', (message: unknown) => {
-      if (!isMessage<ToWorker>(message)) return;
-      if (message.type === 'lunanexa:drain') onDrain();
-      else if (message.type === 'lunanexa:quota-decision') {
-        const pending = this.quota.get(message.id);
-        if (pending === undefined) return;
-        this.quota.delete(message.id);
-        clearTimeout(pending.timer);
-        pending.resolve(message.decision);
-      } else {
-        const pending = this.metrics.get(message.id);
-        if (pending === undefined) return;
-        this.metrics.delete(message.id);
-        clearTimeout(pending.timer);
-        if (message.text === null) pending.reject(new Error(message.error ?? 'no metrics'));
-        else pending.resolve(message.text);
-      }
+      if (!isMessage<ToWorker | Batch<ToWorker>>(message)) return;
+      if (message.type === 'lunanexa:batch') for (const item of message.items) this.receive(item);
+      else this.receive(message);
     });
     process.once('disconnect', () => {
       const gone = new Error('the gateway primary is gone');
@@ -117,8 +116,36 @@ class PrimaryChannel {
     });
   }
 
+  private receive(message: ToWorker): void {
+    if (message.type === 'lunanexa:drain') this.onDrain();
+    else if (message.type === 'lunanexa:quota-decision') {
+      const pending = this.quota.get(message.id);
+      if (pending === undefined) return;
+      this.quota.delete(message.id);
+      clearTimeout(pending.timer);
+      pending.resolve(message.decision);
+    } else {
+      const pending = this.metrics.get(message.id);
+      if (pending === undefined) return;
+      this.metrics.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.text === null) pending.reject(new Error(message.error ?? 'no metrics'));
+      else pending.resolve(message.text);
+    }
+  }
+
   send(message: ToPrimary): void {
-    if (process.connected) process.send?.(message);
+    this.outbox.push(message);
+    if (this.outbox.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const items = this.outbox;
+    this.outbox = [];
+    if (!process.connected || items.length === 0) return;
+    process.send?.(
+      items.length === 1 ? items[0] : ({ type: 'lunanexa:batch', items } satisfies Batch<ToPrimary>),
+    );
   }
 
   admit(tenantId: string, limits: TenantQuotaLimits, onLateAdmit: () => void): Promise<QuotaDecision> {
@@ -270,11 +297,20 @@ export function runGatewayPrimary(options: PrimaryOptions): Promise<void> {
   };
 
   const onMessage = (worker: Worker, message: unknown): void => {
-    if (!isMessage<ToPrimary>(message)) return;
+    if (!isMessage<ToPrimary | Batch<ToPrimary>>(message)) return;
+    const replies: ToWorker[] = [];
+    if (message.type === 'lunanexa:batch') for (const item of message.items) handle(worker, item, replies);
+    else handle(worker, message, replies);
+    if (replies.length === 1) send(worker, replies[0]);
+    else if (replies.length > 1)
+      send(worker, { type: 'lunanexa:batch', items: replies } satisfies Batch<ToWorker>);
+  };
+
+  const handle = (worker: Worker, message: ToPrimary, replies: ToWorker[]): void => {
     switch (message.type) {
       case 'lunanexa:quota-admit': {
         const decision = ledger.admit(worker.id, message.tenantId, message.limits);
-        worker.send({ type: 'lunanexa:quota-decision', id: message.id, decision } satisfies ToWorker);
+        replies.push({ type: 'lunanexa:quota-decision', id: message.id, decision });
         return;
       }
       case 'lunanexa:quota-finish':
@@ -353,6 +389,7 @@ export function runGatewayPrimary(options: PrimaryOptions): Promise<void> {
   });
 }
 
-function send(worker: Worker | undefined, message: ToWorker): void {
+function send(worker: Worker | undefined, message: ToWorker | Batch<ToWorker> | undefined): void {
+  if (message === undefined) return;
   if (worker?.isConnected()) worker.send(message);
 }

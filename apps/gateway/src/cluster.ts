@@ -65,6 +65,8 @@ function isMessage<T extends { type: string }>(message: unknown, prefix = 'lunan
   );
 }
 
+/** The longest a worker holds back the news that a limited tenant's request ended. */
+const FINISH_DELAY_MS = 5;
 /** How long a worker waits for the primary's answer before refusing with 503. */
 const PRIMARY_ANSWER_MS = 5_000;
 /** A worker that dies sooner than this after its start is restarted after a growing pause. */
@@ -134,12 +136,30 @@ class PrimaryChannel {
     }
   }
 
-  send(message: ToPrimary): void {
+  /**
+   * Queues a message for the primary. Urgent ones (someone waits for the
+   * answer) leave at the end of this event-loop turn; the rest (a request's
+   * end) ride along with the next urgent one, or leave after
+   * FINISH_DELAY_MS — a freed slot is seen by the primary that much later
+   * at most, and a busy worker sends one message per request instead of two.
+   */
+  send(message: ToPrimary, urgent = true): void {
     this.outbox.push(message);
-    if (this.outbox.length === 1) setImmediate(() => this.flush());
+    if (urgent && !this.flushSoon) {
+      this.flushSoon = true;
+      setImmediate(() => this.flush());
+    } else if (!urgent && this.flushLater === undefined) {
+      this.flushLater = setTimeout(() => this.flush(), FINISH_DELAY_MS);
+    }
   }
 
+  private flushSoon = false;
+  private flushLater: NodeJS.Timeout | undefined;
+
   private flush(): void {
+    this.flushSoon = false;
+    clearTimeout(this.flushLater);
+    this.flushLater = undefined;
     const items = this.outbox;
     this.outbox = [];
     if (!process.connected || items.length === 0) return;
@@ -203,12 +223,10 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
     const limits = this.table.quota(tenantId);
     if (unlimited(limits)) return NO_TICKET;
     const finish = (tokensUsed: number): void =>
-      this.channel.send({
-        type: 'lunanexa:quota-finish',
-        tenantId,
-        limits: this.table.quota(tenantId),
-        tokensUsed,
-      });
+      this.channel.send(
+        { type: 'lunanexa:quota-finish', tenantId, limits: this.table.quota(tenantId), tokensUsed },
+        false,
+      );
     return this.channel
       .admit(tenantId, limits, () => finish(0))
       .then(

@@ -33,6 +33,14 @@ export interface FakeRuntimeConfig {
   readonly maxNumSeqs: number;
   /** Tokens the simulated KV cache holds; vllm:kv_cache_usage_perc is the running requests' tokens over this. */
   readonly kvCacheTokens: number;
+  /**
+   * Prompt tokens prefilled per second: the time to first token grows by the
+   * prompt's uncached tokens over this. 0 (the default): prefill is free and
+   * the prefix cache changes nothing.
+   */
+  readonly prefillTokensPerSecond: number;
+  /** Tokens of prompt prefixes kept for reuse (least recently used evicted); see prefix-cache.ts. */
+  readonly prefixCacheTokens: number;
   /** Exit abruptly (status 70) once the N-th inference request has been answered; null: never. */
   readonly crashAfterRequests: number | null;
   /** Simulated model loading: /health answers 503 `loading` this long after listening. */
@@ -59,6 +67,8 @@ export const FAKE_RUNTIME_OPTIONS: Readonly<
   errorRate: { flag: 'error-rate', env: 'LUNANEXA_FAKE_ERROR_RATE' },
   maxNumSeqs: { flag: 'max-num-seqs', env: 'LUNANEXA_FAKE_MAX_NUM_SEQS' },
   kvCacheTokens: { flag: 'kv-cache-tokens', env: 'LUNANEXA_FAKE_KV_CACHE_TOKENS' },
+  prefillTokensPerSecond: { flag: 'prefill-tokens-per-second', env: 'LUNANEXA_FAKE_PREFILL_TOKENS_PER_SECOND' },
+  prefixCacheTokens: { flag: 'prefix-cache-tokens', env: 'LUNANEXA_FAKE_PREFIX_CACHE_TOKENS' },
   crashAfterRequests: { flag: 'crash-after-requests', env: 'LUNANEXA_FAKE_CRASH_AFTER_REQUESTS' },
   startupDelayMs: { flag: 'startup-delay-ms', env: 'LUNANEXA_FAKE_STARTUP_DELAY_MS' },
   shutdownGraceMs: { flag: 'shutdown-grace-ms', env: 'LUNANEXA_FAKE_SHUTDOWN_GRACE_MS' },
@@ -106,6 +116,8 @@ const FakeRuntimeConfigSchema = z.object({
   // vLLM's default batch limit; the tests and benches never have this many requests on one runtime.
   maxNumSeqs: integer(1, 65_536).default(256),
   kvCacheTokens: integer(1, 1_000_000_000).default(131_072),
+  prefillTokensPerSecond: integer(0, 1_000_000_000).default(0),
+  prefixCacheTokens: integer(0, 1_000_000_000).default(65_536),
   crashAfterRequests: integer(1, 1_000_000_000).nullable().default(null),
   startupDelayMs: integer(0, 3_600_000).default(0),
   shutdownGraceMs: integer(0, 600_000).default(5000),

@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import { FAKE_RUNTIME_SERVICE, type FakeRuntimeConfig } from './config';
 import { failureSchedule, ratePpm } from './faults';
 import { generate, type FakePrompt, type Generation } from './generator';
+import { PrefixCache, promptPrefixes } from './prefix-cache';
 import { RunQueue } from './run-queue';
 
 /** Bodies above this are refused with 413; a chat request is a few KiB. */
@@ -49,6 +50,7 @@ export interface FakeRuntimeMetrics {
   readonly registry: Registry;
   readonly requests: Counter<'route' | 'outcome'>;
   readonly generatedTokens: Counter;
+  readonly prefixCacheHitTokens: Counter;
   readonly requestsRunning: Gauge<'model_name'>;
   readonly requestsWaiting: Gauge<'model_name'>;
   readonly kvCacheUsage: Gauge<'model_name'>;
@@ -102,6 +104,7 @@ interface Plan {
   readonly model: string;
   readonly stream: boolean;
   readonly includeUsage: boolean;
+  readonly prompt: FakePrompt;
   readonly generation: Generation;
 }
 
@@ -110,6 +113,7 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
   const service = createServiceMetrics(FAKE_RUNTIME_SERVICE, options.build);
   const inFlight = new Set<ServerResponse>();
   const runQueue = new RunQueue(config.maxNumSeqs);
+  const prefixCache = new PrefixCache(config.prefixCacheTokens);
   /** Tokens each running request holds in the simulated KV cache: its prompt plus what it generated so far. */
   const cachedTokens = new Map<ServerResponse, number>();
   const metrics: FakeRuntimeMetrics = {
@@ -118,6 +122,11 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
       name: 'lunanexa_fake_runtime_requests_total',
       help: 'Inference requests answered, by route and outcome.',
       labelNames: ['route', 'outcome'] as const,
+      registers: [service.registry],
+    }),
+    prefixCacheHitTokens: new Counter({
+      name: 'lunanexa_fake_runtime_prefix_cache_hit_tokens_total',
+      help: 'Prompt tokens found in the prefix cache, so not prefilled again.',
       registers: [service.registry],
     }),
     generatedTokens: new Counter({
@@ -224,6 +233,8 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
     let generation: Generation | null = null;
     let stream = false;
     let sentTokens = 0;
+    /** The simulated prefill's own figures, logged so a benchmark can tell cache effects from machine noise. */
+    let prefill: { cachedPromptTokens: number; prefillMs: number } | null = null;
     if (loading()) {
       metrics.requests.inc({ route, outcome: 'loading' });
       sendError(res, loadingFailure());
@@ -256,6 +267,7 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
           stream,
           promptTokens: generation?.promptTokens ?? null,
           completionTokens: generation === null ? null : sentTokens,
+          ...(prefill !== null && prefill),
           durationMs: Math.round(performance.now() - startedAt),
         },
         'inference request finished',
@@ -295,8 +307,10 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
         metrics.generatedTokens.inc(count);
         if (!ended) cachedTokens.set(res, promptTokens + sentTokens);
       };
-      if (plan.stream) await streamPlan(plan, req, res, onTokens);
-      else await respondPlan(plan, res, onTokens);
+      prefill = prefillOf(plan);
+      const prefillMs = prefill?.prefillMs ?? 0;
+      if (plan.stream) await streamPlan(plan, req, res, onTokens, prefillMs);
+      else await respondPlan(plan, res, onTokens, prefillMs);
     } catch (error: unknown) {
       if (error instanceof HttpFailure) {
         outcome = error.outcome;
@@ -360,19 +374,37 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
       model: config.model,
       stream: request.stream === true,
       includeUsage: request.stream_options?.include_usage === true,
+      prompt,
       generation,
     };
   }
 
+  /**
+   * Extra time to first token for prefilling the prompt's tokens the prefix
+   * cache does not hold; 0 when prefill is modelled as free (the default).
+   */
+  function prefillOf(plan: Plan): { cachedPromptTokens: number; prefillMs: number } | null {
+    if (config.prefillTokensPerSecond === 0) return null;
+    const cached = prefixCache.serve(promptPrefixes(plan.prompt));
+    metrics.prefixCacheHitTokens.inc(cached);
+    const uncached = Math.max(0, plan.generation.promptTokens - cached);
+    return { cachedPromptTokens: cached, prefillMs: (uncached * 1000) / config.prefillTokensPerSecond };
+  }
+
   /** When token i (0-based) is due, in performance.now() milliseconds. */
-  function schedule(startedAt: number): (index: number) => number {
+  function schedule(startedAt: number, prefillMs: number): (index: number) => number {
     const interval = 1000 / config.tokensPerSecond;
-    return (index) => startedAt + config.ttftMs + index * interval;
+    return (index) => startedAt + config.ttftMs + prefillMs + index * interval;
   }
 
   /** Non-streamed: the whole answer once the last token would have been generated. */
-  function respondPlan(plan: Plan, res: ServerResponse, onTokens: (count: number) => void): Promise<void> {
-    const dueAt = schedule(performance.now())(Math.max(plan.generation.pieces.length - 1, 0));
+  function respondPlan(
+    plan: Plan,
+    res: ServerResponse,
+    onTokens: (count: number) => void,
+    prefillMs: number,
+  ): Promise<void> {
+    const dueAt = schedule(performance.now(), prefillMs)(Math.max(plan.generation.pieces.length - 1, 0));
     return new Promise((resolve) => {
       const timer = setTimeout(
         () => {
@@ -401,8 +433,9 @@ export function createFakeRuntimeServer(options: FakeRuntimeServerOptions): Fake
     req: IncomingMessage,
     res: ServerResponse,
     onTokens: (count: number) => void,
+    prefillMs: number,
   ): Promise<void> {
-    const dueAt = schedule(performance.now());
+    const dueAt = schedule(performance.now(), prefillMs);
     const pieces = plan.generation.pieces;
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',

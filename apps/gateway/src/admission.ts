@@ -3,6 +3,8 @@ import {
   FAIR_ACTIVE_WINDOW_MS,
   FairQueue,
   PRIORITIES_BY_RANK,
+  type PeakWindow,
+  notePeak,
   type HashRing,
   type RoutingReason,
   type TenantShare,
@@ -70,14 +72,20 @@ interface EndpointLoad {
   readonly groups: Set<Group>;
 }
 
+interface TenantState extends PeakWindow {
+  inFlight: number;
+  lastSeenMs: number;
+  recentPeak: number;
+}
+
 /** The replicas one route resolves to (an alias's deployment, or a pinned ref's replicas) and their queue. */
 interface Group {
   readonly key: string;
   deploymentId: string;
   /** Waiters per priority rank, round robin between tenants within one. */
   readonly queues: FairQueue<Waiter>[];
-  /** Slots each tenant holds and when it last asked; only kept while the group lives. */
-  readonly tenants: Map<string, { inFlight: number; lastSeenMs: number }>;
+  /** Slots each tenant holds, its recent peak and when it last asked; only kept while the group lives. */
+  readonly tenants: Map<string, TenantState>;
   queued: number;
   /** Replicas of the route as last seen, for capacity and queue bounds. */
   replicas: number;
@@ -85,6 +93,9 @@ interface Group {
   /** Exponentially weighted service time (ms), for Retry-After. */
   serviceMs: number;
 }
+
+/** Prefixes whose spill target admission remembers; a few hundred KiB at most. */
+export const SPILL_MEMORY = 8192;
 
 /** The group a route belongs to: an alias side is one deployment; a pinned ref may span several. */
 export function groupKeyOf(route: Route): string {
@@ -114,6 +125,13 @@ export class AdmissionController {
   private readonly groups = new Map<string, Group>();
   /** Rings by the route's replica set: rebuilt only when the set changes (a route snapshot reuses its arrays). */
   private readonly rings = new WeakMap<readonly RouteEndpoint[], HashRing>();
+  /**
+   * Where each prefix last spilled to when its own replica was above the
+   * bound (hash → base URL), oldest first, at most SPILL_MEMORY entries: the
+   * next spill of that prefix goes there again if it has room, so a popular
+   * prefix warms one second replica instead of every replica in turn.
+   */
+  private readonly spills = new Map<number, string>();
 
   constructor(
     private readonly limits: AdmissionLimits,
@@ -232,10 +250,11 @@ export class AdmissionController {
     return group;
   }
 
-  private tenantShare(group: Group, tenant: string): { inFlight: number; lastSeenMs: number } {
+  private tenantShare(group: Group, tenant: string): TenantState {
     let share = group.tenants.get(tenant);
     if (share === undefined) {
-      share = { inFlight: 0, lastSeenMs: this.now() };
+      const now = this.now();
+      share = { inFlight: 0, lastSeenMs: now, recentPeak: 0, peak: 0, previousPeak: 0, windowStartMs: now };
       group.tenants.set(tenant, share);
     }
     return share;
@@ -295,11 +314,21 @@ export class AdmissionController {
     let reason: RoutingReason;
     if (policy === 'prefix-affinity' && prefixHash !== undefined) {
       const position = new Map(candidates.map((endpoint, i) => [endpoint.baseUrl, i]));
-      const order = ringOrder(this.ring(route), prefixHash).flatMap((baseUrl) => {
+      const ring = ringOrder(this.ring(route), prefixHash);
+      const spilled = this.spills.get(prefixHash);
+      // The ring's order, with the prefix's last spill target moved right behind its own replica.
+      if (spilled !== undefined && ring.indexOf(spilled) > 1) {
+        ring.splice(ring.indexOf(spilled), 1);
+        ring.splice(1, 0, spilled);
+      }
+      const order = ring.flatMap((baseUrl) => {
         const i = position.get(baseUrl);
         return i === undefined ? [] : [i];
       });
       ({ index, reason } = chooseAffinityReplica(order, loads, this.limits.replicaConcurrency));
+      const chosen = candidates[index];
+      if (reason === 'affinity-overflow' && chosen !== undefined)
+        this.rememberSpill(prefixHash, chosen.baseUrl);
     } else if (policy === 'round-robin') {
       index = chooseRotationReplica(loads, this.limits.replicaConcurrency);
       reason = 'rotation';
@@ -315,12 +344,22 @@ export class AdmissionController {
     return this.grant(group, endpoint, tenant, reason);
   }
 
+  private rememberSpill(prefixHash: number, baseUrl: string): void {
+    this.spills.delete(prefixHash);
+    this.spills.set(prefixHash, baseUrl);
+    if (this.spills.size > SPILL_MEMORY) {
+      const oldest = this.spills.keys().next();
+      if (oldest.done !== true) this.spills.delete(oldest.value);
+    }
+  }
+
   private grant(group: Group, endpoint: RouteEndpoint, tenant: string, reason: RoutingReason): Slot {
     const load = this.load(endpoint);
     const share = this.tenantShare(group, tenant);
     load.inFlight += 1;
     group.inFlight += 1;
     share.inFlight += 1;
+    share.recentPeak = notePeak(share, share.inFlight, this.now());
     const started = this.now();
     let released = false;
     return {

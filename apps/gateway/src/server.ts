@@ -669,6 +669,7 @@ function requestRecordOf(
     routingPolicy: track.routingPolicy,
     routedTo: track.routedTo,
     routingReason: track.routingReason,
+    queueWaitMs: track.queueWaitMs,
     priority: request.priority,
     requestedPriority,
   };

@@ -44,6 +44,7 @@ import {
   chatPrefixHash,
   completionPrefixHash,
   isTerminal,
+  policyHashesPrefix,
   priorityRank,
   transition,
   type WorkloadEvent,
@@ -97,6 +98,8 @@ export class WorkloadTracker {
   routingPolicy: string | null = null;
   routedTo: string | null = null;
   routingReason: string | null = null;
+  /** Milliseconds between admission and a slot: 0 when granted at once; null when it never got one. */
+  queueWaitMs: number | null = null;
   /**
    * The generated text, collected only when the tenant's data policy keeps
    * this request's payload (see payload-capture.ts); null means "do not
@@ -305,7 +308,9 @@ export async function runWorkload(
           rank: priorityRank(request.priority),
           tenant: request.correlation.tenantId ?? '',
           // Hashed only for a prefix-affinity route: every other policy pays nothing for it.
-          ...(route.routingPolicy === 'prefix-affinity' && { prefixHash: prefixHashOf(request) }),
+          ...(policyHashesPrefix(route.routingPolicy ?? DEFAULT_ROUTING_POLICY) && {
+            prefixHash: prefixHashOf(request),
+          }),
         },
         controller.signal,
       );
@@ -318,10 +323,13 @@ export async function runWorkload(
     track.deploymentId = route.deploymentId;
     if (admission.kind === 'granted') {
       slot = admission.slot;
+      track.queueWaitMs = 0;
     } else {
       track.apply('enqueue');
+      const queuedAt = process.hrtime.bigint();
       try {
         slot = await admission.slot;
+        track.queueWaitMs = Number(process.hrtime.bigint() - queuedAt) / 1e6;
       } catch (error: unknown) {
         // Shed for a more urgent request, or no room within the longest wait: still before any byte.
         if (!controller.signal.aborted) track.apply('shed');

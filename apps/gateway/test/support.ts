@@ -9,6 +9,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { hashBearerSecret } from '@lunanexa/credentials';
+import type { GatewayCredentialSnapshot } from '@lunanexa/persistence';
 import { createLogger } from '@lunanexa/observability';
 import type { AdmissionLimits } from '../src/admission';
 import { type CredentialTable, StaticCredentialTable } from '../src/credential-table';
@@ -55,8 +56,11 @@ export const TEST_ADMISSION: AdmissionLimits = {
 };
 
 /** Credentials holding the test operator, plus whatever a test adds (tenants, keys). */
-export function testCredentials(): StaticCredentialTable {
+export function testCredentials(
+  extra: Partial<Pick<GatewayCredentialSnapshot, 'tenants' | 'gatewayKeys'>> = {},
+): StaticCredentialTable {
   return new StaticCredentialTable({
+    ...extra,
     operators: [
       { id: TEST_OPERATOR_ID, username: 'test-operator', role: 'operator', sessionEpoch: 0, disabled: false },
     ],

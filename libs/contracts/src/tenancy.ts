@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoTimestampSchema, NameSchema, OpaqueIdSchema } from './common';
+import { WorkloadPrioritySchema } from './workload';
 import {
   GATEWAY_KEY_DISPLAY_PREFIX_PATTERN,
   GATEWAY_KEY_MAX_ALIASES,
@@ -67,6 +68,12 @@ export const TenantSchema = z
     /** For people; requests name the tenant by `id`. */
     displayName: TenantDisplayNameSchema.nullable(),
     quota: TenantQuotaSchema,
+    /**
+     * The highest priority the gateway lets this tenant's requests run at; a
+     * higher `x-lunanexa-priority` is lowered to it (and recorded). Null or
+     * absent: any priority.
+     */
+    maxPriority: WorkloadPrioritySchema.nullable().optional(),
     /** Actors as audit events name them (`operator:<name>`, `token:<prefix>`). */
     createdBy: ActorTextSchema,
     createdAt: IsoTimestampSchema,

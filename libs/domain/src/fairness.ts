@@ -117,7 +117,7 @@ export function fairShedVictim(
   return largest.waiting > ownWaiting ? largest.tenant : null;
 }
 
-/** Slots held back per recently active lighter tenant: enough for a steady low-rate tenant's own overlap. */
+/** Slots held back at least per recently active lighter tenant. */
 export const FAIR_HEADROOM_PER_TENANT = 2;
 
 /** A tenant counts as active this long after its last request, so a steady low-rate tenant keeps its headroom. */
@@ -127,14 +127,34 @@ export const FAIR_ACTIVE_WINDOW_MS = 10_000;
 export interface TenantShare {
   readonly inFlight: number;
   readonly lastSeenMs: number;
+  /** Most requests it had running at once lately (this window and the last, see notePeak). */
+  readonly recentPeak: number;
+}
+
+/** The tenant's peak, rolled over every FAIR_ACTIVE_WINDOW_MS, so one old burst is forgotten within two windows. */
+export interface PeakWindow {
+  peak: number;
+  previousPeak: number;
+  windowStartMs: number;
+}
+
+/** Notes `inFlight` at `nowMs`; returns the recent peak (this window's or the last one's, the larger). */
+export function notePeak(window: PeakWindow, inFlight: number, nowMs: number): number {
+  if (nowMs - window.windowStartMs > FAIR_ACTIVE_WINDOW_MS) {
+    window.previousPeak = window.peak;
+    window.peak = inFlight;
+    window.windowStartMs = nowMs;
+  } else if (inFlight > window.peak) window.peak = inFlight;
+  return Math.max(window.peak, window.previousPeak);
 }
 
 /**
  * Slots of a group a request of a tenant holding `ownInFlight` must leave
  * free: for each other tenant active within FAIR_ACTIVE_WINDOW_MS that holds
- * fewer slots, what it lacks of FAIR_HEADROOM_PER_TENANT; at most half the
- * group's capacity, so headroom never halves throughput. With a single
- * tenant nothing is held back.
+ * fewer slots, what it lacks of one more than its recent peak (at least
+ * FAIR_HEADROOM_PER_TENANT) — so a steady tenant's own overlap finds a slot
+ * free; at most half the group's capacity, so headroom never halves
+ * throughput. With a single tenant nothing is held back.
  */
 export function fairHeadroom(
   ownInFlight: number,
@@ -145,7 +165,8 @@ export function fairHeadroom(
   let reserved = 0;
   for (const other of others) {
     if (other.inFlight >= ownInFlight || nowMs - other.lastSeenMs > FAIR_ACTIVE_WINDOW_MS) continue;
-    reserved += Math.max(0, FAIR_HEADROOM_PER_TENANT - other.inFlight);
+    const wants = Math.max(FAIR_HEADROOM_PER_TENANT, other.recentPeak + 1);
+    reserved += Math.max(0, wants - other.inFlight);
   }
   return Math.min(reserved, Math.floor(capacity / 2));
 }

@@ -33,10 +33,13 @@ export const AFFINITY_LOAD_FACTOR = 1.25;
 export const RING_POINTS_PER_REPLICA = 160;
 
 /**
- * How much of a prompt the affinity hash reads: the system prompt and the
- * first user message are what repeats across a tenant's or a conversation's
- * requests; later turns differ, and hashing them would scatter one
- * conversation's requests over every replica.
+ * How much of a prompt the affinity hash reads at most. What it reads is the
+ * part of a chat that repeats: the system prompt when there is one (every
+ * conversation of a tenant or an application starts with it), otherwise the
+ * first user message (every turn of one conversation re-sends it). Hashing
+ * the first user message as well when a system prompt exists would scatter a
+ * tenant's single-turn requests — each asks something new — over every
+ * replica, and each replica would have to cache every tenant's system prompt.
  */
 export const AFFINITY_PREFIX_MAX_CHARS = 16_384;
 
@@ -51,16 +54,20 @@ export function fnv1a(text: string, hash = 0x811c9dc5, limit = text.length): num
   return h >>> 0;
 }
 
-/** The hash of a chat request's affinity prefix: its system messages and first user message. */
+/** The hash of a chat request's affinity prefix: its leading system messages, else its first user message. */
 export function chatPrefixHash(messages: readonly Pick<ChatMessage, 'role' | 'content'>[]): number {
   let hash = 0x811c9dc5;
   let budget = AFFINITY_PREFIX_MAX_CHARS;
+  let sawSystem = false;
   for (const message of messages) {
     if (budget <= 0) break;
+    const system = message.role === 'system';
+    if (!system && sawSystem) break;
     hash = fnv1a(message.role, hash);
     hash = fnv1a(message.content, hash, budget);
     budget -= message.content.length;
-    if (message.role === 'user') break;
+    if (system) sawSystem = true;
+    else if (message.role === 'user') break;
   }
   return hash;
 }

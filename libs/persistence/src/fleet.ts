@@ -13,7 +13,10 @@ import type {
   NodeLifecycleState,
   ReplicaState,
   Taint,
+  RoutingPolicy,
 } from '@lunanexa/contracts';
+import { DEFAULT_ROUTING_POLICY, RoutingPolicySchema } from '@lunanexa/contracts';
+import { returnedRows } from './returning';
 
 /**
  * The fleet tables (migration 1767312000000) as typed rows, and the queries
@@ -762,6 +765,8 @@ export interface DeploymentRow {
   readonly purpose: DeploymentPurpose;
   readonly rolloutId: string | null;
   readonly placementStrategy: PlacementStrategy;
+  /** How the gateway picks among its replicas (contracts ROUTING_POLICIES); read from the row, default least-loaded. */
+  readonly routingPolicy?: RoutingPolicy;
   /** The scheduler's last decision; null until first placed. */
   readonly placement: DeploymentPlacement | null;
   readonly createdBy: string;
@@ -771,7 +776,7 @@ export interface DeploymentRow {
 
 const DEPLOYMENT_COLUMNS = `id, name, model_version_id, model_ref, state, state_reason, generation,
   observed_generation, desired_replicas, node_selector, requested_node_id, workflow_id, purpose, rollout_id,
-  placement, placement_strategy, created_by, created_at, updated_at`;
+  placement, placement_strategy, created_by, created_at, updated_at, routing_policy`;
 
 function deploymentFromRow(row: Raw): DeploymentRow {
   return {
@@ -790,11 +795,35 @@ function deploymentFromRow(row: Raw): DeploymentRow {
     purpose: row['purpose'] as DeploymentPurpose,
     rolloutId: (row['rollout_id'] as string | null) ?? null,
     placementStrategy: row['placement_strategy'] as PlacementStrategy,
+    routingPolicy: RoutingPolicySchema.safeParse(row['routing_policy']).data ?? DEFAULT_ROUTING_POLICY,
     placement: (row['placement'] as DeploymentPlacement | null) ?? null,
     createdBy: row['created_by'] as string,
     createdAt: date(row['created_at']) ?? new Date(0),
     updatedAt: date(row['updated_at']) ?? new Date(0),
   };
+}
+
+/**
+ * Sets a deployment's routing policy; the gateways pick it up at their next
+ * route refresh (about a second). Returns the policy it had, or null when
+ * there is no such deployment.
+ */
+export async function setDeploymentRoutingPolicy(
+  q: Queryable,
+  deploymentId: string,
+  policy: RoutingPolicy,
+): Promise<RoutingPolicy | null> {
+  const rows = await q.query<unknown>(
+    `UPDATE deployments d SET routing_policy = $2
+       FROM (SELECT id, routing_policy AS before FROM deployments WHERE id = $1 FOR UPDATE) old
+      WHERE d.id = old.id
+      RETURNING old.before`,
+    [deploymentId, policy],
+  );
+  const row = returnedRows<Raw>(rows)[0];
+  return row === undefined
+    ? null
+    : (RoutingPolicySchema.safeParse(row['before']).data ?? DEFAULT_ROUTING_POLICY);
 }
 
 export async function findDeployment(

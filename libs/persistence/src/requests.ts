@@ -264,6 +264,8 @@ export interface GatewayRequestRecord {
   readonly routingPolicy?: string | null;
   readonly routedTo?: string | null;
   readonly routingReason?: string | null;
+  /** Milliseconds the request waited in the gateway's queue for a replica slot (0: none); null: never got one. */
+  readonly queueWaitMs?: number | null;
   /** The priority the request ran at, and the one it asked for (lower only when its tenant's cap clamped it). */
   readonly priority?: string | null;
   readonly requestedPriority?: string | null;
@@ -279,11 +281,11 @@ export async function insertRequestRecords(
     `INSERT INTO request_records (request_id, correlation_id, received_at, finished_at, kind, dialect,
             requested_model, model_ref, deployment_id, stream, outcome, error_code, http_status,
             ttft_ms, duration_ms, prompt_tokens, completion_tokens, tenant_id, caller,
-            routing_policy, routed_to, routing_reason, priority, requested_priority)
+            routing_policy, routed_to, routing_reason, priority, requested_priority, queue_wait_ms)
      SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[],
             $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::int[],
             $14::float8[], $15::float8[], $16::int[], $17::int[], $18::text[], $19::text[],
-            $20::text[], $21::text[], $22::text[], $23::text[], $24::text[])`,
+            $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::float8[])`,
     [
       pick((e) => e.requestId),
       pick((e) => e.correlationId),
@@ -309,6 +311,7 @@ export async function insertRequestRecords(
       pick((e) => e.routingReason ?? null),
       pick((e) => e.priority ?? null),
       pick((e) => e.requestedPriority ?? null),
+      pick((e) => e.queueWaitMs ?? null),
     ],
   );
 }

@@ -1,4 +1,4 @@
-import type { GatewayKey, Tenant } from '@lunanexa/contracts';
+import { type GatewayKey, type Tenant, WorkloadPrioritySchema } from '@lunanexa/contracts';
 import type { Queryable } from './fleet';
 import { returnedRows } from './returning';
 
@@ -23,7 +23,7 @@ const numberOrNull = (value: unknown): number | null =>
 // ------------------------------------------------------------------------------------------- tenants
 
 const TENANT_COLUMNS = `id, display_name, requests_per_minute, tokens_per_minute, max_concurrent_requests,
-  created_by, created_at, updated_by, updated_at`;
+  created_by, created_at, updated_by, updated_at, max_priority`;
 
 export function tenantFromRow(row: Raw): Tenant {
   return {
@@ -34,6 +34,7 @@ export function tenantFromRow(row: Raw): Tenant {
       tokensPerMinute: numberOrNull(row['tokens_per_minute']),
       maxConcurrentRequests: numberOrNull(row['max_concurrent_requests']),
     },
+    maxPriority: WorkloadPrioritySchema.safeParse(row['max_priority']).data ?? null,
     createdBy: row['created_by'] as string,
     createdAt: iso(row['created_at']),
     updatedBy: row['updated_by'] as string,
@@ -43,7 +44,7 @@ export function tenantFromRow(row: Raw): Tenant {
 
 /** Inserts a new tenant; a duplicate id fails with unique_violation (23505), which the API reports as CONFLICT. */
 export async function insertTenant(q: Queryable, tenant: Tenant): Promise<void> {
-  await q.query(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
+  await q.query(`INSERT INTO tenants (${TENANT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
     tenant.id,
     tenant.displayName,
     tenant.quota.requestsPerMinute,
@@ -53,14 +54,15 @@ export async function insertTenant(q: Queryable, tenant: Tenant): Promise<void> 
     tenant.createdAt,
     tenant.updatedBy,
     tenant.updatedAt,
+    tenant.maxPriority ?? null,
   ]);
 }
 
-/** Writes a tenant's display name, quotas and who/when updated; false when there is no such tenant. */
+/** Writes a tenant's display name, quotas, highest allowed priority and who/when updated; false when there is no such tenant. */
 export async function updateTenant(q: Queryable, tenant: Tenant): Promise<boolean> {
   const raw = await q.query<unknown[]>(
     `UPDATE tenants SET display_name = $2, requests_per_minute = $3, tokens_per_minute = $4,
-            max_concurrent_requests = $5, updated_by = $6, updated_at = $7
+            max_concurrent_requests = $5, updated_by = $6, updated_at = $7, max_priority = $8
       WHERE id = $1 RETURNING id`,
     [
       tenant.id,
@@ -70,6 +72,7 @@ export async function updateTenant(q: Queryable, tenant: Tenant): Promise<boolea
       tenant.quota.maxConcurrentRequests,
       tenant.updatedBy,
       tenant.updatedAt,
+      tenant.maxPriority ?? null,
     ],
   );
   return returnedRows<Raw>(raw).length === 1;

@@ -50,6 +50,19 @@ export class DeploymentsResolver {
   }
 
   @RequirePermission('operate')
+  @Mutation(() => Deployment, {
+    description:
+      'Sets how the gateway picks a replica of this deployment per request (round-robin, least-loaded, prefix-affinity); gateways apply it within about a second. Audited; an unknown policy is VALIDATION_FAILED, an unknown deployment NOT_FOUND.',
+  })
+  setDeploymentRoutingPolicy(
+    @Args('deployment', { description: 'Deployment id or name.' }) deployment: string,
+    @Args('routingPolicy') routingPolicy: string,
+    @Context() ctx: GraphQLContext,
+  ): Promise<Deployment> {
+    return this.deploymentsService.setRoutingPolicy(deployment, routingPolicy, callerOf(ctx));
+  }
+
+  @RequirePermission('operate')
   @Mutation(() => DeploymentOperation, {
     description: 'Stops every replica and waits until the agents report them stopped.',
   })

@@ -7,6 +7,8 @@ import {
   ErrorCode,
   PLACEMENT_STRATEGIES,
   PlacementStrategySchema,
+  ROUTING_POLICIES,
+  RoutingPolicySchema,
   type CompatibleHardware,
   type PlacementStrategy,
   type Runtime,
@@ -28,6 +30,7 @@ import {
   listNodes,
   loadDeployPolicyFacts,
   loadPlacementNodes,
+  setDeploymentRoutingPolicy,
   type DeploymentRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
@@ -234,6 +237,40 @@ export class DeploymentsService {
       temporalUiUrl: started.ref.temporalUiUrl,
       correlationId: caller.ids.correlationId,
     };
+  }
+
+  /**
+   * Sets how the gateways pick among the deployment's replicas. A single-row
+   * change, committed with its audit event (before/after policy) in one
+   * transaction, not a workflow: nothing else moves. Gateways apply it at
+   * their next route refresh. An unknown policy is VALIDATION_FAILED and an
+   * unknown deployment NOT_FOUND; both are audited as refusals and change nothing.
+   */
+  async setRoutingPolicy(idOrName: string, policy: string, caller: Caller): Promise<Deployment> {
+    const context = { actor: caller.actor, action: 'deployment.setRoutingPolicy', ids: caller.ids };
+    const mentioned = { deployment: typeof idOrName === 'string' ? idOrName.slice(0, 128) : null };
+    const parsed = await this.audit.parsedOrRefused(context, mentioned, () => {
+      const result = RoutingPolicySchema.safeParse(policy);
+      if (!result.success) throw invalid('routingPolicy', `must be one of ${ROUTING_POLICIES.join(', ')}`);
+      return result.data;
+    });
+    const row = await findDeployment(this.db, idOrName);
+    if (!row) {
+      const error = new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${idOrName} does not exist`);
+      await this.audit.refusal(context, { ...mentioned, errorCode: error.code });
+      throw error;
+    }
+    await this.audit.change(context, { deploymentId: row.id }, async (manager) => {
+      const before = await setDeploymentRoutingPolicy(manager, row.id, parsed);
+      if (before === null)
+        throw new LunaNexaError(ErrorCode.NOT_FOUND, `deployment ${idOrName} does not exist`);
+      return {
+        value: undefined,
+        evidence: { before: { routingPolicy: before }, after: { routingPolicy: parsed } },
+      };
+    });
+    const after = await findDeployment(this.db, row.id);
+    return this.view(after ?? row);
   }
 
   /** Signals the deployment's workflow to stop and waits for it to finish (replicas stopped). */

@@ -107,6 +107,12 @@ export class Deployment {
   @Field({ description: 'How the scheduler ranks nodes for its replicas: Spread or Binpack.' })
   placementStrategy!: string;
 
+  @Field({
+    description:
+      'How the gateway picks a replica per request: round-robin, least-loaded (default: fewest running and queued, nearly full KV caches avoided) or prefix-affinity (hash of the system prompt, else the first user message, on a consistent-hash ring; no replica above 1.25× the mean in flight). Set with setDeploymentRoutingPolicy.',
+  })
+  routingPolicy!: string;
+
   @Field()
   state!: string;
 

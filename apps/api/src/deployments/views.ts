@@ -1,3 +1,4 @@
+import { DEFAULT_ROUTING_POLICY } from '@lunanexa/contracts';
 import type { AssignmentRow, DeploymentRow } from '@lunanexa/persistence';
 import type { Assignment, Deployment } from './deployments.types';
 
@@ -32,6 +33,7 @@ export function deploymentView(
     modelRef: row.modelRef,
     purpose: row.purpose,
     placementStrategy: row.placementStrategy,
+    routingPolicy: row.routingPolicy ?? DEFAULT_ROUTING_POLICY,
     state: row.state,
     stateReason: row.stateReason,
     generation: row.generation,

@@ -16,6 +16,9 @@ import {
   TenantDisplayNameSchema,
   type TenantQuota,
   UNLIMITED_QUOTA,
+  WORKLOAD_PRIORITIES,
+  type WorkloadPriority,
+  WorkloadPrioritySchema,
   gatewayKeyState,
   quotaViolation,
 } from '@lunanexa/contracts';
@@ -72,6 +75,15 @@ function checkDisplayName(value: unknown, violations: FieldViolation[]): void {
   if (problem !== null) violations.push({ path: 'displayName', message: problem });
 }
 
+function checkMaxPriority(value: unknown, violations: FieldViolation[]): void {
+  if (value === null || value === undefined) return;
+  if (!WorkloadPrioritySchema.safeParse(value).success)
+    violations.push({
+      path: 'maxPriority',
+      message: `must be one of ${WORKLOAD_PRIORITIES.join(', ')}, or null`,
+    });
+}
+
 function checkQuota(field: QuotaField, value: number | null | undefined, violations: FieldViolation[]): void {
   if (value === undefined) return;
   const problem = quotaViolation(field, value);
@@ -86,15 +98,21 @@ function mentioned(value: unknown): string | null {
 /** A new tenant from the GraphQL input, or VALIDATION_FAILED naming every bad field. */
 export function parseCreateTenantInput(
   input: CreateTenantInput,
-): Pick<TenantDocument, 'id' | 'displayName' | 'quota'> {
+): Pick<TenantDocument, 'id' | 'displayName' | 'quota' | 'maxPriority'> {
   const violations: FieldViolation[] = [];
   checkTenantId(input.id, 'id', violations);
   checkDisplayName(input.displayName, violations);
+  checkMaxPriority(input.maxPriority, violations);
   for (const field of QUOTA_FIELDS) checkQuota(field, input[field], violations);
   if (violations.length > 0) throw invalid('the tenant is invalid', violations);
   const quota: TenantQuota = { ...UNLIMITED_QUOTA };
   for (const field of QUOTA_FIELDS) quota[field] = input[field] ?? null;
-  return { id: input.id, displayName: input.displayName ?? null, quota };
+  return {
+    id: input.id,
+    displayName: input.displayName ?? null,
+    quota,
+    maxPriority: (input.maxPriority ?? null) as WorkloadPriority | null,
+  };
 }
 
 /**
@@ -104,11 +122,13 @@ export function parseCreateTenantInput(
 export function parseUpdateTenantInput(input: UpdateTenantInput): {
   id: string;
   displayName?: string | null;
+  maxPriority?: WorkloadPriority | null;
   quota: Partial<TenantQuota>;
 } {
   const violations: FieldViolation[] = [];
   checkTenantId(input.id, 'id', violations);
   checkDisplayName(input.displayName, violations);
+  checkMaxPriority(input.maxPriority, violations);
   for (const field of QUOTA_FIELDS) checkQuota(field, input[field], violations);
   if (violations.length > 0) throw invalid('the tenant change is invalid', violations);
   const quota: Partial<TenantQuota> = {};
@@ -119,6 +139,7 @@ export function parseUpdateTenantInput(input: UpdateTenantInput): {
   return {
     id: input.id,
     ...(input.displayName === undefined ? {} : { displayName: input.displayName }),
+    ...(input.maxPriority === undefined ? {} : { maxPriority: input.maxPriority as WorkloadPriority | null }),
     quota,
   };
 }
@@ -159,6 +180,7 @@ export function tenantView(tenant: TenantDocument, counts: GatewayKeyCounts = NO
   return {
     ...tenant,
     quota: { ...tenant.quota },
+    maxPriority: tenant.maxPriority ?? null,
     keyCount: counts.total,
     activeKeyCount: counts.active,
   };
@@ -257,6 +279,7 @@ export class TenancyService {
       const next: TenantDocument = {
         ...before,
         ...(change.displayName === undefined ? {} : { displayName: change.displayName }),
+        ...(change.maxPriority === undefined ? {} : { maxPriority: change.maxPriority }),
         quota: { ...before.quota, ...change.quota },
         updatedBy: caller.actor,
         updatedAt: new Date().toISOString(),

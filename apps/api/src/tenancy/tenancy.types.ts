@@ -34,6 +34,13 @@ export class Tenant {
   @Field(() => TenantQuota)
   quota!: TenantQuota;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Highest priority (low | normal | high) the gateway runs this tenant's requests at; a higher x-lunanexa-priority is lowered to it and recorded on the request. Null: any.",
+  })
+  maxPriority!: string | null;
+
   @Field(() => Int, {
     description: 'Gateway keys ever issued to the tenant, revoked and expired ones included.',
   })
@@ -134,6 +141,13 @@ export class CreateTenantInput {
   @Allow()
   @Field(() => Int, { nullable: true, description: '1-100000; null: unlimited.' })
   maxConcurrentRequests?: number | null;
+
+  @Allow()
+  @Field(() => String, {
+    nullable: true,
+    description: 'low | normal | high: the highest priority its requests run at; null: any.',
+  })
+  maxPriority?: string | null;
 }
 
 /** Checked by TenancyService. A field left out keeps its value; an explicit null clears it (unlimited, no name). */
@@ -161,6 +175,14 @@ export class UpdateTenantInput {
   @Allow()
   @Field(() => Int, { nullable: true, description: '1-100000; null: unlimited.' })
   maxConcurrentRequests?: number | null;
+
+  @Allow()
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'low | normal | high: the highest priority its requests run at; null: any. Left out: unchanged.',
+  })
+  maxPriority?: string | null;
 }
 
 /** Checked by TenancyService. */

@@ -4,7 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Routing and fairness at the gateway: each deployment's routing policy (contracts ROUTING_POLICIES;
  * existing deployments keep least-loaded, what the gateway did before), each tenant's highest allowed
  * request priority (NULL: any), and on request records the policy, the replica it chose and why, and the
- * priority the request ran at beside the one it asked for (they differ when the tenant's cap lowered it).
+ * priority the request ran at beside the one it asked for (they differ when the tenant's cap lowered it), and
+ * how long it waited in the gateway's queue.
  */
 export class RoutingAndFairness1768900000000 implements MigrationInterface {
   name = 'RoutingAndFairness1768900000000';
@@ -23,12 +24,14 @@ export class RoutingAndFairness1768900000000 implements MigrationInterface {
         ADD COLUMN routed_to text,
         ADD COLUMN routing_reason text,
         ADD COLUMN priority text,
-        ADD COLUMN requested_priority text`);
+        ADD COLUMN requested_priority text,
+        ADD COLUMN queue_wait_ms double precision`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE request_records
+        DROP COLUMN queue_wait_ms,
         DROP COLUMN requested_priority,
         DROP COLUMN priority,
         DROP COLUMN routing_reason,

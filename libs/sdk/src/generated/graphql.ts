@@ -603,6 +603,8 @@ export interface CreateTenantInput {
   readonly id: string;
   /** 1-100000; null: unlimited. */
   readonly maxConcurrentRequests?: number | null;
+  /** low | normal | high: the highest priority its requests run at; null: any. */
+  readonly maxPriority?: string | null;
   /** 1-1000000; null: unlimited. */
   readonly requestsPerMinute?: number | null;
   /** A whole number 1-10000000000; null: unlimited. */
@@ -670,6 +672,8 @@ export interface Deployment {
   /** Serving (passed the full deploy gate, as a rollout canary does) or Candidate (deployed to evaluate a version before approval; no alias routes to it). */
   readonly purpose: string;
   readonly readyReplicas: number;
+  /** How the gateway picks a replica per request: round-robin, least-loaded (default: fewest running and queued, nearly full KV caches avoided) or prefix-affinity (hash of the system prompt, else the first user message, on a consistent-hash ring; no replica above 1.25× the mean in flight). Set with setDeploymentRoutingPolicy. */
+  readonly routingPolicy: string;
   readonly state: string;
   readonly stateReason: string | null;
   readonly temporalUiUrl: string;
@@ -1414,6 +1418,8 @@ export interface Mutation {
   readonly rotateNodeCredential: NodeOperation;
   /** Sets a tenant's data policy (audited with before and after); the gateway applies it within a refresh. */
   readonly setDataPolicy: DataPolicy;
+  /** Sets how the gateway picks a replica of this deployment per request (round-robin, least-loaded, prefix-affinity); gateways apply it within about a second. Audited; an unknown policy is VALIDATION_FAILED, an unknown deployment NOT_FOUND. */
+  readonly setDeploymentRoutingPolicy: Deployment;
   /** Replaces the node labels. */
   readonly setNodeLabels: FleetNode;
   /** Replaces the node taints. */
@@ -1620,6 +1626,12 @@ export interface MutationRotateNodeCredentialArgs {
 
 export interface MutationSetDataPolicyArgs {
   readonly input: SetDataPolicyInput;
+}
+
+export interface MutationSetDeploymentRoutingPolicyArgs {
+  /** Deployment id or name. */
+  readonly deployment: string;
+  readonly routingPolicy: string;
 }
 
 export interface MutationSetNodeLabelsArgs {
@@ -2525,6 +2537,8 @@ export interface Tenant {
   readonly id: string;
   /** Gateway keys ever issued to the tenant, revoked and expired ones included. */
   readonly keyCount: number;
+  /** Highest priority (low | normal | high) the gateway runs this tenant's requests at; a higher x-lunanexa-priority is lowered to it and recorded on the request. Null: any. */
+  readonly maxPriority: string | null;
   readonly quota: TenantQuota;
   readonly updatedAt: string;
   readonly updatedBy: string;
@@ -2620,6 +2634,8 @@ export interface UpdateTenantInput {
   readonly id: string;
   /** 1-100000; null: unlimited. */
   readonly maxConcurrentRequests?: number | null;
+  /** low | normal | high: the highest priority its requests run at; null: any. Left out: unchanged. */
+  readonly maxPriority?: string | null;
   /** 1-1000000; null: unlimited. */
   readonly requestsPerMinute?: number | null;
   /** A whole number 1-10000000000; null: unlimited. */

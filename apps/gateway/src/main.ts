@@ -93,11 +93,13 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     routes = new EmptyRouteTable();
     logger.info('DATABASE_URL not set: empty route table, every inference request gets MODEL_NOT_FOUND');
   }
+  // A worker's share of the replica limits: the host as a whole keeps the configured ones.
+  const admission =
+    worker === undefined ? config.admission : workerAdmissionLimits(config.admission, config.workers);
   const gateway = createGatewayServer({
     routes,
     credentials,
-    admission:
-      worker === undefined ? config.admission : workerAdmissionLimits(config.admission, config.workers),
+    admission,
     quotas: worker?.quotas(credentials),
     metricsText: worker?.metricsText,
     accessLog: config.accessLog,
@@ -117,7 +119,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
       port: address.port,
       maxBodyBytes: config.maxBodyBytes,
       workers: config.workers,
-      ...config.admission,
+      ...admission,
     },
     'gateway listening',
   );

@@ -67,7 +67,10 @@ export const FAKE_RUNTIME_OPTIONS: Readonly<
   errorRate: { flag: 'error-rate', env: 'LUNANEXA_FAKE_ERROR_RATE' },
   maxNumSeqs: { flag: 'max-num-seqs', env: 'LUNANEXA_FAKE_MAX_NUM_SEQS' },
   kvCacheTokens: { flag: 'kv-cache-tokens', env: 'LUNANEXA_FAKE_KV_CACHE_TOKENS' },
-  prefillTokensPerSecond: { flag: 'prefill-tokens-per-second', env: 'LUNANEXA_FAKE_PREFILL_TOKENS_PER_SECOND' },
+  prefillTokensPerSecond: {
+    flag: 'prefill-tokens-per-second',
+    env: 'LUNANEXA_FAKE_PREFILL_TOKENS_PER_SECOND',
+  },
   prefixCacheTokens: { flag: 'prefix-cache-tokens', env: 'LUNANEXA_FAKE_PREFIX_CACHE_TOKENS' },
   crashAfterRequests: { flag: 'crash-after-requests', env: 'LUNANEXA_FAKE_CRASH_AFTER_REQUESTS' },
   startupDelayMs: { flag: 'startup-delay-ms', env: 'LUNANEXA_FAKE_STARTUP_DELAY_MS' },

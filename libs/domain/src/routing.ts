@@ -111,7 +111,7 @@ export function ringOrder(ring: HashRing, hash: number): string[] {
   let hi = points.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((points[mid]) < hash >>> 0) lo = mid + 1;
+    if (points[mid] < hash >>> 0) lo = mid + 1;
     else hi = mid;
   }
   const seen = new Set<number>();

@@ -8,6 +8,8 @@ const TENANT_FIELDS = `id displayName quota { requestsPerMinute tokensPerMinute 
 const KEY_FIELDS = `id tenantId name prefix aliases state createdBy createdAt expiresAt revokedAt revokedBy lastUsedAt`;
 const CREATE_TENANT = `mutation($input: CreateTenantInput!) { createTenant(input: $input) { ${TENANT_FIELDS} } }`;
 const UPDATE_TENANT = `mutation($input: UpdateTenantInput!) { updateTenant(input: $input) { ${TENANT_FIELDS} } }`;
+const CREATE_TENANT_CAP = `mutation($input: CreateTenantInput!) { createTenant(input: $input) { id maxPriority } }`;
+const UPDATE_TENANT_CAP = `mutation($input: UpdateTenantInput!) { updateTenant(input: $input) { id maxPriority } }`;
 const TENANT = `query($id: String!) { tenant(id: $id) { ${TENANT_FIELDS} } }`;
 const TENANTS = `{ tenants { ${TENANT_FIELDS} } }`;
 const CREATE_KEY = `mutation($input: CreateGatewayKeyInput!) {
@@ -204,6 +206,8 @@ describe('tenants and gateway keys API on real PostgreSQL', function () {
     ['tokensPerMinute', 1.5],
     ['maxConcurrentRequests', 0],
     ['maxConcurrentRequests', 100_001],
+    ['maxPriority', 'urgent'],
+    ['maxPriority', 'HIGH'],
   ] as const) {
     it(`refuses ${field} = ${value} with VALIDATION_FAILED naming it, audited, and changes nothing`, async () => {
       const before = await api.fixture.ds.query<unknown[]>(`SELECT * FROM tenants ORDER BY id`);
@@ -221,6 +225,50 @@ describe('tenants and gateway keys API on real PostgreSQL', function () {
       expect(await api.fixture.ds.query(`SELECT * FROM tenants ORDER BY id`)).to.deep.equal(before);
     });
   }
+
+  it('maxPriority caps a tenant: set on create and update, cleared with null, audited, reloaded by gateways', async () => {
+    const id = `capped-${randomUUID().slice(0, 8)}`;
+    const PRIORITY = `query($id: String!) { tenant(id: $id) { maxPriority } }`;
+    const created = dataOf<{ maxPriority: string | null }>(
+      await api.graphql(CREATE_TENANT_CAP, { input: { id, maxPriority: 'low' } }, api.admin),
+      'createTenant',
+    );
+    expect(created.maxPriority).to.equal('low');
+    const since = notifications.length;
+    const updated = dataOf<{ maxPriority: string | null }>(
+      await api.graphql(UPDATE_TENANT_CAP, { input: { id, maxPriority: 'normal' } }, api.admin),
+      'updateTenant',
+    );
+    expect(updated.maxPriority).to.equal('normal');
+    await notification('tenants', since);
+    // A field left out keeps the cap.
+    dataOf(
+      await api.graphql(UPDATE_TENANT_CAP, { input: { id, displayName: 'Capped' } }, api.admin),
+      'updateTenant',
+    );
+    expect(
+      dataOf<{ maxPriority: string | null }>(await api.graphql(PRIORITY, { id }, api.admin), 'tenant'),
+    ).to.deep.equal({
+      maxPriority: 'normal',
+    });
+    const events = (await audit('tenant.update')).filter((event) => event.evidence['tenantId'] === id);
+    expect((events[0]?.evidence['before'] as { maxPriority: string }).maxPriority).to.equal('low');
+    expect((events[0]?.evidence['after'] as { maxPriority: string }).maxPriority).to.equal('normal');
+    dataOf(
+      await api.graphql(UPDATE_TENANT_CAP, { input: { id, maxPriority: null } }, api.admin),
+      'updateTenant',
+    );
+    expect(
+      dataOf<{ maxPriority: string | null }>(await api.graphql(PRIORITY, { id }, api.admin), 'tenant'),
+    ).to.deep.equal({
+      maxPriority: null,
+    });
+    const [row] = await api.fixture.ds.query<{ max_priority: string | null }[]>(
+      `SELECT max_priority FROM tenants WHERE id = $1`,
+      [id],
+    );
+    expect(row?.max_priority).to.equal(null);
+  });
 
   it('refuses a tenant id that is not opaque and a display name with control characters', async () => {
     const answer = await api.graphql(
@@ -321,8 +369,12 @@ describe('tenants and gateway keys API on real PostgreSQL', function () {
 
   it('a viewer reads tenants and keys but every change is FORBIDDEN; an operator too', async () => {
     const operator = await api.operator('otto-tenancy', 'operator');
+    // Whatever the tests before created (acme, beta and the capped one): readers see the admin's list.
+    const all = dataOf<TenantView[]>(await api.graphql(TENANTS, {}, api.admin), 'tenants').map((t) => t.id);
+    expect(all).to.include.members(['acme', 'beta']);
     for (const caller of [viewer, operator]) {
-      expect(dataOf<TenantView[]>(await api.graphql(TENANTS, {}, caller), 'tenants')).to.have.length(2);
+      const seen = dataOf<TenantView[]>(await api.graphql(TENANTS, {}, caller), 'tenants').map((t) => t.id);
+      expect(seen).to.deep.equal(all);
       for (const [document, variables] of [
         [CREATE_TENANT, { input: { id: 'gamma' } }],
         [UPDATE_TENANT, { input: { id: 'acme', requestsPerMinute: 1 } }],

@@ -28,13 +28,13 @@ import type { RequestRecord } from '../src/request-log';
 
 const REPLICAS = 2;
 const REPLICA_CONCURRENCY = 8;
-/** 25 tokens at 50 tokens/s after a 5 ms first token: about half a second per request. */
-const RUNTIME_FLAGS = ['--ttft-ms', '5', '--tokens-per-second', '50', '--max-tokens', '25'];
-const SERVICE_SECONDS = 0.5 + 0.005;
+/** 25 tokens at 25 tokens/s after a 5 ms first token: about a second per request. */
+const RUNTIME_FLAGS = ['--ttft-ms', '5', '--tokens-per-second', '25', '--max-tokens', '25'];
+const SERVICE_SECONDS = 1 + 0.005;
 const CAPACITY_PER_SECOND = (REPLICAS * REPLICA_CONCURRENCY) / SERVICE_SECONDS;
-const QUIET_RATE = Number(process.env['LUNANEXA_BENCH_FAIRNESS_QUIET_RATE'] ?? 4);
+const QUIET_RATE = Number(process.env['LUNANEXA_BENCH_FAIRNESS_QUIET_RATE'] ?? 1);
 const NOISY_RATE = 10 * CAPACITY_PER_SECOND;
-const PHASE_MS = Number(process.env['LUNANEXA_BENCH_FAIRNESS_SECONDS'] ?? 30) * 1000;
+const PHASE_MS = Number(process.env['LUNANEXA_BENCH_FAIRNESS_SECONDS'] ?? 60) * 1000;
 const RESULTS_FILE = process.env['LUNANEXA_BENCH_FAIRNESS_RESULTS'] ?? 'bench/results/fairness.json';
 const NOISY_DELAY_MS = 2_000;
 /** Below a millisecond a queue wait is timer granularity, not waiting: compared with this slack. */

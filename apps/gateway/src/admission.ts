@@ -7,7 +7,6 @@ import {
   notePeak,
   type HashRing,
   type RoutingReason,
-  type TenantShare,
   buildHashRing,
   capacityRetryAfterSeconds,
   chooseAffinityReplica,
@@ -92,6 +91,8 @@ interface Group {
   inFlight: number;
   /** Exponentially weighted service time (ms), for Retry-After. */
   serviceMs: number;
+  /** When idle tenants were last dropped (forgetIdleTenants). */
+  sweptAtMs: number;
 }
 
 /** Prefixes whose spill target admission remembers; a few hundred KiB at most. */
@@ -118,7 +119,8 @@ export const deploymentGroupKey = (deploymentId: string): string => `deployment:
  * waiter of a tenant with more waiting than the newcomer's. A tenant holding
  * more slots than another recently active one leaves that one a little
  * headroom. Nothing here grows without bound: queues are capped, and a group
- * or endpoint with nothing running and nobody waiting is forgotten.
+ * or endpoint with nothing running and nobody waiting is forgotten (a group
+ * once no tenant has used it for the headroom window).
  */
 export class AdmissionController {
   private readonly endpoints = new Map<string, EndpointLoad>();
@@ -132,6 +134,7 @@ export class AdmissionController {
    * prefix warms one second replica instead of every replica in turn.
    */
   private readonly spills = new Map<number, string>();
+  private sweptAtMs = 0;
 
   constructor(
     private readonly limits: AdmissionLimits,
@@ -145,6 +148,7 @@ export class AdmissionController {
    * (client gone, deadline) — the promise then rejects with the signal's reason.
    */
   admit(route: Route, request: AdmissionRequest, signal: AbortSignal): Admission {
+    this.sweepIdleGroups();
     const group = this.group(route);
     const { rank, tenant } = request;
     const share = this.tenantShare(group, tenant);
@@ -242,6 +246,7 @@ export class AdmissionController {
         replicas: route.endpoints.length,
         inFlight: 0,
         serviceMs: Number.NaN,
+        sweptAtMs: 0,
       };
       this.groups.set(key, group);
     } else {
@@ -274,10 +279,9 @@ export class AdmissionController {
   private headroomAllows(group: Group, tenant: string): boolean {
     if (group.tenants.size <= 1) return true;
     const own = group.tenants.get(tenant)?.inFlight ?? 0;
-    const others: TenantShare[] = [];
-    for (const [other, share] of group.tenants) if (other !== tenant) others.push(share);
     const capacity = group.replicas * this.limits.replicaConcurrency;
-    return group.inFlight + fairHeadroom(own, others, this.now(), capacity) < capacity;
+    // The tenant's own entry counts for nothing there: fairHeadroom skips tenants holding as much as `own`.
+    return group.inFlight + fairHeadroom(own, group.tenants.values(), this.now(), capacity) < capacity;
   }
 
   private load(endpoint: RouteEndpoint): EndpointLoad {
@@ -513,10 +517,15 @@ export class AdmissionController {
     this.forgetIfIdle(group);
   }
 
-  /** Tenants with nothing running, quiet for longer than the headroom window, drop out of the group. */
+  /**
+   * Tenants with nothing running, quiet for longer than the headroom window,
+   * drop out of the group; swept at most once a second, not per release.
+   */
   private forgetIdleTenants(group: Group): void {
     if (group.tenants.size <= 1) return;
     const now = this.now();
+    if (now - group.sweptAtMs < 1000) return;
+    group.sweptAtMs = now;
     for (const [tenant, share] of group.tenants)
       if (
         share.inFlight === 0 &&
@@ -530,8 +539,25 @@ export class AdmissionController {
     return group.queues.some((queue) => queue.waiting(tenant) > 0);
   }
 
+  /**
+   * An idle group is dropped, unless a tenant used it within the headroom
+   * window: then it stays (inFlight 0, queued 0) so a steady low-rate tenant
+   * between two requests is still known when a neighbour's burst arrives;
+   * sweepIdleGroups drops it once that window has passed.
+   */
   private forgetIfIdle(group: Group): void {
-    if (group.inFlight === 0 && group.queued === 0) this.groups.delete(group.key);
+    if (group.inFlight !== 0 || group.queued !== 0) return;
+    const now = this.now();
+    for (const share of group.tenants.values()) if (now - share.lastSeenMs <= FAIR_ACTIVE_WINDOW_MS) return;
+    this.groups.delete(group.key);
+  }
+
+  /** At most once per headroom window: drops idle groups no tenant used within it. */
+  private sweepIdleGroups(): void {
+    const now = this.now();
+    if (now - this.sweptAtMs < FAIR_ACTIVE_WINDOW_MS) return;
+    this.sweptAtMs = now;
+    for (const group of [...this.groups.values()]) this.forgetIfIdle(group);
   }
 
   private noCapacity(group: Group, reason: string, why: string): RetryLaterError {

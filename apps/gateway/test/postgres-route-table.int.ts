@@ -18,6 +18,7 @@ import {
   queryableOf,
   recordAssignmentObservations,
   runMigrations,
+  setDeploymentRoutingPolicy,
   testAdminUrl,
   type ScratchDatabase,
 } from '@lunanexa/persistence';
@@ -297,6 +298,18 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       });
     });
 
+    it('carries the deployment’s routing policy on its routes, changed at the next refresh', async () => {
+      const routes = table();
+      await routes.refresh();
+      expect(routes.lookup(REF)?.routingPolicy).to.equal('least-loaded');
+      expect(await setDeploymentRoutingPolicy(queryableOf(sql), 'dep-llama', 'prefix-affinity')).to.equal(
+        'least-loaded',
+      );
+      await routes.refresh();
+      expect(routes.lookup(REF)?.routingPolicy).to.equal('prefix-affinity');
+      expect(await setDeploymentRoutingPolicy(queryableOf(sql), 'dep-nobody', 'round-robin')).to.equal(null);
+    });
+
     it('is not ready and knows nothing before the first refresh', () => {
       const routes = table();
       expect(routes.ready()).to.equal(false);
@@ -314,6 +327,7 @@ describe('PostgresRouteTable on PostgreSQL', function () {
         deploymentId: 'dep-llama',
         allowedDataClasses: DATA_CLASSES,
         endpoints: [{ baseUrl: 'http://10.0.0.11:41001', servedModel: REF, deploymentId: 'dep-llama' }],
+        routingPolicy: 'least-loaded',
       });
       expect(routes.lookup('llama-3-1-8b-instruct')).to.equal(undefined);
       expect(routes.models()).to.deep.equal([

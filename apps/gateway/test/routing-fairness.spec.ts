@@ -148,8 +148,8 @@ describe('gateway routing policies and tenant fairness', () => {
     expect(answers.every((answer) => answer.status === 200)).to.equal(true);
     await sleep(20);
     const perReplica = runtimes.map((r) => r.calls.length);
-    // ⌈1.25 × 12 / 4⌉ = 4: never more than that on one replica while all 12 ran together.
-    expect(Math.max(...perReplica)).to.be.at.most(4);
+    // 1.25 × the mean of 3: never more than 3 on one replica while all 12 ran together.
+    expect(Math.max(...perReplica)).to.be.at.most(3);
     const reasons = new Set(records.rows.map((row) => row.routingReason));
     expect(reasons).to.include('affinity');
     expect(reasons).to.include('affinity-overflow');

@@ -128,20 +128,26 @@ export function ringOrder(ring: HashRing, hash: number): string[] {
 /**
  * The most requests one replica may hold under bounded-load affinity when
  * `totalInFlight` run over `replicas` replicas and one more arrives:
- * ⌈factor × (total + 1) / replicas⌉.
+ * factor × (total + 1) / replicas, the mean after the arrival times the
+ * factor (not rounded up: ⌈…⌉ would let a replica hold 2 while the mean is 1).
  */
 export function affinityLoadBound(
   totalInFlight: number,
   replicas: number,
   factor = AFFINITY_LOAD_FACTOR,
 ): number {
-  return Math.max(1, Math.ceil((factor * (totalInFlight + 1)) / Math.max(1, replicas)));
+  return (factor * (totalInFlight + 1)) / Math.max(1, replicas);
 }
 
 /**
- * Bounded-load affinity: the first replica in `ringOrder` (indices into
- * `inFlight`) below both the load bound and `replicaConcurrency`; -1 when
- * every one is at a limit. `affinity` when that is the prefix's home replica.
+ * Bounded-load affinity: the first replica in `order` (the ring walk, as
+ * indices into `inFlight`) that stays within the load bound with this
+ * request and below `replicaConcurrency` — `affinity` when that is the
+ * prefix's own replica, else `affinity-overflow`. When none does (few
+ * requests in flight: the bound is below 2 until the mean passes 0.6), the
+ * least loaded replica with room, earliest on the walk on a tie; it holds at
+ * most the mean, so no replica ever goes above the bound because of a
+ * spill. -1 when every replica is full.
  */
 export function chooseAffinityReplica(
   order: readonly number[],
@@ -151,13 +157,20 @@ export function chooseAffinityReplica(
 ): { readonly index: number; readonly reason: 'affinity' | 'affinity-overflow' } {
   let total = 0;
   for (const count of inFlight) total += count;
-  const bound = Math.min(replicaConcurrency, affinityLoadBound(total, inFlight.length, factor));
+  const bound = affinityLoadBound(total, inFlight.length, factor);
+  let least = -1;
+  let leastLoad = Number.POSITIVE_INFINITY;
   for (let step = 0; step < order.length; step += 1) {
     const index = order[step];
-    if ((inFlight[index] ?? Number.POSITIVE_INFINITY) < bound)
-      return { index, reason: step === 0 ? 'affinity' : 'affinity-overflow' };
+    const load = inFlight[index] ?? Number.POSITIVE_INFINITY;
+    if (load >= replicaConcurrency) continue;
+    if (load + 1 <= bound) return { index, reason: step === 0 ? 'affinity' : 'affinity-overflow' };
+    if (load < leastLoad) {
+      least = index;
+      leastLoad = load;
+    }
   }
-  return { index: -1, reason: 'affinity-overflow' };
+  return { index: least, reason: least === order[0] ? 'affinity' : 'affinity-overflow' };
 }
 
 /** Round robin: the first replica in rotation order (the route already rotates) with room; -1 when all are full. */

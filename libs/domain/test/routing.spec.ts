@@ -69,16 +69,27 @@ describe('routing policies', () => {
     expect(moved).to.equal(0);
   });
 
-  it('bounds affinity at ⌈1.25 × (in flight + 1) / replicas⌉ and spills to the next replica on the ring', () => {
+  it('bounds affinity at 1.25 × the mean in flight (with the arrival) and spills along the ring', () => {
     expect(AFFINITY_LOAD_FACTOR).to.equal(1.25);
-    expect(affinityLoadBound(0, 4)).to.equal(1);
-    expect(affinityLoadBound(11, 4)).to.equal(4);
+    expect(affinityLoadBound(0, 4)).to.equal(0.3125);
+    expect(affinityLoadBound(11, 4)).to.equal(3.75);
+    // Nothing in flight: the bound is below 1, so the least loaded replica, the prefix's own on a tie.
     expect(chooseAffinityReplica([2, 0, 1, 3], [0, 0, 0, 0], 8)).to.deep.equal({
       index: 2,
       reason: 'affinity',
     });
-    // 12 in flight: bound ⌈1.25 × 13 / 4⌉ = 5; replica 2 holds 5, so its prefix goes to 0, next on the walk.
+    // 12 in flight: bound 1.25 × 13 / 4 = 4.06; replica 2 would hold 6, replica 0 would hold 3: spill to 0.
     expect(chooseAffinityReplica([2, 0, 1, 3], [2, 3, 5, 2], 8)).to.deep.equal({
+      index: 0,
+      reason: 'affinity-overflow',
+    });
+    // Within the bound the prefix's own replica keeps it.
+    expect(chooseAffinityReplica([2, 0, 1, 3], [3, 3, 3, 3], 8)).to.deep.equal({
+      index: 2,
+      reason: 'affinity',
+    });
+    // Few in flight: nobody within the bound, so the least loaded — never one above the mean.
+    expect(chooseAffinityReplica([1, 0, 2, 3], [0, 1, 0, 0], 8)).to.deep.equal({
       index: 0,
       reason: 'affinity-overflow',
     });

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test-support';
+
+/**
+ * A deployment's routing policy through the API on real PostgreSQL:
+ * `setDeploymentRoutingPolicy` changes it (the gateways' route rows read the
+ * column), is audited with before and after, and refuses an unknown policy,
+ * an unknown deployment and a viewer with typed errors, changing nothing.
+ */
+
+const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+const SET = `mutation($d: String!, $p: String!) {
+  setDeploymentRoutingPolicy(deployment: $d, routingPolicy: $p) { id name routingPolicy } }`;
+const READ = `query($d: String!) { deployment(deployment: $d) { routingPolicy } }`;
+
+function codeOf(answer: GraphQLBody): string {
+  return answer.errors?.[0]?.extensions.code ?? 'none';
+}
+
+describe('deployment routing policy API on real PostgreSQL', function () {
+  this.timeout(300_000);
+  let api: TestApi;
+  let operator = '';
+  let viewer = '';
+  const sql = <T>(text: string, params: unknown[] = []): Promise<T> => api.fixture.ds.query<T>(text, params);
+  const events = () =>
+    sql<{ decision: string; result: string; evidence: Record<string, unknown> }[]>(
+      `SELECT decision, result, evidence FROM audit_events WHERE action = 'deployment.setRoutingPolicy' ORDER BY seq`,
+    );
+  const policyRow = async () =>
+    (
+      await sql<{ routing_policy: string }[]>(`SELECT routing_policy FROM deployments WHERE id = 'dep-chat'`)
+    )[0]?.routing_policy;
+
+  before(async () => {
+    api = await startTestApi('routing_policy');
+    operator = await api.operator('routing-operator', 'operator');
+    viewer = await api.operator('routing-viewer', 'viewer');
+    dataOf(
+      await api.graphql(
+        `mutation { createLicense(input: { name: "apache-2-0", kind: "spdx", spdxId: "Apache-2.0",
+           commercialUse: true, allowedDataClasses: ["internal"] }) { id } }`,
+        {},
+        operator,
+      ),
+      'createLicense',
+    );
+    dataOf(
+      await api.graphql(
+        `mutation($input: RegisterRuntimeInput!) { registerRuntime(input: $input) { id } }`,
+        {
+          input: {
+            name: 'vllm',
+            version: '1.0.0',
+            kind: 'openai-compatible',
+            packaging: { type: 'binary', digest: digestOf('vllm-binary') },
+            launch: {
+              executable: 'vllm',
+              args: ['serve', '{{modelPath}}', '--port', '{{port}}'],
+              envAllowlist: [],
+            },
+            health: { path: '/health', startupTimeoutMs: 60_000, intervalMs: 1_000 },
+            supportedHardware: {
+              architectures: ['arm64', 'amd64'],
+              memoryModels: ['unified', 'discrete'],
+              minComputeCapability: '8.0',
+              gpusPerReplica: 1,
+            },
+          },
+        },
+        operator,
+      ),
+      'registerRuntime',
+    );
+    dataOf(
+      await api.graphql(
+        `mutation { createModel(input: { name: "chat", displayName: "Chat" }) { id } }`,
+        {},
+        operator,
+      ),
+      'createModel',
+    );
+    dataOf(
+      await api.graphql(
+        `mutation($input: CreateModelVersionInput!) { createModelVersion(input: $input) { ref } }`,
+        {
+          input: {
+            model: 'chat',
+            version: '1',
+            artifact: {
+              uri: 's3://models/chat/1/model.safetensors',
+              digest: digestOf('weights of chat@1'),
+              sizeBytes: 4096,
+              format: 'safetensors',
+              source: 'hf://example/chat',
+            },
+            license: 'apache-2-0',
+            runtime: 'runtime-vllm-1.0.0',
+            requirements: {
+              architectures: ['arm64', 'amd64'],
+              memoryModels: ['unified', 'discrete'],
+              minComputeCapability: '8.0',
+              gpusPerReplica: 1,
+              minMemoryBytesPerReplica: 1024,
+            },
+          },
+        },
+        operator,
+      ),
+      'createModelVersion',
+    );
+    const [version] = await sql<{ id: string }[]>(`SELECT id FROM model_versions WHERE ref = 'chat@1'`);
+    // The deployment row as its workflow would have written it; no workflow runs here (nothing is placed).
+    await sql(
+      `INSERT INTO deployments (id, name, model_version_id, model_ref, state, generation, observed_generation,
+                                desired_replicas, workflow_id, purpose, created_by, created_at, updated_at)
+       VALUES ('dep-chat', 'chat-prod', $1, 'chat@1', 'Ready', 1, 1, 1, 'deployment/dep-chat', 'Serving', 'test',
+               now(), now())`,
+      [version?.id],
+    );
+  });
+
+  after(async () => {
+    await api?.stop();
+  });
+
+  it('a new deployment is least-loaded; an operator sets prefix-affinity by name, audited with before and after', async () => {
+    expect(
+      dataOf<{ routingPolicy: string }>(await api.graphql(READ, { d: 'chat-prod' }, viewer), 'deployment'),
+    ).to.deep.equal({
+      routingPolicy: 'least-loaded',
+    });
+    const set = dataOf<{ id: string; routingPolicy: string }>(
+      await api.graphql(SET, { d: 'chat-prod', p: 'prefix-affinity' }, operator),
+      'setDeploymentRoutingPolicy',
+    );
+    expect(set).to.deep.equal({ id: 'dep-chat', name: 'chat-prod', routingPolicy: 'prefix-affinity' });
+    expect(await policyRow()).to.equal('prefix-affinity');
+    const [event] = await events();
+    expect(event).to.deep.include({ decision: 'allowed', result: 'succeeded' });
+    expect(event?.evidence).to.deep.include({
+      deploymentId: 'dep-chat',
+      before: { routingPolicy: 'least-loaded' },
+      after: { routingPolicy: 'prefix-affinity' },
+    });
+    dataOf(
+      await api.graphql(SET, { d: 'dep-chat', p: 'round-robin' }, operator),
+      'setDeploymentRoutingPolicy',
+    );
+    expect(await policyRow()).to.equal('round-robin');
+  });
+
+  it('refuses an unknown policy (VALIDATION_FAILED), an unknown deployment (NOT_FOUND) and a viewer (FORBIDDEN); nothing changes', async () => {
+    const before = await policyRow();
+    const audited = (await events()).length;
+    const bad = await api.graphql(SET, { d: 'chat-prod', p: 'random' }, operator);
+    expect(codeOf(bad)).to.equal('VALIDATION_FAILED');
+    expect(bad.errors?.[0]?.extensions['violations']).to.deep.equal([
+      { path: 'routingPolicy', message: 'must be one of round-robin, least-loaded, prefix-affinity' },
+    ]);
+    expect(codeOf(await api.graphql(SET, { d: 'no-such-deployment', p: 'round-robin' }, operator))).to.equal(
+      'NOT_FOUND',
+    );
+    expect(codeOf(await api.graphql(SET, { d: 'chat-prod', p: 'least-loaded' }, viewer))).to.equal(
+      'FORBIDDEN',
+    );
+    expect(await policyRow()).to.equal(before);
+    const refusals = (await events()).slice(audited);
+    expect(
+      refusals.map((event) => [event.decision, event.result, event.evidence['errorCode']]),
+    ).to.deep.include.members([
+      ['denied', 'refused', 'VALIDATION_FAILED'],
+      ['denied', 'refused', 'NOT_FOUND'],
+    ]);
+  });
+});

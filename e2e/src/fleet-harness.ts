@@ -337,6 +337,8 @@ export class FleetHarness {
       LUNANEXA_API_PORT: String(this.apiPort),
       LUNANEXA_WORKER_PORT: String(this.workerPort),
       LUNANEXA_GATEWAY_PORT: String(this.gatewayPort),
+      // One gateway process: tests kill, profile and read the metrics of the process they started.
+      LUNANEXA_GATEWAY_WORKERS: '1',
       LUNANEXA_TEMPORAL_UI_URL: this.temporalUiUrl,
       LUNANEXA_CONSOLE_DIR: this.options.serveConsole ? CONSOLE_DIR : join(this.dataDir, 'no-console'),
       LUNANEXA_WORKFLOW_WAIT_MS: '60000',

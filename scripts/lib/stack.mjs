@@ -375,6 +375,9 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
       LUNANEXA_API_PORT: String(settings.apiPort),
       LUNANEXA_GATEWAY_PORT: String(settings.gatewayPort),
       LUNANEXA_WORKER_PORT: String(settings.workerPort),
+      // One gateway process locally unless asked: the process default (one worker per core) doubles its
+      // PostgreSQL connections and memory on a laptop, and logs read as one process.
+      LUNANEXA_GATEWAY_WORKERS: process.env.LUNANEXA_GATEWAY_WORKERS ?? '1',
     };
     const node = (name, entry, extraArgs = [], extraEnv = {}) =>
       track(

@@ -5,16 +5,20 @@
  * the runtime itself costs next to nothing) through three targets:
  *
  * - direct: the runtime itself, the baseline;
- * - nginx: `proxy_pass` with buffering off, one worker process;
- * - gateway: apps/gateway/dist/src/main.js as deployed, one Node process, on a
- *   scratch PostgreSQL database the bench migrates and seeds, so routes,
- *   credentials and request records go through the real code paths.
+ * - nginx: `proxy_pass` with buffering off, `--processes` worker processes (1);
+ * - gateway: apps/gateway/dist/src/main.js as deployed, `--processes` worker
+ *   processes (1: a single process, no cluster primary), on a scratch
+ *   PostgreSQL database the bench migrates and seeds, so routes, credentials,
+ *   tenant quotas and request records go through the real code paths.
  *
  * The load generator is its own process (load-generator.ts). Per scenario
  * (streamed or not × concurrency) every target gets a warm-up, then rounds
  * of timed runs with the targets alternating so drift hits all of them
- * alike; the figures are medians over rounds. Results go to
- * bench/results/data-plane.json, a table to stdout.
+ * alike; the figures are medians over rounds. Around every timed run the
+ * CPU time of each target's process tree is read from /proc, so the CPU
+ * cost of a request is known whatever else the machine was doing. Results
+ * go to bench/results/data-plane.json (data-plane-processes.json with
+ * `--processes` above 1), a table to stdout.
  *
  *   npm run bench -- --duration-ms 2000 --rounds 1 --concurrency 1,10 --only direct,gateway
  */
@@ -32,6 +36,7 @@ import {
   runMigrations,
 } from '@lunanexa/persistence';
 import { profilesUnder, topOfProfileFile } from './cpu-profile-top';
+import { processTreeCpuMs } from './cpu-time';
 import type { LoadReply, RunCommand, RunResult } from './load-protocol';
 import { NGINX_LAYOUT, ensureNginx, nginxVersion, startNginx } from './nginx';
 import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from './options';
@@ -55,6 +60,7 @@ import {
   combineRounds,
   deriveFigures,
   evaluateTargets,
+  median,
 } from './stats';
 
 const RUNTIME_TOKENS_PER_SECOND = 1_000_000;
@@ -145,6 +151,8 @@ interface Endpoint {
   readonly url: string;
   /** The `model` named in this target's requests. */
   readonly model: string;
+  /** The process whose tree's CPU time is this target's cost; null: not sampled. */
+  readonly pid: number | null;
 }
 
 /** Where the bench runs: repository, scratch directory, flags, and what to undo. */
@@ -156,7 +164,7 @@ interface Context {
   readonly teardown: Teardown;
 }
 
-async function startRuntime(context: Context): Promise<number> {
+async function startRuntime(context: Context): Promise<{ port: number; pid: number | null }> {
   const port = await freePort();
   log(`fake runtime on 127.0.0.1:${port}`);
   const runtime = startProcess({
@@ -172,7 +180,7 @@ async function startRuntime(context: Context): Promise<number> {
   });
   context.teardown.add(() => runtime.stop());
   await waitForHttp(runtime, `http://127.0.0.1:${port}/health`, 15_000);
-  return port;
+  return { port, pid: runtime.child.pid ?? null };
 }
 
 async function startNginxTarget(
@@ -191,13 +199,20 @@ async function startNginxTarget(
     listenPort,
     upstreamPort: runtimePort,
     upstreamKeepalive,
+    workerProcesses: context.options.processes,
   });
   context.teardown.add(() => nginx.stop());
   return {
-    endpoint: { target: 'nginx', url: `http://127.0.0.1:${listenPort}${CHAT_PATH}`, model: BENCH_MODEL_REF },
+    endpoint: {
+      target: 'nginx',
+      url: `http://127.0.0.1:${listenPort}${CHAT_PATH}`,
+      model: BENCH_MODEL_REF,
+      pid: nginx.child.pid ?? null,
+    },
     layout: {
       process: `nginx -p <temp dir> -c nginx.conf -g 'daemon off;'`,
       version,
+      workerProcesses: context.options.processes,
       ...NGINX_LAYOUT,
       upstreamKeepalive,
     },
@@ -265,6 +280,8 @@ async function startGatewayTarget(context: Context, runtimePort: number): Promis
       LUNANEXA_GATEWAY_HOST: '127.0.0.1',
       LUNANEXA_GATEWAY_PORT: String(port),
       LUNANEXA_LOG_LEVEL: GATEWAY_LOG_LEVEL,
+      // Explicit even for 1: the gateway's own default is one worker per core.
+      LUNANEXA_GATEWAY_WORKERS: String(context.options.processes),
     },
     logFile: join(context.work, 'gateway.log'),
   });
@@ -273,14 +290,23 @@ async function startGatewayTarget(context: Context, runtimePort: number): Promis
   // Ready once routes and tenant policies have loaded from PostgreSQL.
   await waitForHttp(gateway, `http://127.0.0.1:${port}/ready`, 30_000);
   return {
-    endpoint: { target: 'gateway', url: `http://127.0.0.1:${port}${CHAT_PATH}`, model: caller.gatewayModel },
+    endpoint: {
+      target: 'gateway',
+      url: `http://127.0.0.1:${port}${CHAT_PATH}`,
+      model: caller.gatewayModel,
+      pid: gateway.child.pid ?? null,
+    },
     caller,
     process: gateway,
     databaseUrl: scratch.url,
     profileDir,
     layout: {
       process: `node ${profileDir === null ? '' : '--cpu-prof '}apps/gateway/dist/src/main.js`,
-      nodeProcesses: 1,
+      workerProcesses: context.options.processes,
+      nodeProcesses:
+        context.options.processes === 1
+          ? 1
+          : `${context.options.processes} workers + the cluster primary (tenant quota counters, metrics sum)`,
       logLevel: GATEWAY_LOG_LEVEL,
       database:
         `scratch PostgreSQL database, migrated and seeded; routes${caller.mode === 'tenant-key' ? ' and tenant keys' : ''} ` +
@@ -325,7 +351,9 @@ async function measure(
     stream: boolean,
     concurrency: number,
     bound: { durationMs: number | null; requests: number | null },
+    cpu?: number[],
   ): Promise<RunFigures> => {
+    const cpuBefore = endpoint.pid === null ? null : processTreeCpuMs(endpoint.pid);
     const result = await loadGenerator.run({
       url: endpoint.url,
       headers: { 'content-type': 'application/json', ...caller.headers },
@@ -335,6 +363,9 @@ async function measure(
       ...bound,
       primePerConnection: PRIME_PER_CONNECTION,
     });
+    const cpuAfter = endpoint.pid === null ? null : processTreeCpuMs(endpoint.pid);
+    if (cpu !== undefined && cpuBefore !== null && cpuAfter !== null && result.sent > 0)
+      cpu.push((cpuAfter - cpuBefore) / result.sent);
     sent.set(endpoint.target, (sent.get(endpoint.target) ?? 0) + result.sent);
     if (result.figures.requests === 0) {
       throw new Error(
@@ -355,20 +386,30 @@ async function measure(
         }
       }
       const rounds = new Map<Target, RunFigures[]>(endpoints.map((endpoint) => [endpoint.target, []]));
+      const cpu = new Map<Target, number[]>(endpoints.map((endpoint) => [endpoint.target, []]));
       for (let round = 0; round < options.rounds; round += 1) {
         log(`${label}: round ${round + 1}/${options.rounds}`);
         // Each round starts with the next target, so none always runs first or right after the same one.
         const order = endpoints.map((_, i) => endpoints[(i + round) % endpoints.length]);
         for (const endpoint of order) {
-          const figures = await runOnce(endpoint, stream, concurrency, {
-            durationMs: options.durationMs,
-            requests: options.requests,
-          });
+          const figures = await runOnce(
+            endpoint,
+            stream,
+            concurrency,
+            { durationMs: options.durationMs, requests: options.requests },
+            cpu.get(endpoint.target),
+          );
           rounds.get(endpoint.target)?.push(figures);
         }
       }
       const targets: Partial<Record<Target, TargetFigures>> = {};
-      for (const [target, figures] of rounds) targets[target] = combineRounds(figures);
+      for (const [target, figures] of rounds) {
+        const perRequest = median(cpu.get(target) ?? []);
+        targets[target] = {
+          ...combineRounds(figures),
+          cpuMsPerRequest: Number.isNaN(perRequest) ? null : Math.round(perRequest * 10_000) / 10_000,
+        };
+      }
       scenarios.push({ name: scenarioName(stream), stream, concurrency, targets });
     }
   }
@@ -403,7 +444,8 @@ async function bench(context: Context, argv: readonly string[], nginxBinary: str
   const wants = (target: Target): boolean => options.targets.includes(target);
   const loadAverageStart = loadavg();
 
-  const runtimePort = await startRuntime(context);
+  const runtime = await startRuntime(context);
+  const runtimePort = runtime.port;
   const endpoints: Endpoint[] = [];
   const processes: Record<string, unknown> = {
     note:
@@ -426,6 +468,7 @@ async function bench(context: Context, argv: readonly string[], nginxBinary: str
       target: 'direct',
       url: `http://127.0.0.1:${runtimePort}${CHAT_PATH}`,
       model: BENCH_MODEL_REF,
+      pid: runtime.pid,
     });
   }
   if (nginxBinary !== null) {
@@ -470,10 +513,15 @@ async function bench(context: Context, argv: readonly string[], nginxBinary: str
       concurrency: options.concurrency,
       stream: options.streams,
       targets: options.targets,
+      processes: options.processes,
       maxTokens: MAX_TOKENS,
       primePerConnection: PRIME_PER_CONNECTION,
       figures:
         'percentiles and req/s are medians over rounds of each run’s own figure; requests and errors are totals',
+      cpuMsPerRequest:
+        'user + system CPU of the target’s whole process tree (/proc/<pid>/stat, 10 ms ticks) over a timed run ' +
+        'divided by the requests it received in that run, median over rounds; unlike req/s it does not ' +
+        'depend on what else the machine runs',
       requestBytes:
         'the same headers and a body of the same length on every target; the gateway is asked for ' +
         (caller.mode === 'tenant-key' ? 'its alias with a tenant key' : 'model@version without a credential'),

@@ -16,11 +16,15 @@ export interface BenchOptions {
   readonly streams: readonly boolean[];
   /** Run the gateway with `--cpu-prof` into bench/profiles/<timestamp>. */
   readonly cpuProf: boolean;
+  /** Gateway worker processes and nginx `worker_processes`: the same number for both. */
+  readonly processes: number;
   /** Results file, relative to the repository root. */
   readonly out: string;
 }
 
 export const DEFAULT_RESULTS_FILE = 'bench/results/data-plane.json';
+/** Where a run with `--processes` above 1 goes unless `--out` says otherwise. */
+export const PROCESSES_RESULTS_FILE = 'bench/results/data-plane-processes.json';
 
 export const BENCH_USAGE = `usage: npm run bench -- [options]
 
@@ -37,6 +41,8 @@ ${DEFAULT_RESULTS_FILE} and prints a table.
                            targets to measure (default all three)
   --stream both|yes|no     streamed and/or non-streamed completions (default both)
   --cpu-prof               run the gateway with --cpu-prof into bench/profiles/<timestamp>
+  --processes N            gateway worker processes and nginx worker_processes, the same N for
+                           both (default 1); above 1 the results default to ${PROCESSES_RESULTS_FILE}
   --out FILE               results file (default ${DEFAULT_RESULTS_FILE})
   --help                   print this help
 `;
@@ -79,7 +85,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | null {
         only: { type: 'string', default: TARGETS.join(',') },
         stream: { type: 'string', default: 'both' },
         'cpu-prof': { type: 'boolean', default: false },
-        out: { type: 'string', default: DEFAULT_RESULTS_FILE },
+        processes: { type: 'string', default: '1' },
+        out: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -114,7 +121,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | null {
   const streams = streamChoices[values.stream];
   if (streams === undefined)
     throw new BenchUsageError(`--stream must be both, yes or no (got "${values.stream}")`);
-  if (values.out.trim() === '') throw new BenchUsageError('--out must name a file');
+  const processes = positiveInteger('processes', values.processes, 64);
+  const out = values.out ?? (processes > 1 ? PROCESSES_RESULTS_FILE : DEFAULT_RESULTS_FILE);
+  if (out.trim() === '') throw new BenchUsageError('--out must name a file');
   return {
     durationMs,
     requests,
@@ -125,6 +134,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | null {
     targets: TARGETS.filter((target) => only.has(target)),
     streams,
     cpuProf: values['cpu-prof'],
-    out: values.out,
+    processes,
+    out,
   };
 }

@@ -52,7 +52,7 @@ function checkLine(check: TargetCheck): string {
   const what =
     check.figure === 'throughputVsNginx'
       ? `throughput gateway/nginx at c=${check.concurrency}, ${mode}: ${fixed(check.value)}x (>= ${check.limit}x)`
-      : `added ${check.figure === 'addedLatencyP50Ms' ? 'p50' : 'p99'} at c=1, ${mode}: ` +
+      : `added ${check.figure === 'addedLatencyP50Ms' ? 'p50' : 'p99'} at c=${check.concurrency}, ${mode}: ` +
         `${signed(check.value)} ms (<= ${check.limit} ms)`;
   const verdict = check.met === null ? 'not measured' : check.met ? 'met' : 'MISSED';
   return `  ${verdict.padEnd(12)} ${what}`;
@@ -80,6 +80,8 @@ export function renderTable(result: Pick<DataPlaneResult, 'scenarios' | 'derived
     '+p99',
     'gw/ngx',
     'gw/dir',
+    'cpu/req',
+    'cpu gw/ngx',
   ];
   const rows: string[][] = [header];
   for (const scenario of result.scenarios) {
@@ -106,17 +108,22 @@ export function renderTable(result: Pick<DataPlaneResult, 'scenarios' | 'derived
         addedOver === undefined ? '' : signed(addedOver.totalP99),
         isGateway ? fixed(derived?.throughputRatio.gatewayOverNginx) : '',
         isGateway ? fixed(derived?.throughputRatio.gatewayOverDirect) : '',
+        figures.cpuMsPerRequest == null ? '' : fixed(figures.cpuMsPerRequest),
+        isGateway && figures.cpuMsPerRequest != null
+          ? fixed(derived?.cpuPerRequestRatio.gatewayOverNginx)
+          : '',
       ]);
     }
   }
   const lines = [
-    'milliseconds, median of rounds; fb = first body byte; +p50/+p99 = total time added over direct',
+    'milliseconds, median of rounds; fb = first body byte; +p50/+p99 = total time added over direct; ' +
+      'cpu/req = CPU ms of all the target’s processes per request',
     layout(rows, 3),
   ];
   if (result.targets.checks.length > 0) {
     const overall =
       result.targets.allMet === null ? 'not all measured' : result.targets.allMet ? 'all met' : 'not met';
-    lines.push(`issue 11 targets (${overall}):`, ...result.targets.checks.map(checkLine));
+    lines.push(`issue 11 and 23 targets (${overall}):`, ...result.targets.checks.map(checkLine));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { DataClassSchema } from '@lunanexa/contracts';
 import { configFields, loadConfig } from '@lunanexa/observability';
 import { z } from 'zod';
@@ -95,6 +96,17 @@ export const GatewayConfigSchema = z.object({
    * line per successful request is the costliest work on the data path.
    */
   LUNANEXA_GATEWAY_ACCESS_LOG: z.enum(ACCESS_LOG_MODES).default('errors'),
+  /**
+   * Worker processes sharing the port (`node:cluster`); tenant quotas hold
+   * across them (cluster.ts). 1 runs today's single process with no primary.
+   * Default: one per core the process may use.
+   */
+  LUNANEXA_GATEWAY_WORKERS: z.coerce
+    .number({ error: 'must be an integer number of processes' })
+    .int('must be an integer number of processes')
+    .min(1, 'must be at least 1')
+    .max(256, 'must be at most 256')
+    .default(() => availableParallelism()),
   /** How long request metadata (never payloads) stays listed in the console's Requests view. */
   LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: z.coerce
     .number({ error: 'must be an integer number of hours' })
@@ -117,6 +129,8 @@ export interface GatewayConfig {
   readonly admission: AdmissionLimits;
   readonly credentialRefreshMs: number;
   readonly accessLog: AccessLogMode;
+  /** Worker processes; 1 = a single process without a cluster primary. */
+  readonly workers: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -138,5 +152,6 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     },
     credentialRefreshMs: raw.LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS,
     accessLog: raw.LUNANEXA_GATEWAY_ACCESS_LOG,
+    workers: raw.LUNANEXA_GATEWAY_WORKERS,
   };
 }

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
 import { createLogger, initTracing, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
+import { joinCluster, runGatewayPrimary, workerAdmissionLimits } from './cluster';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
 import { type CredentialTable, PostgresCredentialTable, StaticCredentialTable } from './credential-table';
 import { GatewayLoadPublisher, defaultGatewayId } from './load-publisher';
@@ -14,15 +16,31 @@ import { createGatewayServer } from './server';
 /**
  * `lunanexa-gateway`. Exit codes: 0 after SIGTERM/SIGINT once in-flight
  * requests finished, 78 bad configuration (naming the variable), 1 anything
- * else (e.g. the port is taken).
+ * else (e.g. the port is taken). With LUNANEXA_GATEWAY_WORKERS > 1 this
+ * process is the cluster primary and each worker runs the rest (cluster.ts).
  */
 runMain(GATEWAY_PROCESS_NAME, async () => {
   const config = loadGatewayConfig();
   const build = readBuildInfo();
-  const logger = createLogger({ service: GATEWAY_SERVICE, level: config.logLevel, version: build.version });
+  const rootLogger = createLogger({
+    service: GATEWAY_SERVICE,
+    level: config.logLevel,
+    version: build.version,
+  });
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runGatewayPrimary({
+      workers: config.workers,
+      shutdownGraceMs: config.shutdownGraceMs,
+      logger: rootLogger,
+    });
+    process.exit(process.exitCode ?? 0);
+  }
+  const workerId = cluster.worker?.id;
+  const logger = workerId === undefined ? rootLogger : rootLogger.child({ worker: workerId });
   const tracing = initTracing({ service: GATEWAY_SERVICE, version: build.version });
   // Shared so the route table's refresh metrics appear on the gateway's /metrics.
   const metrics = createGatewayMetrics(GATEWAY_SERVICE, build);
+  const worker = cluster.isWorker ? joinCluster(metrics.service.registry) : undefined;
   let table: PostgresRouteTable | undefined;
   let routes: RouteTable;
   let requestLog: RequestLog = new NullRequestLog();
@@ -75,10 +93,15 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     routes = new EmptyRouteTable();
     logger.info('DATABASE_URL not set: empty route table, every inference request gets MODEL_NOT_FOUND');
   }
+  // A worker's share of the replica limits: the host as a whole keeps the configured ones.
+  const admission =
+    worker === undefined ? config.admission : workerAdmissionLimits(config.admission, config.workers);
   const gateway = createGatewayServer({
     routes,
     credentials,
-    admission: config.admission,
+    admission,
+    quotas: worker?.quotas(credentials),
+    metricsText: worker?.metricsText,
     accessLog: config.accessLog,
     logger,
     build,
@@ -91,7 +114,13 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   });
   const address = await gateway.listen(config.port, config.host);
   logger.info(
-    { host: address.address, port: address.port, maxBodyBytes: config.maxBodyBytes, ...config.admission },
+    {
+      host: address.address,
+      port: address.port,
+      maxBodyBytes: config.maxBodyBytes,
+      workers: config.workers,
+      ...admission,
+    },
     'gateway listening',
   );
   const loadPublisher =
@@ -101,7 +130,8 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
           databaseUrl: config.databaseUrl,
           logger,
           admission: gateway.admission,
-          gatewayId: defaultGatewayId(address.port),
+          // Each worker publishes its own queue: the rows are summed per deployment where they are read.
+          gatewayId: defaultGatewayId(address.port) + (workerId === undefined ? '' : `/${workerId}`),
         });
   loadPublisher?.start();
 

@@ -53,7 +53,7 @@ import { createGatewayMetrics, type GatewayMetrics } from './metrics';
 import { type PayloadCaptureSink, payloadCaptureOf, redactedError } from './payload-capture';
 import type { RequestLog, RequestRecord } from './request-log';
 import type { RouteModel, RouteTable } from './route-table';
-import { RetryLaterError, TenantQuotas } from './tenant-quotas';
+import { RetryLaterError, type TenantQuotaGate, TenantQuotas } from './tenant-quotas';
 import { UpstreamClient } from './upstream';
 import {
   type PreparedWorkload,
@@ -96,6 +96,10 @@ export interface GatewayDeps {
    * path at high rates. Default `all`; the process default is `errors`.
    */
   readonly accessLog?: AccessLogMode;
+  /** Tenant quota counters; default: this process's own. A cluster worker asks the primary (cluster.ts). */
+  readonly quotas?: TenantQuotaGate;
+  /** The /metrics body; default: this process's registry. A cluster worker serves every worker's, summed. */
+  readonly metricsText?: () => Promise<string>;
 }
 
 export interface GatewayServer {
@@ -149,7 +153,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
   metrics.observeAdmission(admission);
   const upstream = new UpstreamClient();
   const authenticator = new CallerAuthenticator(deps.credentials, now);
-  const quotas = new TenantQuotas(deps.credentials, now);
+  const quotas = deps.quotas ?? new TenantQuotas(deps.credentials, now);
   const workloadDeps = { routes: deps.routes, upstream, clock, metrics, admission };
   const httpMetrics = cachedHttpMetrics(metrics);
   const accessLog = deps.accessLog ?? 'all';
@@ -213,11 +217,13 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
     const tenantId = tenantOf(caller, parsed.request.correlation.tenantId);
     authorizeTarget(caller, parsed.request.target);
     // Quota after validation and authorization: a refused request costs the tenant nothing.
-    const ticket = quotas.admit(tenantId);
+    const admitted = quotas.admit(tenantId);
+    const ticket = admitted instanceof Promise ? await admitted : admitted;
     const track = new WorkloadTracker();
-    exchange.res.once('close', () =>
-      ticket.finish((track.promptTokens ?? 0) + (track.completionTokens ?? 0)),
-    );
+    const finishTicket = (): void => ticket.finish((track.promptTokens ?? 0) + (track.completionTokens ?? 0));
+    // The client may have gone while the quota answer was on its way: its close event is already past.
+    if (exchange.res.closed) finishTicket();
+    else exchange.res.once('close', finishTicket);
     // The authenticated tenant is the request's tenant, whatever it declared; its priority is at most
     // what an admin allowed the tenant (clamped, not refused: the request still runs, at the lower band).
     const requestedPriority = parsed.request.priority;
@@ -349,7 +355,7 @@ export function createGatewayServer(deps: GatewayDeps): GatewayServer {
         openAi: false,
         methods: {
           GET: async ({ res }) => {
-            const text = await metrics.service.registry.metrics();
+            const text = await (deps.metricsText ?? (() => metrics.service.registry.metrics()))();
             res.writeHead(200, {
               'content-type': metrics.service.registry.contentType,
               'content-length': String(Buffer.byteLength(text)),

@@ -33,16 +33,50 @@ export interface QuotaTicket {
   finish(tokensUsed: number): void;
 }
 
-const NO_TICKET: QuotaTicket = { finish: () => undefined };
+export const NO_TICKET: QuotaTicket = { finish: () => undefined };
+
+/**
+ * Where the server asks for a tenant's quota: this process's counters
+ * (TenantQuotas) or, with several worker processes, the cluster primary's
+ * (ClusterTenantQuotas). A promise only when the answer comes from another
+ * process, so a tenant without limits never waits.
+ */
+export interface TenantQuotaGate {
+  admit(tenantId: string): QuotaTicket | Promise<QuotaTicket>;
+}
+
+/** Whether a tenant has no limit at all: nothing to count for it. */
+export function unlimited(limits: TenantQuotaLimits): boolean {
+  return (
+    limits.requestsPerMinute === null &&
+    limits.tokensPerMinute === null &&
+    limits.maxConcurrentRequests === null
+  );
+}
+
+/** QUOTA_EXCEEDED (429 + Retry-After) naming the limit that refused `tenantId`. */
+export function quotaRefusal(
+  tenantId: string,
+  limits: TenantQuotaLimits,
+  decision: { readonly limit: QuotaLimitName; readonly retryAfterSeconds: number },
+): RetryLaterError {
+  return new RetryLaterError(
+    ErrorCode.QUOTA_EXCEEDED,
+    `Tenant ${tenantId} is over its limit of ${limitValue(limits, decision.limit)} ${LIMIT_WORDS[decision.limit]}; retry after ${decision.retryAfterSeconds} s.`,
+    decision.retryAfterSeconds,
+    decision.limit,
+  );
+}
 
 /**
  * Per-tenant quotas, enforced in this gateway process (domain/quota.ts does
- * the arithmetic). Each gateway instance keeps its own counters: with N
- * gateways behind a load balancer a tenant gets up to N times its limits,
- * so set limits per instance (docs/OPERATIONS.md). Tenants without limits
- * cost one Map lookup.
+ * the arithmetic): the single-process gateway's, and the cluster primary's
+ * behind its workers (cluster.ts). Separate gateway hosts each keep their
+ * own counters: with N of them behind a load balancer a tenant gets up to N
+ * times its limits, so set limits per host (docs/OPERATIONS.md). Tenants
+ * without limits cost one Map lookup.
  */
-export class TenantQuotas {
+export class TenantQuotas implements TenantQuotaGate {
   private readonly usage = new Map<string, QuotaUsage>();
 
   constructor(
@@ -53,13 +87,7 @@ export class TenantQuotas {
   /** Admits a request of `tenantId` or throws QUOTA_EXCEEDED with the wait before a retry. */
   admit(tenantId: string): QuotaTicket {
     const limits = this.table.quota(tenantId);
-    if (
-      limits.requestsPerMinute === null &&
-      limits.tokensPerMinute === null &&
-      limits.maxConcurrentRequests === null &&
-      !this.usage.has(tenantId)
-    )
-      return NO_TICKET;
+    if (unlimited(limits) && !this.usage.has(tenantId)) return NO_TICKET;
     const nowMs = this.now();
     let usage = this.usage.get(tenantId);
     if (usage === undefined) {
@@ -67,13 +95,7 @@ export class TenantQuotas {
       this.usage.set(tenantId, usage);
     }
     const decision = admitRequest(usage, limits, nowMs);
-    if (!decision.admit)
-      throw new RetryLaterError(
-        ErrorCode.QUOTA_EXCEEDED,
-        `Tenant ${tenantId} is over its limit of ${limitValue(limits, decision.limit)} ${LIMIT_WORDS[decision.limit]}; retry after ${decision.retryAfterSeconds} s.`,
-        decision.retryAfterSeconds,
-        decision.limit,
-      );
+    if (!decision.admit) throw quotaRefusal(tenantId, limits, decision);
     const tracked = usage;
     let finished = false;
     return {

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { type CpuProfile, renderTopFunctions, shortLocation, summariseProfile } from '../bench/cpu-profile';
 import { renderNginxConfig } from '../bench/nginx';
-import { BenchUsageError, DEFAULT_RESULTS_FILE, parseBenchArgs } from '../bench/options';
+import {
+  BenchUsageError,
+  DEFAULT_RESULTS_FILE,
+  PROCESSES_RESULTS_FILE,
+  parseBenchArgs,
+} from '../bench/options';
 import { renderTable, scenarioName } from '../bench/report';
 import { BENCH_ALIAS, BENCH_MODEL_REF, chatBody, newGatewayKey } from '../bench/seed';
 import {
@@ -114,7 +119,7 @@ describe('data-plane bench', () => {
       expect(derived.throughputRatio.gatewayOverDirect).to.equal(0.9);
     });
 
-    it('checks added latency at c=1 and throughput against nginx at c=10 and c=64', () => {
+    it('checks added latency at c=1 and c=64 and throughput against nginx at c=10 and c=64', () => {
       const all: DerivedFigures[] = [
         deriveFigures(
           scenario(false, 1, { direct: run(1, 2, 10), nginx: run(1, 2, 10), gateway: run(1.5, 3, 9) }),
@@ -134,6 +139,7 @@ describe('data-plane bench', () => {
         [1, 'addedLatencyP50Ms', 0.5, true],
         [1, 'addedLatencyP99Ms', 1, true],
         [10, 'throughputVsNginx', 0.8, true],
+        [64, 'addedLatencyP99AtLoadMs', 0, true],
         [64, 'throughputVsNginx', 0.79, false],
       ]);
       expect(allMet).to.equal(false);
@@ -158,6 +164,18 @@ describe('data-plane bench', () => {
       listenPort: 18080,
       upstreamPort: 18000,
       upstreamKeepalive: 128,
+      workerProcesses: 1,
+    });
+
+    it('runs as many workers as the gateway has', () => {
+      const two = renderNginxConfig({
+        prefix: '/tmp/bench-nginx',
+        listenPort: 18080,
+        upstreamPort: 18000,
+        upstreamKeepalive: 128,
+        workerProcesses: 2,
+      });
+      expect(two).to.match(/^worker_processes 2;$/m);
     });
 
     it('is one worker proxying to the runtime with buffering off, HTTP/1.1 and an upstream keep-alive pool', () => {
@@ -191,8 +209,14 @@ describe('data-plane bench', () => {
         targets: ['direct', 'nginx', 'gateway'],
         streams: [false, true],
         cpuProf: false,
+        processes: 1,
         out: DEFAULT_RESULTS_FILE,
       });
+    });
+
+    it('runs N gateway workers and N nginx workers with --processes, into their own results file', () => {
+      expect(parseBenchArgs(['--processes', '2'])).to.include({ processes: 2, out: PROCESSES_RESULTS_FILE });
+      expect(parseBenchArgs(['--processes', '2', '--out', 'x.json'])).to.include({ out: 'x.json' });
     });
 
     it('reads every flag, keeping targets in their fixed order', () => {
@@ -227,6 +251,7 @@ describe('data-plane bench', () => {
         [['--rounds', 'many'], '--rounds'],
         [['--stream', 'maybe'], '--stream'],
         [['--bogus'], 'bogus'],
+        [['--processes', '0'], '--processes'],
       ] as const) {
         expect(() => parseBenchArgs(args), args.join(' ')).to.throw(BenchUsageError, message);
       }
@@ -266,6 +291,30 @@ describe('data-plane bench', () => {
       expect(lines[4]).to.match(/gateway .* \+0\.300\s+\+1\.400\s+0\.918\s+0\.900$/);
       expect(table).to.contain('met          added p50 at c=1, not streamed: +0.300 ms (<= 0.5 ms)');
       expect(table).to.contain('MISSED       added p99 at c=1, not streamed: +1.400 ms (<= 1 ms)');
+    });
+
+    it('prints CPU time per request and the gateway/nginx ratio when it was sampled', () => {
+      const base = scenario(false, 10, {
+        direct: run(1, 2, 100),
+        nginx: run(1, 2, 100),
+        gateway: run(1, 2, 90),
+      });
+      const withCpu = {
+        ...base,
+        name: scenarioName(false),
+        targets: {
+          ...base.targets,
+          nginx: { ...base.targets.nginx!, cpuMsPerRequest: 0.1 },
+          gateway: { ...base.targets.gateway!, cpuMsPerRequest: 0.25 },
+        },
+      };
+      const derived = [deriveFigures(withCpu)];
+      expect(derived[0]?.cpuPerRequestRatio.gatewayOverNginx).to.equal(2.5);
+      const lines = renderTable({ scenarios: [withCpu], derived, targets: evaluateTargets(derived) }).split(
+        '\n',
+      );
+      expect(lines[3]).to.match(/nginx .* 0\.100$/);
+      expect(lines[4]).to.match(/gateway .* 0\.250\s+2\.500$/);
     });
   });
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, EXIT_CONFIG } from '@lunanexa/observability';
@@ -9,7 +10,10 @@ import { call, unusedPort } from './support';
 const MAIN = join(__dirname, '..', 'src', 'main.js');
 
 function startMain(env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [MAIN], { env: { PATH: process.env['PATH'] ?? '', ...env } });
+  // One process: these tests read one process's log and exit code; cluster.int.ts covers the workers.
+  return spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env['PATH'] ?? '', LUNANEXA_GATEWAY_WORKERS: '1', ...env },
+  });
 }
 
 function exitOf(
@@ -37,6 +41,7 @@ describe('gateway configuration', () => {
       admission: { replicaConcurrency: 256, queuePerReplica: 64, maxQueueWaitMs: 30_000 },
       credentialRefreshMs: 30_000,
       accessLog: 'errors',
+      workers: availableParallelism(),
     });
   });
 
@@ -56,6 +61,7 @@ describe('gateway configuration', () => {
       LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS: '1500',
       LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS: '2000',
       LUNANEXA_GATEWAY_ACCESS_LOG: 'all',
+      LUNANEXA_GATEWAY_WORKERS: '3',
     });
     expect(config).to.deep.equal({
       host: '0.0.0.0',
@@ -70,6 +76,7 @@ describe('gateway configuration', () => {
       admission: { replicaConcurrency: 4, queuePerReplica: 0, maxQueueWaitMs: 1500 },
       credentialRefreshMs: 2000,
       accessLog: 'all',
+      workers: 3,
     });
   });
 

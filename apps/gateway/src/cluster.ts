@@ -1,0 +1,413 @@
+import cluster, { type Worker } from 'node:cluster';
+import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import type { QuotaDecision, TenantQuotaLimits } from '@lunanexa/domain';
+import { EXIT_CONFIG, type Logger } from '@lunanexa/observability';
+import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { AdmissionLimits } from './admission';
+import type { CredentialTable } from './credential-table';
+import { QuotaLedger } from './quota-ledger';
+import { NO_TICKET, type QuotaTicket, type TenantQuotaGate, quotaRefusal, unlimited } from './tenant-quotas';
+
+/**
+ * The gateway as N worker processes sharing one port (`node:cluster`: the
+ * primary accepts connections and hands them to workers in turn). Each
+ * worker is a whole gateway — its own route, credential and policy tables
+ * loaded from PostgreSQL, its own admission queue — and the primary serves
+ * no HTTP. It holds what must be one number for the whole host: the tenant
+ * quota counters (QuotaLedger), which workers consult over IPC only for
+ * tenants that have a limit, and the /metrics sum, which any worker asks
+ * it for (prom-client's AggregatorRegistry collects every worker's registry).
+ */
+
+/** Worker → primary. */
+type ToPrimary =
+  | {
+      readonly type: 'lunanexa:quota-admit';
+      readonly id: number;
+      readonly tenantId: string;
+      readonly limits: TenantQuotaLimits;
+    }
+  | {
+      readonly type: 'lunanexa:quota-finish';
+      readonly tenantId: string;
+      readonly limits: TenantQuotaLimits;
+      readonly tokensUsed: number;
+    }
+  | { readonly type: 'lunanexa:metrics'; readonly id: number };
+
+/** Primary → worker. */
+type ToWorker =
+  | { readonly type: 'lunanexa:quota-decision'; readonly id: number; readonly decision: QuotaDecision }
+  | {
+      readonly type: 'lunanexa:metrics-text';
+      readonly id: number;
+      readonly text: string | null;
+      readonly error?: string;
+    }
+  | { readonly type: 'lunanexa:drain' };
+
+/**
+ * Messages sent in one event-loop turn travel as one: each IPC message is a
+ * pipe write and a wake-up of the other process, the largest cost of a
+ * limited tenant's request in a worker's profile.
+ */
+interface Batch<T> {
+  readonly type: 'lunanexa:batch';
+  readonly items: readonly T[];
+}
+
+function isMessage<T extends { type: string }>(message: unknown, prefix = 'lunanexa:'): message is T {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { type?: unknown }).type === 'string' &&
+    (message as { type: string }).type.startsWith(prefix)
+  );
+}
+
+/** The longest a worker holds back the news that a limited tenant's request ended. */
+const FINISH_DELAY_MS = 5;
+/** How long a worker waits for the primary's answer before refusing with 503. */
+const PRIMARY_ANSWER_MS = 5_000;
+/** A worker that dies sooner than this after its start is restarted after a growing pause. */
+const QUICK_DEATH_MS = 5_000;
+const MAX_RESTART_PAUSE_MS = 5_000;
+
+/**
+ * Per-worker share of the replica limits: a replica still gets at most what
+ * it serves without queueing from the whole host, not N times that.
+ * Rounded up so no worker ever gets 0 (with fewer slots than workers the
+ * host may run one request more per worker than the limit).
+ */
+export function workerAdmissionLimits(limits: AdmissionLimits, workers: number): AdmissionLimits {
+  return {
+    ...limits,
+    replicaConcurrency: Math.ceil(limits.replicaConcurrency / workers),
+    queuePerReplica: Math.ceil(limits.queuePerReplica / workers),
+  };
+}
+
+interface Pending<T> {
+  resolve(value: T): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** A worker's side of the IPC channel to the primary: requests with an id, answered once. */
+class PrimaryChannel {
+  private nextId = 1;
+  private readonly quota = new Map<number, Pending<QuotaDecision>>();
+  private readonly metrics = new Map<number, Pending<string>>();
+
+  private outbox: ToPrimary[] = [];
+
+  constructor(private readonly onDrain: () => void) {
+    process.on('message', (message: unknown) => {
+      if (!isMessage<ToWorker | Batch<ToWorker>>(message)) return;
+      if (message.type === 'lunanexa:batch') for (const item of message.items) this.receive(item);
+      else this.receive(message);
+    });
+    process.once('disconnect', () => {
+      const gone = new Error('the gateway primary is gone');
+      for (const pending of [...this.quota.values(), ...this.metrics.values()]) {
+        clearTimeout(pending.timer);
+        pending.reject(gone);
+      }
+      this.quota.clear();
+      this.metrics.clear();
+    });
+  }
+
+  private receive(message: ToWorker): void {
+    if (message.type === 'lunanexa:drain') this.onDrain();
+    else if (message.type === 'lunanexa:quota-decision') {
+      const pending = this.quota.get(message.id);
+      if (pending === undefined) return;
+      this.quota.delete(message.id);
+      clearTimeout(pending.timer);
+      pending.resolve(message.decision);
+    } else {
+      const pending = this.metrics.get(message.id);
+      if (pending === undefined) return;
+      this.metrics.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.text === null) pending.reject(new Error(message.error ?? 'no metrics'));
+      else pending.resolve(message.text);
+    }
+  }
+
+  /**
+   * Queues a message for the primary. Urgent ones (someone waits for the
+   * answer) leave at the end of this event-loop turn; the rest (a request's
+   * end) ride along with the next urgent one, or leave after
+   * FINISH_DELAY_MS — a freed slot is seen by the primary that much later
+   * at most, and a busy worker sends one message per request instead of two.
+   */
+  send(message: ToPrimary, urgent = true): void {
+    this.outbox.push(message);
+    if (urgent && !this.flushSoon) {
+      this.flushSoon = true;
+      setImmediate(() => this.flush());
+    } else if (!urgent && this.flushLater === undefined) {
+      this.flushLater = setTimeout(() => this.flush(), FINISH_DELAY_MS);
+    }
+  }
+
+  private flushSoon = false;
+  private flushLater: NodeJS.Timeout | undefined;
+
+  private flush(): void {
+    this.flushSoon = false;
+    clearTimeout(this.flushLater);
+    this.flushLater = undefined;
+    const items = this.outbox;
+    this.outbox = [];
+    if (!process.connected || items.length === 0) return;
+    process.send?.(
+      items.length === 1 ? items[0] : ({ type: 'lunanexa:batch', items } satisfies Batch<ToPrimary>),
+    );
+  }
+
+  admit(tenantId: string, limits: TenantQuotaLimits, onLateAdmit: () => void): Promise<QuotaDecision> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!process.connected) {
+        reject(new Error('the gateway primary is gone'));
+        return;
+      }
+      const timer = setTimeout(() => {
+        // Stays registered as late: if the primary admits it after all, the slot is given back.
+        this.quota.set(id, {
+          resolve: (decision) => {
+            if (decision.admit) onLateAdmit();
+          },
+          reject: () => undefined,
+          timer: setTimeout(() => this.quota.delete(id), 60_000).unref(),
+        });
+        reject(new Error(`the gateway primary did not answer within ${PRIMARY_ANSWER_MS} ms`));
+      }, PRIMARY_ANSWER_MS);
+      this.quota.set(id, { resolve, reject, timer });
+      this.send({ type: 'lunanexa:quota-admit', id, tenantId, limits });
+    });
+  }
+
+  metricsText(): Promise<string> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!process.connected) {
+        reject(new Error('the gateway primary is gone'));
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.metrics.delete(id);
+        reject(new Error(`the gateway primary did not answer within ${PRIMARY_ANSWER_MS} ms`));
+      }, PRIMARY_ANSWER_MS);
+      this.metrics.set(id, { resolve, reject, timer });
+      this.send({ type: 'lunanexa:metrics', id });
+    });
+  }
+}
+
+/**
+ * Tenant quotas in a worker: the primary decides, so a tenant's limits hold
+ * for the whole host. A tenant without limits is answered here, at once,
+ * without a message — the common case costs what it costs a single process.
+ */
+export class ClusterTenantQuotas implements TenantQuotaGate {
+  constructor(
+    private readonly table: CredentialTable,
+    private readonly channel: PrimaryChannel,
+  ) {}
+
+  admit(tenantId: string): QuotaTicket | Promise<QuotaTicket> {
+    const limits = this.table.quota(tenantId);
+    if (unlimited(limits)) return NO_TICKET;
+    const finish = (tokensUsed: number): void =>
+      this.channel.send(
+        { type: 'lunanexa:quota-finish', tenantId, limits: this.table.quota(tenantId), tokensUsed },
+        false,
+      );
+    return this.channel
+      .admit(tenantId, limits, () => finish(0))
+      .then(
+        (decision): QuotaTicket => {
+          if (!decision.admit) throw quotaRefusal(tenantId, limits, decision);
+          let finished = false;
+          return {
+            finish: (tokensUsed: number): void => {
+              if (finished) return;
+              finished = true;
+              finish(tokensUsed);
+            },
+          };
+        },
+        (error: unknown) => {
+          // Fail closed: without the shared counters a limited tenant could exceed its quota N times over.
+          throw new LunaNexaError(
+            ErrorCode.DEPENDENCY_UNAVAILABLE,
+            `Tenant quotas cannot be checked: ${error instanceof Error ? error.message : String(error)}.`,
+          );
+        },
+      );
+  }
+}
+
+/** What main.ts wires into a worker's gateway. */
+export interface WorkerSide {
+  readonly workerId: number;
+  quotas(table: CredentialTable): TenantQuotaGate;
+  /** The /metrics body summed over every worker. */
+  readonly metricsText: () => Promise<string>;
+}
+
+/**
+ * Joins the primary's channel from inside a worker. A drain message from the
+ * primary starts the same graceful stop as SIGTERM, unless a signal (Ctrl-C
+ * reaches every process of the group) started it already.
+ */
+export function joinCluster(registry: Registry): WorkerSide {
+  const worker = cluster.worker;
+  if (worker === undefined) throw new Error('joinCluster outside a cluster worker');
+  let signalled = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => (signalled = true));
+  const channel = new PrimaryChannel(() => {
+    if (!signalled) process.emit('SIGTERM', 'SIGTERM');
+  });
+  // The primary's AggregatorRegistry asks every worker for this registry; constructing one adds the listener.
+  AggregatorRegistry.setRegistries([registry]);
+  new AggregatorRegistry();
+  return {
+    workerId: worker.id,
+    quotas: (table) => new ClusterTenantQuotas(table, channel),
+    metricsText: () => channel.metricsText(),
+  };
+}
+
+export interface PrimaryOptions {
+  readonly workers: number;
+  readonly shutdownGraceMs: number;
+  readonly logger: Logger;
+}
+
+/**
+ * The cluster primary: forks the workers, restarts one that dies (its quota
+ * slots freed first), answers quota and metrics requests, and on SIGTERM or
+ * SIGINT asks every worker to drain, then exits once they have. A worker
+ * that cannot start (bad configuration, port taken) before any worker ever
+ * listened stops the whole gateway with its exit code, as a single process would.
+ */
+export function runGatewayPrimary(options: PrimaryOptions): Promise<void> {
+  const { logger } = options;
+  const ledger = new QuotaLedger();
+  const aggregator = new AggregatorRegistry();
+  const startedAt = new Map<number, number>();
+  let everListened = false;
+  let stopping = false;
+  let restartPause = 0;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+    worker.once('listening', () => {
+      everListened = true;
+    });
+    return worker;
+  };
+
+  const onMessage = (worker: Worker, message: unknown): void => {
+    if (!isMessage<ToPrimary | Batch<ToPrimary>>(message)) return;
+    const replies: ToWorker[] = [];
+    if (message.type === 'lunanexa:batch') for (const item of message.items) handle(worker, item, replies);
+    else handle(worker, message, replies);
+    if (replies.length === 1) send(worker, replies[0]);
+    else if (replies.length > 1)
+      send(worker, { type: 'lunanexa:batch', items: replies } satisfies Batch<ToWorker>);
+  };
+
+  const handle = (worker: Worker, message: ToPrimary, replies: ToWorker[]): void => {
+    switch (message.type) {
+      case 'lunanexa:quota-admit': {
+        const decision = ledger.admit(worker.id, message.tenantId, message.limits);
+        replies.push({ type: 'lunanexa:quota-decision', id: message.id, decision });
+        return;
+      }
+      case 'lunanexa:quota-finish':
+        ledger.finish(worker.id, message.tenantId, message.limits, message.tokensUsed);
+        return;
+      case 'lunanexa:metrics':
+        aggregator.clusterMetrics().then(
+          (text) => send(worker, { type: 'lunanexa:metrics-text', id: message.id, text }),
+          (error: unknown) =>
+            send(worker, {
+              type: 'lunanexa:metrics-text',
+              id: message.id,
+              text: null,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+        );
+        return;
+    }
+  };
+
+  return new Promise<void>((resolve) => {
+    const finishWhenEmpty = (): void => {
+      if (stopping && Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info('every gateway worker has stopped');
+        resolve();
+      }
+    };
+    cluster.on('message', onMessage);
+    cluster.on('exit', (worker, code, signal) => {
+      const freed = ledger.releaseWorker(worker.id);
+      const lived = Date.now() - (startedAt.get(worker.id) ?? Date.now());
+      startedAt.delete(worker.id);
+      if (stopping) {
+        finishWhenEmpty();
+        return;
+      }
+      if (!everListened || code === EXIT_CONFIG) {
+        logger.error({ worker: worker.id, code, signal }, 'a gateway worker could not start; stopping');
+        stopping = true;
+        for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL');
+        process.exitCode = code ?? 1;
+        finishWhenEmpty();
+        return;
+      }
+      restartPause =
+        lived < QUICK_DEATH_MS ? Math.min(MAX_RESTART_PAUSE_MS, Math.max(100, restartPause * 2)) : 0;
+      logger.warn(
+        { worker: worker.id, code, signal, freedQuotaSlots: freed, restartInMs: restartPause },
+        'a gateway worker died; starting another',
+      );
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, restartPause);
+    });
+
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal during shutdown; stopping workers now');
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal, workers: options.workers }, 'shutting down: every worker drains its requests');
+      for (const worker of Object.values(cluster.workers ?? {})) send(worker, { type: 'lunanexa:drain' });
+      // Each worker cuts its own connections after the grace period; this only catches a stuck one.
+      setTimeout(() => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      }, options.shutdownGraceMs + 5_000).unref();
+      finishWhenEmpty();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+
+    logger.info({ workers: options.workers, pid: process.pid }, 'gateway primary: starting workers');
+    for (let i = 0; i < options.workers; i += 1) fork();
+  });
+}
+
+function send(worker: Worker | undefined, message: ToWorker | Batch<ToWorker> | undefined): void {
+  if (message === undefined) return;
+  if (worker?.isConnected()) worker.send(message);
+}

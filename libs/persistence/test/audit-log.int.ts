@@ -165,7 +165,8 @@ describe('audit log on PostgreSQL', function () {
     for (const sql of [
       `UPDATE audit_events SET actor = 'user:mallory' WHERE seq = 1`,
       `DELETE FROM audit_events WHERE seq = 2`,
-      `TRUNCATE audit_events`,
+      // CASCADE: audit_chain_checkpoints refers to audit_events, and a plain TRUNCATE would stop at that instead.
+      `TRUNCATE audit_events CASCADE`,
     ]) {
       let failure: unknown;
       try {

@@ -39,6 +39,7 @@ function tenant(id: string, overrides: Partial<Tenant> = {}): Tenant {
     id,
     displayName: null,
     quota: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null },
+    maxPriority: null,
     createdBy: 'operator:root',
     createdAt: '2026-01-08T09:00:00.000Z',
     updatedBy: 'operator:root',

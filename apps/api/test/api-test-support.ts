@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -101,4 +101,88 @@ export async function startTestApi(name: string, env: Record<string, string> = {
       await fixture.stop();
     },
   };
+}
+
+const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+/**
+ * What a deployable version needs in the registry, registered by `operator` through the API: an Apache-2.0 license,
+ * a vLLM runtime (1.0.0) and `<model>@1` on them, needing one GPU and `minMemoryBytesPerReplica`. Answers the ref.
+ */
+export async function registerDeployableVersion(
+  api: TestApi,
+  operator: string,
+  model: string,
+  minMemoryBytesPerReplica: number,
+): Promise<string> {
+  const hardware = {
+    architectures: ['arm64', 'amd64'],
+    memoryModels: ['unified', 'discrete'],
+    minComputeCapability: '8.0',
+    gpusPerReplica: 1,
+  };
+  dataOf(
+    await api.graphql(
+      `mutation { createLicense(input: { name: "apache-2-0", kind: "spdx", spdxId: "Apache-2.0",
+         commercialUse: true, allowedDataClasses: ["internal"] }) { id } }`,
+      {},
+      operator,
+    ),
+    'createLicense',
+  );
+  dataOf(
+    await api.graphql(
+      `mutation($input: RegisterRuntimeInput!) { registerRuntime(input: $input) { id } }`,
+      {
+        input: {
+          name: 'vllm',
+          version: '1.0.0',
+          kind: 'openai-compatible',
+          packaging: { type: 'binary', digest: digestOf('vllm-binary') },
+          launch: {
+            executable: 'vllm',
+            args: ['serve', '{{modelPath}}', '--port', '{{port}}'],
+            envAllowlist: [],
+          },
+          health: { path: '/health', startupTimeoutMs: 60_000, intervalMs: 1_000 },
+          supportedHardware: hardware,
+        },
+      },
+      operator,
+    ),
+    'registerRuntime',
+  );
+  const displayName = `${model[0]?.toUpperCase() ?? ''}${model.slice(1)}`;
+  dataOf(
+    await api.graphql(
+      `mutation($input: CreateModelInput!) { createModel(input: $input) { id } }`,
+      { input: { name: model, displayName } },
+      operator,
+    ),
+    'createModel',
+  );
+  const { ref } = dataOf<{ ref: string }>(
+    await api.graphql(
+      `mutation($input: CreateModelVersionInput!) { createModelVersion(input: $input) { ref } }`,
+      {
+        input: {
+          model,
+          version: '1',
+          artifact: {
+            uri: `s3://models/${model}/1/model.safetensors`,
+            digest: digestOf(`weights of ${model}@1`),
+            sizeBytes: 4096,
+            format: 'safetensors',
+            source: `hf://example/${model}`,
+          },
+          license: 'apache-2-0',
+          runtime: 'runtime-vllm-1.0.0',
+          requirements: { ...hardware, minMemoryBytesPerReplica },
+        },
+      },
+      operator,
+    ),
+    'createModelVersion',
+  );
+  return ref;
 }

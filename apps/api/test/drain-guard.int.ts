@@ -1,9 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { findRepoRoot } from '@lunanexa/observability';
-import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test-support';
+import {
+  dataOf,
+  registerDeployableVersion,
+  startTestApi,
+  type GraphQLBody,
+  type TestApi,
+} from './api-test-support';
 
 /**
  * The drain guard (issue 22, point 4) on real PostgreSQL and Temporal: a
@@ -17,7 +23,6 @@ import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test
  */
 
 const GiB = 1024 ** 3;
-const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const INVENTORY = JSON.parse(
   readFileSync(join(findRepoRoot(), 'libs/contracts/fixtures/v1/node-inventory.gb10-unified.json'), 'utf8'),
 ) as unknown;
@@ -79,80 +84,7 @@ describe('drain guard: a drain that would strand replicas is refused and changes
   before(async () => {
     api = await startTestApi('drain_guard');
     operator = await api.operator('drain-operator', 'operator');
-    dataOf(
-      await api.graphql(
-        `mutation { createLicense(input: { name: "apache-2-0", kind: "spdx", spdxId: "Apache-2.0",
-           commercialUse: true, allowedDataClasses: ["internal"] }) { id } }`,
-        {},
-        operator,
-      ),
-      'createLicense',
-    );
-    dataOf(
-      await api.graphql(
-        `mutation($input: RegisterRuntimeInput!) { registerRuntime(input: $input) { id } }`,
-        {
-          input: {
-            name: 'vllm',
-            version: '1.0.0',
-            kind: 'openai-compatible',
-            packaging: { type: 'binary', digest: digestOf('vllm-binary') },
-            launch: {
-              executable: 'vllm',
-              args: ['serve', '{{modelPath}}', '--port', '{{port}}'],
-              envAllowlist: [],
-            },
-            health: { path: '/health', startupTimeoutMs: 60_000, intervalMs: 1_000 },
-            supportedHardware: {
-              architectures: ['arm64', 'amd64'],
-              memoryModels: ['unified', 'discrete'],
-              minComputeCapability: '8.0',
-              gpusPerReplica: 1,
-            },
-          },
-        },
-        operator,
-      ),
-      'registerRuntime',
-    );
-    dataOf(
-      await api.graphql(
-        `mutation { createModel(input: { name: "big", displayName: "Big" }) { id } }`,
-        {},
-        operator,
-      ),
-      'createModel',
-    );
-    const ref = 'big@1';
-    dataOf(
-      await api.graphql(
-        `mutation($input: CreateModelVersionInput!) { createModelVersion(input: $input) { ref } }`,
-        {
-          input: {
-            model: 'big',
-            version: '1',
-            artifact: {
-              uri: 's3://models/big/1/model.safetensors',
-              digest: digestOf('weights of big@1'),
-              sizeBytes: 4096,
-              format: 'safetensors',
-              source: 'hf://example/big',
-            },
-            license: 'apache-2-0',
-            runtime: 'runtime-vllm-1.0.0',
-            requirements: {
-              architectures: ['arm64', 'amd64'],
-              memoryModels: ['unified', 'discrete'],
-              minComputeCapability: '8.0',
-              gpusPerReplica: 1,
-              minMemoryBytesPerReplica: 60 * GiB,
-            },
-          },
-        },
-        operator,
-      ),
-      'createModelVersion',
-    );
+    const ref = await registerDeployableVersion(api, operator, 'big', 60 * GiB);
     const [version] = await sql<{ id: string }[]>(`SELECT id FROM model_versions WHERE ref = $1`, [ref]);
     const tokenId = randomUUID();
     await sql(

@@ -1,6 +1,11 @@
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test-support';
+import {
+  dataOf,
+  registerDeployableVersion,
+  startTestApi,
+  type GraphQLBody,
+  type TestApi,
+} from './api-test-support';
 
 /**
  * A deployment's routing policy through the API on real PostgreSQL:
@@ -9,7 +14,6 @@ import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test
  * an unknown deployment and a viewer with typed errors, changing nothing.
  */
 
-const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const SET = `mutation($d: String!, $p: String!) {
   setDeploymentRoutingPolicy(deployment: $d, routingPolicy: $p) { id name routingPolicy } }`;
 const READ = `query($d: String!) { deployment(deployment: $d) { routingPolicy } }`;
@@ -37,79 +41,7 @@ describe('deployment routing policy API on real PostgreSQL', function () {
     api = await startTestApi('routing_policy');
     operator = await api.operator('routing-operator', 'operator');
     viewer = await api.operator('routing-viewer', 'viewer');
-    dataOf(
-      await api.graphql(
-        `mutation { createLicense(input: { name: "apache-2-0", kind: "spdx", spdxId: "Apache-2.0",
-           commercialUse: true, allowedDataClasses: ["internal"] }) { id } }`,
-        {},
-        operator,
-      ),
-      'createLicense',
-    );
-    dataOf(
-      await api.graphql(
-        `mutation($input: RegisterRuntimeInput!) { registerRuntime(input: $input) { id } }`,
-        {
-          input: {
-            name: 'vllm',
-            version: '1.0.0',
-            kind: 'openai-compatible',
-            packaging: { type: 'binary', digest: digestOf('vllm-binary') },
-            launch: {
-              executable: 'vllm',
-              args: ['serve', '{{modelPath}}', '--port', '{{port}}'],
-              envAllowlist: [],
-            },
-            health: { path: '/health', startupTimeoutMs: 60_000, intervalMs: 1_000 },
-            supportedHardware: {
-              architectures: ['arm64', 'amd64'],
-              memoryModels: ['unified', 'discrete'],
-              minComputeCapability: '8.0',
-              gpusPerReplica: 1,
-            },
-          },
-        },
-        operator,
-      ),
-      'registerRuntime',
-    );
-    dataOf(
-      await api.graphql(
-        `mutation { createModel(input: { name: "chat", displayName: "Chat" }) { id } }`,
-        {},
-        operator,
-      ),
-      'createModel',
-    );
-    dataOf(
-      await api.graphql(
-        `mutation($input: CreateModelVersionInput!) { createModelVersion(input: $input) { ref } }`,
-        {
-          input: {
-            model: 'chat',
-            version: '1',
-            artifact: {
-              uri: 's3://models/chat/1/model.safetensors',
-              digest: digestOf('weights of chat@1'),
-              sizeBytes: 4096,
-              format: 'safetensors',
-              source: 'hf://example/chat',
-            },
-            license: 'apache-2-0',
-            runtime: 'runtime-vllm-1.0.0',
-            requirements: {
-              architectures: ['arm64', 'amd64'],
-              memoryModels: ['unified', 'discrete'],
-              minComputeCapability: '8.0',
-              gpusPerReplica: 1,
-              minMemoryBytesPerReplica: 1024,
-            },
-          },
-        },
-        operator,
-      ),
-      'createModelVersion',
-    );
+    await registerDeployableVersion(api, operator, 'chat', 1024);
     const [version] = await sql<{ id: string }[]>(`SELECT id FROM model_versions WHERE ref = 'chat@1'`);
     // The deployment row as its workflow would have written it; no workflow runs here (nothing is placed).
     await sql(

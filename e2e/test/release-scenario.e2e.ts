@@ -30,9 +30,14 @@ import {
  * The release scenario (the seed's final UI-to-UI scenario, nine steps) on
  * one stack: api serving the built console, worker, gateway, Temporal,
  * PostgreSQL and four simulated DGX nodes (real agents, fake runtimes).
- * Operator steps go through the browser; the application calls the alias
- * through `@lunanexa/sdk`; assertions read the API, the agents' stores and
- * /proc. Screenshots land in e2e/screenshots/release-*.
+ * Operator steps go through the browser, including the tenant and the
+ * gateway key the application uses: created on the Tenants page, the key
+ * read from the page that shows it once. Every application call (the SDK
+ * traffic loop, the streamed call, the failover traffic) goes through
+ * `@lunanexa/sdk` with that tenant key, never an operator credential, and
+ * step 5 checks the request record names the tenant. Assertions read the
+ * API, the agents' stores and /proc. Screenshots land in
+ * e2e/screenshots/release-*, each view at 1440 px and at 390 px.
  *
  * Step 2's license is the built-in synthetic license, not one created and
  * approved in the Registry view: the registry lets fake-format weights (all
@@ -44,6 +49,7 @@ const ADMIN = { username: 'release-admin', password: 'correct horse battery stap
 const [DESKTOP, PHONE] = CONSOLE_WIDTHS;
 const NODES = ['dgx-1', 'dgx-2', 'dgx-3', 'dgx-4'] as const;
 const ALIAS = 'release-chat';
+const TENANT = 'release-app';
 const SUITE = 'release-smoke';
 const PROFILE = 'release-short';
 const V1 = { version: '1' };
@@ -143,6 +149,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
   this.timeout(900_000);
   let harness: FleetHarness;
   let browser: Browser;
+  /** The application's client: made in step 4 with the tenant's gateway key, read from the Tenants page. */
   let sdk: GatewayClient;
   let traffic: Traffic | null = null;
 
@@ -154,7 +161,6 @@ describe('release scenario: nine steps from a clean controller to a verified evi
       leaseSeconds: 60,
     });
     browser = await launchBrowser();
-    sdk = new GatewayClient({ baseUrl: harness.gatewayUrl, apiKey: harness.operatorToken });
   });
 
   afterEach(async function () {
@@ -203,6 +209,25 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await screenshot(phone.page, name, PHONE.width);
     expectNoProblems(phone);
     await phone.page.context().close();
+  }
+
+  /**
+   * The current view at 1440 px, then the same state at 390 px: the viewport is narrowed in place, so a dialog,
+   * a form being filled or a run in progress is shot as it is (reloading at 390 px would lose it).
+   */
+  async function bothWidths(page: Page, name: string): Promise<void> {
+    await screenshot(page, name, DESKTOP.width);
+    await page.setViewportSize(PHONE);
+    try {
+      // Let the layout take the new breakpoint (the sidenav turns into an overlay) before the shot.
+      await page.waitForFunction('document.documentElement.clientWidth <= 390', undefined, {
+        timeout: 5_000,
+      });
+      await page.waitForTimeout(300);
+      await screenshot(page, name, PHONE.width);
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
   }
 
   function startTraffic(): Traffic {
@@ -487,6 +512,41 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await expectVisible(page, create.getByRole('heading', { name: `Alias ${ALIAS} created` }));
     await create.getByRole('button', { name: 'Done' }).click();
 
+    // The application's tenant and its gateway key for the alias, from the Tenants page; the key is read from the
+    // dialog that shows it once, as an operator copies it into the application's configuration.
+    await page.goto(`${harness.apiUrl}/tenants`);
+    await expectVisible(page, page.getByRole('heading', { name: 'Tenants', level: 1 }));
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    let dialog = await openedDialog(page);
+    await dialog.getByLabel('Tenant id').fill(TENANT);
+    await dialog.getByLabel('Display name (optional)').fill('Release application');
+    await dialog.getByRole('button', { name: 'Create tenant' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: `Tenant ${TENANT} saved` }));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expectVisible(page, page.getByRole('heading', { name: TENANT, level: 1 }));
+    await page.getByRole('button', { name: 'Create gateway key…' }).click();
+    dialog = await openedDialog(page);
+    await dialog.getByLabel('Name', { exact: true }).fill('release application');
+    await dialog.getByLabel('Aliases', { exact: true }).click();
+    await page.getByRole('option', { name: ALIAS, exact: true }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expectVisible(page, dialog.getByRole('heading', { name: 'Gateway key created' }));
+    const tenantKey = (await dialog.getByLabel('Gateway key').textContent())?.trim() ?? '';
+    expect(tenantKey).to.match(/^lnxk_[A-Za-z0-9_-]{43}$/);
+    await dialog.getByRole('button', { name: 'I have copied it — close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const keys = page.getByRole('table', { name: `Gateway keys of ${TENANT}` });
+    await expectVisible(page, keys.getByRole('row').filter({ hasText: ALIAS }).getByText('Active'));
+    await screenshot(page, 'release-4-tenant', DESKTOP.width);
+    await phoneShot(`/tenants/${TENANT}`, 'release-4-tenant', (p) =>
+      p.getByRole('table', { name: `Gateway keys of ${TENANT}` }).getByText('Active'),
+    );
+    await page.goto(`${harness.apiUrl}/tenants`);
+    await expectVisible(page, page.getByRole('table', { name: 'Tenants' }).getByText('Release application'));
+    await bothWidths(page, 'release-4-tenants');
+    sdk = new GatewayClient({ baseUrl: harness.gatewayUrl, apiKey: tenantKey });
+
     await page.goto(`${harness.apiUrl}/deployments/aliases/${ALIAS}`);
     await page.getByRole('button', { name: 'Start rollout' }).click();
     let start = await openedDialog(page);
@@ -519,7 +579,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await start.getByRole('button', { name: 'Start rollout' }).click();
     await start.getByRole('button', { name: 'Watch the rollout' }).click();
     await expectVisible(page, rolloutState(page).getByText('Canary', { exact: true }), 240_000);
-    await screenshot(page, 'release-4-canary', DESKTOP.width);
+    await bothWidths(page, 'release-4-canary');
 
     // Inspect the canary's placement on its deployment page.
     const canary = await harness.graphql<{
@@ -531,7 +591,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await detail.page.goto(`${harness.apiUrl}/deployments/${canaryId}`);
     const placement = detail.page.getByRole('region', { name: 'Placement' });
     await expectVisible(detail.page, placement.getByText(/^placed:/).first(), 60_000);
-    await screenshot(detail.page, 'release-4-canary-placement', DESKTOP.width);
+    await bothWidths(detail.page, 'release-4-canary-placement');
     expectNoProblems(detail);
     await detail.page.context().close();
     lastPage = recorded;
@@ -589,11 +649,40 @@ describe('release scenario: nine steps from a clean controller to a verified evi
 
     const recorded = await newPage();
     const { page } = recorded;
+    // What the console's request list was given for this call: it counted against the tenant whose key made it.
+    const shownTenants: (string | null)[] = [];
+    page.on('response', (response) => {
+      if (!(response.request().postData() ?? '').includes('ConsoleRequestRecords')) return;
+      void response
+        .json()
+        .then(
+          (body: {
+            data?: { requestRecords?: { items?: { requestId: string; tenantId: string | null }[] } };
+          }) => {
+            for (const item of body.data?.requestRecords?.items ?? [])
+              if (item.requestId === requestId) shownTenants.push(item.tenantId);
+          },
+        )
+        .catch(() => undefined);
+    });
     await page.goto(`${harness.apiUrl}/requests?requestId=${encodeURIComponent(requestId)}`);
     const row = page.getByRole('row').filter({ hasText: requestId });
     await expectVisible(page, row.getByText('Completed', { exact: true }), 60_000);
+    await waitUntil('the console to have been given the request record', () =>
+      Promise.resolve(shownTenants.length > 0),
+    );
+    expect([...new Set(shownTenants)]).to.deep.equal([TENANT]);
+    const byTenant = await harness.graphql<{
+      requestRecords: { items: { requestId: string; tenantId: string | null; outcome: string }[] };
+    }>(
+      `query($filter: RequestRecordFilter) { requestRecords(first: 5, filter: $filter) { items { requestId tenantId outcome } } }`,
+      { filter: { requestId, tenant: TENANT } },
+    );
+    expect(byTenant.requestRecords.items).to.deep.equal([
+      { requestId, tenantId: TENANT, outcome: 'Completed' },
+    ]);
     await expectVisible(page, row.getByText(`→ ${String(usage?.completion_tokens)}`, { exact: false }));
-    await screenshot(page, 'release-5-request-usage', DESKTOP.width);
+    await bothWidths(page, 'release-5-request-usage');
 
     await page.goto(`${harness.apiUrl}/deployments/aliases/${ALIAS}`);
     await expectVisible(
@@ -603,7 +692,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     );
     await page.goto(`${harness.apiUrl}/audit`);
     await expectVisible(page, page.getByText('rollout.promote').first(), 60_000);
-    await screenshot(page, 'release-5-audit', DESKTOP.width);
+    await bothWidths(page, 'release-5-audit');
     expectNoProblems(recorded);
     await page.context().close();
   });
@@ -619,11 +708,11 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await page.getByRole('option', { name: 'Cold start' }).click();
     await page.keyboard.press('Escape');
     await form.getByLabel('Cold start repeats').fill('2');
-    await screenshot(page, 'release-6-benchmark-start', DESKTOP.width);
+    await bothWidths(page, 'release-6-benchmark-start');
     await form.getByRole('button', { name: 'Start benchmark run' }).click();
     const progress = form.getByRole('status', { name: 'Benchmark run progress' });
     await expectVisible(page, progress.getByText(/^Running: 0 of 2 kinds measured/), 60_000);
-    await screenshot(page, 'release-6-benchmark-running', DESKTOP.width);
+    await bothWidths(page, 'release-6-benchmark-running');
     await expectVisible(page, progress.getByText('Succeeded: 2 of 2 kinds measured'), 300_000);
     const runs = page.getByRole('region', { name: 'Benchmark runs' });
     await expectVisible(
@@ -696,7 +785,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await expectVisible(page, drain.getByRole('button', { name: 'Copy receipt hash' }), 180_000);
     await drain.getByRole('button', { name: 'Close' }).click();
     await expectVisible(page, page.getByText('Drained', { exact: true }).first(), 60_000);
-    await screenshot(page, 'release-6-drained', DESKTOP.width);
+    await bothWidths(page, 'release-6-drained');
     // Failover: release@1's replica now runs elsewhere, and the application saw no failed call.
     await waitUntil(
       'release@1 Ready on another node',
@@ -801,7 +890,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await page.goto(`${harness.apiUrl}/deployments/aliases/${ALIAS}`);
     await expectVisible(page, currentRevision(page).filter({ hasText: `revision 2: ${ref(V2)}` }), 60_000);
     await expectVisible(page, rolloutState(page).getByText('Promoted', { exact: true }));
-    await screenshot(page, 'release-7-after-restart', DESKTOP.width);
+    await bothWidths(page, 'release-7-after-restart');
     expectNoProblems(recorded);
     await page.context().close();
   });
@@ -862,7 +951,8 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     const findings: LeakFinding[] = [];
     expect(responses.length).to.be.greaterThan(50);
     // Credentials handed to the operator who asked for them: the session of the sign-in, the bootstrap token
-    // of the Nodes view (shown once, to paste on the node). Anything else of these kinds is a leak.
+    // of the Nodes view (shown once, to paste on the node), the tenant's gateway key of the Tenants page (shown
+    // once, to configure the application with). Anything else of these kinds is a leak.
     const handedOver: LeakAllowEntry[] = [
       {
         kind: 'jwt',
@@ -874,6 +964,12 @@ describe('release scenario: nine steps from a clean controller to a verified evi
         source: 'POST /graphql ConsoleCreateBootstrapToken',
         match: /lnxb_/,
         reason: 'the bootstrap token, shown once to the operator who created it',
+      },
+      {
+        kind: 'secret-literal',
+        source: 'POST /graphql ConsoleCreateGatewayKey',
+        match: /lnxk_/,
+        reason: 'the gateway key, shown once to the operator who created it for the application',
       },
     ];
     for (const r of responses) findings.push(...scanForLeaks(r.text, r.source, { allow: handedOver }));

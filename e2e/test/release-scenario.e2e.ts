@@ -501,7 +501,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await page.context().close();
   });
 
-  it('4: the alias serves release@1; release@2 canaries, its placement is inspected, it is promoted; the application calls it through @lunanexa/sdk', async () => {
+  it('4: the alias serves release@1; a tenant and its gateway key are made on the Tenants page; release@2 canaries, its placement is inspected, it is promoted; the application calls it through @lunanexa/sdk with the tenant key', async () => {
     const recorded = await newPage();
     const { page } = recorded;
     await page.goto(`${harness.apiUrl}/deployments`);
@@ -624,7 +624,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await page.context().close();
   });
 
-  it('5: a streamed SDK call shows in the console with its usage, and the promotion’s audit receipt is there', async () => {
+  it('5: a streamed SDK call shows in the console with its usage and its tenant, and the promotion’s audit receipt is there', async () => {
     const requestId = `release-${Date.now().toString(36)}`;
     const stream = await sdk.streamChatCompletion(
       {

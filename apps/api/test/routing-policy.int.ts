@@ -1,5 +1,12 @@
 import { expect } from 'chai';
 import {
+  findDeployment,
+  findModelVersion,
+  insertDeployment,
+  listAuditEvents,
+  writeDeploymentState,
+} from '@lunanexa/persistence';
+import {
   dataOf,
   registerDeployableVersion,
   startTestApi,
@@ -27,30 +34,46 @@ describe('deployment routing policy API on real PostgreSQL', function () {
   let api: TestApi;
   let operator = '';
   let viewer = '';
-  const sql = <T>(text: string, params: unknown[] = []): Promise<T> => api.fixture.ds.query<T>(text, params);
-  const events = () =>
-    sql<{ decision: string; result: string; evidence: Record<string, unknown> }[]>(
-      `SELECT decision, result, evidence FROM audit_events WHERE action = 'deployment.setRoutingPolicy' ORDER BY seq`,
-    );
-  const policyRow = async () =>
+  const events = async () =>
+    // Newest first from the audit list; oldest first here, as they were appended.
     (
-      await sql<{ routing_policy: string }[]>(`SELECT routing_policy FROM deployments WHERE id = 'dep-chat'`)
-    )[0]?.routing_policy;
+      await listAuditEvents(api.fixture.ds.manager, {
+        beforeSeq: null,
+        action: 'deployment.setRoutingPolicy',
+        limit: 1000,
+      })
+    ).reverse();
+  const policyRow = async () => (await findDeployment(api.fixture.ds, 'dep-chat'))?.routingPolicy;
 
   before(async () => {
     api = await startTestApi('routing_policy');
     operator = await api.operator('routing-operator', 'operator');
     viewer = await api.operator('routing-viewer', 'viewer');
-    await registerDeployableVersion(api, operator, 'chat', 1024);
-    const [version] = await sql<{ id: string }[]>(`SELECT id FROM model_versions WHERE ref = 'chat@1'`);
+    const ref = await registerDeployableVersion(api, operator, 'chat', 1024);
+    const version = await findModelVersion(api.fixture.ds, ref);
     // The deployment row as its workflow would have written it; no workflow runs here (nothing is placed).
-    await sql(
-      `INSERT INTO deployments (id, name, model_version_id, model_ref, state, generation, observed_generation,
-                                desired_replicas, workflow_id, purpose, created_by, created_at, updated_at)
-       VALUES ('dep-chat', 'chat-prod', $1, 'chat@1', 'Ready', 1, 1, 1, 'deployment/dep-chat', 'Serving', 'test',
-               now(), now())`,
-      [version?.id],
-    );
+    const at = new Date();
+    await insertDeployment(api.fixture.ds, {
+      id: 'dep-chat',
+      name: 'chat-prod',
+      modelVersionId: version!.id,
+      modelRef: ref,
+      desiredReplicas: 1,
+      requestedNodeId: null,
+      workflowId: 'deployment/dep-chat',
+      createdBy: 'test',
+      createdAt: at,
+      purpose: 'Serving',
+      rolloutId: null,
+      placementStrategy: 'Spread',
+    });
+    await writeDeploymentState(api.fixture.ds, {
+      deploymentId: 'dep-chat',
+      state: 'Ready',
+      reason: null,
+      at,
+      observedGeneration: 1,
+    });
   });
 
   after(async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { findTenant } from '@lunanexa/persistence';
 import { Client, type Notification } from 'pg';
 import { dataOf, startTestApi, type GraphQLBody, type TestApi } from './api-test-support';
 
@@ -263,11 +264,7 @@ describe('tenants and gateway keys API on real PostgreSQL', function () {
     ).to.deep.equal({
       maxPriority: null,
     });
-    const [row] = await api.fixture.ds.query<{ max_priority: string | null }[]>(
-      `SELECT max_priority FROM tenants WHERE id = $1`,
-      [id],
-    );
-    expect(row?.max_priority).to.equal(null);
+    expect((await findTenant(api.fixture.ds, id))?.maxPriority).to.equal(null);
   });
 
   it('refuses a tenant id that is not opaque and a display name with control characters', async () => {

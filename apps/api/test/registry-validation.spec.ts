@@ -1,10 +1,6 @@
 import { expect } from 'chai';
-import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import {
-  runtimeIdFor,
-  validateModelVersionInput,
-  validateRuntimeInput,
-} from '../src/registry/registry.service';
+import { ErrorCode, LunaNexaError, runtimeIdFor } from '@lunanexa/contracts';
+import { validateModelVersionInput, validateRuntimeInput } from '../src/registry/registry.service';
 import type { CreateModelVersionInput, RegisterRuntimeInput } from '../src/registry/registry.types';
 
 const NOW = new Date('2026-12-01T10:00:00.000Z');

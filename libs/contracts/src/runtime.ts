@@ -152,6 +152,11 @@ export const RuntimeHealthCheckSchema = z
   .strict();
 export type RuntimeHealthCheck = z.infer<typeof RuntimeHealthCheckSchema>;
 
+/** `runtime-<name>-<version>`, the id model versions refer to; `+` (build metadata) is not an id character. */
+export function runtimeIdFor(name: string, version: string): string {
+  return `runtime-${name}-${version.replace(/\+/g, '_')}`;
+}
+
 export const RuntimeSchema = z
   .object({
     id: OpaqueIdSchema,

@@ -10,6 +10,7 @@ import {
   NameSchema,
   OPAQUE_ID_PATTERN,
   RuntimeSchema,
+  runtimeIdFor,
   runtimeMetricsFormat,
   VersionLabelSchema,
   WORKFLOW_TYPES,
@@ -105,11 +106,6 @@ function hardwareRecord(input: CompatibleHardwareInput): unknown {
 function isUniqueViolation(error: unknown): boolean {
   const candidate = error as { code?: unknown; driverError?: { code?: unknown } };
   return candidate.code === '23505' || candidate.driverError?.code === '23505';
-}
-
-/** `runtime-<name>-<version>`, the id model versions refer to; `+` (build metadata) is not an id character. */
-export function runtimeIdFor(name: string, version: string): string {
-  return `runtime-${name}-${version.replace(/\+/g, '_')}`;
 }
 
 /**

@@ -9,7 +9,12 @@ import {
   type Permission,
   REGISTRY_MUTATION_PERMISSIONS,
 } from '@lunanexa/contracts/roles';
-import { RUNTIME_KINDS, RuntimeSchema, runtimeMetricsFormat } from '@lunanexa/contracts/runtime';
+import {
+  RUNTIME_KINDS,
+  RuntimeSchema,
+  runtimeIdFor,
+  runtimeMetricsFormat,
+} from '@lunanexa/contracts/runtime';
 
 /*
  * The registry's create forms check what is typed with the contracts' own
@@ -179,11 +184,6 @@ export function licenseDecisions(
 }
 
 // ---------------------------------------------------------------------------- runtimes
-
-/** `runtime-<name>-<version>`, the id the API gives a registered runtime. */
-export function runtimeIdFor(name: string, version: string): string {
-  return `runtime-${name}-${version.replace(/\+/g, '_')}`;
-}
 
 /** What the API would refuse in a RegisterRuntimeInput, checked as the API does (RuntimeSchema). */
 export function runtimeViolations(input: Json): Violation[] {

@@ -49,7 +49,8 @@ export async function isolatedStackEnv(dataDir: string): Promise<Record<string, 
   }
 }
 
-async function portIsFree(port: number): Promise<boolean> {
+/** True when `port` on 127.0.0.1 can be bound right now. */
+export async function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolveFree) => {
     const server = createServer();
     server.once('error', () => resolveFree(false));

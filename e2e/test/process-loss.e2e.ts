@@ -1,11 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { isolatedStackEnv, launchStack, TestLoadBalancer, type LaunchedStack } from '../src';
+import { isolatedStackEnv, launchStack, portIsFree, TestLoadBalancer, type LaunchedStack } from '../src';
 
 /**
  * Two api, two worker and two gateway processes on one Temporal and one PostgreSQL, Temporal run the way
@@ -20,18 +19,7 @@ async function consecutiveFreePorts(count: number, avoid: ReadonlySet<number>): 
     const base = 20_000 + Math.floor(Math.random() * 12_000);
     const ports = Array.from({ length: count }, (_, i) => base + i);
     if (ports.some((port) => avoid.has(port))) continue;
-    const free = await Promise.all(
-      ports.map(
-        (port) =>
-          new Promise<boolean>((resolve) => {
-            const server = createServer();
-            server.once('error', () => resolve(false));
-            server.listen({ port, host: '127.0.0.1', exclusive: true }, () =>
-              server.close(() => resolve(true)),
-            );
-          }),
-      ),
-    );
+    const free = await Promise.all(ports.map(portIsFree));
     if (free.every(Boolean)) return base;
   }
 }

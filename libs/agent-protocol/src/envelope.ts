@@ -69,11 +69,58 @@ export const ProtocolViolationSchema = z
 export type ProtocolViolation = z.infer<typeof ProtocolViolationSchema>;
 export const MAX_VIOLATIONS = 32;
 
+/** An OpenSSH `ssh-ed25519 AAAA…` line (no comment needed); parsed and checked by the receiver. */
+export const OpenSshEd25519LineSchema = z
+  .string()
+  .max(512)
+  .regex(
+    /^ssh-ed25519 [A-Za-z0-9+/]+={0,2}( [\x20-\x7e]{0,128})?$/,
+    'must be an OpenSSH ssh-ed25519 public key line',
+  );
+
+/** At most this many controller keys an agent trusts at once (config, enrollment and announced keys together). */
+export const MAX_TRUSTED_CONTROLLER_KEYS = 8;
+
+/**
+ * The controller's key ring as it tells an agent, inside an envelope the agent
+ * has already verified (`heartbeat.ack`, `assignment.put`). A rotation goes:
+ * announce (`next` names the new key while the old one still signs), switch
+ * (the new key signs; the old one is still accepted, the overlap), retire
+ * (`retiredKeyIds` names the old key: the agent drops it and from then on
+ * accepts only the new one). `signingKeyId` must equal the envelope
+ * signature's key id; a notice naming another signer is ignored. An agent
+ * never retires the key that signed the notice.
+ */
+export const ControllerKeyNoticeSchema = z
+  .object({
+    signingKeyId: KeyIdSchema,
+    /** The key that will sign after the switch; null outside the announce phase. */
+    next: z
+      .object({
+        keyId: KeyIdSchema,
+        publicKey: OpenSshEd25519LineSchema,
+        /** The rotation this key belongs to (for logs and audit). */
+        rotationId: OpaqueIdSchema,
+      })
+      .strict()
+      .nullable(),
+    /** Keys no longer accepted: the agent removes them from its trust store. */
+    retiredKeyIds: z.array(KeyIdSchema).max(MAX_TRUSTED_CONTROLLER_KEYS),
+  })
+  .strict();
+export type ControllerKeyNotice = z.infer<typeof ControllerKeyNoticeSchema>;
+
 // ---------------------------------------------------------------------------
 // Bodies
 
 /** Controller → agent: the desired state of one replica. Generation and lease travel inside the assignment. */
-export const AssignmentPutBodySchema = z.object({ assignment: AssignmentSchema }).strict();
+export const AssignmentPutBodySchema = z
+  .object({
+    assignment: AssignmentSchema,
+    /** The controller's key ring (announce / retire); absent from controllers that predate key rotation. */
+    controllerKeys: ControllerKeyNoticeSchema.optional(),
+  })
+  .strict();
 export type AssignmentPutBody = z.infer<typeof AssignmentPutBodySchema>;
 
 /**
@@ -153,15 +200,6 @@ export const ErrorBodySchema = z
   })
   .strict();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
-
-/** An OpenSSH `ssh-ed25519 AAAA…` line (no comment needed); parsed and checked by the receiver. */
-export const OpenSshEd25519LineSchema = z
-  .string()
-  .max(512)
-  .regex(
-    /^ssh-ed25519 [A-Za-z0-9+/]+={0,2}( [\x20-\x7e]{0,128})?$/,
-    'must be an OpenSSH ssh-ed25519 public key line',
-  );
 
 /**
  * Agent → controller (HTTP): a new node asks to join. Signed with the node key
@@ -302,6 +340,14 @@ export const HeartbeatBodySchema = z
      * is audited as `node.orphans.reconciled`. Absent from agents that predate it.
      */
     orphanReports: z.array(OrphanReportSchema).max(MAX_ORPHAN_REPORTS_PER_HEARTBEAT).optional(),
+    /**
+     * The controller key ids the agent trusts now. The controller signs for
+     * this node with a key it trusts (during an overlap the previous key, so a
+     * node that missed the announcement still learns the next one), and marks
+     * a node that trusts none of the accepted keys ControllerKeyTrusted=False.
+     * Absent from agents that predate key rotation.
+     */
+    controllerKeyIds: z.array(KeyIdSchema).min(1).max(MAX_TRUSTED_CONTROLLER_KEYS).optional(),
   })
   .strict();
 export type HeartbeatBody = z.infer<typeof HeartbeatBodySchema>;
@@ -320,6 +366,8 @@ export const HeartbeatAckBodySchema = z
     rotateKey: z.boolean(),
     /** How many refusals from the heartbeat were recorded (the agent drops that many from its queue). */
     refusalsRecorded: z.int().nonnegative(),
+    /** The controller's key ring (announce / retire); absent from controllers that predate key rotation. */
+    controllerKeys: ControllerKeyNoticeSchema.optional(),
   })
   .strict();
 export type HeartbeatAckBody = z.infer<typeof HeartbeatAckBodySchema>;
@@ -492,3 +540,29 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     ? (value as Record<string, unknown>)
     : undefined;
 }
+
+/**
+ * `GET /agent/v1/controller-keys` (HTTP, unauthenticated, unsigned): the
+ * controller keys still accepted. Nothing here is trusted as it arrives: an
+ * agent that missed a rotation adds a key only when its SSH fingerprint equals
+ * one the operator gave it out of band (`lunanexa-agent trust-controller-key
+ * --fingerprint SHA256:…`).
+ */
+export const ControllerKeysResponseSchema = z
+  .object({
+    keys: z
+      .array(
+        z
+          .object({
+            keyId: KeyIdSchema,
+            publicKey: OpenSshEd25519LineSchema,
+            sshFingerprint: SshFingerprintSchema,
+            /** `next`: announced, not signing yet; `current`: signs; `previous`: accepted until the overlap ends. */
+            state: z.enum(['next', 'current', 'previous']),
+          })
+          .strict(),
+      )
+      .max(MAX_TRUSTED_CONTROLLER_KEYS),
+  })
+  .strict();
+export type ControllerKeysResponse = z.infer<typeof ControllerKeysResponseSchema>;

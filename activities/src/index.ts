@@ -11,9 +11,11 @@ import { createRetentionActivities } from './retention';
 import { createNodeRecoveryActivities } from './node-recovery';
 import { createHealingActivities } from './healing';
 import { createReconcileActivities, type FleetWorkflowsPort } from './reconcile';
+import { createControllerKeyActivities, type WorkerControllerKeyRing } from './controller-key';
 import { createArtifactActivities, EMPTY_ARTIFACT_STORE_CONFIG, type ArtifactStoreConfig } from './artifact';
 
 export * from './clock';
+export type { ControllerKeyStepContext, WorkerControllerKeyRing } from './controller-key';
 export type { FleetWorkflowsPort } from './reconcile';
 export * from './artifact';
 export { createSystemActivities } from './system';
@@ -37,6 +39,8 @@ export interface ActivityPorts {
   readonly southbound: SouthboundPort;
   /** Where artifacts are read for digest verification; default: no store (only synthetic artifacts verify). */
   readonly artifactStore?: ArtifactStoreConfig;
+  /** The worker's controller key ring: the rotation's switch waits until this worker holds the new key. */
+  readonly controllerKeyRing?: WorkerControllerKeyRing;
   /** Temporal as Reconcile needs it (which workflows run, resuming a deployment's); the worker wires its client. */
   readonly workflows?: FleetWorkflowsPort;
 }
@@ -63,6 +67,11 @@ export function createActivities(ports: ActivityPorts) {
       db: ports.db,
       clock,
       ...(ports.workflows ? { workflows: ports.workflows } : {}),
+    }),
+    ...createControllerKeyActivities({
+      db: ports.db,
+      clock,
+      ...(ports.controllerKeyRing ? { ring: ports.controllerKeyRing } : {}),
     }),
     ...createArtifactActivities({
       db: ports.db,

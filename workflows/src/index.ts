@@ -11,3 +11,4 @@ export { retentionExpiryWorkflow } from './retention-expiry';
 export { nodeLeaseWatchWorkflow, nodeRecoveryWorkflow } from './node-recovery';
 export { healingWorkflow, healingLoopWorkflow } from './healing';
 export { reconcileFleetWorkflow } from './reconcile';
+export { rotateControllerKeyWorkflow } from './rotate-controller-key';

@@ -16,8 +16,14 @@ import {
   tracer,
   type Logger,
 } from '@lunanexa/observability';
-import { trustedNodeKeys, type ControllerIdentity, type SouthboundNode } from './node';
-import { exchangeEnvelope } from './ssh-exchange';
+import {
+  fixedControllerSigner,
+  trustedNodeKeys,
+  type ControllerIdentity,
+  type ControllerSigner,
+  type SouthboundNode,
+} from './node';
+import { ControllerKeyRefusedError, exchangeEnvelope } from './ssh-exchange';
 
 export interface SouthboundClientOptions {
   /** TCP connect + SSH handshake + authentication + subsystem open. Default 10 s. */
@@ -48,17 +54,16 @@ type Request =
  * (or the pinning's) verdict and retrying will not change it.
  */
 export class SouthboundClient {
-  private readonly sshPrivateKey: string;
+  private readonly signer: ControllerSigner;
+  /** OpenSSH private key text per key id (converting costs more than a signature). */
+  private readonly sshPrivateKeys = new Map<string, string>();
   private readonly connectTimeoutMs: number;
   private readonly replyTimeoutMs: number;
   private readonly logger: Logger | undefined;
   private readonly now: () => Date;
 
-  constructor(
-    private readonly identity: ControllerIdentity,
-    options: SouthboundClientOptions = {},
-  ) {
-    this.sshPrivateKey = openSshPrivateKey(identity.privateKey);
+  constructor(identity: ControllerIdentity | ControllerSigner, options: SouthboundClientOptions = {}) {
+    this.signer = 'candidates' in identity ? identity : fixedControllerSigner(identity);
     this.connectTimeoutMs = positive(
       options.connectTimeoutMs ?? DEFAULT_SOUTHBOUND_CONNECT_TIMEOUT_MS,
       'connectTimeoutMs',
@@ -124,26 +129,64 @@ export class SouthboundClient {
     }
   }
 
+  private sshPrivateKey(identity: ControllerIdentity): string {
+    let text = this.sshPrivateKeys.get(identity.keyId);
+    if (text === undefined) {
+      text = openSshPrivateKey(identity.privateKey);
+      this.sshPrivateKeys.set(identity.keyId, text);
+    }
+    return text;
+  }
+
+  /**
+   * Offers the ring's keys in order: a node that refuses the current key
+   * during an overlap (it has not added it yet) is asked again with the
+   * previous one, whose envelope's notice names the current key.
+   */
   private async requestInSpan(node: SouthboundNode, request: Request): Promise<Envelope> {
+    const candidates = this.signer.candidates();
+    for (let index = 0; ; index++) {
+      const identity = candidates[index] as ControllerIdentity;
+      try {
+        return await this.requestSignedBy(node, request, identity);
+      } catch (error) {
+        if (!(error instanceof ControllerKeyRefusedError) || index + 1 >= candidates.length) throw error;
+        this.logger?.info(
+          { event: 'southbound_key_fallback', nodeId: node.id, refusedKeyId: identity.keyId },
+          `node ${node.id} refused controller key ${identity.keyId}; offering the previous key of the overlap`,
+        );
+      }
+    }
+  }
+
+  private async requestSignedBy(
+    node: SouthboundNode,
+    request: Request,
+    identity: ControllerIdentity,
+  ): Promise<Envelope> {
     // Everything that can be refused locally is, before a connection is opened.
     const nodeKeys = trustedNodeKeys(node);
     const issuedAt = this.now();
     const { traceparent } = injectContext();
+    const notice = this.signer.notice(identity);
     const envelope: Envelope =
       request.type === 'assignment.put'
         ? signEnvelope(
-            this.identity.privateKey,
-            this.identity.keyId,
+            identity.privateKey,
+            identity.keyId,
             createEnvelope('assignment.put', {
               nodeId: node.id,
               issuedAt,
               traceparent,
-              body: { assignment: request.assignment },
+              body:
+                notice === undefined
+                  ? { assignment: request.assignment }
+                  : { assignment: request.assignment, controllerKeys: notice },
             }),
           )
         : signEnvelope(
-            this.identity.privateKey,
-            this.identity.keyId,
+            identity.privateKey,
+            identity.keyId,
             createEnvelope('status.get', { nodeId: node.id, issuedAt, traceparent, body: {} }),
           );
     const fields = {
@@ -159,8 +202,8 @@ export class SouthboundClient {
     try {
       const reply = await exchangeEnvelope({
         node,
-        sshPrivateKey: this.sshPrivateKey,
-        controllerKeyId: this.identity.keyId,
+        sshPrivateKey: this.sshPrivateKey(identity),
+        controllerKeyId: identity.keyId,
         request: envelope,
         nodeKeys,
         connectTimeoutMs: this.connectTimeoutMs,

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { parseEd25519PublicKey, type PublicKeySet } from '@lunanexa/agent-protocol';
+import { parseEd25519PublicKey, type ControllerKeyNotice, type PublicKeySet } from '@lunanexa/agent-protocol';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 
 /** What the controller knows about a node's SSH endpoint and keys, all of it pinned at enrollment. */
@@ -22,6 +22,22 @@ export interface ControllerIdentity {
   readonly privateKey: KeyObject;
   /** `ed25519KeyId` of the public half; agents look the signing key up by it. */
   readonly keyId: string;
+}
+
+/**
+ * The controller's key ring as the SSH client uses it: the keys to offer a
+ * node in order (the current key; during a rotation's overlap also the
+ * previous one, for a node that has not added the current key yet), and the
+ * ring notice an envelope signed by each carries.
+ */
+export interface ControllerSigner {
+  candidates(): readonly ControllerIdentity[];
+  notice(identity: ControllerIdentity): ControllerKeyNotice | undefined;
+}
+
+/** One fixed key and no ring (tests, tools): offered alone, with no notice. */
+export function fixedControllerSigner(identity: ControllerIdentity): ControllerSigner {
+  return { candidates: () => [identity], notice: () => undefined };
 }
 
 /**

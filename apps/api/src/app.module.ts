@@ -39,6 +39,7 @@ import { RolloutsModule } from './rollouts/rollouts.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { SigningModule } from './signing/signing.module';
+import { ControllerKeysModule } from './controller-keys/controller-keys.module';
 import { EvidenceModule } from './evidence/evidence.module';
 import { RegistryModule } from './registry/registry.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
@@ -136,6 +137,7 @@ export class AppModule implements NestModule {
         PrivacyModule,
         TenancyModule,
         SigningModule,
+        ControllerKeysModule,
         EvidenceModule,
         RegistryModule,
         EvaluationsModule,

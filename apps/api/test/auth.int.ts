@@ -618,6 +618,8 @@ describe('operator identity and roles on real Temporal and PostgreSQL', function
         .map(([mutation]) => mutation),
       // Which keys vouch for artifacts, and whether a tenant accepts unsigned versions.
       ...Object.keys(SIGNING_MUTATION_PERMISSIONS),
+      // The controller's own key: who rotates it decides what every agent trusts.
+      'rotateControllerKey',
     ]);
     /** Reachable without credentials. */
     const PUBLIC = new Set(['login', 'health']);

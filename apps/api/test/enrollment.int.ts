@@ -738,6 +738,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       'DiskPressure',
       'GpuHealthy',
       'ClockSynchronized',
+      'ControllerKeyTrusted',
     ]);
     const metrics = await (await fetch(`${base}/metrics`)).text();
     // The series are always there; this node is still Pending, which the gauge (like readiness) does not count.

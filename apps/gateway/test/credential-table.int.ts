@@ -8,7 +8,8 @@ import {
   createScratchDatabase,
   keyFingerprint,
   publishGatewayLoad,
-  recordControllerPublicKey,
+  describeControllerKey,
+  recordControllerKey,
   runMigrations,
   testAdminUrl,
   touchGatewayKeysLastUsed,
@@ -108,9 +109,9 @@ describe('the gateway credential snapshot on PostgreSQL', function () {
     expect(table.operator(operatorId)?.disabled).to.equal(true);
     const controller = generateKeyPairSync('ed25519');
     const fingerprint = keyFingerprint(controller.publicKey);
-    await recordControllerPublicKey(
+    await recordControllerKey(
       { query: async (text, params) => (await sql.query(text, params)).rows as never },
-      { fingerprint, publicKeyPem: controller.publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+      describeControllerKey(controller.publicKey),
       new Date(),
     );
     await until(() => table.controllerKey(fingerprint) !== undefined, 'the controller key');

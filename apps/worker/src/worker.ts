@@ -1,7 +1,11 @@
 import { NativeConnection, Worker, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { createActivities, SouthboundClient } from '@lunanexa/activities';
-import { ed25519KeyId } from '@lunanexa/agent-protocol';
-import { createDataSource, loadOrCreateControllerKey } from '@lunanexa/persistence';
+import {
+  ControllerKeyRing,
+  createDataSource,
+  loadOrCreateControllerKey,
+  watchControllerKeyRing,
+} from '@lunanexa/persistence';
 import { initTracing, type Logger, type Tracing } from '@lunanexa/observability';
 import {
   OpenTelemetryActivityInboundInterceptor,
@@ -57,10 +61,16 @@ export async function startWorker(
   installRuntime(logger);
   // The API creates the key on first start; the worker may start first, and the loader is race-safe.
   const key = loadOrCreateControllerKey(workerControllerKeyFile(config));
-  const controller = { privateKey: key.privateKey, keyId: ed25519KeyId(key.publicKey) };
-  const southbound = new SouthboundClient(controller, { logger });
   const db = createDataSource({ url: config.DATABASE_URL, applicationName: 'lunanexa-worker' });
   await db.initialize();
+  // The ring, not the file: after a rotation the worker signs with whichever key the ring says is current.
+  const ring = await ControllerKeyRing.open(db, key);
+  const stopWatchingRing = watchControllerKeyRing(ring, config.DATABASE_URL, 'lunanexa-worker-keyring', {
+    info: (fields, message) => logger.info(fields, message),
+    warn: (fields, message) => logger.warn(fields, message),
+  });
+  const controller = ring.signingIdentity;
+  const southbound = new SouthboundClient(ring, { logger });
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const fleetWorkflows = await connectFleetWorkflows({
     address: config.TEMPORAL_ADDRESS,
@@ -77,6 +87,7 @@ export async function startWorker(
       db,
       controller,
       southbound,
+      controllerKeyRing: ring,
       artifactStore: workerArtifactStoreConfig(config),
       workflows: fleetWorkflows,
     }),
@@ -84,6 +95,7 @@ export async function startWorker(
     shutdownGraceTime: '20 seconds',
   });
   const done = worker.run().finally(async () => {
+    await stopWatchingRing();
     await connection.close();
     await fleetWorkflows.close();
     await db.destroy();

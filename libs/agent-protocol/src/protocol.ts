@@ -68,6 +68,8 @@ export const CONTROLLER_SIGNED_TYPES: readonly MessageType[] = [
 export const AGENT_HTTP_PATHS = {
   enroll: '/agent/v1/enroll',
   heartbeat: '/agent/v1/heartbeat',
+  /** GET: the accepted controller keys (ControllerKeysResponse), for a node that missed a rotation. */
+  controllerKeys: '/agent/v1/controller-keys',
 } as const;
 
 /** The only signature algorithm of v1. */

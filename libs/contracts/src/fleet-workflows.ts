@@ -221,3 +221,49 @@ export interface DeploymentWorkflowResult {
 
 /** Default lease of an assignment; the deployment workflow renews it at a third. */
 export const DEFAULT_ASSIGNMENT_LEASE_SECONDS = 600;
+
+/** The controller key a rotation brings in: public parts only (its private half is a file on the controller hosts). */
+export interface ControllerKeyPublicParts {
+  /** base64url(sha256(raw key)): the session token `kid` and the ring file's name. */
+  readonly fingerprint: string;
+  readonly publicKeyPem: string;
+  readonly keyId: string;
+  readonly sshFingerprint: string;
+  /** `ssh-ed25519 …`. */
+  readonly publicKey: string;
+}
+
+/** One workflow id: a second rotation while one runs is refused by Temporal as well as by the ring. */
+export const CONTROLLER_KEY_ROTATION_WORKFLOW_ID = 'rotate-controller-key';
+
+export interface RotateControllerKeyWorkflowInput extends OperationContext {
+  readonly rotationId: string;
+  readonly nextKey: ControllerKeyPublicParts;
+  readonly announceSeconds: number;
+  readonly overlapSeconds: number;
+  readonly reason: string;
+}
+
+export type ControllerKeyRotationPhase = 'announcing' | 'overlap' | 'retired';
+
+export interface ControllerKeyRotationStatus {
+  readonly rotationId: string;
+  readonly phase: ControllerKeyRotationPhase;
+  readonly nextKeyId: string;
+  readonly previousKeyId: string | null;
+  /** When the switch is due (announcing) or happened. */
+  readonly switchAt: string | null;
+  /** When the previous key is retired (overlap) or was. */
+  readonly retireAt: string | null;
+}
+
+export interface RotateControllerKeyWorkflowResult {
+  readonly rotationId: string;
+  readonly previousKeyId: string;
+  readonly keyId: string;
+  /** Nodes that still trusted only the previous key when it was retired: they are told how to recover. */
+  readonly nodesNotTrustingNewKey: readonly string[];
+  readonly receiptHash: string;
+}
+
+export const CONTROLLER_KEY_ROTATION_QUERIES = { status: 'controllerKeyRotationStatus' } as const;

@@ -256,6 +256,7 @@ export const NODE_CONDITION_TYPES = [
   'DiskPressure',
   'GpuHealthy',
   'ClockSynchronized',
+  'ControllerKeyTrusted',
 ] as const;
 export const NodeConditionTypeSchema = z.enum(NODE_CONDITION_TYPES);
 export type NodeConditionType = z.infer<typeof NodeConditionTypeSchema>;

@@ -32,6 +32,7 @@ export const WORKFLOW_TYPES = {
   healing: 'healingWorkflow',
   healingLoop: 'healingLoopWorkflow',
   reconcile: 'reconcileFleetWorkflow',
+  rotateControllerKey: 'rotateControllerKeyWorkflow',
 } as const;
 
 /** Workflow ids derive from the operation and its idempotency key. */

@@ -10,6 +10,7 @@
  */
 export { ErrorCode, typedFailureCode } from './errors';
 export {
+  CONTROLLER_KEY_ROTATION_QUERIES,
   DEPLOYMENT_QUERIES,
   DEPLOYMENT_SIGNALS,
   DEPLOYMENT_UPDATES,

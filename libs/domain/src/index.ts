@@ -26,3 +26,4 @@ export * from './sign-in-throttle';
 export * from './query-cost';
 export * from './routing';
 export * from './fairness';
+export * from './controller-key-ring';

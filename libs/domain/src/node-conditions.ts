@@ -8,6 +8,7 @@ import {
   type NodeCondition,
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
+import type { NodeKeyTrust } from './controller-key-ring';
 import { HEARTBEATING_LIFECYCLES, leaseHolds } from './node-readiness';
 
 /**
@@ -117,6 +118,8 @@ export interface NodeObservation {
   readonly gpus?: readonly GpuObservation[] | null;
   /** GPUs the node is known to have (its recorded inventory); one absent from `gpus` is missing. */
   readonly expectedGpuUuids?: readonly string[] | null;
+  /** Whether the node can verify what the controller signs (controller-key-ring.ts nodeKeyTrust); absent: unknown. */
+  readonly controllerKeyTrust?: Pick<NodeKeyTrust, 'trusted' | 'reason' | 'message'> | null;
 }
 
 export const HEARTBEAT_CONDITION_TYPES = [
@@ -124,6 +127,7 @@ export const HEARTBEAT_CONDITION_TYPES = [
   'DiskPressure',
   'GpuHealthy',
   'ClockSynchronized',
+  'ControllerKeyTrusted',
 ] as const;
 export type HeartbeatConditionType = (typeof HEARTBEAT_CONDITION_TYPES)[number];
 
@@ -298,6 +302,33 @@ const RULES: readonly Rule[] = [
     clearAfter: CLOCK_SKEW_CLEAR_HEARTBEATS,
     sample: clockSample,
   },
+  {
+    type: 'ControllerKeyTrusted',
+    badStatus: 'False',
+    goodStatus: 'True',
+    goodReason: 'TrustsCurrentKey',
+    enterAfter: 1,
+    clearAfter: 1,
+    sample: ({ controllerKeyTrust }) => {
+      if (
+        controllerKeyTrust === undefined ||
+        controllerKeyTrust === null ||
+        controllerKeyTrust.reason === 'NotReported'
+      ) {
+        return {
+          kind: 'unknown',
+          reason: 'NotReported',
+          message: 'the agent does not report its controller keys',
+        };
+      }
+      return {
+        kind: controllerKeyTrust.trusted ? 'good' : 'bad',
+        immediate: true,
+        reason: controllerKeyTrust.reason,
+        message: controllerKeyTrust.message,
+      };
+    },
+  },
 ];
 
 function violationsOf(observation: NodeObservation): FieldViolation[] {
@@ -426,9 +457,11 @@ export function heartbeatObservation(
   heartbeat: HeartbeatFigures,
   receivedAt: Date,
   expectedGpuUuids: readonly string[],
+  controllerKeyTrust: NodeObservation['controllerKeyTrust'] = null,
 ): NodeObservation {
   return {
     receivedAt,
+    controllerKeyTrust,
     sentAt: new Date(heartbeat.sentAt),
     memory: {
       availableBytes: heartbeat.inventory.systemMemory.availableBytes,

@@ -150,6 +150,8 @@ const BLOCKING_CONDITIONS: readonly {
   { type: 'MemoryPressure', status: 'True' },
   { type: 'DiskPressure', status: 'True' },
   { type: 'GpuHealthy', status: 'False' },
+  // The controller could not hand it an assignment the node would accept.
+  { type: 'ControllerKeyTrusted', status: 'False' },
 ];
 
 function invalidLoad(node: PlacementNode, index: number): LunaNexaError {

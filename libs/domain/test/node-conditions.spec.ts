@@ -328,16 +328,17 @@ describe('node conditions from heartbeats', () => {
     });
   });
 
-  it('keeps lastTransitionAt while the status holds and reports all four conditions in order', () => {
+  it('keeps lastTransitionAt while the status holds and reports all five conditions in order', () => {
     const steady = run(repeat(3, { memory: { availableBytes: 60 * GiB, totalBytes: 128 * GiB } }));
     expect(last(steady).conditions.map((condition) => condition.type)).to.deep.equal([
       'MemoryPressure',
       'DiskPressure',
       'GpuHealthy',
       'ClockSynchronized',
+      'ControllerKeyTrusted',
     ]);
     expect(last(steady).conditions.map((condition) => condition.lastTransitionAt)).to.deep.equal(
-      repeat(4, at(0).toISOString()),
+      repeat(5, at(0).toISOString()),
     );
     // The state is plain JSON: stored and read back, it decides the same.
     const stored = JSON.parse(JSON.stringify(last(steady))) as NodeConditionsState;
@@ -454,7 +455,7 @@ describe('countNodeConditions', () => {
       ],
       now,
     );
-    expect(counts).to.have.length(12);
+    expect(counts).to.have.length(15);
     const of = (type: string, status: string) =>
       counts.find((count) => count.type === type && count.status === status)?.nodes;
     expect(of('GpuHealthy', 'False')).to.equal(2);

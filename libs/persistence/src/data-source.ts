@@ -25,6 +25,7 @@ import { GpuSamples1768560000000 } from './migrations/1768560000000-gpu-samples'
 import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-throttle';
 import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark-runs';
 import { AuditChainCheckpoints1768900000000 } from './migrations/1768900000000-audit-chain-checkpoints';
+import { ControllerKeyRing1769100000000 } from './migrations/1769100000000-controller-key-ring';
 import { RoutingAndFairness1768950000000 } from './migrations/1768950000000-routing-and-fairness';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   BenchmarkRuns1768810000000,
   AuditChainCheckpoints1768900000000,
   RoutingAndFairness1768950000000,
+  ControllerKeyRing1769100000000,
 ];
 
 export interface DataSourceSettings {

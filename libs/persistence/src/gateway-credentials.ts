@@ -89,7 +89,7 @@ SELECT
             'session_epoch', session_epoch, 'disabled', disabled_at IS NOT NULL)), '[]'::json)
      FROM operators) AS operators,
   (SELECT coalesce(json_agg(json_build_object('fingerprint', fingerprint, 'public_key', public_key)), '[]'::json)
-     FROM controller_keys) AS controller_keys`;
+     FROM controller_keys WHERE state <> 'retired') AS controller_keys`;
 
 export async function loadGatewayCredentials(q: Queryable): Promise<GatewayCredentialSnapshot> {
   const [row] = await q.query<Raw[]>(SNAPSHOT_SQL);
@@ -149,24 +149,6 @@ export async function loadGatewayCredentials(q: Queryable): Promise<GatewayCrede
       publicKeyPem: row['public_key'] as string,
     })),
   };
-}
-
-/**
- * The controller's public key, recorded by the API at start so gateways can
- * verify operator session tokens without holding the private key.
- */
-export async function recordControllerPublicKey(
-  q: Queryable,
-  key: ControllerPublicKey,
-  at: Date,
-): Promise<void> {
-  await q.query(
-    `INSERT INTO controller_keys (fingerprint, public_key, first_seen_at, last_seen_at)
-     VALUES ($1, $2, $3, $3)
-     ON CONFLICT (fingerprint) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at
-       WHERE controller_keys.public_key = EXCLUDED.public_key`,
-    [key.fingerprint, key.publicKeyPem, at],
-  );
 }
 
 /** One gateway instance's admission state for one group of replicas, published every few seconds. */

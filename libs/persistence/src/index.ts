@@ -6,6 +6,7 @@ export { OperatorEntity } from './entities/operator.entity';
 export { ApiTokenEntity } from './entities/api-token.entity';
 export * from './testing';
 export * from './controller-key';
+export * from './controller-key-ring';
 export * from './fleet';
 export * from './rollouts';
 export * from './registry';

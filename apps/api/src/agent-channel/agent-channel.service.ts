@@ -15,6 +15,7 @@ import {
   verifyEnvelope,
   violationsOf,
   type EnrollRequestBody,
+  type ControllerKeysResponse,
   type Envelope,
   type HeartbeatBody,
 } from '@lunanexa/agent-protocol';
@@ -27,7 +28,13 @@ import {
   type EnrollNodeWorkflowInput,
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
-import { heartbeatObservation, nextNodeConditions, nodeConditionTransitions } from '@lunanexa/domain';
+import {
+  heartbeatObservation,
+  nextNodeConditions,
+  nodeConditionTransitions,
+  nodeKeyTrust,
+  type NodeKeyTrust,
+} from '@lunanexa/domain';
 import type { Logger, RequestIds } from '@lunanexa/observability';
 import {
   bootstrapTokenAutoApproves,
@@ -46,7 +53,7 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
-import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
+import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKeyRing, type HeldRingKey } from '../auth';
 import { API_CONFIG, DEFAULT_AGENT_REPLAY_CAPACITY, API_LOGGER, type ApiConfig } from '../config';
 import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
@@ -83,7 +90,6 @@ function peekBody(raw: unknown): Record<string, unknown> {
 @Injectable()
 export class AgentChannelService {
   private readonly replayGuard: ReplayGuard;
-  private readonly controllerKeyId: string;
   /** Nodes whose EnrollNode workflow this process has seen started; saves a Temporal call per heartbeat. */
   private readonly enrollWorkflowsKnown = new Set<string>();
   /**
@@ -102,7 +108,7 @@ export class AgentChannelService {
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
     private readonly announcer: NodeChangeAnnouncer,
-    @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
+    @Inject(CONTROLLER_KEY) private readonly ring: ControllerKeyRing,
     @Inject(API_LOGGER) private readonly logger: Logger,
     @Inject(API_CONFIG)
     private readonly config: Pick<ApiConfig, 'LUNANEXA_NODE_LEASE_SECONDS'> &
@@ -114,7 +120,6 @@ export class AgentChannelService {
       windowMs: DEFAULT_MAX_SKEW_MS,
       capacity: config.LUNANEXA_AGENT_REPLAY_CAPACITY ?? DEFAULT_AGENT_REPLAY_CAPACITY,
     });
-    this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
     this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
   }
 
@@ -133,12 +138,9 @@ export class AgentChannelService {
     type: T,
     nodeId: string,
     body: Envelope extends infer E ? (E extends { type: T; body: infer B } ? B : never) : never,
+    signer: HeldRingKey = this.ring.current(),
   ): Envelope {
-    return signEnvelope(
-      this.controllerKey.privateKey,
-      this.controllerKeyId,
-      createEnvelope(type, { nodeId, body } as never),
-    );
+    return signEnvelope(signer.privateKey, signer.keyId, createEnvelope(type, { nodeId, body } as never));
   }
 
   private refuse(
@@ -254,8 +256,8 @@ export class AgentChannelService {
       nodeName: body.nodeName,
       lifecycle: enrolled.lifecycle,
       workflowId: enrollWorkflowId(enrolled.nodeId),
-      controllerKeyId: this.controllerKeyId,
-      controllerPublicKey: openSshPublicKey(this.controllerKey.publicKey),
+      controllerKeyId: this.ring.current().keyId,
+      controllerPublicKey: openSshPublicKey(this.ring.current().publicKey),
       heartbeatIntervalSeconds: DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
       leaseDurationSeconds: this.config.LUNANEXA_NODE_LEASE_SECONDS,
     });
@@ -437,16 +439,50 @@ export class AgentChannelService {
       current.credential !== null && current.credentialSerial > (body.credentialSerial ?? 0)
         ? current.credential
         : null;
-    return this.sign('heartbeat.ack', current.id, {
-      inReplyTo: envelope.id,
-      sequence: body.heartbeat.sequence,
-      lifecycle: current.lifecycle,
-      cordoned: current.cordoned,
-      leaseExpiresAt: outcome.leaseExpiresAt.toISOString(),
-      credential: credential as never,
-      rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
-      refusalsRecorded: outcome.refusalsRecorded,
-    });
+    // During a controller key overlap a node that has not added the new key yet is answered with the previous
+    // one, whose notice names the new key: it catches up instead of being cut off.
+    const signer = this.ring.forNode(body.controllerKeyIds);
+    return this.sign(
+      'heartbeat.ack',
+      current.id,
+      {
+        inReplyTo: envelope.id,
+        sequence: body.heartbeat.sequence,
+        lifecycle: current.lifecycle,
+        cordoned: current.cordoned,
+        leaseExpiresAt: outcome.leaseExpiresAt.toISOString(),
+        credential: credential as never,
+        rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
+        refusalsRecorded: outcome.refusalsRecorded,
+        controllerKeys: this.ring.notice(signer),
+      },
+      signer,
+    );
+  }
+
+  /** The controller keys a node may still trust, for `GET /agent/v1/controller-keys`. */
+  controllerKeys(): ControllerKeysResponse {
+    return {
+      keys: this.ring
+        .records()
+        .flatMap((key) =>
+          key.state === 'retired'
+            ? []
+            : [
+                {
+                  keyId: key.keyId,
+                  publicKey: key.publicKey,
+                  sshFingerprint: key.sshFingerprint,
+                  state: key.state,
+                },
+              ],
+        ),
+    };
+  }
+
+  /** Whether the node can verify what the controller signs for it, from the key ids its heartbeat reported. */
+  private keyTrust(body: HeartbeatBody): NodeKeyTrust {
+    return nodeKeyTrust(this.ring.records(), body.controllerKeyIds);
   }
 
   /**
@@ -477,7 +513,7 @@ export class AgentChannelService {
     const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
     const conditions = nextNodeConditions(
       node.conditionsState,
-      heartbeatObservation(heartbeat, now, node.gpuUuids),
+      heartbeatObservation(heartbeat, now, node.gpuUuids, this.keyTrust(envelope.body)),
     );
     // A condition changing status is audited, which needs the full path's transaction.
     if (nodeConditionTransitions(node.conditionsState, conditions).length > 0) return null;
@@ -626,6 +662,7 @@ export class AgentChannelService {
         heartbeat,
         now,
         locked.inventory.gpus.map((gpu) => gpu.uuid),
+        this.keyTrust(envelope.body),
       ),
     );
     for (const transition of nodeConditionTransitions(locked.conditionsState, conditions)) {

@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { AGENT_HTTP_PATHS } from '@lunanexa/agent-protocol';
+import { AGENT_HTTP_PATHS, type ControllerKeysResponse } from '@lunanexa/agent-protocol';
 import { Public } from '../auth';
 import { requestIdsOf } from '../common/request-ids';
 import { AgentChannelService } from './agent-channel.service';
@@ -31,5 +31,11 @@ export class AgentController {
   @HttpCode(200)
   heartbeat(@Body() body: unknown, @Req() req: IncomingMessage) {
     return this.channel.heartbeat(body, requestIdsOf(req), remoteAddressOf(req));
+  }
+
+  /** Public keys only, unsigned: a node pins one from here only by a fingerprint an operator gave it. */
+  @Get(AGENT_HTTP_PATHS.controllerKeys)
+  controllerKeys(): ControllerKeysResponse {
+    return this.channel.controllerKeys();
   }
 }

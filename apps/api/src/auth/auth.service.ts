@@ -31,7 +31,6 @@ import {
   findOperatorByUsername,
   findOperatorForUpdate,
   recordApiTokenUse,
-  recordControllerPublicKey,
   revokeSessionsOfOperator,
   updateOperatorPassword,
 } from '@lunanexa/persistence';
@@ -39,7 +38,7 @@ import { DataSource } from 'typeorm';
 import { API_CONFIG, type ApiConfig } from '../config';
 import { AuditWriter, type Evidence } from './audit-writer';
 import { CONTROLLER_KEY } from './auth.constants';
-import type { ControllerKey } from './controller-key';
+import type { ControllerKeyRing } from './controller-key';
 import { hashApiToken, parseAuthorization } from '@lunanexa/credentials';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { Principal } from './principal';
@@ -47,6 +46,7 @@ import {
   SESSION_ISSUER,
   SESSION_TTL_SECONDS,
   signSessionToken,
+  sessionTokenKeyId,
   verifySessionToken,
 } from '@lunanexa/credentials';
 
@@ -103,7 +103,7 @@ export class AuthService implements OnModuleInit {
   constructor(
     private readonly db: DataSource,
     private readonly audit: AuditWriter,
-    @Inject(CONTROLLER_KEY) private readonly key: ControllerKey,
+    @Inject(CONTROLLER_KEY) private readonly ring: ControllerKeyRing,
     @Inject(API_CONFIG) config: ApiConfig,
   ) {
     const tuned = (base: SignInThrottlePolicy, freeFailures: number): SignInThrottlePolicy => {
@@ -124,21 +124,9 @@ export class AuthService implements OnModuleInit {
     };
   }
 
-  /**
-   * Computes the decoy hash before the first login, so the first unknown-user
-   * attempt costs no extra scrypt, and records the controller's public key,
-   * which gateways verify operator session tokens with.
-   */
+  /** Computes the decoy hash before the first login, so the first unknown-user attempt costs no extra scrypt. */
   async onModuleInit(): Promise<void> {
     await decoyPasswordHash();
-    await recordControllerPublicKey(
-      this.db,
-      {
-        fingerprint: this.key.fingerprint,
-        publicKeyPem: this.key.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      },
-      new Date(),
-    );
   }
 
   authenticate(req: IncomingMessage): Promise<Authentication> {
@@ -168,7 +156,11 @@ export class AuthService implements OnModuleInit {
   }
 
   private async authenticateSession(token: string): Promise<Authentication> {
-    const check = verifySessionToken(token, this.key, Math.floor(Date.now() / 1000));
+    // Tokens signed before a key switch stay valid until they expire or the key is retired.
+    const kid = sessionTokenKeyId(token);
+    const key = kid === undefined ? undefined : this.ring.acceptedByFingerprint(kid);
+    if (key === undefined) return refused('UNAUTHENTICATED', 'session-unknown-key');
+    const check = verifySessionToken(token, key, Math.floor(Date.now() / 1000));
     if (!check.ok) {
       if (check.reason === 'expired' && check.claims) {
         return refused('TOKEN_EXPIRED', 'session-expired', {
@@ -292,7 +284,7 @@ export class AuthService implements OnModuleInit {
   private issueSession(operator: OperatorEntity): LoginOutcome {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + SESSION_TTL_SECONDS;
-    const accessToken = signSessionToken(this.key, {
+    const accessToken = signSessionToken(this.ring.current(), {
       iss: SESSION_ISSUER,
       sub: operator.id,
       role: operator.role,

@@ -6,3 +6,4 @@ export {
   rawEd25519PublicKey,
   type ControllerKey,
 } from '@lunanexa/persistence';
+export { ControllerKeyRing, watchControllerKeyRing, type HeldRingKey } from '@lunanexa/persistence';

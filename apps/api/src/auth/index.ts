@@ -2,5 +2,5 @@
 export { Public, RequirePermission, Roles } from './decorators';
 export { AuditWriter, Denied, type AuditContext, type Evidence } from './audit-writer';
 export { CONTROLLER_KEY } from './auth.constants';
-export type { ControllerKey } from './controller-key';
+export type { ControllerKey, ControllerKeyRing, HeldRingKey } from './controller-key';
 export { principalOf, requirePrincipal, type Principal } from './principal';

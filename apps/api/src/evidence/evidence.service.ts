@@ -35,7 +35,7 @@ import {
   type RolloutRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { CONTROLLER_KEY, type ControllerKey } from '../auth';
+import { CONTROLLER_KEY, type ControllerKeyRing } from '../auth';
 import { BenchmarkRunService } from '../benchmarks';
 
 /** At most this many audit events about one release go into its bundle (the newest). */
@@ -97,7 +97,7 @@ function assignmentEvidence(row: AssignmentRow) {
 export class EvidenceService {
   constructor(
     private readonly db: DataSource,
-    @Inject(CONTROLLER_KEY) private readonly key: ControllerKey,
+    @Inject(CONTROLLER_KEY) private readonly ring: ControllerKeyRing,
     private readonly benchmarks: BenchmarkRunService,
   ) {}
 
@@ -312,7 +312,7 @@ export class EvidenceService {
       createdAt: now,
       createdBy: actor,
       sections,
-      signer: this.key,
+      signer: this.ring.current(),
     });
     return { bytes, manifest, fileName: `evidence-${alias.name}-r${number}.tar.gz` };
   }

@@ -42,7 +42,7 @@ import {
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource } from 'typeorm';
-import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
+import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKeyRing } from '../auth';
 import type { Caller } from '../common/caller';
 import { validateIdempotencyKey } from '../common/idempotency-key';
 import { API_CONFIG, type ApiConfig } from '../config';
@@ -123,7 +123,7 @@ export class NodesService {
     private readonly db: DataSource,
     private readonly audit: AuditWriter,
     private readonly workflows: WorkflowRunner,
-    @Inject(CONTROLLER_KEY) private readonly controllerKey: ControllerKey,
+    @Inject(CONTROLLER_KEY) private readonly ring: ControllerKeyRing,
     @Inject(API_CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -135,14 +135,14 @@ export class NodesService {
   }
 
   controllerKeyFingerprint(): string {
-    return sshFingerprint(this.controllerKey.publicKey);
+    return sshFingerprint(this.ring.current().publicKey);
   }
 
   controllerIdentity(): ControllerIdentity {
     return {
-      keyId: ed25519KeyId(this.controllerKey.publicKey),
+      keyId: ed25519KeyId(this.ring.current().publicKey),
       sshFingerprint: this.controllerKeyFingerprint(),
-      publicKey: openSshPublicKey(this.controllerKey.publicKey),
+      publicKey: openSshPublicKey(this.ring.current().publicKey),
       controllerUrl: this.controllerUrl(),
     };
   }

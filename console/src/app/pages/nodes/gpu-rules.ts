@@ -183,6 +183,7 @@ const GOOD_STATUS: Readonly<Record<string, 'True' | 'False'>> = {
   Ready: 'True',
   GpuHealthy: 'True',
   ClockSynchronized: 'True',
+  ControllerKeyTrusted: 'True',
   MemoryPressure: 'False',
   DiskPressure: 'False',
 };
@@ -285,6 +286,12 @@ export const CONDITION_THRESHOLDS: readonly { readonly type: string; readonly te
     text:
       "False when the node's clock and the controller's differ by more than 2 s in 2 heartbeats in a row; " +
       'True again after 3 heartbeats within 1 s.',
+  },
+  {
+    type: 'ControllerKeyTrusted',
+    text:
+      "False when the node trusts none of the controller's accepted keys (it missed a key rotation); the message " +
+      'names the fingerprint to pin and the command to run on the node. The scheduler places nothing on it while False.',
   },
   {
     type: 'Ready',

@@ -11,7 +11,12 @@ import { expect } from 'chai';
 import type { AgentConfig } from '../src/config';
 import { pinControllerKey } from '../src/controller-trust/pin';
 import { CONTROLLER_TRUST_FILE } from '../src/controller-trust/state';
-import { makeEnrollingControllerKey, TEST_TOKEN, TestController, type EnrollingControllerKey } from './controller-support';
+import {
+  makeEnrollingControllerKey,
+  TEST_TOKEN,
+  TestController,
+  type EnrollingControllerKey,
+} from './controller-support';
 import {
   anAssignment,
   capturingLogger,
@@ -39,11 +44,18 @@ function retire(signer: ControllerKey, ...keyIds: string[]): ControllerKeyNotice
   return { signingKeyId: signer.keyId, next: null, retiredKeyIds: keyIds };
 }
 
-function putWithNotice(key: ControllerKey, assignment: Assignment, notice: ControllerKeyNotice): EnvelopeOf<'assignment.put'> {
+function putWithNotice(
+  key: ControllerKey,
+  assignment: Assignment,
+  notice: ControllerKeyNotice,
+): EnvelopeOf<'assignment.put'> {
   return signEnvelope(
     key.privateKey,
     key.keyId,
-    createEnvelope('assignment.put', { nodeId: assignment.nodeId, body: { assignment, controllerKeys: notice } }),
+    createEnvelope('assignment.put', {
+      nodeId: assignment.nodeId,
+      body: { assignment, controllerKeys: notice },
+    }),
   );
 }
 
@@ -65,7 +77,11 @@ describe('controller key rotation on the agent: heartbeats', function () {
   }
   async function start(): Promise<void> {
     captured = capturingLogger();
-    agent = await startSshAgent(dataDir, [], { config: enrolled, bootstrapToken: TEST_TOKEN, logger: captured.logger });
+    agent = await startSshAgent(dataDir, [], {
+      config: enrolled,
+      bootstrapToken: TEST_TOKEN,
+      logger: captured.logger,
+    });
     await controller.heartbeat(controller.heartbeats.length + 1);
     await agent.heartbeat?.beat();
   }
@@ -92,7 +108,9 @@ describe('controller key rotation on the agent: heartbeats', function () {
     const next = makeEnrollingControllerKey();
     expect(lastKeyIds()).to.deep.equal([current.keyId]);
 
-    controller.heartbeatQueue.push((request) => controller.ack(request, { body: { controllerKeys: announce(current, next) } }));
+    controller.heartbeatQueue.push((request) =>
+      controller.ack(request, { body: { controllerKeys: announce(current, next) } }),
+    );
     expect((await beat()).outcome).to.equal('ok');
     const both = [current.keyId, next.keyId].sort();
     expect(agent.health().controllerTrust).to.deep.include({ state: 'ok', trustedKeyIds: both });
@@ -102,14 +120,22 @@ describe('controller key rotation on the agent: heartbeats', function () {
 
     // The switch: the next key signs; the same announcement repeated changes nothing.
     controller.heartbeatQueue.push((request) =>
-      controller.ack(request, { signer: next.privateKey, signerKeyId: next.keyId, body: { controllerKeys: announce(next, next) } }),
+      controller.ack(request, {
+        signer: next.privateKey,
+        signerKeyId: next.keyId,
+        body: { controllerKeys: announce(next, next) },
+      }),
     );
     expect((await beat()).outcome).to.equal('ok');
     expect(readFileSync(join(dataDir, CONTROLLER_TRUST_FILE), 'utf8')).to.equal(written);
 
     // Retire: from now on only the next key.
     controller.heartbeatQueue.push((request) =>
-      controller.ack(request, { signer: next.privateKey, signerKeyId: next.keyId, body: { controllerKeys: retire(next, current.keyId) } }),
+      controller.ack(request, {
+        signer: next.privateKey,
+        signerKeyId: next.keyId,
+        body: { controllerKeys: retire(next, current.keyId) },
+      }),
     );
     expect((await beat()).outcome).to.equal('ok');
     await beat();
@@ -121,12 +147,20 @@ describe('controller key rotation on the agent: heartbeats', function () {
     // A restart: the enrolled key stays retired, the announced key is trusted.
     await agent.close({ stopRuntimes: true });
     await start();
-    expect(agent.health().controllerTrust).to.deep.include({ state: 'untrusted-signer', signerKeyId: current.keyId });
+    expect(agent.health().controllerTrust).to.deep.include({
+      state: 'untrusted-signer',
+      signerKeyId: current.keyId,
+    });
     expect(lastKeyIds()).to.deep.equal([next.keyId]);
     expect(
-      captured.lines().filter((line) => line.event === 'controller_key_retired_skipped').map((line) => line.keyId),
+      captured
+        .lines()
+        .filter((line) => line.event === 'controller_key_retired_skipped')
+        .map((line) => line.keyId),
     ).to.deep.equal([current.keyId]);
-    controller.heartbeatQueue.push((request) => controller.ack(request, { signer: next.privateKey, signerKeyId: next.keyId }));
+    controller.heartbeatQueue.push((request) =>
+      controller.ack(request, { signer: next.privateKey, signerKeyId: next.keyId }),
+    );
     expect((await beat()).outcome).to.equal('ok');
     expect(agent.health().controllerTrust.state).to.equal('ok');
   });
@@ -171,7 +205,9 @@ describe('controller key rotation on the agent: heartbeats', function () {
     await agent.close({ stopRuntimes: true });
     controller.heartbeatQueue.push(signedByRotated, signedByRotated);
     await start();
-    expect(controller.heartbeats.at(-1)?.envelope.body.controllerKeyIds).to.deep.equal([current.keyId, rotated.keyId].sort());
+    expect(controller.heartbeats.at(-1)?.envelope.body.controllerKeyIds).to.deep.equal(
+      [current.keyId, rotated.keyId].sort(),
+    );
     expect(agent.health().heartbeat?.lastOutcome).to.equal('ok');
     expect(agent.health().controllerTrust.state).to.equal('ok');
   });
@@ -204,7 +240,9 @@ describe('controller key rotation on the agent: SSH and the protocol channel', f
     const nextClient = await connectAs(agent, next);
     const nextStream = await openProtocol(nextClient);
     // A stale generation is rejected; the verified envelope's notice still counts.
-    nextStream.send(putWithNotice(next, anAssignment({ generation: 1, intent: 'Stop' }), retire(next, old.keyId)));
+    nextStream.send(
+      putWithNotice(next, anAssignment({ generation: 1, intent: 'Stop' }), retire(next, old.keyId)),
+    );
     const rejected = verifyReply(agent, await nextStream.next(), 'assignment.reject');
     expect(rejected.body.code).to.equal(ErrorCode.STALE_GENERATION);
     expect(agent.health().controllerTrust.trustedKeyIds).to.deep.equal([next.keyId]);
@@ -213,7 +251,11 @@ describe('controller key rotation on the agent: SSH and the protocol channel', f
     oldStream.send(signedStatusGet(old));
     const error = verifyReply(agent, await oldStream.next(), 'error');
     expect(error.body.code).to.equal(ErrorCode.SIGNATURE_INVALID);
-    expect(agent.health().controllerTrust).to.deep.include({ state: 'untrusted-signer', signerKeyId: old.keyId, via: 'envelope' });
+    expect(agent.health().controllerTrust).to.deep.include({
+      state: 'untrusted-signer',
+      signerKeyId: old.keyId,
+      via: 'envelope',
+    });
     // A new SSH authentication with the retired key fails.
     let authError: (Error & { level?: string }) | null = null;
     try {
@@ -244,6 +286,11 @@ describe('controller key rotation on the agent: SSH and the protocol channel', f
       again = caught as Error & { level?: string };
     }
     expect(again?.level).to.equal('client-authentication');
-    expect(agent.health().controllerTrust).to.deep.include({ state: 'untrusted-signer', signerKeyId: old.keyId, via: 'ssh-publickey', signerFingerprint: old.fingerprint });
+    expect(agent.health().controllerTrust).to.deep.include({
+      state: 'untrusted-signer',
+      signerKeyId: old.keyId,
+      via: 'ssh-publickey',
+      signerFingerprint: old.fingerprint,
+    });
   });
 });

@@ -20,18 +20,18 @@ import {
   loadControllerTrustState,
   type ControllerTrustState,
 } from '../src/controller-trust/state';
-import {
-  ControllerKeyTrustStore,
-  fingerprintOfKeyId,
-  keyIdOfBlob,
-} from '../src/controller-trust/store';
+import { ControllerKeyTrustStore, fingerprintOfKeyId, keyIdOfBlob } from '../src/controller-trust/store';
 import { sshEd25519PublicBlob } from '@lunanexa/agent-protocol';
 import { makeEnrollingControllerKey, type EnrollingControllerKey } from './controller-support';
 import { capturingLogger, sshAgentConfig, tempDataDir } from './ssh-support';
 
 const NOW = new Date('2026-12-06T12:00:00.000Z');
 
-function announce(signer: EnrollingControllerKey, next: EnrollingControllerKey, retired: string[] = []): ControllerKeyNotice {
+function announce(
+  signer: EnrollingControllerKey,
+  next: EnrollingControllerKey,
+  retired: string[] = [],
+): ControllerKeyNotice {
   return {
     signingKeyId: signer.keyId,
     next: { keyId: next.keyId, publicKey: next.publicLine, rotationId: 'rot-0001' },
@@ -52,7 +52,12 @@ describe('controller key ring notices (decision)', () => {
   const b = makeEnrollingControllerKey();
   const c = makeEnrollingControllerKey();
 
-  function decide(notice: ControllerKeyNotice, trusted: TrustedKeyView[], state: ControllerTrustState = EMPTY_CONTROLLER_TRUST_STATE, signer = a.keyId) {
+  function decide(
+    notice: ControllerKeyNotice,
+    trusted: TrustedKeyView[],
+    state: ControllerTrustState = EMPTY_CONTROLLER_TRUST_STATE,
+    signer = a.keyId,
+  ) {
     return decideControllerKeyNotice({ notice, signerKeyId: signer, trusted, state, now: NOW });
   }
 
@@ -61,7 +66,12 @@ describe('controller key ring notices (decision)', () => {
     expect(decision.kind).to.equal('apply');
     if (decision.kind !== 'apply') return;
     expect(decision.changed).to.equal(true);
-    expect(decision.add).to.deep.equal({ keyId: b.keyId, publicKey: b.publicLine, rotationId: 'rot-0001', addedAt: NOW.toISOString() });
+    expect(decision.add).to.deep.equal({
+      keyId: b.keyId,
+      publicKey: b.publicLine,
+      rotationId: 'rot-0001',
+      addedAt: NOW.toISOString(),
+    });
     expect(decision.remove).to.deep.equal([]);
     expect(decision.state.announced.map((entry) => entry.keyId)).to.deep.equal([b.keyId]);
   });
@@ -130,7 +140,9 @@ describe('controller key ring notices (decision)', () => {
   it('takes a re-announced key off the retired list and drops a retired key from the announced ones', () => {
     const state: ControllerTrustState = {
       ...EMPTY_CONTROLLER_TRUST_STATE,
-      announced: [{ keyId: c.keyId, publicKey: c.publicLine, rotationId: 'rot-0000', addedAt: NOW.toISOString() }],
+      announced: [
+        { keyId: c.keyId, publicKey: c.publicLine, rotationId: 'rot-0000', addedAt: NOW.toISOString() },
+      ],
       retiredKeyIds: [b.keyId],
     };
     const decision = decide(announce(a, b, [c.keyId]), views(a, c), state);
@@ -187,7 +199,9 @@ describe('controller trust store (trust file across restarts)', () => {
     await store.applyNotice(retire(b, a.keyId), a.keyId, 'assignment.put');
     await store.applyNotice(retire(b, a.keyId), a.keyId, 'assignment.put');
     expect(store.trust.keyIds()).to.include(a.keyId);
-    expect(captured.lines().filter((line) => line.event === 'controller_key_notice_ignored')).to.have.length(1);
+    expect(captured.lines().filter((line) => line.event === 'controller_key_notice_ignored')).to.have.length(
+      1,
+    );
 
     await store.applyNotice(retire(b, a.keyId, b.keyId), b.keyId, 'assignment.put');
     expect(store.trust.keyIds()).to.deep.equal([b.keyId]);
@@ -217,7 +231,9 @@ describe('controller trust store (trust file across restarts)', () => {
 });
 
 /** Serves `GET /agent/v1/controller-keys` as the api does. */
-async function controllerKeysServer(keys: ControllerKeysResponse['keys']): Promise<{ url: string; server: Server; requests: string[] }> {
+async function controllerKeysServer(
+  keys: ControllerKeysResponse['keys'],
+): Promise<{ url: string; server: Server; requests: string[] }> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -244,11 +260,21 @@ describe('lunanexa-agent trust-controller-key', function () {
   beforeEach(async () => {
     dataDir = tempDataDir();
     api = await controllerKeysServer([
-      { keyId: current.keyId, publicKey: current.publicLine, sshFingerprint: current.fingerprint, state: 'current' },
-      { keyId: previous.keyId, publicKey: previous.publicLine, sshFingerprint: previous.fingerprint, state: 'previous' },
+      {
+        keyId: current.keyId,
+        publicKey: current.publicLine,
+        sshFingerprint: current.fingerprint,
+        state: 'current',
+      },
+      {
+        keyId: previous.keyId,
+        publicKey: previous.publicLine,
+        sshFingerprint: previous.fingerprint,
+        state: 'previous',
+      },
     ]);
   });
-  afterEach(async () => {
+  afterEach(() => {
     api.server.close();
     api.server.closeAllConnections();
     rmSync(dataDir, { recursive: true, force: true });
@@ -276,9 +302,15 @@ describe('lunanexa-agent trust-controller-key', function () {
     expect(statSync(file()).mode & 0o777).to.equal(0o600);
 
     // The agent trusts it at its next start.
-    const store = await ControllerKeyTrustStore.open({ dataDir, configured: [], logger: capturingLogger().logger });
+    const store = await ControllerKeyTrustStore.open({
+      dataDir,
+      configured: [],
+      logger: capturingLogger().logger,
+    });
     expect(store.trust.keyIds()).to.deep.equal([current.keyId]);
-    expect(sshFingerprint(store.trust.list()[0]?.publicKey ?? current.publicKey)).to.equal(current.fingerprint);
+    expect(sshFingerprint(store.trust.list()[0]?.publicKey ?? current.publicKey)).to.equal(
+      current.fingerprint,
+    );
 
     const again = await pinControllerKey({ config: config(), fingerprint: current.fingerprint });
     expect(again.exitCode).to.equal(0);
@@ -297,8 +329,18 @@ describe('lunanexa-agent trust-controller-key', function () {
     api.server.close();
     api.server.closeAllConnections();
     api = await controllerKeysServer([
-      { keyId: previous.keyId, publicKey: current.publicLine, sshFingerprint: current.fingerprint, state: 'current' },
-      { keyId: current.keyId, publicKey: current.publicLine, sshFingerprint: previous.fingerprint, state: 'previous' },
+      {
+        keyId: previous.keyId,
+        publicKey: current.publicLine,
+        sshFingerprint: current.fingerprint,
+        state: 'current',
+      },
+      {
+        keyId: current.keyId,
+        publicKey: current.publicLine,
+        sshFingerprint: previous.fingerprint,
+        state: 'previous',
+      },
     ]);
     const wrongId = await pinControllerKey({ config: config(), fingerprint: current.fingerprint });
     expect(wrongId.exitCode).to.equal(2);
@@ -310,12 +352,22 @@ describe('lunanexa-agent trust-controller-key', function () {
 
   it('pins offline with --public-key, still checked against --fingerprint', async () => {
     const offline = { ...config(), controllerUrl: 'http://127.0.0.1:9' };
-    const mismatch = await pinControllerKey({ config: offline, fingerprint: previous.fingerprint, publicKey: current.publicLine });
+    const mismatch = await pinControllerKey({
+      config: offline,
+      fingerprint: previous.fingerprint,
+      publicKey: current.publicLine,
+    });
     expect(mismatch.exitCode).to.equal(2);
     expect(existsSync(file())).to.equal(false);
-    const pinned = await pinControllerKey({ config: offline, fingerprint: current.fingerprint, publicKey: `${current.publicLine} ops@example` });
+    const pinned = await pinControllerKey({
+      config: offline,
+      fingerprint: current.fingerprint,
+      publicKey: `${current.publicLine} ops@example`,
+    });
     expect(pinned.exitCode).to.equal(0);
-    expect((await loadControllerTrustState(dataDir)).announced.map((entry) => entry.keyId)).to.deep.equal([current.keyId]);
+    expect((await loadControllerTrustState(dataDir)).announced.map((entry) => entry.keyId)).to.deep.equal([
+      current.keyId,
+    ]);
   });
 
   it('as a command: exit 0 and the file, or exit 2 and no file', async () => {
@@ -341,11 +393,23 @@ describe('lunanexa-agent trust-controller-key', function () {
       return { code, stdout, stderr };
     };
     const stranger = makeEnrollingControllerKey();
-    const refused = await run(['trust-controller-key', '--config', configFile, '--fingerprint', stranger.fingerprint]);
+    const refused = await run([
+      'trust-controller-key',
+      '--config',
+      configFile,
+      '--fingerprint',
+      stranger.fingerprint,
+    ]);
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.contain('no key with fingerprint');
     expect(existsSync(file())).to.equal(false);
-    const pinned = await run(['trust-controller-key', '--config', configFile, '--fingerprint', current.fingerprint]);
+    const pinned = await run([
+      'trust-controller-key',
+      '--config',
+      configFile,
+      '--fingerprint',
+      current.fingerprint,
+    ]);
     expect(pinned.code, pinned.stderr).to.equal(0);
     expect(pinned.stdout).to.contain(`trusted controller key ${current.keyId}`);
     expect(existsSync(file())).to.equal(true);

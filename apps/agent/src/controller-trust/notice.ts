@@ -76,7 +76,11 @@ export function decideControllerKeyNotice(args: {
   for (const keyId of new Set(notice.retiredKeyIds)) {
     if (!trusted.has(keyId)) continue;
     if (keyId === signerKeyId) {
-      skipped.push({ keyId, reason: 'signer', detail: 'the key that signed the notice is never retired by it' });
+      skipped.push({
+        keyId,
+        reason: 'signer',
+        detail: 'the key that signed the notice is never retired by it',
+      });
       continue;
     }
     if (trusted.size - remove.length <= 1) {
@@ -112,9 +116,7 @@ export function decideControllerKeyNotice(args: {
   const removed = new Set(remove);
   const announced = state.announced.filter((entry) => !removed.has(entry.keyId));
   if (add !== null) announced.push(add);
-  const retiredKeyIds = retired
-    .filter((keyId) => keyId !== add?.keyId)
-    .slice(-MAX_RETIRED_KEY_IDS);
+  const retiredKeyIds = retired.filter((keyId) => keyId !== add?.keyId).slice(-MAX_RETIRED_KEY_IDS);
   return {
     kind: 'apply',
     add,

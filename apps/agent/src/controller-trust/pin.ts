@@ -47,14 +47,18 @@ export async function pinControllerKey(args: {
 }): Promise<PinOutcome> {
   const { config, fingerprint } = args;
   if (!SshFingerprintSchema.safeParse(fingerprint).success) {
-    return refused(`--fingerprint ${fingerprint} is not an OpenSSH SHA256 fingerprint (SHA256:<43 base64 characters>)`);
+    return refused(
+      `--fingerprint ${fingerprint} is not an OpenSSH SHA256 fingerprint (SHA256:<43 base64 characters>)`,
+    );
   }
   let candidate: { readonly keyId: string; readonly publicKey: string; readonly from: string };
   if (args.publicKey !== undefined) {
     candidate = { keyId: '', publicKey: args.publicKey.trim(), from: '--public-key' };
   } else {
     if (config.controllerUrl === undefined) {
-      return refused('the config has no controllerUrl to fetch the controller keys from; pass --public-key instead');
+      return refused(
+        'the config has no controllerUrl to fetch the controller keys from; pass --public-key instead',
+      );
     }
     const url = controllerEndpoint(config.controllerUrl, CONTROLLER_KEYS_PATH);
     let body: unknown;
@@ -70,7 +74,7 @@ export async function pinControllerKey(args: {
           lines: [`GET ${url} answered ${response.status}; nothing changed`],
         };
       }
-      body = (await response.json()) as unknown;
+      body = await response.json();
     } catch (error: unknown) {
       return {
         exitCode: EXIT_CONTROLLER_UNAVAILABLE,

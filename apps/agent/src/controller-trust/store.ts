@@ -1,9 +1,5 @@
 import { createHash, type KeyObject } from 'node:crypto';
-import {
-  KeyIdSchema,
-  parseEd25519PublicKey,
-  type ControllerKeyNotice,
-} from '@lunanexa/agent-protocol';
+import { KeyIdSchema, parseEd25519PublicKey, type ControllerKeyNotice } from '@lunanexa/agent-protocol';
 import type { Logger } from '@lunanexa/observability';
 import { ControllerTrust, type AuthorizedControllerKey } from '../ssh/trust';
 import { decideControllerKeyNotice, type NoticeDecision } from './notice';
@@ -138,7 +134,9 @@ export class ControllerKeyTrustStore {
   }
 
   private addAll(
-    candidates: readonly (AuthorizedControllerKey & { readonly source: 'config' | 'enrollment' | 'announced' })[],
+    candidates: readonly (AuthorizedControllerKey & {
+      readonly source: 'config' | 'enrollment' | 'announced';
+    })[],
   ): void {
     const retired = new Set(this.state.retiredKeyIds);
     const kept = candidates.filter((key) => !retired.has(key.keyId));
@@ -185,7 +183,11 @@ export class ControllerKeyTrustStore {
    * that changes nothing writes nothing. Never throws: a failed write is
    * logged and the trust stays as it was (the next notice tries again).
    */
-  applyNotice(notice: ControllerKeyNotice, signerKeyId: string, via: 'heartbeat.ack' | 'assignment.put'): Promise<NoticeDecision> {
+  applyNotice(
+    notice: ControllerKeyNotice,
+    signerKeyId: string,
+    via: 'heartbeat.ack' | 'assignment.put',
+  ): Promise<NoticeDecision> {
     const run = this.queue.then(() => this.applyNow(notice, signerKeyId, via));
     this.queue = run.catch(() => undefined);
     return run;
@@ -204,13 +206,23 @@ export class ControllerKeyTrustStore {
       now: this.now(),
     });
     if (decision.kind === 'ignored') {
-      this.warnOnce(`ignored:${notice.signingKeyId}:${signerKeyId}`, { event: 'controller_key_notice_ignored', via, signerKeyId, signingKeyId: notice.signingKeyId }, `controller key notice ignored: ${decision.reason}`);
+      this.warnOnce(
+        `ignored:${notice.signingKeyId}:${signerKeyId}`,
+        { event: 'controller_key_notice_ignored', via, signerKeyId, signingKeyId: notice.signingKeyId },
+        `controller key notice ignored: ${decision.reason}`,
+      );
       return decision;
     }
     for (const skipped of decision.skipped) {
       this.warnOnce(
         `skipped:${skipped.keyId}:${skipped.reason}`,
-        { event: 'controller_key_change_skipped', via, keyId: skipped.keyId, reason: skipped.reason, rotationId: notice.next?.rotationId ?? null },
+        {
+          event: 'controller_key_change_skipped',
+          via,
+          keyId: skipped.keyId,
+          reason: skipped.reason,
+          rotationId: notice.next?.rotationId ?? null,
+        },
         `controller key notice: ${skipped.keyId} not changed (${skipped.reason}): ${skipped.detail}`,
       );
     }
@@ -264,7 +276,11 @@ export class ControllerKeyTrustStore {
    * steps until a trusted controller signature arrives; the error line with
    * the same steps is logged once per signer.
    */
-  untrustedSigner(args: { readonly keyId: string; readonly fingerprint?: string | null; readonly via: UntrustedSignerSource }): void {
+  untrustedSigner(args: {
+    readonly keyId: string;
+    readonly fingerprint?: string | null;
+    readonly via: UntrustedSignerSource;
+  }): void {
     if (this.trust.has(args.keyId)) return;
     const fingerprint = args.fingerprint ?? fingerprintOfKeyId(args.keyId);
     if (this.problem?.keyId !== args.keyId) {

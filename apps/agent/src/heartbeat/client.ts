@@ -30,7 +30,6 @@ import type { CredentialStore } from './credential';
 import type { RefusalQueue } from './refusal-queue';
 import type { HeartbeatSequence } from './sequence';
 
-
 /** What the reconciler contributes to one heartbeat. */
 export interface HeartbeatObservations {
   readonly observedAssignments: readonly ObservedAssignment[];

@@ -403,7 +403,6 @@ export function serveProtocolChannel(
   }
 }
 
-
 function shortText(message: string): string {
   const text = message.trim() === '' ? 'refused' : message;
   return text.length > 1024 ? `${text.slice(0, 1023)}…` : text;

@@ -1,5 +1,10 @@
 import { createHash, type KeyObject } from 'node:crypto';
-import { KeyIdSchema, parseEd25519PublicKey, type ControllerKeyNotice } from '@lunanexa/agent-protocol';
+import {
+  KeyIdSchema,
+  MAX_TRUSTED_CONTROLLER_KEYS,
+  parseEd25519PublicKey,
+  type ControllerKeyNotice,
+} from '@lunanexa/agent-protocol';
 import type { Logger } from '@lunanexa/observability';
 import { ControllerTrust, type AuthorizedControllerKey } from '../ssh/trust';
 import { decideControllerKeyNotice, type NoticeDecision } from './notice';
@@ -130,6 +135,13 @@ export class ControllerKeyTrustStore {
     }));
     const configured = options.configured.map((key) => ({ ...key, source: 'config' as const }));
     store.addAll([...configured, ...announced]);
+    if (store.trust.size > MAX_TRUSTED_CONTROLLER_KEYS) {
+      store.log.warn(
+        { event: 'controller_keys_too_many', trustedKeyIds: store.trust.keyIds() },
+        `${store.trust.size} controller keys are trusted; heartbeats report controllerKeyIds only for at most ` +
+          `${MAX_TRUSTED_CONTROLLER_KEYS} and rotations announce no more: trim ssh.authorizedControllerKeys`,
+      );
+    }
     return store;
   }
 

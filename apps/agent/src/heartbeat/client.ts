@@ -2,6 +2,7 @@ import { randomBytes, sign } from 'node:crypto';
 import {
   AGENT_HTTP_PATHS,
   createEnvelope,
+  MAX_TRUSTED_CONTROLLER_KEYS,
   openSshPublicKey,
   rotationProofInput,
   signEnvelope,
@@ -267,7 +268,10 @@ export class HeartbeatLoop {
             ? {}
             : { orphanReports: [...(observations.orphanReports ?? [])] }),
           // What the controller needs to tell whether this node can still verify what it signs.
-          ...(options.trust.size === 0 ? {} : { controllerKeyIds: options.trust.keyIds() }),
+          // (More keys than the protocol carries — a config listing over MAX_TRUSTED_CONTROLLER_KEYS — are not reported.)
+          ...(options.trust.size === 0 || options.trust.size > MAX_TRUSTED_CONTROLLER_KEYS
+            ? {}
+            : { controllerKeyIds: options.trust.keyIds() }),
         },
       }),
     );

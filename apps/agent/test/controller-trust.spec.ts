@@ -12,6 +12,7 @@ import {
 } from '@lunanexa/agent-protocol';
 import { expect } from 'chai';
 import { stringify } from 'yaml';
+import { parseAgentArgs, UsageError } from '../src/args';
 import { decideControllerKeyNotice, type TrustedKeyView } from '../src/controller-trust/notice';
 import { pinControllerKey } from '../src/controller-trust/pin';
 import {
@@ -217,16 +218,27 @@ describe('controller trust store (trust file across restarts)', () => {
     expect(String(skipped[0]?.msg)).to.contain(a.keyId).and.contain('ssh.authorizedControllerKeys');
   });
 
-  it('refuses to start from a trust file that does not validate', async () => {
+  it('refuses to start from a trust file that does not validate or names a key by another id', async () => {
+    const a = makeEnrollingControllerKey();
+    const b = makeEnrollingControllerKey();
+    const opening = async (): Promise<Error | null> => {
+      try {
+        await ControllerKeyTrustStore.open({ dataDir, configured: [], logger: capturingLogger().logger });
+        return null;
+      } catch (caught: unknown) {
+        return caught as Error;
+      }
+    };
     writeFileSync(join(dataDir, CONTROLLER_TRUST_FILE), '{"format":"lunanexa-agent-controller-trust-v1"}');
-    const captured = capturingLogger();
-    let error: unknown = null;
-    try {
-      await ControllerKeyTrustStore.open({ dataDir, configured: [], logger: captured.logger });
-    } catch (caught: unknown) {
-      error = caught;
-    }
-    expect((error as Error | null)?.name).to.equal('ControllerTrustStateError');
+    expect((await opening())?.name).to.equal('ControllerTrustStateError');
+    const swapped: ControllerTrustState = {
+      ...EMPTY_CONTROLLER_TRUST_STATE,
+      announced: [{ keyId: a.keyId, publicKey: b.publicLine, rotationId: null, addedAt: NOW.toISOString() }],
+    };
+    writeFileSync(join(dataDir, CONTROLLER_TRUST_FILE), JSON.stringify(swapped));
+    const error = await opening();
+    expect(error?.name).to.equal('ControllerTrustStateError');
+    expect(error?.message).to.contain('does not match its publicKey');
   });
 });
 
@@ -413,5 +425,38 @@ describe('lunanexa-agent trust-controller-key', function () {
     expect(pinned.code, pinned.stderr).to.equal(0);
     expect(pinned.stdout).to.contain(`trusted controller key ${current.keyId}`);
     expect(existsSync(file())).to.equal(true);
+  });
+});
+
+describe('trust-controller-key command line', () => {
+  it('takes --config, --fingerprint and --public-key; --fingerprint is required', () => {
+    const fingerprint = makeEnrollingControllerKey().fingerprint;
+    expect(
+      parseAgentArgs(['trust-controller-key', '--config', 'agent.yaml', '--fingerprint', fingerprint], {}),
+    ).to.deep.equal({ kind: 'trust-controller-key', configFile: 'agent.yaml', fingerprint, publicKey: null });
+    expect(
+      parseAgentArgs(
+        ['trust-controller-key', '--fingerprint', fingerprint, '--public-key', 'ssh-ed25519 AAAA'],
+        { LUNANEXA_AGENT_CONFIG: '/etc/agent.yaml' },
+      ),
+    ).to.deep.include({ configFile: '/etc/agent.yaml', publicKey: 'ssh-ed25519 AAAA' });
+    expect(() => parseAgentArgs(['trust-controller-key', '--config', 'agent.yaml'], {})).to.throw(
+      UsageError,
+      /--fingerprint/,
+    );
+    expect(() =>
+      parseAgentArgs(
+        [
+          'trust-controller-key',
+          '--config',
+          'a.yaml',
+          '--fingerprint',
+          fingerprint,
+          '--bootstrap-token',
+          'x',
+        ],
+        {},
+      ),
+    ).to.throw(UsageError);
   });
 });

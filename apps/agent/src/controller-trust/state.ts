@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KeyIdSchema, OpenSshEd25519LineSchema } from '@lunanexa/agent-protocol';
+import {
+  ed25519KeyId,
+  KeyIdSchema,
+  OpenSshEd25519LineSchema,
+  parseEd25519PublicKey,
+} from '@lunanexa/agent-protocol';
 import { IsoTimestampSchema, OpaqueIdSchema } from '@lunanexa/contracts';
 import { z } from 'zod';
 import { writeFileAtomic } from '../ssh/atomic-file';
@@ -53,7 +58,8 @@ export function controllerTrustFile(dataDir: string): string {
 
 /**
  * The persisted trust state, or the empty one before the first rotation. A
- * file that does not validate stops the agent (like enrollment.json): guessing
+ * file that does not validate, or names a key by an id that is not its
+ * public key's, stops the agent (like enrollment.json): guessing
  * which keys a half-read file meant could trust a retired key again.
  */
 export async function loadControllerTrustState(dataDir: string): Promise<ControllerTrustState> {
@@ -78,6 +84,20 @@ export async function loadControllerTrustState(dataDir: string): Promise<Control
       file,
       `does not validate (${first === undefined ? 'unknown problem' : `${first.path.join('.') || '(root)'}: ${first.message}`})`,
     );
+  }
+  for (const entry of parsed.data.announced) {
+    let keyId: string;
+    try {
+      keyId = ed25519KeyId(parseEd25519PublicKey(entry.publicKey));
+    } catch (error: unknown) {
+      throw new ControllerTrustStateError(
+        file,
+        `the key of ${entry.keyId} is not usable: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (keyId !== entry.keyId) {
+      throw new ControllerTrustStateError(file, `${entry.keyId} does not match its publicKey (${keyId})`);
+    }
   }
   return parsed.data;
 }

@@ -40,10 +40,13 @@ import type { OnAssignmentAccepted } from './ssh/protocol-channel';
 import { SshRefusalLog } from './ssh/refusals';
 import type { SshServerLimits } from './ssh/server';
 import { startSouthbound, type Southbound } from './ssh/southbound';
-import { ControllerTrust } from './ssh/trust';
+import { ControllerKeyTrustStore, fingerprintOfKeyId, keyIdOfBlob } from './controller-trust/store';
+import type { ControllerTrust } from './ssh/trust';
 
 export interface AgentOptions {
   readonly config: AgentConfig;
+  /** The config file the agent was started with; named in recovery steps (`trust-controller-key --config …`). */
+  readonly configFile?: string;
   readonly logger: Logger;
   readonly agentVersion: string;
   readonly commit: string;
@@ -273,14 +276,21 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     logger.info({ keyId: nodeKeys.current().keyId }, 'node signing key generated');
   }
   const token = options.bootstrapToken ?? null;
-  const trust = new ControllerTrust(
-    (config.ssh?.authorizedControllerKeys ?? []).map((entry) => ({
+  // Config keys, the enrolled key and keys learnt from controller key rotations (controller-trust.json),
+  // minus the ones a rotation retired.
+  const controllerKeys = await ControllerKeyTrustStore.open({
+    dataDir: config.dataDir,
+    configured: (config.ssh?.authorizedControllerKeys ?? []).map((entry) => ({
       keyId: entry.keyId,
       publicKey: parseEd25519PublicKey(entry.publicKey),
     })),
-  );
+    logger,
+    now,
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+  });
+  const trust = controllerKeys.trust;
   if (enrollment !== null) {
-    trustEnrolledController(trust, enrollment);
+    trustEnrolledController(controllerKeys, enrollment);
     if (token !== null) {
       logger.info(
         { nodeId: enrollment.nodeId },
@@ -333,6 +343,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       },
       nodeKeyId: nodeKeys?.current().keyId ?? null,
       heartbeat: heartbeat?.health() ?? null,
+      controllerTrust: controllerKeys.health(),
       credential,
       replicas: reconciler?.health() ?? [],
     });
@@ -356,6 +367,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         refusals,
         logger,
         ...(options.sshLimits === undefined ? {} : { limits: options.sshLimits }),
+        onUntrustedKey: (offered) =>
+          controllerKeys.untrustedSigner({
+            keyId: keyIdOfBlob(offered),
+            fingerprint: fingerprintOfKeyId(keyIdOfBlob(offered)),
+            via: 'ssh-publickey',
+          }),
       });
       const started = southbound;
       cleanup.push(() => started.close());
@@ -387,7 +404,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
       await saveEnrollment(config.dataDir, enrollment);
-      trustEnrolledController(trust, enrollment);
+      trustEnrolledController(controllerKeys, enrollment);
     }
 
     const nodeId = enrollment?.nodeId ?? config.nodeName;
@@ -451,6 +468,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
           await listener?.(event);
         },
         onRefusal: (refusal) => refusalQueue.push(refusal),
+        onControllerKeyNotice: (notice, signerKeyId) =>
+          controllerKeys.applyNotice(notice, signerKeyId, 'assignment.put'),
+        onUntrustedSigner: (keyId) => controllerKeys.untrustedSigner({ keyId, via: 'envelope' }),
+        onTrustedSigner: (keyId) => controllerKeys.trustedSigner(keyId),
       });
     }
 
@@ -474,6 +495,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         nodeId,
         intervalSeconds,
         trust,
+        controllerKeys,
         nodeKeys,
         sequence: await HeartbeatSequence.open(config.dataDir),
         refusals: refusalQueue,
@@ -550,13 +572,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
 }
 
-function trustEnrolledController(trust: ControllerTrust, enrollment: Enrollment): void {
+function trustEnrolledController(controllerKeys: ControllerKeyTrustStore, enrollment: Enrollment): void {
   const publicKey = parseEd25519PublicKey(enrollment.controllerPublicKey);
   // loadEnrollment and the enrollment client both checked this; a second look costs nothing.
   if (ed25519KeyId(publicKey) !== enrollment.controllerKeyId) {
     throw new Error('the enrolled controller key id does not match its key');
   }
-  trust.add({ keyId: enrollment.controllerKeyId, publicKey }, 'enrollment');
+  controllerKeys.trustEnrolled({ keyId: enrollment.controllerKeyId, publicKey });
 }
 
 async function closeHttpServer(server: ReturnType<typeof createAgentHttpServer>): Promise<void> {

@@ -21,6 +21,16 @@ export const AGENT_USAGE = `usage: ${AGENT_PROCESS_NAME} --config <file> [--boot
                                  nodes of a local stack); by default they keep serving and
                                  the next start adopts them
   --help                         print this help
+
+       ${AGENT_PROCESS_NAME} trust-controller-key --config <file> --fingerprint SHA256:… [--public-key 'ssh-ed25519 …']
+
+  For a node that missed a controller key rotation (its /health shows controllerTrust
+  untrusted-signer). Trusts the controller key with this SSH fingerprint — fetched from
+  <controllerUrl>/agent/v1/controller-keys, or given with --public-key (offline) — by adding it
+  to <dataDir>/controller-trust.json. Compare the fingerprint with \`lunanexa controller-keys\`
+  (or the console's Settings) first. Run it while the agent is stopped, then start the agent;
+  re-enrolling is not needed. Exit codes: 0 trusted (or already), 2 no such key or it is not
+  what it says (nothing written), 1 the controller could not be asked.
 `;
 
 export class UsageError extends Error {
@@ -30,8 +40,18 @@ export class UsageError extends Error {
   }
 }
 
+export const TRUST_CONTROLLER_KEY_COMMAND = 'trust-controller-key';
+
 export type AgentInvocation =
   | { readonly kind: 'help' }
+  | {
+      readonly kind: 'trust-controller-key';
+      readonly configFile: string;
+      /** `SHA256:…` the operator compared with the controller's. */
+      readonly fingerprint: string;
+      /** The key itself (offline); null to fetch it from the controller. */
+      readonly publicKey: string | null;
+    }
   | {
       readonly kind: 'run';
       readonly configFile: string;
@@ -51,6 +71,7 @@ export function parseAgentArgs(
   env: Record<string, string | undefined>,
   readTokenFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
 ): AgentInvocation {
+  if (argv[0] === TRUST_CONTROLLER_KEY_COMMAND) return parseTrustControllerKey(argv.slice(1), env);
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -58,7 +79,16 @@ export function parseAgentArgs(
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (parsed.values.help === true) return { kind: 'help' };
-  const configFile = parsed.values.config ?? (env[AGENT_CONFIG_ENV] || undefined);
+  return {
+    kind: 'run',
+    configFile: configFileOf(parsed.values.config, env),
+    bootstrapToken: bootstrapToken(parsed.values, env, readTokenFile),
+    stopRuntimesOnExit: parsed.values['stop-runtimes-on-exit'] === true,
+  };
+}
+
+function configFileOf(flag: string | undefined, env: Record<string, string | undefined>): string {
+  const configFile = flag ?? (env[AGENT_CONFIG_ENV] || undefined);
   if (configFile === undefined || configFile === '') {
     throw new ConfigError(AGENT_PROCESS_NAME, [
       {
@@ -67,11 +97,41 @@ export function parseAgentArgs(
       },
     ]);
   }
+  return configFile;
+}
+
+function parseTrustControllerKey(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): AgentInvocation {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: 'string' },
+        fingerprint: { type: 'string' },
+        'public-key': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error: unknown) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.values.help === true) return { kind: 'help' };
+  const fingerprint = parsed.values.fingerprint;
+  if (fingerprint === undefined || fingerprint === '') {
+    throw new UsageError(
+      `${TRUST_CONTROLLER_KEY_COMMAND} needs --fingerprint SHA256:… (compare it with \`lunanexa controller-keys\`)`,
+    );
+  }
   return {
-    kind: 'run',
-    configFile,
-    bootstrapToken: bootstrapToken(parsed.values, env, readTokenFile),
-    stopRuntimesOnExit: parsed.values['stop-runtimes-on-exit'] === true,
+    kind: 'trust-controller-key',
+    configFile: configFileOf(parsed.values.config, env),
+    fingerprint,
+    publicKey: parsed.values['public-key'] ?? null,
   };
 }
 

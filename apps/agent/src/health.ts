@@ -1,4 +1,5 @@
 import type { Architecture, GpuMemoryModel, GpuMemorySource } from '@lunanexa/contracts';
+import type { ControllerTrustHealth } from './controller-trust/store';
 import type { HeartbeatHealth } from './heartbeat/client';
 import type { InventoryReport } from './inventory/collect';
 import type { ReplicaHealth } from './reconcile/reconciler';
@@ -39,6 +40,12 @@ export interface AgentHealth {
   readonly nodeKeyId: string | null;
   /** Null when the agent sends none (no controllerUrl, or no controller key to verify acks with). */
   readonly heartbeat: HeartbeatHealth | null;
+  /**
+   * The controller keys trusted now, and `untrusted-signer` (with the signer's
+   * fingerprint and the recovery steps) while the controller signs with a key
+   * this node does not trust — a controller key rotation it missed.
+   */
+  readonly controllerTrust: ControllerTrustHealth;
   /** The node credential held, from credential.json; null before the controller issued one. */
   readonly credential: CredentialHealth | null;
   /** One entry per accepted assignment: what its runtime is doing. */
@@ -73,6 +80,7 @@ export function agentHealth(args: {
   enrollment?: EnrollmentHealth;
   nodeKeyId?: string | null;
   heartbeat?: HeartbeatHealth | null;
+  controllerTrust?: ControllerTrustHealth;
   credential?: CredentialHealth | null;
   replicas?: readonly ReplicaHealth[];
 }): AgentHealth {
@@ -107,6 +115,7 @@ export function agentHealth(args: {
     },
     nodeKeyId: args.nodeKeyId ?? null,
     heartbeat: args.heartbeat ?? null,
+    controllerTrust: args.controllerTrust ?? { state: 'ok', trustedKeyIds: [], trustedFingerprints: [] },
     credential: args.credential ?? null,
     replicas: args.replicas ?? [],
   };

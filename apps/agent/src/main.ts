@@ -10,13 +10,17 @@ import {
 import { AgentSetupError, startAgent, type RunningAgent } from './agent';
 import { AGENT_USAGE, EXIT_USAGE, UsageError, parseAgentArgs } from './args';
 import { AGENT_PROCESS_NAME, loadAgentArtifactStoreConfig, loadAgentConfigFile } from './config';
+import { pinControllerKey } from './controller-trust/pin';
+import { ControllerTrustStateError } from './controller-trust/state';
 import { prepareDataDir } from './data-dir';
 import { EnrollmentError } from './enrollment/errors';
 import { KeyFileError } from './ssh/keys';
 import { readAgentVersion } from './version';
 
 /**
- * `lunanexa-agent --config <file> [--bootstrap-token …] [--stop-runtimes-on-exit]`.
+ * `lunanexa-agent --config <file> [--bootstrap-token …] [--stop-runtimes-on-exit]`, or
+ * `lunanexa-agent trust-controller-key --config <file> --fingerprint SHA256:… [--public-key …]`
+ * (exit 0 trusted, 2 not pinned, 1 controller unavailable; see AGENT_USAGE).
  * Exit codes: 0 after SIGTERM/SIGINT (runtimes keep running and the next
  * start adopts them, unless --stop-runtimes-on-exit), 64 bad
  * command line, 78 bad configuration (naming the field and file) — including
@@ -29,6 +33,17 @@ async function main(): Promise<void> {
   const invocation = parseAgentArgs(process.argv.slice(2), process.env);
   if (invocation.kind === 'help') {
     process.stdout.write(AGENT_USAGE);
+    return;
+  }
+  if (invocation.kind === 'trust-controller-key') {
+    const outcome = await pinControllerKey({
+      config: loadAgentConfigFile(invocation.configFile),
+      fingerprint: invocation.fingerprint,
+      ...(invocation.publicKey === null ? {} : { publicKey: invocation.publicKey }),
+    });
+    const stream = outcome.exitCode === 0 ? process.stdout : process.stderr;
+    for (const line of outcome.lines) stream.write(`${line}\n`);
+    process.exitCode = outcome.exitCode;
     return;
   }
   const config = loadAgentConfigFile(invocation.configFile);
@@ -45,6 +60,7 @@ async function main(): Promise<void> {
   const abort = new AbortController();
   const starting = startAgent({
     config,
+    configFile: invocation.configFile,
     logger,
     agentVersion,
     commit: readBuildInfo().commit,
@@ -72,6 +88,7 @@ async function main(): Promise<void> {
       );
     }
     if (error instanceof AgentSetupError) throw configProblem(error.field, error.message);
+    if (error instanceof ControllerTrustStateError) throw configProblem('dataDir', error.message);
     // Retrying a refused or untrusted enrollment cannot succeed: a new token or a fixed config is needed.
     if (error instanceof EnrollmentError && error.failure !== 'unreachable') {
       logger.error({ event: 'enrollment_failed', failure: error.failure, code: error.code }, error.message);

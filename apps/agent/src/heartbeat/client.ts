@@ -2,6 +2,7 @@ import { randomBytes, sign } from 'node:crypto';
 import {
   AGENT_HTTP_PATHS,
   createEnvelope,
+  MAX_TRUSTED_CONTROLLER_KEYS,
   openSshPublicKey,
   rotationProofInput,
   signEnvelope,
@@ -24,6 +25,7 @@ import {
 import type { Logger } from '@lunanexa/observability';
 import { controllerEndpoint, postEnvelope, problemOf } from '../controller-http';
 import type { NodeKeyRing } from '../ssh/keys';
+import { claimedSignerKeyId, type ControllerKeyTrustStore } from '../controller-trust/store';
 import type { ControllerTrust } from '../ssh/trust';
 import type { CredentialStore } from './credential';
 import type { RefusalQueue } from './refusal-queue';
@@ -45,6 +47,12 @@ export interface HeartbeatOptions {
   readonly nodeId: string;
   readonly intervalSeconds: number;
   readonly trust: ControllerTrust;
+  /**
+   * Applies the controller key ring notices acks carry and records acks
+   * signed by a key the agent does not trust; without it notices are ignored.
+   * Its `trust` should be `trust`.
+   */
+  readonly controllerKeys?: ControllerKeyTrustStore;
   readonly nodeKeys: NodeKeyRing;
   readonly sequence: HeartbeatSequence;
   readonly refusals: RefusalQueue;
@@ -259,6 +267,11 @@ export class HeartbeatLoop {
           ...((observations.orphanReports ?? []).length === 0
             ? {}
             : { orphanReports: [...(observations.orphanReports ?? [])] }),
+          // What the controller needs to tell whether this node can still verify what it signs.
+          // (More keys than the protocol carries — a config listing over MAX_TRUSTED_CONTROLLER_KEYS — are not reported.)
+          ...(options.trust.size === 0 || options.trust.size > MAX_TRUSTED_CONTROLLER_KEYS
+            ? {}
+            : { controllerKeyIds: options.trust.keyIds() }),
         },
       }),
     );
@@ -276,6 +289,12 @@ export class HeartbeatLoop {
         ack = this.verifyAck(answer.body, envelope);
       } catch (error: unknown) {
         if (!(error instanceof LunaNexaError)) throw error;
+        const signer = claimedSignerKeyId(answer.body);
+        if (signer !== null && !options.trust.has(signer)) {
+          // Most likely a rotation this node missed: say how to recover. Heartbeats go on regardless
+          // (the controller records liveness and sees from controllerKeyIds what this node trusts).
+          options.controllerKeys?.untrustedSigner({ keyId: signer, via: 'heartbeat.ack' });
+        }
         result = this.failed('untrusted-answer', sequence, answer.status, error.code, error.message);
         this.record(result);
         return result;
@@ -325,6 +344,11 @@ export class HeartbeatLoop {
     this.lastAckBody = body;
     options.refusals.acknowledge(body.refusalsRecorded, sent.refusalsSent);
     sent.observations.acknowledge();
+    options.controllerKeys?.trustedSigner(ack.signature.keyId);
+    // Before the credential: it may be signed by a key this notice announces.
+    if (body.controllerKeys !== undefined) {
+      await options.controllerKeys?.applyNotice(body.controllerKeys, ack.signature.keyId, 'heartbeat.ack');
+    }
 
     let promoted = false;
     if (sent.nextKey !== null && options.nodeKeys.next()?.keyId === sent.nextKey.keyId) {

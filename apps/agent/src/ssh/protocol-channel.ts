@@ -10,6 +10,7 @@ import {
   verifyEnvelope,
   type AgentRefusal,
   type BodyOf,
+  type ControllerKeyNotice,
   type Envelope,
   type EnvelopeOf,
   type EnvelopeReference,
@@ -31,6 +32,7 @@ import {
 import type { Counter } from 'prom-client';
 import type { ServerChannel } from 'ssh2';
 import { INVALID_MESSAGE_TYPE_LABEL } from '../metrics';
+import { claimedSignerKeyId } from '../controller-trust/store';
 import type { AcceptedAssignment, AssignmentStore } from './assignment-store';
 
 /** What happened to an assignment that was accepted; `already-accepted` re-deliveries are not announced. */
@@ -65,6 +67,16 @@ export interface SouthboundContext {
   readonly messages: Counter<'type' | 'outcome'>;
   readonly onAssignmentAccepted?: OnAssignmentAccepted;
   readonly onRefusal?: OnEnvelopeRefused;
+  /**
+   * The controller key ring notice of a verified `assignment.put`, with the
+   * key id that signed the envelope. Awaited before the assignment is applied,
+   * and applied whether or not the assignment is accepted.
+   */
+  readonly onControllerKeyNotice?: (notice: ControllerKeyNotice, signerKeyId: string) => Promise<unknown>;
+  /** Told when an envelope is signed by a key id the agent does not trust (it may have missed a rotation). */
+  readonly onUntrustedSigner?: (keyId: string) => void;
+  /** Told when an envelope verified with a trusted key. */
+  readonly onTrustedSigner?: (keyId: string) => void;
 }
 
 export interface ChannelPeer {
@@ -184,6 +196,8 @@ export function serveProtocolChannel(
     } catch (error: unknown) {
       if (!(error instanceof LunaNexaError)) throw error;
       const ref = peekEnvelope(raw);
+      const signer = claimedSignerKeyId(raw);
+      if (signer !== null && !context.controllerKeys.has(signer)) context.onUntrustedSigner?.(signer);
       count(ref.type, error.code);
       refused(ref, error);
       log.warn(
@@ -195,6 +209,7 @@ export function serveProtocolChannel(
       if (ref.type === 'assignment.put') return { envelope: reject(ref, error, now) };
       return { envelope: errorEnvelope(ref.id, error, now) };
     }
+    context.onTrustedSigner?.(envelope.signature.keyId);
     if (envelope.traceparent === undefined) return answer(envelope, now);
     // The controller's span travelled (signed) in the envelope: handling it is that span's child,
     // and the log lines written meanwhile carry its trace id.
@@ -242,7 +257,15 @@ export function serveProtocolChannel(
   }
 
   async function applyAssignment(envelope: EnvelopeOf<'assignment.put'>, now: Date): Promise<Reply> {
-    const { assignment } = envelope.body;
+    const { assignment, controllerKeys } = envelope.body;
+    if (controllerKeys !== undefined && context.onControllerKeyNotice !== undefined) {
+      // The envelope verified: its key ring notice counts whatever becomes of the assignment.
+      try {
+        await context.onControllerKeyNotice(controllerKeys, envelope.signature.keyId);
+      } catch (error: unknown) {
+        log.error({ err: error, messageId: envelope.id }, 'controller key notice could not be applied');
+      }
+    }
     const ref: EnvelopeReference = {
       id: envelope.id,
       type: envelope.type,

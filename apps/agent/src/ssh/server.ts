@@ -44,6 +44,8 @@ export interface AgentSshServerOptions {
   /** Called with the channel of an accepted `lunanexa-agent-v1` subsystem. */
   readonly openProtocolChannel: (channel: ServerChannel, peer: ChannelPeer) => void;
   readonly limits?: Partial<SshServerLimits>;
+  /** Told of every ssh-ed25519 key offered that is not trusted (a controller that rotated past this node?). */
+  readonly onUntrustedKey?: (offered: Buffer) => void;
 }
 
 export interface AgentSshServer {
@@ -132,6 +134,7 @@ export async function startAgentSshServer(options: AgentSshServerOptions): Promi
           const offered = ctx.key.data;
           const match = ctx.key.algo === 'ssh-ed25519' ? options.trust.findByBlob(offered) : undefined;
           if (match === undefined) {
+            if (ctx.key.algo === 'ssh-ed25519') options.onUntrustedKey?.(offered);
             refuse('auth-publickey', `${ctx.key.algo} ${sshFingerprintOfBlob(offered)}`);
             return;
           }

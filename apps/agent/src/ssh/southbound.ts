@@ -42,6 +42,8 @@ export interface SouthboundOptions {
   readonly refusals: SshRefusalLog;
   readonly logger: Logger;
   readonly limits?: Partial<SshServerLimits>;
+  /** Told of every ssh-ed25519 key offered that is not trusted. */
+  readonly onUntrustedKey?: (offered: Buffer) => void;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function startSouthbound(options: SouthboundOptions): Promise<South
     logger: logger.child({ component: 'ssh' }),
     openProtocolChannel: open,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.onUntrustedKey === undefined ? {} : { onUntrustedKey: options.onUntrustedKey }),
   });
   return {
     server,

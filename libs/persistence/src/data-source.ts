@@ -26,6 +26,7 @@ import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-
 import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark-runs';
 import { AuditChainCheckpoints1768900000000 } from './migrations/1768900000000-audit-chain-checkpoints';
 import { RoutingAndFairness1768950000000 } from './migrations/1768950000000-routing-and-fairness';
+import { GraphqlRateBuckets1769000000000 } from './migrations/1769000000000-graphql-rate-buckets';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   BenchmarkRuns1768810000000,
   AuditChainCheckpoints1768900000000,
   RoutingAndFairness1768950000000,
+  GraphqlRateBuckets1769000000000,
 ];
 
 export interface DataSourceSettings {

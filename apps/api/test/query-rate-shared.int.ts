@@ -72,7 +72,7 @@ describe('GraphQL rate budget shared by two api processes (real PostgreSQL, real
     // (refill in a run this short is under one operation's cost: 1 a second against 10).
     const started = performance.now();
     const answers: Answer[] = [];
-    for (let i = 0; i < (2 * BURST) / COST; i++) answers.push(await post(bases[i % 2]!, caller));
+    for (let i = 0; i < (2 * BURST) / COST; i++) answers.push(await post(bases[i % 2], caller));
     const elapsedMs = performance.now() - started;
     const grants = answers.map(granted);
     const perProcess = [0, 1].map((p) => grants.filter((g, i) => g && i % 2 === p).length);
@@ -128,7 +128,7 @@ describe('GraphQL rate budget shared by two api processes (real PostgreSQL, real
         expect(decision.allowed).to.equal(true);
       }
       times.sort((a, b) => a - b);
-      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
       console.log(
         `      shared bucket take, 1,000 sequential: p50 ${at(0.5).toFixed(3)} ms, p90 ${at(0.9).toFixed(3)} ms, ` +
           `p99 ${at(0.99).toFixed(3)} ms, max ${at(1).toFixed(3)} ms`,
@@ -206,7 +206,8 @@ describe('GraphQL rate budget shared by two api processes (real PostgreSQL, real
       expect(waited).to.be.within(90, 1_000);
       expect(limiter.limitingLocally).to.equal(true);
       // The limit did not lapse: the same budget, in this process's memory, without waiting on the database.
-      for (let i = 1; i < BURST / COST; i++) expect((await limiter.take('caller', COST)).allowed).to.equal(true);
+      for (let i = 1; i < BURST / COST; i++)
+        expect((await limiter.take('caller', COST)).allowed).to.equal(true);
       const quick = performance.now();
       expect(await limiter.take('caller', COST)).to.deep.equal({ allowed: false, retryAfterSeconds: 10 });
       expect(performance.now() - quick).to.be.below(50);

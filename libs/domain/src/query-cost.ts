@@ -262,8 +262,7 @@ export function takeFromQueryBucket(
 }
 
 export type QueryRateDecision =
-  | { readonly allowed: true }
-  | { readonly allowed: false; readonly retryAfterSeconds: number };
+  { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 /**
  * The answer to a take: a refused caller may retry once its bucket has

@@ -120,7 +120,10 @@ describe('query cost', () => {
       expect(second).to.deep.equal({ allowed: false, retryAfterSeconds: 4, bucket: { fullAtMs: 7_000 } });
       const later = takeQueryCost(second.bucket, 700, 4_000, policy);
       expect(later).to.deep.equal({ allowed: true, bucket: { fullAtMs: 14_000 } });
-      expect(takeQueryCost(later.bucket, 1, 4_000, policy)).to.include({ allowed: false, retryAfterSeconds: 1 });
+      expect(takeQueryCost(later.bucket, 1, 4_000, policy)).to.include({
+        allowed: false,
+        retryAfterSeconds: 1,
+      });
     });
 
     it('refills up to the capacity, never past it, and nothing when the clock goes back', () => {
@@ -165,7 +168,7 @@ describe('query cost', () => {
       const reference = { level: policy.capacity, atMs: 0 };
       let bucket: QueryBucket | undefined;
       let seed = 7;
-      const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
       let nowMs = 0;
       let refused = 0;
       for (let i = 0; i < 5_000; i++) {
@@ -187,7 +190,8 @@ describe('query cost', () => {
           );
         }
         bucket = decision.bucket;
-        const level = policy.capacity - Math.max(0, bucket.fullAtMs - nowMs) * (policy.refillPerSecond / 1000);
+        const level =
+          policy.capacity - Math.max(0, bucket.fullAtMs - nowMs) * (policy.refillPerSecond / 1000);
         expect(level).to.be.closeTo(reference.level, 1e-6);
       }
       expect(refused, 'the run exercised refusals').to.be.within(500, 4_500);

@@ -65,6 +65,8 @@ export async function pruneFullGraphQLRateBuckets(q: Queryable): Promise<number>
 
 /** How many callers have a bucket that is not full (rows kept), for tests and operators. */
 export async function countGraphQLRateBuckets(q: Queryable): Promise<number> {
-  const rows = await q.query<{ buckets: number }[]>(`SELECT count(*)::int AS buckets FROM graphql_rate_buckets`);
+  const rows = await q.query<{ buckets: number }[]>(
+    `SELECT count(*)::int AS buckets FROM graphql_rate_buckets`,
+  );
   return rows[0]?.buckets ?? 0;
 }

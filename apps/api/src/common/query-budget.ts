@@ -391,10 +391,9 @@ export class QueryBudgetMiddleware implements NestMiddleware {
   ): void {
     const parts = graphQLRequestParts(req.method ?? 'GET', req.body, req.query);
     if (!parts) return next();
-    void this.gate.judge(this.schemaHost.schema, parts, queryRateCaller(req)).then(
-      (refusal) => (refusal ? this.refuse(req, res, refusal) : next()),
-      next,
-    );
+    void this.gate
+      .judge(this.schemaHost.schema, parts, queryRateCaller(req))
+      .then((refusal) => (refusal ? this.refuse(req, res, refusal) : next()), next);
   }
 
   private refuse(req: IncomingMessage, res: ServerResponse, refusal: QueryBudgetRefusal): void {

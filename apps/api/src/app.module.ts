@@ -13,12 +13,8 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { DEFAULT_QUERY_BUDGET } from '@lunanexa/domain';
 import { formatGraphQLError } from './common/errors';
-import {
-  QUERY_BUDGET_GATE,
-  QueryBudgetGate,
-  QueryBudgetMiddleware,
-  QueryRateLimiter,
-} from './common/query-budget';
+import { QUERY_BUDGET_GATE, QueryBudgetGate, QueryBudgetMiddleware } from './common/query-budget';
+import { SharedQueryRateLimiter } from './common/shared-query-rate';
 import { buildGraphQLContext, type GraphQLContext } from './common/graphql-context';
 import type { ApiConfig } from './config';
 import { AgentChannelModule } from './agent-channel/agent-channel.module';
@@ -85,9 +81,17 @@ export class AppModule implements NestModule {
     metrics: ServiceMetrics,
   ): DynamicModule {
     const budget = { ...DEFAULT_QUERY_BUDGET, maxCost: config.LUNANEXA_GRAPHQL_MAX_COST };
-    const limiter = new QueryRateLimiter({
-      capacity: config.LUNANEXA_GRAPHQL_COST_BURST,
-      refillPerSecond: config.LUNANEXA_GRAPHQL_COST_PER_SECOND,
+    const limiter = new SharedQueryRateLimiter({
+      policy: {
+        capacity: config.LUNANEXA_GRAPHQL_COST_BURST,
+        refillPerSecond: config.LUNANEXA_GRAPHQL_COST_PER_SECOND,
+      },
+      databaseUrl: config.DATABASE_URL,
+      poolSize: config.LUNANEXA_GRAPHQL_RATE_DB_POOL_SIZE,
+      timeoutMs: config.LUNANEXA_GRAPHQL_RATE_DB_TIMEOUT_MS,
+      pruneEveryMs: config.LUNANEXA_GRAPHQL_RATE_PRUNE_SECONDS * 1000,
+      logger,
+      registry: metrics.registry,
     });
     return {
       module: AppModule,
@@ -153,6 +157,8 @@ export class AppModule implements NestModule {
       controllers: [MetricsController],
       providers: [
         { provide: SERVICE_METRICS, useValue: metrics },
+        // A provider of its own so Nest closes its pool at shutdown.
+        { provide: SharedQueryRateLimiter, useValue: limiter },
         { provide: QUERY_BUDGET_GATE, useValue: new QueryBudgetGate(budget, limiter) },
         QueryBudgetMiddleware,
         NodeConditionMetric,

@@ -99,6 +99,15 @@ export const ApiConfigSchema = z.object({
     .min(1)
     .max(100_000_000)
     .default(DEFAULT_QUERY_RATE.refillPerSecond),
+  /**
+   * How long a GraphQL request waits for its caller's shared bucket in PostgreSQL (one upsert) before this
+   * process's own buckets decide it, for the next few seconds (common/shared-query-rate.ts).
+   */
+  LUNANEXA_GRAPHQL_RATE_DB_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /** Connections of the pool that only the GraphQL rate check uses. */
+  LUNANEXA_GRAPHQL_RATE_DB_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(4),
+  /** How often each api process deletes the rate buckets that are full again (idle callers); 0 never. */
+  LUNANEXA_GRAPHQL_RATE_PRUNE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -27,6 +27,17 @@ export interface TestApi {
   graphql(query: string, variables?: Record<string, unknown>, authorization?: string): Promise<GraphQLBody>;
   /** Signs in a new operator of `role` and returns its `Bearer …`. */
   operator(username: string, role: 'viewer' | 'operator' | 'admin'): Promise<string>;
+  /**
+   * Starts another api app on the same PostgreSQL and Temporal with the same config (as a second api process
+   * behind a load balancer would be); stopped with `stop()` too, or by its own.
+   */
+  another(): Promise<AnotherApi>;
+  stop(): Promise<void>;
+}
+
+export interface AnotherApi {
+  readonly app: INestApplication;
+  readonly base: string;
   stop(): Promise<void>;
 }
 
@@ -53,9 +64,24 @@ export async function startTestApi(name: string, env: Record<string, string> = {
     ...env,
   });
   const logger = createLogger({ service: `${name}-test`, level: 'silent' });
-  const app = await createApiApp(config, logger, { version: '0.0.0-test', commit: 'test' });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+  const listening = async (): Promise<AnotherApi> => {
+    const started = await createApiApp(config, logger, { version: '0.0.0-test', commit: 'test' });
+    await started.listen(0, '127.0.0.1');
+    const port = (started.getHttpServer() as { address(): AddressInfo }).address().port;
+    let closed = false;
+    return {
+      app: started,
+      base: `http://127.0.0.1:${port}`,
+      async stop() {
+        if (closed) return;
+        closed = true;
+        await started.close();
+      },
+    };
+  };
+  const first = await listening();
+  const { app, base } = first;
+  const others: AnotherApi[] = [];
 
   const graphql = async (
     query: string,
@@ -96,8 +122,14 @@ export async function startTestApi(name: string, env: Record<string, string> = {
       );
       return login(username, password);
     },
+    async another() {
+      const other = await listening();
+      others.push(other);
+      return other;
+    },
     async stop() {
-      await app.close();
+      for (const other of others) await other.stop();
+      await first.stop();
       await fixture.stop();
     },
   };

@@ -136,17 +136,16 @@ describe('GraphQL query budget (measuring documents against the schema)', () => 
     expect(graphQLRequestParts('POST', { query: 3 }, {})).to.equal(null);
   });
 
-  it('the gate refuses over budget, lets an unparseable document through to Apollo, and rate-limits per caller', () => {
+  it('the gate refuses over budget, lets an unparseable document through to Apollo, and rate-limits per caller', async () => {
     let now = 0;
     const gate = new QueryBudgetGate(
       DEFAULT_QUERY_BUDGET,
-      new QueryRateLimiter({ capacity: 1_000, refillPerSecond: 100 }),
-      () => now,
+      new QueryRateLimiter({ capacity: 1_000, refillPerSecond: 100 }, 10_000, () => now),
     );
     const parts = (query: string) => ({ query, operationName: undefined, variables: undefined });
-    expect(gate.judge(schema, parts('{ nodes { name } }'), 'a')).to.equal(null);
-    expect(gate.judge(schema, parts('{ nodes { '), 'a')).to.equal(null);
-    const tooDeep = gate.judge(schema, parts(`{ ${'a { '.repeat(30)}b${' }'.repeat(30)} }`), 'a');
+    expect(await gate.judge(schema, parts('{ nodes { name } }'), 'a')).to.equal(null);
+    expect(await gate.judge(schema, parts('{ nodes { '), 'a')).to.equal(null);
+    const tooDeep = await gate.judge(schema, parts(`{ ${'a { '.repeat(30)}b${' }'.repeat(30)} }`), 'a');
     expect(tooDeep?.status).to.equal(400);
     expect(tooDeep?.error.extensions).to.include({
       code: 'QUERY_TOO_COSTLY',
@@ -156,21 +155,21 @@ describe('GraphQL query budget (measuring documents against the schema)', () => 
     });
     // 600 twice from a bucket of 1,000: the second waits for 200 more at 100 a second.
     const dear = parts('{ rollouts(limit: 590) { receipts { __typename } } }');
-    expect(gate.judge(schema, dear, 'b')).to.equal(null);
-    const limited = gate.judge(schema, dear, 'b');
+    expect(await gate.judge(schema, dear, 'b')).to.equal(null);
+    const limited = await gate.judge(schema, dear, 'b');
     expect(limited?.status).to.equal(429);
     expect(limited?.error.extensions).to.include({ code: 'RATE_LIMITED', retryAfterSeconds: 2, cost: 600 });
     expect(limited?.headers).to.deep.equal({ 'retry-after': '2' });
-    expect(gate.judge(schema, dear, 'c')).to.equal(null);
+    expect(await gate.judge(schema, dear, 'c')).to.equal(null);
     now = 2_000;
-    expect(gate.judge(schema, dear, 'b')).to.equal(null);
+    expect(await gate.judge(schema, dear, 'b')).to.equal(null);
   });
 
   it('the rate limiter forgets refilled callers once it tracks too many', () => {
     const limiter = new QueryRateLimiter({ capacity: 10, refillPerSecond: 10 }, 3);
-    for (const caller of ['a', 'b', 'c', 'd']) expect(limiter.take(caller, 10, 0).allowed).to.equal(true);
+    for (const caller of ['a', 'b', 'c', 'd']) expect(limiter.takeNow(caller, 10, 0).allowed).to.equal(true);
     // Four callers in debt at once: the oldest is dropped (it starts over full), the others keep theirs.
-    expect(limiter.take('b', 10, 0).allowed).to.equal(false);
-    expect(limiter.take('a', 10, 0).allowed).to.equal(true);
+    expect(limiter.takeNow('b', 10, 0).allowed).to.equal(false);
+    expect(limiter.takeNow('a', 10, 0).allowed).to.equal(true);
   });
 });

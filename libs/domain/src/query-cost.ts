@@ -201,42 +201,93 @@ export const DEFAULT_QUERY_RATE: QueryRatePolicy = {
   refillPerSecond: DEFAULT_QUERY_BUDGET.maxCost / 2,
 };
 
+/**
+ * A caller's bucket, kept as one instant: when it is full again. At or
+ * before that instant's passing the bucket holds `capacity − (fullAt − now) ×
+ * refillPerSecond`; after it, `capacity`; a caller without a bucket has a
+ * full one. Taking a cost moves the instant `cost ÷ refillPerSecond` later
+ * (from now, if it had passed), and is allowed when the instant stays within
+ * `capacity ÷ refillPerSecond` of now — the token bucket's arithmetic with
+ * one value instead of a level and a time, so a database can apply it in one
+ * statement (libs/persistence graphql-rate-buckets.ts does exactly
+ * `takeFromQueryBucket`, on the database's clock).
+ */
 export interface QueryBucket {
-  readonly level: number;
-  readonly refilledAtMs: number;
+  readonly fullAtMs: number;
 }
 
-export function fullQueryBucket(policy: QueryRatePolicy, nowMs: number): QueryBucket {
-  return { level: policy.capacity, refilledAtMs: nowMs };
+/** One operation's cost as the bucket's arithmetic uses it. */
+export interface QueryRateCharge {
+  /** How much later the caller's bucket is full after paying: the charged cost ÷ the rate, in ms. */
+  readonly chargeMs: number;
+  /** The furthest ahead of now that instant may be: capacity ÷ rate, in ms. Never below `chargeMs`. */
+  readonly burstMs: number;
+}
+
+/**
+ * The charge for `cost`. A cost above the capacity is charged as the
+ * capacity (the budget check refuses such an operation first; this keeps the
+ * arithmetic total, and a full bucket can always pay one charge).
+ */
+export function queryRateCharge(cost: number, policy: QueryRatePolicy): QueryRateCharge {
+  const charged = Math.min(Math.max(0, cost), policy.capacity);
+  return {
+    chargeMs: (charged * 1000) / policy.refillPerSecond,
+    burstMs: (policy.capacity * 1000) / policy.refillPerSecond,
+  };
+}
+
+/** What one take did: whether it was granted, and the bucket's full instant after it (unchanged when refused). */
+export interface QueryBucketTake {
+  readonly granted: boolean;
+  readonly fullAtMs: number;
+  readonly nowMs: number;
+}
+
+/**
+ * Takes a charge from a bucket (undefined: a full one) at `nowMs`. The clock
+ * going backwards refills nothing: the instant never moves earlier, so the
+ * wait seen from an earlier `nowMs` is longer, never shorter.
+ */
+export function takeFromQueryBucket(
+  bucket: QueryBucket | undefined,
+  charge: QueryRateCharge,
+  nowMs: number,
+): QueryBucketTake {
+  const fullAtMs = bucket?.fullAtMs ?? nowMs;
+  const next = Math.max(fullAtMs, nowMs) + charge.chargeMs;
+  return next <= nowMs + charge.burstMs
+    ? { granted: true, fullAtMs: next, nowMs }
+    : { granted: false, fullAtMs, nowMs };
 }
 
 export type QueryRateDecision =
-  | { readonly allowed: true; readonly bucket: QueryBucket }
-  | { readonly allowed: false; readonly bucket: QueryBucket; readonly retryAfterSeconds: number };
+  { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 /**
- * Takes `cost` from the bucket when it holds that much. A cost above the
- * capacity is charged as the capacity (the budget check refuses such an
- * operation first; this keeps the arithmetic total). The clock going
- * backwards refills nothing.
+ * The answer to a take: a refused caller may retry once its bucket has
+ * refilled by the charge, when `fullAt + charge − burst` has passed (whole
+ * seconds, at least one).
  */
+export function queryRateDecision(take: QueryBucketTake, charge: QueryRateCharge): QueryRateDecision {
+  if (take.granted) return { allowed: true };
+  const waitMs = take.fullAtMs + charge.chargeMs - charge.burstMs - take.nowMs;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** Takes `cost` from a bucket kept in memory: the decision and the bucket to keep. */
 export function takeQueryCost(
-  bucket: QueryBucket,
+  bucket: QueryBucket | undefined,
   cost: number,
   nowMs: number,
   policy: QueryRatePolicy,
-): QueryRateDecision {
-  const elapsedSeconds = Math.max(0, nowMs - bucket.refilledAtMs) / 1000;
-  const level = Math.min(policy.capacity, bucket.level + elapsedSeconds * policy.refillPerSecond);
-  const refilled: QueryBucket = { level, refilledAtMs: Math.max(nowMs, bucket.refilledAtMs) };
-  const charge = Math.min(Math.max(0, cost), policy.capacity);
-  if (level >= charge) return { allowed: true, bucket: { ...refilled, level: level - charge } };
-  const retryAfterSeconds = Math.max(1, Math.ceil((charge - level) / policy.refillPerSecond));
-  return { allowed: false, bucket: refilled, retryAfterSeconds };
+): QueryRateDecision & { readonly bucket: QueryBucket } {
+  const charge = queryRateCharge(cost, policy);
+  const take = takeFromQueryBucket(bucket, charge, nowMs);
+  return { ...queryRateDecision(take, charge), bucket: { fullAtMs: take.fullAtMs } };
 }
 
-/** A bucket that has refilled to capacity carries no state worth keeping. */
-export function queryBucketIsFull(bucket: QueryBucket, nowMs: number, policy: QueryRatePolicy): boolean {
-  const elapsedSeconds = Math.max(0, nowMs - bucket.refilledAtMs) / 1000;
-  return bucket.level + elapsedSeconds * policy.refillPerSecond >= policy.capacity;
+/** A bucket that has refilled to capacity carries no state worth keeping (no bucket is a full one). */
+export function queryBucketIsFull(bucket: QueryBucket, nowMs: number): boolean {
+  return bucket.fullAtMs <= nowMs;
 }

@@ -5,13 +5,16 @@ import {
   UNBOUNDED_LIST_SIZE,
   costWithSelection,
   describeQueryRefusal,
-  fullQueryBucket,
   judgeLexicalMeasure,
   judgeOperation,
   listSize,
   priceField,
   queryBucketIsFull,
+  queryRateCharge,
+  queryRateDecision,
+  takeFromQueryBucket,
   takeQueryCost,
+  type QueryBucket,
   type QueryRatePolicy,
 } from '../src/query-cost';
 
@@ -105,36 +108,101 @@ describe('query cost', () => {
     });
   });
 
-  describe('takeQueryCost (token bucket per caller)', () => {
+  describe('takeQueryCost (token bucket per caller, kept as the instant it is full again)', () => {
     const policy: QueryRatePolicy = { capacity: 1_000, refillPerSecond: 100 };
 
     it('takes each operation’s cost until the bucket cannot pay, then says when it can', () => {
-      let bucket = fullQueryBucket(policy, 0);
-      const first = takeQueryCost(bucket, 700, 0, policy);
-      expect(first).to.deep.include({ allowed: true, bucket: { level: 300, refilledAtMs: 0 } });
-      bucket = first.bucket;
-      const second = takeQueryCost(bucket, 700, 0, policy);
-      expect(second).to.deep.include({ allowed: false, retryAfterSeconds: 4 });
-      // A refusal takes nothing.
-      expect(second.bucket.level).to.equal(300);
+      const first = takeQueryCost(undefined, 700, 0, policy);
+      // 700 of 1,000 spent: full again in 7 s.
+      expect(first).to.deep.equal({ allowed: true, bucket: { fullAtMs: 7_000 } });
+      const second = takeQueryCost(first.bucket, 700, 0, policy);
+      // 300 left, 700 asked: 400 more at 100 a second. A refusal takes nothing.
+      expect(second).to.deep.equal({ allowed: false, retryAfterSeconds: 4, bucket: { fullAtMs: 7_000 } });
       const later = takeQueryCost(second.bucket, 700, 4_000, policy);
-      expect(later).to.deep.include({ allowed: true, bucket: { level: 0, refilledAtMs: 4_000 } });
+      expect(later).to.deep.equal({ allowed: true, bucket: { fullAtMs: 14_000 } });
+      expect(takeQueryCost(later.bucket, 1, 4_000, policy)).to.include({
+        allowed: false,
+        retryAfterSeconds: 1,
+      });
     });
 
     it('refills up to the capacity, never past it, and nothing when the clock goes back', () => {
-      const spent = takeQueryCost(fullQueryBucket(policy, 0), 1_000, 0, policy).bucket;
-      expect(takeQueryCost(spent, 0, 60_000, policy).bucket.level).to.equal(1_000);
-      expect(takeQueryCost(spent, 0, -5_000, policy).bucket).to.deep.equal({ level: 0, refilledAtMs: 0 });
-      expect(queryBucketIsFull(spent, 9_999, policy)).to.equal(false);
-      expect(queryBucketIsFull(spent, 10_000, policy)).to.equal(true);
+      const spent = takeQueryCost(undefined, 1_000, 0, policy).bucket;
+      expect(spent).to.deep.equal({ fullAtMs: 10_000 });
+      // A minute later it is full, not six times full: two whole buckets do not fit.
+      const rested = takeQueryCost(spent, 1_000, 60_000, policy);
+      expect(rested).to.deep.equal({ allowed: true, bucket: { fullAtMs: 70_000 } });
+      expect(takeQueryCost(rested.bucket, 1, 60_000, policy).allowed).to.equal(false);
+      // Seen from 5 s before it was spent, the bucket is that much further from full: the wait grows, never shrinks.
+      expect(takeQueryCost(spent, 1, -5_000, policy)).to.include({ allowed: false, retryAfterSeconds: 6 });
+      expect(takeQueryCost(spent, 1, -5_000, policy).bucket).to.deep.equal({ fullAtMs: 10_000 });
+      expect(queryBucketIsFull(spent, 9_999)).to.equal(false);
+      expect(queryBucketIsFull(spent, 10_000)).to.equal(true);
     });
 
     it('charges a cost above the capacity as the capacity, so a full bucket still pays it once', () => {
-      const decision = takeQueryCost(fullQueryBucket(policy, 0), 50_000, 0, policy);
-      expect(decision).to.deep.include({ allowed: true, bucket: { level: 0, refilledAtMs: 0 } });
+      expect(queryRateCharge(50_000, policy)).to.deep.equal({ chargeMs: 10_000, burstMs: 10_000 });
+      expect(queryRateCharge(-3, policy)).to.deep.equal({ chargeMs: 0, burstMs: 10_000 });
+      const decision = takeQueryCost(undefined, 50_000, 0, policy);
+      expect(decision).to.deep.equal({ allowed: true, bucket: { fullAtMs: 10_000 } });
       expect(takeQueryCost(decision.bucket, 50_000, 0, policy)).to.include({
         allowed: false,
         retryAfterSeconds: 10,
+      });
+    });
+
+    it('answers a take the database made: Retry-After from the full instant it returned', () => {
+      const charge = queryRateCharge(700, policy);
+      expect(queryRateDecision({ granted: true, fullAtMs: 9_000, nowMs: 2_000 }, charge)).to.deep.equal({
+        allowed: true,
+      });
+      // Full at 9.5 s, now 2 s: 250 left, 700 asked, 4.5 s to wait: 5 whole seconds.
+      expect(queryRateDecision({ granted: false, fullAtMs: 9_500, nowMs: 2_000 }, charge)).to.deep.equal({
+        allowed: false,
+        retryAfterSeconds: 5,
+      });
+    });
+
+    it('decides exactly as a bucket with a level refilled by elapsed time would, over a long random run', () => {
+      // The textbook form, written out independently: level and last refill.
+      const reference = { level: policy.capacity, atMs: 0 };
+      let bucket: QueryBucket | undefined;
+      let seed = 7;
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+      let nowMs = 0;
+      let refused = 0;
+      for (let i = 0; i < 5_000; i++) {
+        nowMs += Math.floor(random() * 800);
+        const cost = Math.floor(random() * 600);
+        reference.level = Math.min(
+          policy.capacity,
+          reference.level + ((nowMs - reference.atMs) / 1000) * policy.refillPerSecond,
+        );
+        reference.atMs = nowMs;
+        const fits = reference.level >= cost - 1e-9;
+        if (fits) reference.level -= cost;
+        const decision = takeQueryCost(bucket, cost, nowMs, policy);
+        expect(decision.allowed, `step ${i}`).to.equal(fits);
+        if (!decision.allowed) {
+          refused++;
+          expect(decision.retryAfterSeconds).to.equal(
+            Math.max(1, Math.ceil((cost - reference.level) / policy.refillPerSecond - 1e-9)),
+          );
+        }
+        bucket = decision.bucket;
+        const level =
+          policy.capacity - Math.max(0, bucket.fullAtMs - nowMs) * (policy.refillPerSecond / 1000);
+        expect(level).to.be.closeTo(reference.level, 1e-6);
+      }
+      expect(refused, 'the run exercised refusals').to.be.within(500, 4_500);
+    });
+
+    it('takeFromQueryBucket starts a missing bucket full', () => {
+      const charge = queryRateCharge(1_000, policy);
+      expect(takeFromQueryBucket(undefined, charge, 500)).to.deep.equal({
+        granted: true,
+        fullAtMs: 10_500,
+        nowMs: 500,
       });
     });
   });

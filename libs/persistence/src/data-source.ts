@@ -27,6 +27,7 @@ import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark
 import { AuditChainCheckpoints1768900000000 } from './migrations/1768900000000-audit-chain-checkpoints';
 import { ControllerKeyRing1769100000000 } from './migrations/1769100000000-controller-key-ring';
 import { RoutingAndFairness1768950000000 } from './migrations/1768950000000-routing-and-fairness';
+import { GraphqlRateBuckets1769000000000 } from './migrations/1769000000000-graphql-rate-buckets';
 
 export const ENTITIES = [PingRecordEntity, AuditEventEntity, OperatorEntity, ApiTokenEntity];
 /** In order. A migration is never edited once committed; add a new one. */
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   BenchmarkRuns1768810000000,
   AuditChainCheckpoints1768900000000,
   RoutingAndFairness1768950000000,
+  GraphqlRateBuckets1769000000000,
   ControllerKeyRing1769100000000,
 ];
 

@@ -39,3 +39,4 @@ export * from './assignment-views';
 export * from './sign-in-throttle';
 export * from './gpu-samples';
 export * from './evidence';
+export * from './graphql-rate-buckets';

@@ -25,7 +25,6 @@ import { ErrorCode, HTTP_STATUS_BY_CODE } from '@lunanexa/contracts';
 import {
   costWithSelection,
   describeQueryRefusal,
-  fullQueryBucket,
   isIntrospectionField,
   INTROSPECTION_COST,
   judgeLexicalMeasure,
@@ -38,6 +37,7 @@ import {
   type QueryBucket,
   type QueryBudget,
   type QueryBudgetVerdict,
+  type QueryRateDecision,
   type QueryRatePolicy,
 } from '@lunanexa/domain';
 import { requestIdsOf } from './request-ids';
@@ -197,42 +197,42 @@ export function measureOperation(
   return result;
 }
 
+/** Takes an operation's cost from a caller's allowance: RATE_LIMITED with a Retry-After when it cannot pay. */
+export interface QueryRateLimit {
+  take(caller: string, cost: number): Promise<QueryRateDecision>;
+}
+
 /**
  * Per-caller buckets of query cost, in this process's memory. Buckets that
  * have refilled are forgotten once the map is large, so idle callers cost
- * nothing. Several api processes each keep their own buckets: a caller spread
- * over N processes gets N allowances (see docs/OPERATIONS.md).
+ * nothing. Several api processes each keeping their own would give a caller
+ * spread over N of them N allowances: the api uses SharedQueryRateLimiter
+ * (shared-query-rate.ts), and this only while PostgreSQL does not answer.
  */
-export class QueryRateLimiter {
+export class QueryRateLimiter implements QueryRateLimit {
   private readonly buckets = new Map<string, QueryBucket>();
 
   constructor(
     private readonly policy: QueryRatePolicy,
     private readonly maxTracked = 10_000,
+    private readonly nowMs: () => number = Date.now,
   ) {}
 
-  take(
-    caller: string,
-    cost: number,
-    nowMs: number,
-  ): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const decision = takeQueryCost(
-      this.buckets.get(caller) ?? fullQueryBucket(this.policy, nowMs),
-      cost,
-      nowMs,
-      this.policy,
-    );
+  take(caller: string, cost: number): Promise<QueryRateDecision> {
+    return Promise.resolve(this.takeNow(caller, cost, this.nowMs()));
+  }
+
+  takeNow(caller: string, cost: number, nowMs: number): QueryRateDecision {
+    const { bucket, ...decision } = takeQueryCost(this.buckets.get(caller), cost, nowMs, this.policy);
     this.buckets.delete(caller);
-    this.buckets.set(caller, decision.bucket);
+    this.buckets.set(caller, bucket);
     if (this.buckets.size > this.maxTracked) this.forgetFull(nowMs);
-    return decision.allowed
-      ? { allowed: true }
-      : { allowed: false, retryAfterSeconds: decision.retryAfterSeconds };
+    return decision;
   }
 
   private forgetFull(nowMs: number): void {
     for (const [caller, bucket] of this.buckets)
-      if (queryBucketIsFull(bucket, nowMs, this.policy)) this.buckets.delete(caller);
+      if (queryBucketIsFull(bucket, nowMs)) this.buckets.delete(caller);
     // Still too many callers in debt at once: the least recently seen ones start over (insertion order).
     for (const caller of this.buckets.keys()) {
       if (this.buckets.size <= this.maxTracked) break;
@@ -243,14 +243,16 @@ export class QueryRateLimiter {
 
 /**
  * Whose allowance a request spends: the credential it presents (hashed, so
- * the map holds no secrets), else its client address. A credential is not
+ * the buckets hold no secrets), else its client address (hashed too). A credential is not
  * checked here; an invalid one is refused by the guard at the first field.
  */
 export function queryRateCaller(req: IncomingMessage): string {
   const authorization = req.headers.authorization;
-  if (authorization) return `credential:${createHash('sha256').update(authorization).digest('hex')}`;
-  return `address:${req.socket?.remoteAddress ?? 'unknown'}`;
+  if (authorization) return `credential:${sha256Hex(authorization)}`;
+  return `address:${sha256Hex(req.socket?.remoteAddress ?? 'unknown')}`;
 }
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The refusal a request gets instead of running: status, body and headers. */
 export interface QueryBudgetRefusal {
@@ -293,11 +295,14 @@ export class QueryBudgetGate {
 
   constructor(
     private readonly budget: QueryBudget,
-    private readonly limiter: QueryRateLimiter,
-    private readonly nowMs: () => number = Date.now,
+    private readonly limiter: QueryRateLimit,
   ) {}
 
-  judge(schema: GraphQLSchema, request: GraphQLRequestParts, caller: string): QueryBudgetRefusal | null {
+  async judge(
+    schema: GraphQLSchema,
+    request: GraphQLRequestParts,
+    caller: string,
+  ): Promise<QueryBudgetRefusal | null> {
     const key = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${request.query}`;
     let measure = this.measures.get(key);
     if (measure === undefined) {
@@ -319,7 +324,7 @@ export class QueryBudgetGate {
     if (measure === null) return null;
     const verdict = judgeOperation(measure, this.budget);
     if (!verdict.allowed) return tooCostly(verdict);
-    const taken = this.limiter.take(caller, measure.cost, this.nowMs());
+    const taken = await this.limiter.take(caller, measure.cost);
     if (taken.allowed) return null;
     return {
       status: HTTP_STATUS_BY_CODE[ErrorCode.RATE_LIMITED],
@@ -382,11 +387,16 @@ export class QueryBudgetMiddleware implements NestMiddleware {
   use(
     req: IncomingMessage & { body?: unknown; query?: unknown },
     res: ServerResponse,
-    next: () => void,
+    next: (error?: unknown) => void,
   ): void {
     const parts = graphQLRequestParts(req.method ?? 'GET', req.body, req.query);
-    const refusal = parts ? this.gate.judge(this.schemaHost.schema, parts, queryRateCaller(req)) : null;
-    if (!refusal) return next();
+    if (!parts) return next();
+    void this.gate
+      .judge(this.schemaHost.schema, parts, queryRateCaller(req))
+      .then((refusal) => (refusal ? this.refuse(req, res, refusal) : next()), next);
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse, refusal: QueryBudgetRefusal): void {
     const ids = requestIdsOf(req);
     res.statusCode = refusal.status;
     for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);

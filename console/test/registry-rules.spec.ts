@@ -161,6 +161,17 @@ describe('console registry rules', () => {
       'cases.0.grader.pattern does not apply to a exact grader',
     ]);
     expect(paths(suiteViolations({ name: 'x', passThreshold: 1, cases: [] }))).to.deep.equal(['cases']);
+    const unknownKind = suiteViolations({
+      name: 'x',
+      passThreshold: 1,
+      cases: [{ id: 'a', prompt: 'p', maxTokens: 8, grader: { kind: 'exact', expected: 'y' } }],
+    });
+    expect(unknownKind).to.deep.equal([
+      { path: 'cases.0.grader.kind', message: 'must be one of CONTAINS, EXACT, REGEX, JSON_SCHEMA' },
+    ]);
+    expect(suiteInput({ ...form, graderKind: 'REGEX', graderValue: '^hi' }).cases).to.deep.equal([
+      { id: 'hello', prompt: 'Say hello', maxTokens: 16, grader: { kind: 'REGEX', pattern: '^hi' } },
+    ]);
   });
 
   it('checks a benchmark profile as the API does: a duration, a request count or both', () => {

@@ -15,3 +15,4 @@ export * from './enrollment-answer-loss';
 export * from './previous-release';
 export * from './steady-load';
 export * from './load-balancer';
+export * from './registry-rollout-steps';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   CONSOLE_WIDTHS,
   FleetHarness,
@@ -14,6 +14,13 @@ import {
   waitUntil,
   type RecordedPage,
   openedDialog,
+  chooseOption,
+  createAlias,
+  currentRevision,
+  evaluateAndApprove,
+  promoteRollout,
+  rolloutState,
+  startRolloutAndWatch,
 } from '../src';
 
 /**
@@ -45,12 +52,6 @@ let lastPage: RecordedPage | undefined;
 
 function expectNoProblems(recorded: RecordedPage): void {
   expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
-}
-
-/** Chooses `option` in the mat-select labelled `label` inside `scope`. */
-async function choose(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.getByRole('option', { name: option }).first().click();
 }
 
 describe('registry and rollout console: register → evaluate → approve → canary → promote → rollback in the browser', function () {
@@ -127,52 +128,10 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await page.goto(`${harness.apiUrl}/models`);
     await page.getByRole('link', { name: ref, exact: true }).click();
     await expectVisible(page, page.getByRole('heading', { name: ref, level: 1 }));
-    const state = page.getByRole('status', { name: 'Version state' });
-    await expectVisible(page, state.getByText('Verified', { exact: true }));
-    // Approve is offered but not yet possible: the lifecycle needs a passed evaluation first.
-    expect(await page.getByRole('button', { name: 'Approve' }).isDisabled()).to.equal(true);
-
-    await page.getByRole('button', { name: 'Evaluate' }).click();
-    const evaluate = await openedDialog(page);
-    await expectVisible(page, evaluate.getByRole('heading', { name: `Evaluate ${ref}` }));
-    await choose(page, evaluate, 'Deployment', new RegExp(candidate));
-    await choose(page, evaluate, 'Evaluation suite', new RegExp(SUITE));
-    await choose(page, evaluate, 'Benchmark profile (optional)', new RegExp(PROFILE));
-    await evaluate.getByRole('button', { name: 'Start evaluation' }).click();
-    await expectVisible(
-      page,
-      evaluate.getByRole('heading', { name: `Evaluation of ${ref} started` }),
-      60_000,
-    );
-    await expectVisible(
-      page,
-      evaluate.getByRole('status', { name: 'Evaluation state' }).getByText('Passed', { exact: true }),
-      180_000,
-    );
-    await expectVisible(page, evaluate.getByRole('link', { name: /^evaluate\/.*opens the Temporal UI/ }));
-    await evaluate.getByRole('button', { name: 'Done' }).click();
-    await expectVisible(page, state.getByText('Evaluated', { exact: true }));
-
-    await page.getByRole('button', { name: 'Approve' }).click();
-    const approve = await openedDialog(page);
-    await expectVisible(page, approve.getByText(`Approves ${ref} for rollouts`, { exact: false }));
-    await approve.getByRole('button', { name: 'Confirm approve' }).click();
-    await expectVisible(page, approve.getByRole('status').getByText('Approved', { exact: true }), 60_000);
-    await approve.getByRole('button', { name: 'Done' }).click();
-    await expectVisible(page, state.getByText('Approved', { exact: true }));
-    await expectVisible(page, page.getByRole('region', { name: 'Evaluations' }).getByText('Passed').first());
+    await evaluateAndApprove(page, { modelRef: ref, candidate, suite: SUITE, profile: PROFILE });
 
     // The candidate served its purpose; stopping it leaves the node's capacity to the rollout's canaries.
     await harness.graphql(`mutation { stopDeployment(deployment: "${candidate}") { workflowId } }`);
-  }
-
-  /** The current-revision line of the alias page, e.g. "revision 1: chat@1". */
-  function currentRevision(page: Page): Locator {
-    return page.getByRole('region', { name: 'Alias' }).locator('.revision-now');
-  }
-
-  function rolloutState(page: Page): Locator {
-    return page.getByRole('status', { name: 'Rollout state' });
   }
 
   /**
@@ -282,28 +241,10 @@ describe('registry and rollout console: register → evaluate → approve → ca
     await expectVisible(page, page.getByRole('link', { name: 'chat@1', exact: true }));
     await screenshot(page, 'registry-models', DESKTOP.width);
 
-    await page.goto(`${harness.apiUrl}/deployments`);
-    await page.getByRole('button', { name: 'Create alias' }).click();
-    const create = await openedDialog(page);
-    await create.getByLabel('Alias name').fill(ALIAS);
-    await create.getByRole('button', { name: 'Create alias' }).click();
-    await expectVisible(page, create.getByRole('heading', { name: `Alias ${ALIAS} created` }));
-    await create.getByRole('button', { name: 'Done' }).click();
+    await createAlias(page, harness.apiUrl, ALIAS);
     await expectVisible(page, page.getByRole('link', { name: ALIAS, exact: true }));
 
-    await page.getByRole('button', { name: 'Start rollout' }).click();
-    const start = await openedDialog(page);
-    await choose(page, start, 'Alias', new RegExp(ALIAS));
-    await choose(page, start, 'Model version', /chat@1/);
-    await start.getByRole('button', { name: 'Start rollout' }).click();
-    await expectVisible(
-      page,
-      start.getByRole('heading', { name: `Rollout of chat@1 to ${ALIAS} started` }),
-      60_000,
-    );
-    await expectVisible(page, start.getByRole('link', { name: /^rollout\/.*opens the Temporal UI/ }));
-    await start.getByRole('button', { name: 'Watch the rollout' }).click();
-    await expectVisible(page, page.getByRole('heading', { name: ALIAS, level: 1 }));
+    await startRolloutAndWatch(page, { alias: ALIAS, modelRef: 'chat@1', chooseAlias: true });
     // An alias's first rollout has nothing to compare against: it promotes once its canary is Ready.
     await expectRolloutState(page, 'Promoted', 240_000);
     await expectVisible(page, currentRevision(page).filter({ hasText: 'revision 1: chat@1' }));
@@ -333,7 +274,7 @@ describe('registry and rollout console: register → evaluate → approve → ca
 
     await page.goto(`${harness.apiUrl}/benchmarks`);
     await expectVisible(page, page.getByRole('heading', { name: 'Benchmarks', level: 1 }));
-    await choose(
+    await chooseOption(
       page,
       page.getByRole('region', { name: 'Compare versions' }),
       'Benchmark profile',
@@ -359,22 +300,18 @@ describe('registry and rollout console: register → evaluate → approve → ca
     const { page } = recorded;
     await page.goto(`${harness.apiUrl}/deployments/aliases/${ALIAS}`);
     await expectVisible(page, page.getByRole('heading', { name: ALIAS, level: 1 }));
-    await page.getByRole('button', { name: 'Start rollout' }).click();
-    const start = await openedDialog(page);
-    await choose(page, start, 'Model version', /chat@2/);
-    await start.getByLabel('Canary steps (%)').fill('10, 50, 100');
-    // Long windows, so the test sees each step and promotes by hand before the last one.
-    await start.getByLabel('Analysis window (s)').fill('20');
-    await start.getByLabel('Canary requests per step').fill('20');
-    await start.getByLabel('p95 latency slack (ms)').fill('1000');
-    await start.getByLabel('Bake after promotion (s)').fill('600');
-    await start.getByRole('button', { name: 'Start rollout' }).click();
-    await expectVisible(
-      page,
-      start.getByRole('heading', { name: `Rollout of chat@2 to ${ALIAS} started` }),
-      60_000,
-    );
-    await start.getByRole('button', { name: 'Watch the rollout' }).click();
+    await startRolloutAndWatch(page, {
+      alias: ALIAS,
+      modelRef: 'chat@2',
+      // Long windows, so the test sees each step and promotes by hand before the last one.
+      plan: {
+        steps: '10, 50, 100',
+        analysisWindowSeconds: 20,
+        requestsPerStep: 20,
+        p95SlackMs: 1000,
+        bakeSeconds: 600,
+      },
+    });
 
     // Live: the panel follows the rollout from its deployment through the canary steps without a reload.
     const weight = page.locator('#weight-label');
@@ -389,13 +326,9 @@ describe('registry and rollout console: register → evaluate → approve → ca
     // The revision has not moved during the canary.
     await expectVisible(page, currentRevision(page).filter({ hasText: 'revision 1: chat@1' }));
 
-    await page.getByRole('button', { name: 'Promote', exact: true }).click();
-    const promote = await openedDialog(page);
-    await expectVisible(page, promote.getByText('Promotes chat@2 now', { exact: false }));
-    await screenshot(page, 'rollout-promote-confirm', DESKTOP.width);
-    await promote.getByRole('button', { name: 'Confirm promote' }).click();
-    await expectVisible(page, promote.getByText('The rollout workflow has the promote signal.'), 60_000);
-    await promote.getByRole('button', { name: 'Done' }).click();
+    await promoteRollout(page, 'chat@2', async () => {
+      await screenshot(page, 'rollout-promote-confirm', DESKTOP.width);
+    });
     await expectRolloutState(page, 'Promoted', 120_000);
     await expectVisible(page, currentRevision(page).filter({ hasText: 'revision 2: chat@2' }), 60_000);
     await expectVisible(

@@ -24,6 +24,13 @@ import {
   type LeakAllowEntry,
   type LeakFinding,
   type RecordedPage,
+  chooseOption,
+  createAlias,
+  currentRevision,
+  evaluateAndApprove,
+  promoteRollout,
+  rolloutState,
+  startRolloutAndWatch,
 } from '../src';
 
 /**
@@ -64,26 +71,6 @@ let lastPage: RecordedPage | undefined;
 
 function expectNoProblems(recorded: RecordedPage): void {
   expect(recorded.problems, describeProblems(recorded.problems)).to.deep.equal([]);
-}
-
-async function choose(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  const wanted = page.getByRole('option', { name: option }).first();
-  // A select whose options have not loaded yet does not open: try again until the option is offered. The arrow,
-  // because an empty outlined field's label may lie over the middle of a narrow select.
-  await waitUntil(
-    `option ${String(option)} in ${label}`,
-    async () => {
-      await scope.getByLabel(label, { exact: true }).locator('.mat-mdc-select-arrow-wrapper').click();
-      if (await wanted.isVisible()) return true;
-      await wanted.waitFor({ state: 'visible', timeout: 1_000 }).catch(() => undefined);
-      if (await wanted.isVisible()) return true;
-      // Close an open panel that lacks the option; never Escape a closed select: that would close its dialog.
-      if (await page.getByRole('listbox').first().isVisible()) await page.keyboard.press('Escape');
-      return false;
-    },
-    30_000,
-  );
-  await wanted.click();
 }
 
 /** Live fake runtimes of these models, by the assignment the agent started each for (its process tag). */
@@ -272,10 +259,10 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await create.getByLabel('Artifact URI').fill(`file:///var/lib/lunanexa/models/release/${spec.version}`);
     await create.getByLabel('Digest').fill(syntheticDigest(modelRef));
     await create.getByLabel('Size (bytes)').fill('1');
-    await choose(page, create, 'Format', 'fake');
+    await chooseOption(page, create, 'Format', 'fake');
     await create.getByLabel('Provenance').fill(`release scenario build ${spec.version}`);
-    await choose(page, create, 'License', /lunanexa-synthetic/);
-    await choose(page, create, 'Runtime', new RegExp(`${RUNTIME.name} ${RUNTIME.version}`));
+    await chooseOption(page, create, 'License', /lunanexa-synthetic/);
+    await chooseOption(page, create, 'Runtime', new RegExp(`${RUNTIME.name} ${RUNTIME.version}`));
     // What one replica needs: a DGX Spark's arm64 with unified memory, no GPU of its own for the fake runtime.
     await toggle(page, create, 'Architectures', ['arm64', 'amd64']);
     await toggle(page, create, 'GPU memory', ['unified', 'discrete']);
@@ -298,9 +285,9 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await page.getByRole('button', { name: 'Deploy' }).first().click();
     const deploy = await openedDialog(page);
     await deploy.getByLabel('Deployment name').fill(candidate);
-    await choose(page, deploy, 'Model version', new RegExp(modelRef));
+    await chooseOption(page, deploy, 'Model version', new RegExp(modelRef));
     // Verified, not yet evaluated: only a Candidate deployment passes the deploy gate.
-    await choose(page, deploy, 'Purpose', /Candidate/);
+    await chooseOption(page, deploy, 'Purpose', /Candidate/);
     await deploy.getByRole('button', { name: 'Create deployment' }).click();
     await expectVisible(
       page,
@@ -311,27 +298,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
 
     await page.goto(`${harness.apiUrl}/models/${modelRef}`);
     await expectVisible(page, page.getByRole('heading', { name: modelRef, level: 1 }));
-    const state = page.getByRole('status', { name: 'Version state' });
-    await expectVisible(page, state.getByText('Verified', { exact: true }));
-    await page.getByRole('button', { name: 'Evaluate' }).click();
-    const evaluate = await openedDialog(page);
-    await choose(page, evaluate, 'Deployment', new RegExp(candidate));
-    await choose(page, evaluate, 'Evaluation suite', new RegExp(SUITE));
-    await choose(page, evaluate, 'Benchmark profile (optional)', new RegExp(PROFILE));
-    await evaluate.getByRole('button', { name: 'Start evaluation' }).click();
-    await expectVisible(
-      page,
-      evaluate.getByRole('status', { name: 'Evaluation state' }).getByText('Passed', { exact: true }),
-      180_000,
-    );
-    await evaluate.getByRole('button', { name: 'Done' }).click();
-    await expectVisible(page, state.getByText('Evaluated', { exact: true }));
-    await page.getByRole('button', { name: 'Approve' }).click();
-    const approve = await openedDialog(page);
-    await approve.getByRole('button', { name: 'Confirm approve' }).click();
-    await expectVisible(page, approve.getByRole('status').getByText('Approved', { exact: true }), 60_000);
-    await approve.getByRole('button', { name: 'Done' }).click();
-    await expectVisible(page, state.getByText('Approved', { exact: true }));
+    await evaluateAndApprove(page, { modelRef, candidate, suite: SUITE, profile: PROFILE });
 
     // The candidate served its purpose: stopped from its page, through its confirmation.
     await page.goto(`${harness.apiUrl}/deployments/${candidate}`);
@@ -340,14 +307,6 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await stop.getByRole('button', { name: 'Confirm stop' }).click();
     await expectVisible(page, stop.getByRole('status').getByText(`Stopped: ${candidate}`), 120_000);
     await stop.getByRole('button', { name: 'Done' }).click();
-  }
-
-  function rolloutState(page: Page): Locator {
-    return page.getByRole('status', { name: 'Rollout state' });
-  }
-
-  function currentRevision(page: Page): Locator {
-    return page.getByRole('region', { name: 'Alias' }).locator('.revision-now');
   }
 
   /** Run assignments of every live deployment, and the runtimes that serve each model on this test's nodes. */
@@ -504,13 +463,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
   it('4: the alias serves release@1; a tenant and its gateway key are made on the Tenants page; release@2 canaries, its placement is inspected, it is promoted; the application calls it through @lunanexa/sdk with the tenant key', async () => {
     const recorded = await newPage();
     const { page } = recorded;
-    await page.goto(`${harness.apiUrl}/deployments`);
-    await page.getByRole('button', { name: 'Create alias' }).click();
-    const create = await openedDialog(page);
-    await create.getByLabel('Alias name').fill(ALIAS);
-    await create.getByRole('button', { name: 'Create alias' }).click();
-    await expectVisible(page, create.getByRole('heading', { name: `Alias ${ALIAS} created` }));
-    await create.getByRole('button', { name: 'Done' }).click();
+    await createAlias(page, harness.apiUrl, ALIAS);
 
     // The application's tenant and its gateway key for the alias, from the Tenants page; the key is read from the
     // dialog that shows it once, as an operator copies it into the application's configuration.
@@ -548,11 +501,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     sdk = new GatewayClient({ baseUrl: harness.gatewayUrl, apiKey: tenantKey });
 
     await page.goto(`${harness.apiUrl}/deployments/aliases/${ALIAS}`);
-    await page.getByRole('button', { name: 'Start rollout' }).click();
-    let start = await openedDialog(page);
-    await choose(page, start, 'Model version', new RegExp(ref(V1)));
-    await start.getByRole('button', { name: 'Start rollout' }).click();
-    await start.getByRole('button', { name: 'Watch the rollout' }).click();
+    await startRolloutAndWatch(page, { alias: ALIAS, modelRef: ref(V1) });
     await expectVisible(page, rolloutState(page).getByText('Promoted', { exact: true }), 240_000);
     await expectVisible(page, currentRevision(page).filter({ hasText: `revision 1: ${ref(V1)}` }), 60_000);
     await waitUntil(
@@ -568,16 +517,17 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     );
     traffic = startTraffic();
 
-    await page.getByRole('button', { name: 'Start rollout' }).click();
-    start = await openedDialog(page);
-    await choose(page, start, 'Model version', new RegExp(ref(V2)));
-    await start.getByLabel('Canary steps (%)').fill('50, 100');
-    await start.getByLabel('Analysis window (s)').fill('30');
-    await start.getByLabel('Canary requests per step').fill('10');
-    await start.getByLabel('p95 latency slack (ms)').fill('1000');
-    await start.getByLabel('Bake after promotion (s)').fill('900');
-    await start.getByRole('button', { name: 'Start rollout' }).click();
-    await start.getByRole('button', { name: 'Watch the rollout' }).click();
+    await startRolloutAndWatch(page, {
+      alias: ALIAS,
+      modelRef: ref(V2),
+      plan: {
+        steps: '50, 100',
+        analysisWindowSeconds: 30,
+        requestsPerStep: 10,
+        p95SlackMs: 1000,
+        bakeSeconds: 900,
+      },
+    });
     await expectVisible(page, rolloutState(page).getByText('Canary', { exact: true }), 240_000);
     await bothWidths(page, 'release-4-canary');
 
@@ -596,11 +546,7 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     await detail.page.context().close();
     lastPage = recorded;
 
-    await page.getByRole('button', { name: 'Promote', exact: true }).click();
-    const promote = await openedDialog(page);
-    await promote.getByRole('button', { name: 'Confirm promote' }).click();
-    await expectVisible(page, promote.getByText('The rollout workflow has the promote signal.'), 60_000);
-    await promote.getByRole('button', { name: 'Done' }).click();
+    await promoteRollout(page, ref(V2));
     await expectVisible(page, rolloutState(page).getByText('Promoted', { exact: true }), 120_000);
     await expectVisible(page, currentRevision(page).filter({ hasText: `revision 2: ${ref(V2)}` }), 60_000);
     await screenshot(page, 'release-4-promoted', DESKTOP.width);
@@ -702,8 +648,8 @@ describe('release scenario: nine steps from a clean controller to a verified evi
     const { page } = recorded;
     await page.goto(`${harness.apiUrl}/benchmarks`);
     const form = page.getByRole('region', { name: 'Start a benchmark run' });
-    await choose(page, form, 'Alias or deployment', new RegExp(`alias ${ALIAS}`));
-    await choose(page, form, 'Profile to run', new RegExp(PROFILE));
+    await chooseOption(page, form, 'Alias or deployment', new RegExp(`alias ${ALIAS}`));
+    await chooseOption(page, form, 'Profile to run', new RegExp(PROFILE));
     await form.getByLabel('Kinds', { exact: true }).locator('.mat-mdc-select-arrow-wrapper').click();
     await page.getByRole('option', { name: 'Cold start' }).click();
     await page.keyboard.press('Escape');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ErrorCode, LunaNexaError, runtimeIdFor } from '@lunanexa/contracts';
+import { checkRuntimeInput, ErrorCode, LunaNexaError, runtimeIdFor } from '@lunanexa/contracts';
 import { validateModelVersionInput, validateRuntimeInput } from '../src/registry/registry.service';
 import type { CreateModelVersionInput, RegisterRuntimeInput } from '../src/registry/registry.types';
 
@@ -106,6 +106,19 @@ describe('registry input validation', () => {
       ),
     );
     expect(placeholder.messages.join()).to.contain('unknown placeholder {{secret}}');
+  });
+
+  it('refuses with exactly the violations the console shows for the same input (the contracts rules)', () => {
+    const input = runtime({
+      packaging: { type: 'binary', digest: 'sha256:nope' },
+      launch: { ...runtime().launch, executable: 'bash', args: ['-c', 'x {{secret}}'] },
+    });
+    const refused = violationsOf(() => validateRuntimeInput(input, NOW));
+    expect(refused.code).to.equal(ErrorCode.VALIDATION_FAILED);
+    const rules = checkRuntimeInput(input, new Date(0)).violations;
+    expect(rules.length).to.be.greaterThan(1);
+    expect(refused.paths).to.deep.equal(rules.map((v) => v.path));
+    expect(refused.messages).to.deep.equal(rules.map((v) => v.message));
   });
 
   it('refuses a binary runtime without {{port}}, a container without a port, and a malformed digest', () => {

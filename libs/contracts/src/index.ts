@@ -19,6 +19,7 @@ export * from './openai';
 export * from './deployment';
 export * from './rollout';
 export * from './evaluation';
+export * from './registry-rules';
 export * from './benchmark-runs';
 export * from './data-policy';
 export * from './tenancy';

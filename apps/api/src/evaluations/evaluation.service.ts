@@ -2,13 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import Ajv from 'ajv';
 import {
-  BenchmarkProfileDefinitionSchema,
   DEFAULT_BENCHMARK_REQUEST_TIMEOUT_SECONDS,
   DEFAULT_CASE_TIMEOUT_SECONDS,
   DEFAULT_REGRESSION_THRESHOLDS,
   DEFAULT_SUITE_CONCURRENCY,
   ErrorCode,
-  EvaluationSuiteDefinitionSchema,
+  checkBenchmarkProfileInput,
+  checkEvaluationSuiteInput,
   LunaNexaError,
   EVALUATION_UPDATES,
   WORKFLOW_TYPES,
@@ -17,7 +17,6 @@ import {
   type EvaluateWorkflowInput,
   type EvaluationSuiteDefinition,
   type FieldViolation,
-  type Grader,
   type RegressionThresholds,
 } from '@lunanexa/contracts';
 import { canTransition, findRegressions, modelVersionLifecycle, type ComparableRun } from '@lunanexa/domain';
@@ -52,7 +51,6 @@ import {
   type BenchmarkRegressionThresholdsInput,
   type CreateBenchmarkProfileInput,
   type CreateEvaluationSuiteInput,
-  type EvaluationGraderInput,
   type EvaluationOperation,
   type EvaluationRun,
   type EvaluationSuite,
@@ -61,7 +59,7 @@ import {
 
 const MAX_COMPARED_VERSIONS = 20;
 
-function validationError(what: string, violations: FieldViolation[]): LunaNexaError {
+function validationError(what: string, violations: readonly FieldViolation[]): LunaNexaError {
   return new LunaNexaError(
     ErrorCode.VALIDATION_FAILED,
     `${what} is invalid: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`,
@@ -72,11 +70,6 @@ function validationError(what: string, violations: FieldViolation[]): LunaNexaEr
 const digestOf = (definition: unknown): string =>
   `sha256:${createHash('sha256').update(canonicalJson(definition)).digest('hex')}`;
 
-/** Drops undefined and null members so the stored definition is the canonical one. */
-function defined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
-}
-
 /** Same options as the worker's grader: draft-07, ajv's default strict mode (unknown keywords and formats refused). */
 function schemaProblem(schema: Record<string, unknown>): string | null {
   try {
@@ -86,13 +79,6 @@ function schemaProblem(schema: Record<string, unknown>): string | null {
     return error instanceof Error ? error.message.slice(0, 300) : 'is not a valid JSON Schema';
   }
 }
-
-const GRADER_FIELDS: Record<GraderKind, readonly (keyof EvaluationGraderInput)[]> = {
-  [GraderKind.EXACT]: ['expected', 'ignoreCase', 'trim'],
-  [GraderKind.CONTAINS]: ['substring', 'ignoreCase'],
-  [GraderKind.REGEX]: ['pattern', 'flags'],
-  [GraderKind.JSON_SCHEMA]: ['schemaJson'],
-};
 
 /**
  * Evaluation suites, benchmark profiles and runs. Suites and profiles are
@@ -234,115 +220,17 @@ export class EvaluationService {
 
   // ---- suites and profiles ----
 
-  private graderOf(input: EvaluationGraderInput, path: string, violations: FieldViolation[]): Grader | null {
-    const allowed = GRADER_FIELDS[input.kind];
-    for (const field of Object.keys(input) as (keyof EvaluationGraderInput)[]) {
-      if (field === 'kind' || input[field] === null || input[field] === undefined) continue;
-      if (!allowed.includes(field))
-        violations.push({ path: `${path}.${field}`, message: `does not apply to a ${input.kind} grader` });
-    }
-    switch (input.kind) {
-      case GraderKind.EXACT:
-        return defined({
-          kind: 'exact',
-          expected: input.expected,
-          ignoreCase: input.ignoreCase,
-          trim: input.trim,
-        }) as Grader;
-      case GraderKind.CONTAINS:
-        return defined({
-          kind: 'contains',
-          substring: input.substring,
-          ignoreCase: input.ignoreCase,
-        }) as Grader;
-      case GraderKind.REGEX:
-        return defined({ kind: 'regex', pattern: input.pattern, flags: input.flags }) as Grader;
-      case GraderKind.JSON_SCHEMA: {
-        if (input.schemaJson === null || input.schemaJson === undefined) {
-          violations.push({ path: `${path}.schemaJson`, message: 'is required for a json-schema grader' });
-          return null;
-        }
-        let schema: unknown;
-        try {
-          schema = JSON.parse(input.schemaJson);
-        } catch {
-          violations.push({ path: `${path}.schemaJson`, message: 'is not JSON' });
-          return null;
-        }
-        if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-          violations.push({ path: `${path}.schemaJson`, message: 'must be a JSON object' });
-          return null;
-        }
-        const problem = schemaProblem(schema as Record<string, unknown>);
-        if (problem !== null)
-          violations.push({ path: `${path}.schemaJson`, message: `is not a valid JSON Schema: ${problem}` });
-        return { kind: 'json-schema', schema: schema as Record<string, unknown> };
-      }
-    }
-  }
-
   /** The input as a contracts definition, or VALIDATION_FAILED naming every bad field. */
   suiteDefinition(input: CreateEvaluationSuiteInput): EvaluationSuiteDefinition {
-    const violations: FieldViolation[] = [];
-    const cases = (input.cases ?? []).map((c, i) =>
-      defined({
-        id: c.id,
-        prompt: c.prompt,
-        messages: c.messages?.map((m) => ({ role: m.role, content: m.content })),
-        maxTokens: c.maxTokens,
-        seed: c.seed,
-        grader: this.graderOf(c.grader, `cases.${i}.grader`, violations),
-      }),
-    );
-    const parsed = EvaluationSuiteDefinitionSchema.safeParse(
-      defined({
-        name: input.name,
-        description: input.description,
-        passThreshold: input.passThreshold,
-        caseTimeoutSeconds: input.caseTimeoutSeconds,
-        concurrency: input.concurrency,
-        cases,
-      }),
-    );
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issue.path.join('.');
-        // A grader refused above is reported once, with the reason found there.
-        if (!violations.some((v) => v.path.startsWith(path) && path.includes('grader'))) {
-          violations.push({ path, message: issue.message });
-        }
-      }
-    }
-    if (violations.length > 0 || !parsed.success) throw validationError('the evaluation suite', violations);
-    return parsed.data;
+    const checked = checkEvaluationSuiteInput(input, { schemaProblem });
+    if (checked.record === null) throw validationError('the evaluation suite', checked.violations);
+    return checked.record;
   }
 
   profileDefinition(input: CreateBenchmarkProfileInput): BenchmarkProfileDefinition {
-    const slo = defined({
-      maxErrorRate: input.maxErrorRate,
-      maxTtftP95Ms: input.maxTtftP95Ms,
-      minTokensPerSecond: input.minTokensPerSecond,
-    });
-    const parsed = BenchmarkProfileDefinitionSchema.safeParse(
-      defined({
-        name: input.name,
-        description: input.description,
-        concurrency: input.concurrency,
-        inputTokens: input.inputTokens,
-        outputTokens: input.outputTokens,
-        durationSeconds: input.durationSeconds,
-        requestCount: input.requestCount,
-        requestTimeoutSeconds: input.requestTimeoutSeconds,
-        slo: Object.keys(slo).length > 0 ? slo : undefined,
-      }),
-    );
-    if (!parsed.success) {
-      throw validationError(
-        'the benchmark profile',
-        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-      );
-    }
-    return parsed.data;
+    const checked = checkBenchmarkProfileInput(input);
+    if (checked.record === null) throw validationError('the benchmark profile', checked.violations);
+    return checked.record;
   }
 
   /**

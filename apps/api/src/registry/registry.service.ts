@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   ArtifactSchema,
+  checkLicenseInput,
+  checkRuntimeInput,
   CompatibleHardwareSchema,
   ENV_NAME_PATTERN,
   ErrorCode,
   LicenseSchema,
   LunaNexaError,
   NameSchema,
-  OPAQUE_ID_PATTERN,
-  RuntimeSchema,
   runtimeIdFor,
   runtimeMetricsFormat,
   VersionLabelSchema,
@@ -20,7 +20,6 @@ import {
   type License as LicenseRecord,
   type LicenseApprovalState,
   type Runtime as RuntimeRecord,
-  type RuntimeKind,
 } from '@lunanexa/contracts';
 import type { ModelVersionEvent } from '@lunanexa/domain';
 import {
@@ -110,40 +109,13 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * The Runtime record a registration asks for, validated by the contracts'
- * RuntimeSchema (shells, launchers, inline-code flags, unknown placeholders,
- * missing digests are refused); VALIDATION_FAILED with every violation.
+ * rules (checkRuntimeInput: shells, launchers, inline-code flags, unknown
+ * placeholders, missing digests are refused); VALIDATION_FAILED with every violation.
  */
 export function validateRuntimeInput(input: RegisterRuntimeInput, now: Date): RuntimeRecord {
-  const id = runtimeIdFor(input.name, input.version);
-  const candidate = {
-    id,
-    name: input.name,
-    version: input.version,
-    kind: input.kind,
-    packaging:
-      input.packaging.type === 'container'
-        ? { type: 'container', image: input.packaging.image, digest: input.packaging.digest }
-        : { type: input.packaging.type, digest: input.packaging.digest },
-    launch: {
-      executable: input.launch.executable,
-      args: input.launch.args,
-      envAllowlist: input.launch.envAllowlist,
-      containerPort: input.launch.containerPort ?? null,
-    },
-    health: input.health,
-    supportedHardware: hardwareRecord(input.supportedHardware),
-    // Stored explicitly, so the record keeps saying what it was registered as if the derivation changes.
-    metricsFormat:
-      input.metricsFormat ?? runtimeMetricsFormat({ kind: input.kind as RuntimeKind, name: input.name }),
-    createdAt: now.toISOString(),
-  };
-  const parsed = RuntimeSchema.safeParse(candidate);
-  const violations = parsed.success ? [] : violationsOf(parsed.error, '');
-  if (!OPAQUE_ID_PATTERN.test(id)) {
-    violations.push({ path: 'version', message: `makes the runtime id ${id} too long (at most 128)` });
-  }
-  if (violations.length > 0 || !parsed.success) failValidation(violations);
-  return parsed.data;
+  const checked = checkRuntimeInput(input, now);
+  if (checked.record === null) failValidation(checked.violations);
+  return checked.record;
 }
 
 /** The artifact, requirements and runtime env of a new version, validated; VALIDATION_FAILED with every violation. */
@@ -409,38 +381,15 @@ export class RegistryService implements OnModuleInit {
       this.context(caller, 'license.create'),
       { licenseId: id, name: input.name, kind: input.kind },
       async (manager) => {
-        const terms = {
-          commercialUse: input.commercialUse,
-          allowedDataClasses: input.allowedDataClasses,
-          attribution: input.attribution ?? null,
-          approval: { state: 'PendingReview', decidedBy: null, decidedAt: null },
-        };
-        const candidate =
-          input.kind === 'custom'
-            ? {
-                kind: 'custom',
-                name: input.customName,
-                termsUri: input.termsUri,
-                termsDigest: input.termsDigest,
-                ...terms,
-              }
-            : { kind: input.kind, spdxId: input.spdxId, ...terms };
-        const violations: FieldViolation[] = [];
-        if (!NameSchema.safeParse(input.name).success)
-          violations.push({
-            path: 'name',
-            message: 'must be a lower-case DNS label (a-z, 0-9, -; at most 63)',
-          });
-        const parsed = LicenseSchema.safeParse(candidate);
-        if (!parsed.success) violations.push(...violationsOf(parsed.error, ''));
-        if (violations.length > 0 || !parsed.success) failValidation(violations);
+        const checked = checkLicenseInput(input);
+        if (checked.record === null) failValidation(checked.violations);
         if (await findLicense(manager, input.name)) {
           throw new LunaNexaError(ErrorCode.CONFLICT, `license ${input.name} already exists`);
         }
         await insertLicense(manager, {
           id,
           name: input.name,
-          document: parsed.data,
+          document: checked.record,
           approvalState: 'PendingReview',
           createdBy: caller.actor,
           createdAt: now,
@@ -505,7 +454,7 @@ export class RegistryService implements OnModuleInit {
   }
 
   /**
-   * A new runtime, validated by the contracts' RuntimeSchema (no shells or
+   * A new runtime, validated by the contracts' rules (no shells or
    * command launchers, no inline-code flags, known placeholders only,
    * digest-pinned). It starts off the allowlist: what may execute on the
    * fleet is an administrator's decision (setRuntimeAllowed).

@@ -52,6 +52,7 @@ import {
 } from './access.queries';
 import { OperatorActionDialog, type OperatorActionDialogData } from './operator-action-dialog';
 import { TokenDialog, type TokenDialogData } from './token-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 const REFRESH_INTERVAL_MS = 30_000;
 const DIALOG_SIZE = { width: '560px', maxWidth: 'calc(100vw - 32px)' } as const;
@@ -70,6 +71,7 @@ const ACTION_LABELS: Readonly<Record<OperatorAction, (username: string) => strin
   selector: 'lnx-access',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     ReactiveFormsModule,
     MatButton,
@@ -149,7 +151,7 @@ const ACTION_LABELS: Readonly<Record<OperatorAction, (username: string) => strin
             (retry)="operators.refresh()"
           />
           @if (operators.value(); as rows) {
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Operators, scrollable">
+            <div lnxTableScroll="Operators">
               <table class="lnx-table operators">
                 <caption class="lnx-visually-hidden">
                   Operators
@@ -207,7 +209,7 @@ const ACTION_LABELS: Readonly<Record<OperatorAction, (username: string) => strin
             @if (tokens.length === 0) {
               <p class="empty">No API tokens yet.</p>
             } @else {
-              <div class="table-scroll" tabindex="0" role="region" aria-label="API tokens, scrollable">
+              <div lnxTableScroll="API tokens">
                 <table class="lnx-table">
                   <caption class="lnx-visually-hidden">
                     API tokens
@@ -269,7 +271,7 @@ const ACTION_LABELS: Readonly<Record<OperatorAction, (username: string) => strin
             @if (tokens.length === 0) {
               <p class="empty">No bootstrap tokens yet.</p>
             } @else {
-              <div class="table-scroll" tabindex="0" role="region" aria-label="Bootstrap tokens, scrollable">
+              <div lnxTableScroll="Bootstrap tokens">
                 <table class="lnx-table">
                   <caption class="lnx-visually-hidden">
                     Bootstrap tokens

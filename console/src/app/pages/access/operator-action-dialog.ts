@@ -17,7 +17,6 @@ import {
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { ROLES } from '@lunanexa/contracts/roles';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -38,6 +37,7 @@ import {
   RESET_OPERATOR_PASSWORD,
   type OperatorSummary,
 } from './access.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface OperatorActionDialogData {
   readonly action: OperatorAction;
@@ -68,6 +68,7 @@ const CONFIRM: Readonly<Record<OperatorAction, string>> = {
   selector: 'lnx-operator-action-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatDialogActions,
     MatDialogContent,
@@ -79,7 +80,6 @@ const CONFIRM: Readonly<Record<OperatorAction, string>> = {
     MatLabel,
     MatOption,
     MatSelect,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     ConfirmActions,
@@ -87,11 +87,7 @@ const CONFIRM: Readonly<Record<OperatorAction, string>> = {
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ done() ? heading + ': done' : heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" [attr.aria-label]="heading" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" [label]="heading"></div>
       @if (done(); as after) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

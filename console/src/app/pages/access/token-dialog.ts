@@ -17,7 +17,6 @@ import {
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
 import { MatOption, MatSelect } from '@angular/material/select';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { ROLES, type Role } from '@lunanexa/contracts/roles';
 
 import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
@@ -28,6 +27,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { apiTokenInputProblem } from './access-rules';
 import { CREATE_API_TOKEN, REVOKE_API_TOKEN, REVOKE_BOOTSTRAP_TOKEN } from './access.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export type TokenDialogData =
   | { readonly action: 'createApiToken'; readonly roles: readonly Role[] }
@@ -48,6 +48,7 @@ interface TokenOutcome {
   selector: 'lnx-token-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatDialogActions,
     MatDialogContent,
@@ -58,7 +59,6 @@ interface TokenOutcome {
     MatLabel,
     MatOption,
     MatSelect,
-    MatProgressBar,
     ConfirmActions,
     CopyButton,
     ErrorPanel,
@@ -67,11 +67,7 @@ interface TokenOutcome {
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ done() ? heading + ': done' : heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" [attr.aria-label]="heading" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" [label]="heading"></div>
       @if (done(); as outcome) {
         <p class="outcome" role="status"><lnx-icon name="ok" /> {{ outcome.summary }}</p>
         @if (outcome.secret; as secret) {

@@ -14,7 +14,6 @@ import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent } from '@angular/material/card';
 import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { ActivatedRoute, Router, RouterLink } from '@angular/router';
 import { filter } from 'rxjs';
 
@@ -40,6 +39,8 @@ import {
   toApiFilter,
   toDecision,
 } from './audit-view';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 const REFRESH_INTERVAL_MS = 15_000;
 // Walking the chain reads every row, so it is checked far less often than the list is refreshed.
@@ -53,6 +54,8 @@ const CHAIN_REFRESH_INTERVAL_MS = 60_000;
   selector: 'lnx-audit',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
+    ProgressSlot,
     DatePipe,
     ReactiveFormsModule,
     MatButton,
@@ -61,7 +64,6 @@ const CHAIN_REFRESH_INTERVAL_MS = 60_000;
     MatFormField,
     MatInput,
     MatLabel,
-    MatProgressBar,
     RouterLink,
     AuditDetail,
     CopyButton,

@@ -35,7 +35,6 @@ import {
 import { MatButton } from '@angular/material/button';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { filter } from 'rxjs';
 
@@ -73,6 +72,8 @@ import {
   START_BENCHMARK_RUN,
   type Comparison,
 } from './benchmarks.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 interface Selection {
   readonly profile: string;
@@ -92,6 +93,8 @@ interface Selection {
   selector: 'lnx-benchmarks',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
+    ProgressSlot,
     DatePipe,
     DecimalPipe,
     ReactiveFormsModule,
@@ -106,7 +109,6 @@ interface Selection {
     MatHint,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ErrorPanel,
     Icon,

@@ -30,6 +30,7 @@ import { ALIAS, type Alias, type RolloutSummary } from './rollouts.queries';
 import { ALIAS_NAME_PARAM, changesRollouts } from './rollouts-view';
 import { StartRolloutDialog, type StartRolloutDialogData } from './start-rollout-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** Rollouts listed under an alias; older ones stay in the audit log. */
 const ROLLOUT_HISTORY_LIMIT = 20;
@@ -48,6 +49,7 @@ interface AliasAnswer {
   selector: 'lnx-alias-detail',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,

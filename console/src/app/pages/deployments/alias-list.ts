@@ -26,6 +26,7 @@ import { ALIASES, type AliasSummary } from './rollouts.queries';
 import { aliasDetailLink, changesRollouts } from './rollouts-view';
 import { StartRolloutDialog, type StartRolloutDialogData } from './start-rollout-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /**
  * The aliases callers invoke, on the Deployments page: what each serves
@@ -37,6 +38,7 @@ import { openDialog } from '../../shared/dialog-focus/open-dialog';
   selector: 'lnx-alias-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,
@@ -89,7 +91,7 @@ import { openDialog } from '../../shared/dialog-focus/open-dialog';
               }
             </p>
           } @else {
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Aliases, scrollable">
+            <div lnxTableScroll="Aliases">
               <table class="lnx-table aliases">
                 <caption class="lnx-visually-hidden">
                   Aliases: current revision, canary and rollout in progress

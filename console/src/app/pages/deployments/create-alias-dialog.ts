@@ -10,7 +10,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import type { DataClass } from '@lunanexa/contracts/common';
 
@@ -20,6 +19,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { DEPLOYMENT_NAME_PATTERN } from './deployment-rules';
 import { type AliasSummary, CREATE_ALIAS } from './rollouts.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 /** DataClassSchema's values, in order of sensitivity; checked against the contract type. */
 export const DATA_CLASSES = [
@@ -41,6 +41,7 @@ const MAX_DESCRIPTION_LENGTH = 1024;
   selector: 'lnx-create-alias-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -53,7 +54,6 @@ const MAX_DESCRIPTION_LENGTH = 1024;
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ErrorPanel,
     Icon,
@@ -63,11 +63,7 @@ const MAX_DESCRIPTION_LENGTH = 1024;
       {{ created() ? 'Alias ' + created()?.name + ' created' : 'Create an alias' }}
     </h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Creating the alias" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Creating the alias"></div>
       @if (created(); as alias) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

@@ -28,7 +28,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -62,6 +61,8 @@ import {
   type ModelVersion,
   REGISTER_MODEL_VERSION,
 } from './deployments.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** Model versions and nodes change rarely while a dialog is open; this only keeps a long-open one honest. */
 const CHOICES_INTERVAL_MS = 60_000;
@@ -90,6 +91,8 @@ interface Created {
   selector: 'lnx-deploy-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -102,7 +105,6 @@ interface Created {
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     DeploymentProgress,
     ErrorPanel,

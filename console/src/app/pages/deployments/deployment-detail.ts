@@ -32,12 +32,14 @@ import { DEPLOYMENT, DEPLOYMENT_RECOVERIES, type Deployment } from './deployment
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesDeployment } from './deployments-view';
 import { StopDeploymentDialog, type StopDeploymentDialogData } from './stop-deployment-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** One deployment: state and why, desired against observed per replica, its workflow, and Stop. */
 @Component({
   selector: 'lnx-deployment-detail',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,

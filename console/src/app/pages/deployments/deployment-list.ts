@@ -34,6 +34,7 @@ import {
   deploymentDetailLink,
 } from './deployments-view';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 interface DeploymentRow {
   readonly deployment: Deployment;
@@ -64,6 +65,7 @@ function isSortKey(key: string): key is SortKey {
   selector: 'lnx-deployment-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,

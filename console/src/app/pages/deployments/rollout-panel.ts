@@ -32,6 +32,8 @@ import { RolloutSignalDialog, type RolloutSignalDialogData } from './rollout-sig
 import { ROLLOUT, type AliasRevision, type Rollout, type WorkflowEnd } from './rollouts.queries';
 import { changesRollouts } from './rollouts-view';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /**
  * One rollout, live: the canary steps as a progress track with the weight in
@@ -43,7 +45,18 @@ import { openDialog } from '../../shared/dialog-focus/open-dialog';
 @Component({
   selector: 'lnx-rollout-panel',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, MatButton, MatProgressBar, MatTooltip, CopyButton, ErrorPanel, Icon, StatusBadge],
+  imports: [
+    TableScroll,
+    ProgressSlot,
+    DatePipe,
+    MatButton,
+    MatProgressBar,
+    MatTooltip,
+    CopyButton,
+    ErrorPanel,
+    Icon,
+    StatusBadge,
+  ],
   templateUrl: './rollout-panel.html',
   styleUrl: './rollout-panel.scss',
 })

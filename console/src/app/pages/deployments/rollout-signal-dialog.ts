@@ -11,7 +11,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -20,6 +19,7 @@ import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
 import { type RolloutActionView, signalEffectText } from './rollout-rules';
 import { type AliasRevision, type Rollout, SIGNAL_ROLLOUT } from './rollouts.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface RolloutSignalDialogData {
   readonly rollout: Rollout;
@@ -43,6 +43,7 @@ const MAX_REASON_LENGTH = 1024;
   selector: 'lnx-rollout-signal-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -54,7 +55,6 @@ const MAX_REASON_LENGTH = 1024;
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     Receipt,

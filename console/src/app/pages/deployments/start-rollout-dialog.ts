@@ -25,7 +25,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { Router } from '@angular/router';
 
@@ -40,6 +39,7 @@ import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/re
 import { parseSteps } from './rollout-rules';
 import { type RolloutOperation, ROLLOUT_CHOICES, START_ROLLOUT } from './rollouts.queries';
 import { aliasDetailLink } from './rollouts-view';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface StartRolloutDialogData {
   /** The alias the dialog starts with (from an alias's page); the operator may still pick another. */
@@ -85,6 +85,7 @@ interface Started {
   selector: 'lnx-start-rollout-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -97,7 +98,6 @@ interface Started {
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ErrorPanel,
     Icon,

@@ -8,7 +8,6 @@ import {
   MatDialogRef,
   MatDialogTitle,
 } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -17,6 +16,7 @@ import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt, operationReceipt } from '../../shared/receipt/receipt';
 import { stopScope, stopScopeText } from './deployment-rules';
 import { type Deployment, STOP_DEPLOYMENT } from './deployments.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface StopDeploymentDialogData {
   /** The deployment as the page last read it; its running replicas are the scope the operator confirms. */
@@ -32,12 +32,12 @@ export interface StopDeploymentDialogData {
   selector: 'lnx-stop-deployment-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     MatButton,
     MatDialogActions,
     MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     Receipt,

@@ -29,6 +29,7 @@ import { Session } from '../../shared/session/session';
 import { canRunFleetRepairs, healingScope, reconcileScope } from './fleet-health-rules';
 import { HEAL, HEALING_PLAN, RECONCILE, type HealingPlan, type ReconcileRun } from './fleet-health.queries';
 import { FleetRunDialog, type FleetRunDialogData, type FleetRunOutcome } from './fleet-run-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 const REFRESH_INTERVAL_MS = 15_000;
 const DIALOG_SIZE = { width: '640px', maxWidth: 'calc(100vw - 32px)' } as const;
@@ -41,6 +42,7 @@ const DIALOG_SIZE = { width: '640px', maxWidth: 'calc(100vw - 32px)' } as const;
   selector: 'lnx-fleet-health',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     MatButton,
     MatCard,
     MatCardContent,
@@ -76,7 +78,7 @@ const DIALOG_SIZE = { width: '640px', maxWidth: 'calc(100vw - 32px)' } as const;
           @if (current.actions.length === 0) {
             <p class="empty">Healing would do nothing now.</p>
           } @else {
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Healing plan, scrollable">
+            <div lnxTableScroll="Healing plan">
               <table class="lnx-table">
                 <caption>
                   Healing plan (dry run)
@@ -144,7 +146,7 @@ const DIALOG_SIZE = { width: '640px', maxWidth: 'calc(100vw - 32px)' } as const;
           @if (found.inSync) {
             <p class="empty">No drift: desired and observed state agree.</p>
           } @else {
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Drift, scrollable">
+            <div lnxTableScroll="Drift">
               <table class="lnx-table">
                 <caption>
                   Drift: desired against observed

@@ -6,12 +6,12 @@ import {
   MatDialogRef,
   MatDialogTitle,
 } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { Icon } from '../../shared/icon/icon';
 import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 /** What the run answered, as the dialog shows it. */
 export interface FleetRunOutcome {
@@ -35,10 +35,10 @@ export interface FleetRunDialogData {
   selector: 'lnx-fleet-run-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     MatDialogActions,
     MatDialogContent,
     MatDialogTitle,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     ConfirmActions,
@@ -46,11 +46,7 @@ export interface FleetRunDialogData {
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ done() ? data.heading + ': done' : data.heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" [attr.aria-label]="data.heading" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" [label]="data.heading"></div>
       @if (done(); as outcome) {
         <p class="outcome" role="status"><lnx-icon name="ok" /> {{ outcome.summary }}</p>
         @if (outcome.lines.length > 0) {

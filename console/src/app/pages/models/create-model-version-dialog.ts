@@ -23,7 +23,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import type { ArtifactFormat } from '@lunanexa/contracts/artifact';
 import type { Architecture } from '@lunanexa/contracts/common';
@@ -43,6 +42,7 @@ import {
   type ModelVersionDetail,
   VERSION_CHOICES,
 } from './models.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 /** The contracts' lists (type-checked; their modules build zod schemas the console must not bundle). */
 const FORMATS = [
@@ -78,6 +78,7 @@ function nonEmpty(control: AbstractControl<readonly string[]>): ValidationErrors
   selector: 'lnx-create-model-version-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -90,7 +91,6 @@ function nonEmpty(control: AbstractControl<readonly string[]>): ValidationErrors
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ErrorPanel,
     Icon,

@@ -17,7 +17,6 @@ import {
   MatDialogTitle,
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -40,6 +39,7 @@ import {
   type ModelVersionDetail,
   START_EVALUATION,
 } from './models.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface EvaluateDialogData {
   readonly version: Pick<ModelVersionDetail, 'ref'>;
@@ -65,6 +65,7 @@ interface Started {
   selector: 'lnx-evaluate-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -76,7 +77,6 @@ interface Started {
     MatHint,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ErrorPanel,
     Receipt,

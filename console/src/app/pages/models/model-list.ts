@@ -27,12 +27,14 @@ import { REFRESH_INTERVAL_MS, canCreateModelVersion, versionDetailLink } from '.
 import { MODELS, type Model } from './models.queries';
 import { changesRegistry } from './models-view';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** The registry: each model with its versions, their lifecycle state, license review and evaluation. */
 @Component({
   selector: 'lnx-model-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,

@@ -40,6 +40,7 @@ import { MODEL_VERSION, type AliasUse, type EvaluationRun, type ModelVersionDeta
 import { changesRegistry } from './models-view';
 import { VersionActionDialog, type VersionActionDialogData } from './version-action-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** Evaluation runs listed on a version's page; older ones stay in the audit log. */
 const RUN_LIMIT = 20;
@@ -61,6 +62,7 @@ interface VersionAnswer {
   selector: 'lnx-model-version-detail',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     DecimalPipe,
     RouterLink,

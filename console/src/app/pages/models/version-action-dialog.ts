@@ -12,7 +12,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -32,6 +31,7 @@ import {
   RETIRE_MODEL_VERSION,
   VERIFY_MODEL_VERSION,
 } from './models.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface VersionActionDialogData {
   readonly version: ModelVersionDetail;
@@ -55,6 +55,7 @@ const MAX_TEXT_LENGTH = 1024;
   selector: 'lnx-version-action-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatCheckbox,
@@ -67,7 +68,6 @@ const MAX_TEXT_LENGTH = 1024;
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     StatusBadge,
@@ -77,11 +77,7 @@ const MAX_TEXT_LENGTH = 1024;
       {{ result() ? label + ': done' : label + ' ' + version.ref }}
     </h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" [attr.aria-label]="label + ' in progress'" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" [label]="label + ' in progress'"></div>
       @if (result(); as after) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

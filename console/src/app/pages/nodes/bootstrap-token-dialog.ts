@@ -12,7 +12,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -25,6 +24,7 @@ import {
   type CreateBootstrapTokenInput,
   type CreatedBootstrapToken,
 } from './nodes.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 /** The API's default lifetime (15 minutes), offered as the starting value. */
 const DEFAULT_TTL_MINUTES = 15;
@@ -38,6 +38,7 @@ const DEFAULT_TTL_MINUTES = 15;
   selector: 'lnx-bootstrap-token-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     DatePipe,
     ReactiveFormsModule,
     MatButton,
@@ -51,7 +52,6 @@ const DEFAULT_TTL_MINUTES = 15;
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     CopyButton,
     ErrorPanel,
     Icon,

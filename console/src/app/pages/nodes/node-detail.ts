@@ -74,12 +74,14 @@ import {
 } from './nodes.queries';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesNode } from './nodes-view';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** One node: liveness, conditions, identity and credential, inventory, replicas, and the actions on it. */
 @Component({
   selector: 'lnx-node-detail',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     MatButton,
     MatCard,

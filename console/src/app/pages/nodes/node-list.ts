@@ -43,6 +43,7 @@ import {
 } from './node-rules';
 import { FLEET_NODES, type FleetNode } from './nodes.queries';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 interface NodeRow {
   readonly node: FleetNode;
@@ -83,6 +84,7 @@ function isSortKey(key: string): key is SortKey {
   selector: 'lnx-node-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,

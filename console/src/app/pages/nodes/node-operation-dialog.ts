@@ -10,7 +10,6 @@ import {
 } from '@angular/material/dialog';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -19,6 +18,7 @@ import { randomId } from '../../shared/graphql/random-id';
 import { Icon } from '../../shared/icon/icon';
 import { Receipt, type WorkflowReceipt } from '../../shared/receipt/receipt';
 import type { FleetNode } from './nodes.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 /** What a finished node workflow left behind, with the node as it answered. */
 export interface OperationReceipt extends WorkflowReceipt {
@@ -72,6 +72,7 @@ export interface OverrideReason {
   selector: 'lnx-node-operation-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     MatButton,
     MatDialogActions,
     MatDialogClose,
@@ -81,7 +82,6 @@ export interface OverrideReason {
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     Receipt,

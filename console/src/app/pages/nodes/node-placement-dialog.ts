@@ -11,13 +11,13 @@ import {
 } from '@angular/material/dialog';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
 import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { type GraphqlRequestError, asRequestError } from '../../shared/graphql/graphql-error';
 import { TAINT_EFFECT_DESCRIPTIONS, formatLabel, formatTaint, parseLabels, parseTaints } from './node-rules';
 import { type FleetNode, SET_NODE_LABELS, SET_NODE_TAINTS } from './nodes.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface NodePlacementDialogData {
   readonly node: FleetNode;
@@ -32,6 +32,7 @@ export interface NodePlacementDialogData {
   selector: 'lnx-node-placement-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -42,7 +43,6 @@ export interface NodePlacementDialogData {
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ErrorPanel,
   ],
   templateUrl: './node-placement-dialog.html',

@@ -15,7 +15,6 @@ import {
   MatCardSubtitle,
   MatCardTitle,
 } from '@angular/material/card';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 import { filter, share } from 'rxjs';
 
@@ -54,6 +53,8 @@ import {
   TRY_IT,
   WORKFLOW_ALERTS,
 } from './overview.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 const REFRESH_INTERVAL_MS = 10_000;
 const RECENT_CHECKS_LIMIT = 10;
@@ -86,6 +87,8 @@ const WORKFLOW_STATUS_WORDS: Readonly<Record<string, string>> = {
   selector: 'lnx-overview',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
+    ProgressSlot,
     DatePipe,
     SlicePipe,
     MatCard,
@@ -93,7 +96,6 @@ const WORKFLOW_STATUS_WORDS: Readonly<Record<string, string>> = {
     MatCardHeader,
     MatCardSubtitle,
     MatCardTitle,
-    MatProgressBar,
     RouterLink,
     CopyButton,
     DurationPipe,

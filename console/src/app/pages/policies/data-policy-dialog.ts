@@ -13,7 +13,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -23,6 +22,7 @@ import { Icon } from '../../shared/icon/icon';
 import { DATA_CLASSES } from '../deployments/create-alias-dialog';
 import { type DataPolicy, SET_DATA_POLICY } from './policies.queries';
 import { MAX_RETENTION_DAYS, RETENTION_MODES, TENANT_ID_PATTERN, retentionText } from './policy-rules';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface DataPolicyDialogData {
   /** The policy to edit; absent for a tenant that has none yet. */
@@ -39,6 +39,7 @@ export interface DataPolicyDialogData {
   selector: 'lnx-data-policy-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatCheckbox,
@@ -52,7 +53,6 @@ export interface DataPolicyDialogData {
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ErrorPanel,
     Icon,
@@ -62,11 +62,7 @@ export interface DataPolicyDialogData {
       {{ saved() ? 'Data policy of ' + saved()?.tenantId + ' saved' : heading }}
     </h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Saving the data policy" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Saving the data policy"></div>
       @if (saved(); as policy) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

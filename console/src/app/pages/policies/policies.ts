@@ -37,6 +37,7 @@ import { canManageSigningKeys, canSetDataPolicy, canSetRuntimeAllowed, retention
 import { RuntimeAllowlistDialog, type RuntimeAllowlistDialogData } from './runtime-allowlist-dialog';
 import { SigningDialog, type SigningDialogData } from './signing-dialog';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 interface PoliciesAnswer {
   readonly dataPolicies: readonly DataPolicy[];
@@ -54,6 +55,7 @@ interface PoliciesAnswer {
   selector: 'lnx-policies',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     MatButton,
     MatCard,

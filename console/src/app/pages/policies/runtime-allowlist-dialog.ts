@@ -8,7 +8,6 @@ import {
   MatDialogRef,
   MatDialogTitle,
 } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -16,6 +15,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { type AllowlistRuntime, SET_RUNTIME_ALLOWED } from './policies.queries';
 import { allowlistEffect } from './policy-rules';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface RuntimeAllowlistDialogData {
   readonly runtime: AllowlistRuntime;
@@ -26,12 +26,12 @@ export interface RuntimeAllowlistDialogData {
   selector: 'lnx-runtime-allowlist-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     MatButton,
     MatDialogActions,
     MatDialogClose,
     MatDialogContent,
     MatDialogTitle,
-    MatProgressBar,
     ErrorPanel,
     Icon,
   ],
@@ -40,11 +40,7 @@ export interface RuntimeAllowlistDialogData {
       {{ saved() ? heading + ': done' : heading }}
     </h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Changing the runtime allowlist" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Changing the runtime allowlist"></div>
       @if (saved(); as after) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

@@ -16,7 +16,6 @@ import {
 } from '@angular/material/dialog';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -25,6 +24,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { signingKeyInputProblem } from './policy-rules';
 import { REGISTER_SIGNING_KEY, REVOKE_SIGNING_KEY, SET_TENANT_UNSIGNED_POLICY } from './policies.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export type SigningDialogData =
   | { readonly action: 'register' }
@@ -39,6 +39,7 @@ export type SigningDialogData =
   selector: 'lnx-signing-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatDialogActions,
     MatDialogContent,
@@ -47,7 +48,6 @@ export type SigningDialogData =
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ConfirmActions,
     ErrorPanel,
     Icon,
@@ -55,11 +55,7 @@ export type SigningDialogData =
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ done() ? heading + ': done' : heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" [attr.aria-label]="heading" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" [label]="heading"></div>
       @if (done(); as summary) {
         <p class="outcome" role="status"><lnx-icon name="ok" /> {{ summary }}</p>
       } @else {

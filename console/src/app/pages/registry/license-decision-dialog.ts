@@ -9,7 +9,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
@@ -19,6 +18,7 @@ import { Icon } from '../../shared/icon/icon';
 import { StatusBadge } from '../../shared/status-badge/status-badge';
 import { type LicenseUse, MAX_NOTE_LENGTH, licenseDecisionEffect } from './registry-rules';
 import { APPROVE_LICENSE, REJECT_LICENSE, type RegistryLicense } from './registry.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface LicenseDecisionDialogData {
   readonly license: RegistryLicense;
@@ -41,6 +41,7 @@ interface Decided {
   selector: 'lnx-license-decision-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatDialogActions,
     MatDialogContent,
@@ -50,7 +51,6 @@ interface Decided {
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ConfirmActions,
     ErrorPanel,
     Icon,
@@ -59,11 +59,7 @@ interface Decided {
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ decided() ? heading + ': done' : heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" [attr.aria-label]="heading + ' in progress'" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" [label]="heading + ' in progress'"></div>
       @if (decided(); as after) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

@@ -20,7 +20,6 @@ import {
 } from '@angular/material/dialog';
 import { MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import type {
   CreateBenchmarkProfileInput,
@@ -57,6 +56,7 @@ import {
   CREATE_LICENSE,
   REGISTER_RUNTIME,
 } from './registry.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export type RegistryRecordKind = 'license' | 'runtime' | 'suite' | 'profile';
 
@@ -109,6 +109,7 @@ const PROFILE_LABELS: Readonly<Record<(typeof PROFILE_NUMBER_FIELDS)[number], st
   selector: 'lnx-registry-create-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButtonToggle,
     MatButtonToggleGroup,
@@ -121,7 +122,6 @@ const PROFILE_LABELS: Readonly<Record<(typeof PROFILE_NUMBER_FIELDS)[number], st
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     ConfirmActions,
     ErrorPanel,

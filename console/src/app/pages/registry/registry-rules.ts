@@ -1,28 +1,27 @@
-import { DATA_CLASSES, NameSchema } from '@lunanexa/contracts/common';
+import { DATA_CLASSES } from '@lunanexa/contracts/common';
+import type { GraderKind } from '@lunanexa/contracts/evaluation';
 import {
-  BenchmarkProfileDefinitionSchema,
-  EvaluationSuiteDefinitionSchema,
-} from '@lunanexa/contracts/evaluation';
-import { LicenseSchema } from '@lunanexa/contracts/license';
+  checkBenchmarkProfileInput,
+  checkEvaluationSuiteInput,
+  checkLicenseInput,
+  checkRuntimeInput,
+  GRADER_INPUT_FIELDS,
+} from '@lunanexa/contracts/registry-rules';
 import {
   EVALUATION_MUTATION_PERMISSIONS,
   type Permission,
   REGISTRY_MUTATION_PERMISSIONS,
 } from '@lunanexa/contracts/roles';
-import {
-  RUNTIME_KINDS,
-  RuntimeSchema,
-  runtimeIdFor,
-  runtimeMetricsFormat,
-} from '@lunanexa/contracts/runtime';
+import { RUNTIME_KINDS } from '@lunanexa/contracts/runtime';
 
 /*
- * The registry's create forms check what is typed with the contracts' own
- * zod schemas, the ones the API validates the same input with
- * (apps/api/src/registry/registry.service.ts, apps/api/src/evaluations/
- * evaluation.service.ts): a spec the form accepts is one the API accepts, and
- * a violation reads the same here as in the API's VALIDATION_FAILED answer.
- * The schemas are pure (no I/O); they load with this view's chunk only.
+ * The registry's create forms check what is typed with the contracts'
+ * registry rules (libs/contracts/src/registry-rules.ts), the functions the
+ * API validates the same input with (apps/api/src/registry/registry.service.ts,
+ * apps/api/src/evaluations/evaluation.service.ts): a spec the form accepts is
+ * one the API accepts, and a violation reads the same here as in the API's
+ * VALIDATION_FAILED answer. The rules are pure (no I/O); they load with this
+ * view's chunk only.
  * What only the API can know (a name already taken, a JSON Schema grader that
  * ajv cannot compile) comes back as the API's refusal, shown with its code.
  */
@@ -74,44 +73,11 @@ function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-const obj = (value: unknown): Json => (isObject(value) ? value : {});
-/** GraphQL's nullable fields: absent and null both mean "not given". */
-const given = (value: unknown): unknown => (value === null ? undefined : value);
-
-function issuesOf(error: {
-  issues: readonly { path: readonly PropertyKey[]; message: string }[];
-}): Violation[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
-function nameViolations(name: unknown): Violation[] {
-  return NameSchema.safeParse(name).success
-    ? []
-    : [{ path: 'name', message: 'must be a lower-case DNS label (a-z, 0-9, -; at most 63)' }];
-}
-
 // ---------------------------------------------------------------------------- licenses
 
-/** What the API would refuse in a CreateLicenseInput, checked as the API does (LicenseSchema). */
+/** What the API would refuse in a CreateLicenseInput, checked as the API does (checkLicenseInput). */
 export function licenseViolations(input: Json): Violation[] {
-  const terms = {
-    commercialUse: input['commercialUse'],
-    allowedDataClasses: input['allowedDataClasses'],
-    attribution: given(input['attribution']) ?? null,
-    approval: { state: 'PendingReview', decidedBy: null, decidedAt: null },
-  };
-  const candidate =
-    input['kind'] === 'custom'
-      ? {
-          kind: 'custom',
-          name: input['customName'],
-          termsUri: input['termsUri'],
-          termsDigest: input['termsDigest'],
-          ...terms,
-        }
-      : { kind: input['kind'], spdxId: input['spdxId'], ...terms };
-  const parsed = LicenseSchema.safeParse(candidate);
-  return [...nameViolations(input['name']), ...(parsed.success ? [] : issuesOf(parsed.error))];
+  return [...checkLicenseInput(input).violations];
 }
 
 export interface LicenseForm {
@@ -185,56 +151,9 @@ export function licenseDecisions(
 
 // ---------------------------------------------------------------------------- runtimes
 
-/** What the API would refuse in a RegisterRuntimeInput, checked as the API does (RuntimeSchema). */
+/** What the API would refuse in a RegisterRuntimeInput, checked as the API does (checkRuntimeInput). */
 export function runtimeViolations(input: Json): Violation[] {
-  const packaging = obj(input['packaging']);
-  const launch = obj(input['launch']);
-  const hardware = obj(input['supportedHardware']);
-  const name = typeof input['name'] === 'string' ? input['name'] : '';
-  const version = typeof input['version'] === 'string' ? input['version'] : '';
-  const kind = input['kind'];
-  const metricsFormat = given(input['metricsFormat']);
-  const candidate = {
-    id: runtimeIdFor(name, version),
-    name: input['name'],
-    version: input['version'],
-    kind,
-    packaging:
-      packaging['type'] === 'container'
-        ? { type: 'container', image: packaging['image'], digest: packaging['digest'] }
-        : { type: packaging['type'], digest: packaging['digest'] },
-    launch: {
-      executable: launch['executable'],
-      args: launch['args'],
-      envAllowlist: given(launch['envAllowlist']) ?? [],
-      containerPort: given(launch['containerPort']) ?? null,
-    },
-    health: input['health'],
-    supportedHardware: {
-      architectures: hardware['architectures'],
-      memoryModels: hardware['memoryModels'],
-      minComputeCapability: hardware['minComputeCapability'],
-      maxComputeCapability: given(hardware['maxComputeCapability']) ?? null,
-      minCudaVersion: given(hardware['minCudaVersion']) ?? null,
-      gpusPerReplica: hardware['gpusPerReplica'],
-      minMemoryBytesPerReplica: given(hardware['minMemoryBytesPerReplica']) ?? null,
-    },
-    metricsFormat:
-      metricsFormat ??
-      runtimeMetricsFormat({ kind: kind === 'fake' ? 'fake' : 'openai-compatible', name } as Parameters<
-        typeof runtimeMetricsFormat
-      >[0]),
-    createdAt: new Date(0).toISOString(),
-  };
-  const parsed = RuntimeSchema.safeParse(candidate);
-  const violations = parsed.success ? [] : issuesOf(parsed.error);
-  if (candidate.id.length > 128) {
-    violations.push({
-      path: 'version',
-      message: `makes the runtime id ${candidate.id} too long (at most 128)`,
-    });
-  }
-  return violations;
+  return [...checkRuntimeInput(input, new Date(0)).violations];
 }
 
 export interface RuntimeForm {
@@ -288,100 +207,17 @@ export function runtimeInput(form: RuntimeForm): Json {
 
 // ---------------------------------------------------------------------------- evaluation suites
 
-const GRADER_KIND_NAMES: Readonly<Record<string, string>> = {
-  EXACT: 'exact',
+/** GraphQL's grader kind names, as a pasted suite gives them, in the order the form offers them. */
+const GRADER_KIND_NAMES: Readonly<Record<(typeof GRADER_KINDS)[number], GraderKind>> = {
   CONTAINS: 'contains',
+  EXACT: 'exact',
   REGEX: 'regex',
   JSON_SCHEMA: 'json-schema',
 };
-const GRADER_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  EXACT: ['expected', 'ignoreCase', 'trim'],
-  CONTAINS: ['substring', 'ignoreCase'],
-  REGEX: ['pattern', 'flags'],
-  JSON_SCHEMA: ['schemaJson'],
-};
 
-/** Drops absent and null members, as the API does before it validates. */
-function defined(value: Json): Json {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null));
-}
-
-function graderOf(input: Json, path: string, violations: Violation[]): unknown {
-  const kind = typeof input['kind'] === 'string' ? input['kind'] : '';
-  const allowed = GRADER_FIELDS[kind];
-  if (allowed === undefined) {
-    violations.push({ path: `${path}.kind`, message: `must be one of ${GRADER_KINDS.join(', ')}` });
-    return null;
-  }
-  for (const [field, value] of Object.entries(input)) {
-    if (field !== 'kind' && value !== null && value !== undefined && !allowed.includes(field)) {
-      violations.push({
-        path: `${path}.${field}`,
-        message: `does not apply to a ${GRADER_KIND_NAMES[kind]} grader`,
-      });
-    }
-  }
-  if (kind !== 'JSON_SCHEMA') {
-    return defined({
-      kind: GRADER_KIND_NAMES[kind],
-      ...Object.fromEntries(allowed.map((field) => [field, input[field]])),
-    });
-  }
-  const text = input['schemaJson'];
-  if (typeof text !== 'string') {
-    violations.push({ path: `${path}.schemaJson`, message: 'is required for a json-schema grader' });
-    return null;
-  }
-  let schema: unknown;
-  try {
-    schema = JSON.parse(text);
-  } catch {
-    violations.push({ path: `${path}.schemaJson`, message: 'is not JSON' });
-    return null;
-  }
-  if (!isObject(schema)) {
-    violations.push({ path: `${path}.schemaJson`, message: 'must be a JSON object' });
-    return null;
-  }
-  return { kind: 'json-schema', schema };
-}
-
-/** What the API would refuse in a CreateEvaluationSuiteInput (EvaluationSuiteDefinitionSchema). */
+/** What the API would refuse in a CreateEvaluationSuiteInput (checkEvaluationSuiteInput, less the JSON Schema compile). */
 export function suiteViolations(input: Json): Violation[] {
-  const violations: Violation[] = [];
-  const casesInput = Array.isArray(input['cases']) ? (input['cases'] as unknown[]) : [];
-  const cases = casesInput.map((item, i) => {
-    const c = obj(item);
-    return defined({
-      id: c['id'],
-      prompt: c['prompt'],
-      messages: Array.isArray(c['messages'])
-        ? (c['messages'] as unknown[]).map((m) => ({ role: obj(m)['role'], content: obj(m)['content'] }))
-        : undefined,
-      maxTokens: c['maxTokens'],
-      seed: c['seed'],
-      grader: graderOf(obj(c['grader']), `cases.${i}.grader`, violations),
-    });
-  });
-  const parsed = EvaluationSuiteDefinitionSchema.safeParse(
-    defined({
-      name: input['name'],
-      description: input['description'],
-      passThreshold: input['passThreshold'],
-      caseTimeoutSeconds: input['caseTimeoutSeconds'],
-      concurrency: input['concurrency'],
-      cases: Array.isArray(input['cases']) ? cases : input['cases'],
-    }),
-  );
-  if (!parsed.success) {
-    for (const issue of issuesOf(parsed.error)) {
-      // A grader refused above is reported once, with the reason found there.
-      if (!violations.some((v) => v.path.startsWith(issue.path) && issue.path.includes('grader'))) {
-        violations.push(issue);
-      }
-    }
-  }
-  return violations;
+  return [...checkEvaluationSuiteInput(input, { graderKinds: GRADER_KIND_NAMES }).violations];
 }
 
 export interface SuiteForm {
@@ -398,7 +234,8 @@ export interface SuiteForm {
 
 /** A one-case suite from the form; more cases are pasted as JSON. */
 export function suiteInput(form: SuiteForm): Json {
-  const field = (GRADER_FIELDS[form.graderKind] ?? ['expected'])[0] ?? 'expected';
+  const kind = GRADER_KIND_NAMES[form.graderKind as (typeof GRADER_KINDS)[number]] as GraderKind | undefined;
+  const field = (kind === undefined ? undefined : GRADER_INPUT_FIELDS[kind][0]) ?? 'expected';
   return {
     name: form.name.trim(),
     ...(form.description.trim() === '' ? {} : { description: form.description.trim() }),
@@ -416,27 +253,9 @@ export function suiteInput(form: SuiteForm): Json {
 
 // ---------------------------------------------------------------------------- benchmark profiles
 
-/** What the API would refuse in a CreateBenchmarkProfileInput (BenchmarkProfileDefinitionSchema). */
+/** What the API would refuse in a CreateBenchmarkProfileInput (checkBenchmarkProfileInput). */
 export function profileViolations(input: Json): Violation[] {
-  const slo = defined({
-    maxErrorRate: input['maxErrorRate'],
-    maxTtftP95Ms: input['maxTtftP95Ms'],
-    minTokensPerSecond: input['minTokensPerSecond'],
-  });
-  const parsed = BenchmarkProfileDefinitionSchema.safeParse(
-    defined({
-      name: input['name'],
-      description: input['description'],
-      concurrency: input['concurrency'],
-      inputTokens: input['inputTokens'],
-      outputTokens: input['outputTokens'],
-      durationSeconds: input['durationSeconds'],
-      requestCount: input['requestCount'],
-      requestTimeoutSeconds: input['requestTimeoutSeconds'],
-      slo: Object.keys(slo).length > 0 ? slo : undefined,
-    }),
-  );
-  return parsed.success ? [] : issuesOf(parsed.error);
+  return [...checkBenchmarkProfileInput(input).violations];
 }
 
 export const PROFILE_NUMBER_FIELDS = [

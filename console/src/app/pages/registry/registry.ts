@@ -49,6 +49,7 @@ import {
   type RegistryLicense,
   type RegistryRuntime,
 } from './registry.queries';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** Registry records change on operators' actions; live events refresh sooner. */
 const REFRESH_INTERVAL_MS = 15_000;
@@ -69,6 +70,7 @@ const REGISTRY_ACTIONS = [
   selector: 'lnx-registry',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     MatButton,
     MatCard,

@@ -18,7 +18,6 @@ import { MatButton } from '@angular/material/button';
 import { MatCard, MatCardContent, MatCardHeader, MatCardTitle } from '@angular/material/card';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { RouterLink } from '@angular/router';
 import { rolesWithPermission } from '@lunanexa/contracts/roles';
@@ -39,6 +38,7 @@ import {
 } from './playground-client';
 import { REQUESTS_PATH, requestLinkParams, takesRequests } from './requests-view';
 import type { DeploymentChoice } from './requests.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 /** The largest seed the endpoint takes (a non-negative 32-bit integer). */
 const MAX_SEED = 2 ** 31 - 1;
@@ -57,6 +57,7 @@ type RunState = 'idle' | 'streaming' | 'done' | 'stopped' | 'failed';
   selector: 'lnx-playground',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     RouterLink,
     MatButton,
@@ -70,7 +71,6 @@ type RunState = 'idle' | 'streaming' | 'done' | 'stopped' | 'failed';
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     CopyButton,
     DurationPipe,

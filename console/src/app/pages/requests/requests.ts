@@ -26,7 +26,6 @@ import {
 import { MatCheckbox } from '@angular/material/checkbox';
 import { MatFormField, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 import { ActivatedRoute, type Params, Router, RouterLink } from '@angular/router';
 import { filter, share } from 'rxjs';
@@ -63,6 +62,8 @@ import {
 } from './requests-view';
 import { REQUESTS_DEPLOYMENTS, REQUESTS_TRAFFIC, REQUEST_RECORDS } from './requests.queries';
 import { deploymentTrafficRows, errorRate, formatPercent, trafficCharts } from './traffic-series';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /** Deployments change by operator action (audited) or by replicas becoming ready, which polling sees. */
 const DEPLOYMENTS_REFRESH_INTERVAL_MS = 10_000;
@@ -101,6 +102,8 @@ function onChange(read: () => unknown, act: () => void): void {
   selector: 'lnx-requests',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
+    ProgressSlot,
     DatePipe,
     ReactiveFormsModule,
     RouterLink,
@@ -117,7 +120,6 @@ function onChange(read: () => unknown, act: () => void): void {
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     TimeSeriesChart,
     CopyButton,

@@ -12,7 +12,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 import { MatOption, MatSelect } from '@angular/material/select';
 
 import { CopyButton } from '../../shared/copy-button/copy-button';
@@ -22,6 +21,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { KEY_LIFETIMES, KEY_NAME_MAX, expiresAtFor } from './tenant-rules';
 import { CREATE_GATEWAY_KEY, type CreatedGatewayKey } from './tenants.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface GatewayKeyDialogData {
   readonly tenantId: string;
@@ -39,6 +39,7 @@ export interface GatewayKeyDialogData {
   selector: 'lnx-gateway-key-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     DatePipe,
     ReactiveFormsModule,
     MatButton,
@@ -52,7 +53,6 @@ export interface GatewayKeyDialogData {
     MatInput,
     MatLabel,
     MatOption,
-    MatProgressBar,
     MatSelect,
     CopyButton,
     ErrorPanel,
@@ -63,11 +63,7 @@ export interface GatewayKeyDialogData {
       {{ created() ? 'Gateway key created' : 'Create a gateway key for ' + data.tenantId }}
     </h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Creating the gateway key" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Creating the gateway key"></div>
       @if (created(); as created) {
         <p class="warning" role="status">
           <lnx-icon name="warning" />

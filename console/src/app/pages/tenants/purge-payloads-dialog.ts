@@ -6,7 +6,6 @@ import {
   MatDialogRef,
   MatDialogTitle,
 } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -14,6 +13,7 @@ import { GraphqlClient } from '../../shared/graphql/graphql-client';
 import { Icon } from '../../shared/icon/icon';
 import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import { PURGE_PAYLOAD_CAPTURES, type PayloadPurgeReceipt } from './tenants.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface PurgePayloadsDialogData {
   readonly tenantId: string;
@@ -31,10 +31,10 @@ export interface PurgePayloadsDialogData {
   selector: 'lnx-purge-payloads-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     MatDialogActions,
     MatDialogContent,
     MatDialogTitle,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     ConfirmActions,
@@ -42,11 +42,7 @@ export interface PurgePayloadsDialogData {
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ purged() ? heading + ': done' : heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Purging the kept payloads" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Purging the kept payloads"></div>
       @if (purged(); as receipt) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

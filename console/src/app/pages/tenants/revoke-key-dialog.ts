@@ -6,7 +6,6 @@ import {
   MatDialogRef,
   MatDialogTitle,
 } from '@angular/material/dialog';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -15,6 +14,7 @@ import { Icon } from '../../shared/icon/icon';
 import { ConfirmActions } from '../../shared/confirm-actions/confirm-actions';
 import { revokeEffect } from './tenant-rules';
 import { type GatewayKeySummary, REVOKE_GATEWAY_KEY } from './tenants.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface RevokeKeyDialogData {
   readonly key: GatewayKeySummary;
@@ -25,10 +25,10 @@ export interface RevokeKeyDialogData {
   selector: 'lnx-revoke-key-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     MatDialogActions,
     MatDialogContent,
     MatDialogTitle,
-    MatProgressBar,
     ErrorPanel,
     Icon,
     ConfirmActions,
@@ -36,11 +36,7 @@ export interface RevokeKeyDialogData {
   template: `
     <h2 mat-dialog-title #title tabindex="-1">{{ revoked() ? heading + ': done' : heading }}</h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Revoking the gateway key" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Revoking the gateway key"></div>
       @if (revoked(); as after) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

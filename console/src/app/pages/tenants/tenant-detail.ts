@@ -51,6 +51,7 @@ import {
 } from './tenant-usage-rules';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants } from './tenants-view';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 interface TenantAnswer {
   readonly tenant: TenantSummary;
@@ -73,6 +74,7 @@ const CAPTURES_LISTED = 50;
   selector: 'lnx-tenant-detail',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     MatButton,
     MatCard,

@@ -11,7 +11,6 @@ import {
 } from '@angular/material/dialog';
 import { MatError, MatFormField, MatHint, MatLabel } from '@angular/material/form-field';
 import { MatInput } from '@angular/material/input';
-import { MatProgressBar } from '@angular/material/progress-bar';
 
 import { dialogSubmission } from '../../shared/dialog-submission/dialog-submission';
 import { ErrorPanel } from '../../shared/error-panel/error-panel';
@@ -26,6 +25,7 @@ import {
   quotaText,
 } from './tenant-rules';
 import { CREATE_TENANT, type TenantSummary, UPDATE_TENANT } from './tenants.queries';
+import { ProgressSlot } from '../../shared/progress-slot/progress-slot';
 
 export interface TenantDialogData {
   /** The tenant whose name and quotas to edit; absent: create a new tenant. */
@@ -42,6 +42,7 @@ export interface TenantDialogData {
   selector: 'lnx-tenant-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    ProgressSlot,
     ReactiveFormsModule,
     MatButton,
     MatDialogActions,
@@ -53,7 +54,6 @@ export interface TenantDialogData {
     MatHint,
     MatInput,
     MatLabel,
-    MatProgressBar,
     ErrorPanel,
     Icon,
   ],
@@ -62,11 +62,7 @@ export interface TenantDialogData {
       {{ saved() ? 'Tenant ' + saved()?.id + ' saved' : heading }}
     </h2>
     <mat-dialog-content>
-      <div class="progress-slot">
-        @if (busy()) {
-          <mat-progress-bar mode="indeterminate" aria-label="Saving the tenant" />
-        }
-      </div>
+      <div lnxProgressSlot [active]="busy()" label="Saving the tenant"></div>
       @if (saved(); as tenant) {
         <p class="outcome" role="status">
           <lnx-icon name="ok" />

@@ -25,6 +25,7 @@ import { canChangeTenants, quotaText } from './tenant-rules';
 import { TENANTS, type TenantSummary } from './tenants.queries';
 import { DIALOG_SIZE, REFRESH_INTERVAL_MS, changesTenants, tenantDetailLink } from './tenants-view';
 import { openDialog } from '../../shared/dialog-focus/open-dialog';
+import { TableScroll } from '../../shared/table-scroll/table-scroll';
 
 /**
  * Every tenant: the id its requests carry, its quotas and how many of its
@@ -35,6 +36,7 @@ import { openDialog } from '../../shared/dialog-focus/open-dialog';
   selector: 'lnx-tenant-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TableScroll,
     DatePipe,
     RouterLink,
     MatButton,
@@ -74,7 +76,7 @@ import { openDialog } from '../../shared/dialog-focus/open-dialog';
               }
             </p>
           } @else {
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Tenants, scrollable">
+            <div lnxTableScroll="Tenants">
               <table class="lnx-table tenants">
                 <caption class="lnx-visually-hidden">
                   Tenants

@@ -255,8 +255,14 @@ interface TenantLease {
 
 /** Unused admissions go back to the primary after one to two of these without an admission. */
 export const LEASE_IDLE_MS = 50;
-/** The longest a worker holds back the news that requests ended (their slots and tokens). */
-const FINISH_REPORT_MS = FINISH_DELAY_MS;
+/**
+ * The longest a worker holds back the news that requests ended (their slots
+ * and tokens): FINISH_DELAY_MS near a tenant's limits, where a late report
+ * could refuse a request a freed slot would have admitted; longer for a
+ * tenant far from its limits, whose reports are then one message per
+ * ROOMY_FINISH_REPORT_MS instead of hundreds a second.
+ */
+const ROOMY_FINISH_REPORT_MS = 25;
 
 /**
  * Tenant quotas in a worker. The primary keeps the counters for the whole
@@ -334,7 +340,8 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
         lease.running -= 1;
         lease.finished += 1;
         if (Number.isFinite(tokensUsed) && tokensUsed > 0) lease.tokensUsed += tokensUsed;
-        this.reportTimer ??= setTimeout(() => this.reportAll(), FINISH_REPORT_MS);
+        if (!lease.roomy) this.reportSoon();
+        else this.reportTimer ??= setTimeout(() => this.reportAll(), ROOMY_FINISH_REPORT_MS);
       },
     };
   }
@@ -408,8 +415,19 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
     lease.tokensUsed = 0;
   }
 
+  /** Near a limit: reported within FINISH_DELAY_MS (a running roomy timer is cut short). */
+  private reportSoon(): void {
+    if (this.reportSoonTimer !== undefined) return;
+    this.reportSoonTimer = setTimeout(() => this.reportAll(), FINISH_DELAY_MS);
+  }
+
+  private reportSoonTimer: NodeJS.Timeout | undefined;
+
   private reportAll(): void {
+    clearTimeout(this.reportTimer);
+    clearTimeout(this.reportSoonTimer);
     this.reportTimer = undefined;
+    this.reportSoonTimer = undefined;
     for (const [tenantId, lease] of this.leases) this.report(tenantId, lease);
   }
 

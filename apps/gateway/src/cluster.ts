@@ -260,9 +260,11 @@ export const LEASE_IDLE_MS = 50;
  * and tokens): FINISH_DELAY_MS near a tenant's limits, where a late report
  * could refuse a request a freed slot would have admitted; longer for a
  * tenant far from its limits, whose reports are then one message per
- * ROOMY_FINISH_REPORT_MS instead of hundreds a second.
+ * ROOMY_FINISH_REPORT_MS or per ROOMY_FINISH_BATCH ends instead of hundreds
+ * a second. Ends also ride along with the worker's next lease request.
  */
 const ROOMY_FINISH_REPORT_MS = 25;
+const ROOMY_FINISH_BATCH = 16;
 
 /**
  * Tenant quotas in a worker. The primary keeps the counters for the whole
@@ -340,7 +342,9 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
         lease.running -= 1;
         lease.finished += 1;
         if (Number.isFinite(tokensUsed) && tokensUsed > 0) lease.tokensUsed += tokensUsed;
-        if (!lease.roomy) this.reportSoon();
+        // Far from the limits a batch of ends waits up to ROOMY_FINISH_REPORT_MS, but never more than
+        // ROOMY_FINISH_BATCH of them: slots the primary still counts as taken stay few at any rate.
+        if (!lease.roomy || lease.finished >= ROOMY_FINISH_BATCH) this.reportSoon();
         else this.reportTimer ??= setTimeout(() => this.reportAll(), ROOMY_FINISH_REPORT_MS);
       },
     };
@@ -348,6 +352,8 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
 
   private ask(tenantId: string, lease: TenantLease): void {
     lease.asking = true;
+    // Ends so far ride along, ahead of the ask in the same batch: the primary frees their slots first.
+    this.report(tenantId, lease);
     const limits = lease.limits;
     const want = Math.max(this.leaseSize - lease.spare, lease.waiters.length);
     this.channel

@@ -281,7 +281,6 @@ const ROOMY_FINISH_BATCH = 16;
 export class ClusterTenantQuotas implements TenantQuotaGate {
   private readonly leases = new Map<string, TenantLease>();
   private reportTimer: NodeJS.Timeout | undefined;
-  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly table: CredentialTable,
@@ -292,7 +291,8 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
       const lease = this.leases.get(tenantId);
       if (lease !== undefined) this.giveBack(tenantId, lease);
     };
-    this.sweeper = setInterval(() => this.sweep(), LEASE_IDLE_MS).unref();
+    // Lives as long as the worker; unref'd, so it never keeps one alive.
+    setInterval(() => this.sweep(), LEASE_IDLE_MS).unref();
   }
 
   admit(tenantId: string): QuotaTicket | Promise<QuotaTicket> {
@@ -448,11 +448,6 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
       if (lease.running === 0 && lease.finished === 0 && !lease.asking && lease.waiters.length === 0)
         this.leases.delete(tenantId);
     }
-  }
-
-  /** Stops the idle sweep (tests). */
-  close(): void {
-    clearInterval(this.sweeper);
   }
 }
 

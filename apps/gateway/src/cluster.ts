@@ -325,14 +325,14 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
     if (lease.spare > 0 && lease.waiters.length === 0) {
       lease.spare -= 1;
       if (lease.roomy && lease.spare * 2 < this.leaseSize && !lease.asking) this.ask(tenantId, lease);
-      return this.ticket(lease);
+      return this.ticket(tenantId, lease);
     }
     const waiting = new Promise<QuotaTicket>((resolve, reject) => lease.waiters.push({ resolve, reject }));
     if (!lease.asking) this.ask(tenantId, lease);
     return waiting;
   }
 
-  private ticket(lease: TenantLease): QuotaTicket {
+  private ticket(tenantId: string, lease: TenantLease): QuotaTicket {
     let done = false;
     lease.running += 1;
     return {
@@ -344,7 +344,8 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
         if (Number.isFinite(tokensUsed) && tokensUsed > 0) lease.tokensUsed += tokensUsed;
         // Far from the limits a batch of ends waits up to ROOMY_FINISH_REPORT_MS, but never more than
         // ROOMY_FINISH_BATCH of them: slots the primary still counts as taken stay few at any rate.
-        if (!lease.roomy || lease.finished >= ROOMY_FINISH_BATCH) this.reportSoon();
+        // Near them the end leaves now, in the outbox (within FINISH_DELAY_MS, or with the next urgent message).
+        if (!lease.roomy || lease.finished >= ROOMY_FINISH_BATCH) this.report(tenantId, lease);
         else this.reportTimer ??= setTimeout(() => this.reportAll(), ROOMY_FINISH_REPORT_MS);
       },
     };
@@ -378,7 +379,7 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
           } else lease.spare += decision.granted;
           while (lease.spare > 0 && lease.waiters.length > 0) {
             lease.spare -= 1;
-            lease.waiters.shift()?.resolve(this.ticket(lease));
+            lease.waiters.shift()?.resolve(this.ticket(tenantId, lease));
           }
           if (lease.waiters.length > 0 || (lease.roomy && lease.spare * 2 < this.leaseSize))
             this.ask(tenantId, lease);
@@ -421,19 +422,8 @@ export class ClusterTenantQuotas implements TenantQuotaGate {
     lease.tokensUsed = 0;
   }
 
-  /** Near a limit: reported within FINISH_DELAY_MS (a running roomy timer is cut short). */
-  private reportSoon(): void {
-    if (this.reportSoonTimer !== undefined) return;
-    this.reportSoonTimer = setTimeout(() => this.reportAll(), FINISH_DELAY_MS);
-  }
-
-  private reportSoonTimer: NodeJS.Timeout | undefined;
-
   private reportAll(): void {
-    clearTimeout(this.reportTimer);
-    clearTimeout(this.reportSoonTimer);
     this.reportTimer = undefined;
-    this.reportSoonTimer = undefined;
     for (const [tenantId, lease] of this.leases) this.report(tenantId, lease);
   }
 

@@ -81,6 +81,13 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
  */
 export class CallerAuthenticator {
   private readonly sessions = new Map<string, SessionClaims>();
+  /**
+   * SHA-256 of gateway keys the table knew, so a busy tenant does not pay a
+   * hash per request; the table is still asked every time, so a revoked key
+   * is refused at once. Unknown keys are never kept (a flood of guesses
+   * cannot churn it); bounded like the session cache.
+   */
+  private readonly keyHashes = new Map<string, string>();
 
   constructor(
     private readonly table: CredentialTable,
@@ -110,9 +117,16 @@ export class CallerAuthenticator {
   }
 
   private tenantCaller(key: string, headers: IncomingHttpHeaders): Caller {
-    const entry = this.table.gatewayKey(hashBearerSecret(key));
+    let hash = this.keyHashes.get(key);
+    const known = hash !== undefined;
+    hash ??= hashBearerSecret(key);
+    const entry = this.table.gatewayKey(hash);
     // Revoked keys are not in the snapshot at all: unknown and revoked answer alike.
     if (entry === undefined) throw unauthenticated('unknown', 'The gateway key is not valid.');
+    if (!known) {
+      if (this.keyHashes.size >= SESSION_CACHE_LIMIT) this.keyHashes.clear();
+      this.keyHashes.set(key, hash);
+    }
     if (entry.expiresAt !== null && entry.expiresAt.getTime() <= this.now())
       throw new AuthRefusal(ErrorCode.TOKEN_EXPIRED, 'The gateway key has expired.', 'expired');
     const claimed = headerValue(headers, LUNANEXA_HEADERS.tenantId);

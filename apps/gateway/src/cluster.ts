@@ -1,11 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import type { QuotaDecision, TenantQuotaLimits } from '@lunanexa/domain';
+import type { TenantQuotaLimits } from '@lunanexa/domain';
 import { EXIT_CONFIG, type Logger } from '@lunanexa/observability';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { AdmissionLimits } from './admission';
 import type { CredentialTable } from './credential-table';
-import { QuotaLedger } from './quota-ledger';
+import { type LeaseDecision, QuotaLedger } from './quota-ledger';
 import { NO_TICKET, type QuotaTicket, type TenantQuotaGate, quotaRefusal, unlimited } from './tenant-quotas';
 
 /**
@@ -22,22 +22,38 @@ import { NO_TICKET, type QuotaTicket, type TenantQuotaGate, quotaRefusal, unlimi
 /** Worker → primary. */
 type ToPrimary =
   | {
-      readonly type: 'lunanexa:quota-admit';
+      /** Up to `want` admissions for `tenantId`, counted by the primary as they are granted. */
+      readonly type: 'lunanexa:quota-lease';
       readonly id: number;
       readonly tenantId: string;
       readonly limits: TenantQuotaLimits;
+      readonly want: number;
     }
   | {
+      /** `count` admitted requests ended, using `tokensUsed` tokens between them. */
       readonly type: 'lunanexa:quota-finish';
       readonly tenantId: string;
       readonly limits: TenantQuotaLimits;
+      readonly count: number;
       readonly tokensUsed: number;
+    }
+  | {
+      /** `count` leased admissions the worker did not use. */
+      readonly type: 'lunanexa:quota-return';
+      readonly tenantId: string;
+      readonly limits: TenantQuotaLimits;
+      readonly count: number;
     }
   | { readonly type: 'lunanexa:metrics'; readonly id: number };
 
 /** Primary → worker. */
 type ToWorker =
-  | { readonly type: 'lunanexa:quota-decision'; readonly id: number; readonly decision: QuotaDecision }
+  | { readonly type: 'lunanexa:quota-decision'; readonly id: number; readonly decision: LeaseDecision }
+  | {
+      /** Another worker was refused for `tenantId`: give back the admissions you hold unused. */
+      readonly type: 'lunanexa:quota-recall';
+      readonly tenantId: string;
+    }
   | {
       readonly type: 'lunanexa:metrics-text';
       readonly id: number;
@@ -96,7 +112,9 @@ interface Pending<T> {
 /** A worker's side of the IPC channel to the primary: requests with an id, answered once. */
 class PrimaryChannel {
   private nextId = 1;
-  private readonly quota = new Map<number, Pending<QuotaDecision>>();
+  private readonly quota = new Map<number, Pending<LeaseDecision>>();
+  /** Set by the worker's quota gate: the primary asks for unused leased admissions back. */
+  onRecall: (tenantId: string) => void = () => undefined;
   private readonly metrics = new Map<number, Pending<string>>();
 
   private outbox: ToPrimary[] = [];
@@ -120,6 +138,7 @@ class PrimaryChannel {
 
   private receive(message: ToWorker): void {
     if (message.type === 'lunanexa:drain') this.onDrain();
+    else if (message.type === 'lunanexa:quota-recall') this.onRecall(message.tenantId);
     else if (message.type === 'lunanexa:quota-decision') {
       const pending = this.quota.get(message.id);
       if (pending === undefined) return;
@@ -168,7 +187,12 @@ class PrimaryChannel {
     );
   }
 
-  admit(tenantId: string, limits: TenantQuotaLimits, onLateAdmit: () => void): Promise<QuotaDecision> {
+  lease(
+    tenantId: string,
+    limits: TenantQuotaLimits,
+    want: number,
+    onLateGrant: (granted: number) => void,
+  ): Promise<LeaseDecision> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (!process.connected) {
@@ -176,10 +200,10 @@ class PrimaryChannel {
         return;
       }
       const timer = setTimeout(() => {
-        // Stays registered as late: if the primary admits it after all, the slot is given back.
+        // Stays registered as late: if the primary grants it after all, the admissions are given back.
         this.quota.set(id, {
           resolve: (decision) => {
-            if (decision.admit) onLateAdmit();
+            if (decision.admit) onLateGrant(decision.granted);
           },
           reject: () => undefined,
           timer: setTimeout(() => this.quota.delete(id), 60_000).unref(),
@@ -187,7 +211,7 @@ class PrimaryChannel {
         reject(new Error(`the gateway primary did not answer within ${PRIMARY_ANSWER_MS} ms`));
       }, PRIMARY_ANSWER_MS);
       this.quota.set(id, { resolve, reject, timer });
-      this.send({ type: 'lunanexa:quota-admit', id, tenantId, limits });
+      this.send({ type: 'lunanexa:quota-lease', id, tenantId, limits, want });
     });
   }
 
@@ -208,48 +232,222 @@ class PrimaryChannel {
   }
 }
 
+/** A worker's admissions of one tenant: leased from the primary, used here, finishes summed. */
+interface TenantLease {
+  /** The limits the lease was granted under; a changed limit gives the lease back. */
+  limits: TenantQuotaLimits;
+  /** Admissions granted by the primary and not used yet. */
+  spare: number;
+  /** A lease request on its way to the primary. */
+  asking: boolean;
+  /** Requests waiting for the answer, served first come, first served. */
+  readonly waiters: { resolve(ticket: QuotaTicket): void; reject(error: Error): void }[];
+  /** Admitted requests not ended yet. */
+  running: number;
+  /** Requests that ended since the last report, and their tokens. */
+  finished: number;
+  tokensUsed: number;
+  /** Whether an admission used the lease since the last idle sweep. */
+  used: boolean;
+  /** The last lease held more than one admission: the tenant is far from its limits, so ask ahead. */
+  roomy: boolean;
+}
+
+/** Unused admissions go back to the primary after one to two of these without an admission. */
+export const LEASE_IDLE_MS = 50;
 /**
- * Tenant quotas in a worker: the primary decides, so a tenant's limits hold
- * for the whole host. A tenant without limits is answered here, at once,
- * without a message — the common case costs what it costs a single process.
+ * The longest a worker holds back the news that requests ended (their slots
+ * and tokens): FINISH_DELAY_MS near a tenant's limits, where a late report
+ * could refuse a request a freed slot would have admitted; longer for a
+ * tenant far from its limits, whose reports are then one message per
+ * ROOMY_FINISH_REPORT_MS or per ROOMY_FINISH_BATCH ends instead of hundreds
+ * a second. Ends also ride along with the worker's next lease request.
+ */
+const ROOMY_FINISH_REPORT_MS = 25;
+const ROOMY_FINISH_BATCH = 16;
+
+/**
+ * Tenant quotas in a worker. The primary keeps the counters for the whole
+ * host; a worker leases admissions from it in batches of up to `leaseSize`
+ * (QuotaLedger.lease: each counted there as an admitted request when
+ * granted) and admits a request at once while it holds one, asking for the
+ * next batch when half is used, so a busy tenant's request crosses no
+ * process boundary. Ends are summed per tenant and reported every few
+ * milliseconds; unused admissions go back after LEASE_IDLE_MS without an
+ * admission, or at once when the primary recalls them because another
+ * worker was refused. A tenant without limits is answered here, without a
+ * message. `leaseSize` 1 asks the primary for every request.
  */
 export class ClusterTenantQuotas implements TenantQuotaGate {
+  private readonly leases = new Map<string, TenantLease>();
+  private reportTimer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly table: CredentialTable,
     private readonly channel: PrimaryChannel,
-  ) {}
+    private readonly leaseSize: number,
+  ) {
+    channel.onRecall = (tenantId) => {
+      const lease = this.leases.get(tenantId);
+      if (lease !== undefined) this.giveBack(tenantId, lease);
+    };
+    // Lives as long as the worker; unref'd, so it never keeps one alive.
+    setInterval(() => this.sweep(), LEASE_IDLE_MS).unref();
+  }
 
   admit(tenantId: string): QuotaTicket | Promise<QuotaTicket> {
     const limits = this.table.quota(tenantId);
-    if (unlimited(limits)) return NO_TICKET;
-    const finish = (tokensUsed: number): void =>
-      this.channel.send(
-        { type: 'lunanexa:quota-finish', tenantId, limits: this.table.quota(tenantId), tokensUsed },
-        false,
-      );
-    return this.channel
-      .admit(tenantId, limits, () => finish(0))
+    let lease = this.leases.get(tenantId);
+    if (unlimited(limits)) {
+      if (lease !== undefined) this.giveBack(tenantId, lease);
+      return NO_TICKET;
+    }
+    if (lease === undefined) {
+      lease = {
+        limits,
+        spare: 0,
+        asking: false,
+        waiters: [],
+        running: 0,
+        finished: 0,
+        tokensUsed: 0,
+        used: false,
+        roomy: false,
+      };
+      this.leases.set(tenantId, lease);
+    } else if (!sameLimits(lease.limits, limits)) {
+      // Granted under other limits: back to the primary, which counts under the new ones.
+      this.giveBack(tenantId, lease);
+      this.report(tenantId, lease);
+      lease.limits = limits;
+    }
+    lease.used = true;
+    if (lease.spare > 0 && lease.waiters.length === 0) {
+      lease.spare -= 1;
+      if (lease.roomy && lease.spare * 2 < this.leaseSize && !lease.asking) this.ask(tenantId, lease);
+      return this.ticket(tenantId, lease);
+    }
+    const waiting = new Promise<QuotaTicket>((resolve, reject) => lease.waiters.push({ resolve, reject }));
+    if (!lease.asking) this.ask(tenantId, lease);
+    return waiting;
+  }
+
+  private ticket(tenantId: string, lease: TenantLease): QuotaTicket {
+    let done = false;
+    lease.running += 1;
+    return {
+      finish: (tokensUsed: number): void => {
+        if (done) return;
+        done = true;
+        lease.running -= 1;
+        lease.finished += 1;
+        if (Number.isFinite(tokensUsed) && tokensUsed > 0) lease.tokensUsed += tokensUsed;
+        // Far from the limits a batch of ends waits up to ROOMY_FINISH_REPORT_MS, but never more than
+        // ROOMY_FINISH_BATCH of them: slots the primary still counts as taken stay few at any rate.
+        // Near them the end leaves now, in the outbox (within FINISH_DELAY_MS, or with the next urgent message).
+        if (!lease.roomy || lease.finished >= ROOMY_FINISH_BATCH) this.report(tenantId, lease);
+        else this.reportTimer ??= setTimeout(() => this.reportAll(), ROOMY_FINISH_REPORT_MS);
+      },
+    };
+  }
+
+  private ask(tenantId: string, lease: TenantLease): void {
+    lease.asking = true;
+    // Ends so far ride along, ahead of the ask in the same batch: the primary frees their slots first.
+    this.report(tenantId, lease);
+    const limits = lease.limits;
+    const want = Math.max(this.leaseSize - lease.spare, lease.waiters.length);
+    this.channel
+      .lease(tenantId, limits, want, (granted) =>
+        this.channel.send({ type: 'lunanexa:quota-return', tenantId, limits, count: granted }, false),
+      )
       .then(
-        (decision): QuotaTicket => {
-          if (!decision.admit) throw quotaRefusal(tenantId, limits, decision);
-          let finished = false;
-          return {
-            finish: (tokensUsed: number): void => {
-              if (finished) return;
-              finished = true;
-              finish(tokensUsed);
-            },
-          };
+        (decision) => {
+          lease.asking = false;
+          lease.roomy = decision.admit && decision.granted > 1;
+          if (!decision.admit) {
+            for (const waiter of lease.waiters.splice(0))
+              waiter.reject(quotaRefusal(tenantId, limits, decision));
+            return;
+          }
+          if (lease.limits !== limits) {
+            // The limits changed while the lease was on its way: it goes back, the waiters ask again.
+            this.channel.send(
+              { type: 'lunanexa:quota-return', tenantId, limits, count: decision.granted },
+              false,
+            );
+          } else lease.spare += decision.granted;
+          while (lease.spare > 0 && lease.waiters.length > 0) {
+            lease.spare -= 1;
+            lease.waiters.shift()?.resolve(this.ticket(tenantId, lease));
+          }
+          if (lease.waiters.length > 0 || (lease.roomy && lease.spare * 2 < this.leaseSize))
+            this.ask(tenantId, lease);
         },
         (error: unknown) => {
+          lease.asking = false;
           // Fail closed: without the shared counters a limited tenant could exceed its quota N times over.
-          throw new LunaNexaError(
+          const unavailable = new LunaNexaError(
             ErrorCode.DEPENDENCY_UNAVAILABLE,
             `Tenant quotas cannot be checked: ${error instanceof Error ? error.message : String(error)}.`,
           );
+          for (const waiter of lease.waiters.splice(0)) waiter.reject(unavailable);
         },
       );
   }
+
+  /** Unused admissions back to the primary. */
+  private giveBack(tenantId: string, lease: TenantLease): void {
+    if (lease.spare === 0) return;
+    this.channel.send(
+      { type: 'lunanexa:quota-return', tenantId, limits: lease.limits, count: lease.spare },
+      false,
+    );
+    lease.spare = 0;
+  }
+
+  private report(tenantId: string, lease: TenantLease): void {
+    if (lease.finished === 0) return;
+    this.channel.send(
+      {
+        type: 'lunanexa:quota-finish',
+        tenantId,
+        limits: lease.limits,
+        count: lease.finished,
+        tokensUsed: lease.tokensUsed,
+      },
+      false,
+    );
+    lease.finished = 0;
+    lease.tokensUsed = 0;
+  }
+
+  private reportAll(): void {
+    this.reportTimer = undefined;
+    for (const [tenantId, lease] of this.leases) this.report(tenantId, lease);
+  }
+
+  /** Leases no admission used since the last sweep go back; a tenant with nothing left is forgotten. */
+  private sweep(): void {
+    for (const [tenantId, lease] of this.leases) {
+      if (lease.used) {
+        lease.used = false;
+        continue;
+      }
+      this.giveBack(tenantId, lease);
+      if (lease.running === 0 && lease.finished === 0 && !lease.asking && lease.waiters.length === 0)
+        this.leases.delete(tenantId);
+    }
+  }
+}
+
+function sameLimits(a: TenantQuotaLimits, b: TenantQuotaLimits): boolean {
+  return (
+    a === b ||
+    (a.requestsPerMinute === b.requestsPerMinute &&
+      a.tokensPerMinute === b.tokensPerMinute &&
+      a.maxConcurrentRequests === b.maxConcurrentRequests)
+  );
 }
 
 /** What main.ts wires into a worker's gateway. */
@@ -265,7 +463,8 @@ export interface WorkerSide {
  * primary starts the same graceful stop as SIGTERM, unless a signal (Ctrl-C
  * reaches every process of the group) started it already.
  */
-export function joinCluster(registry: Registry): WorkerSide {
+/** `leaseSize`: the most admissions a worker leases from the primary at once (LUNANEXA_GATEWAY_QUOTA_LEASE). */
+export function joinCluster(registry: Registry, leaseSize: number): WorkerSide {
   const worker = cluster.worker;
   if (worker === undefined) throw new Error('joinCluster outside a cluster worker');
   let signalled = false;
@@ -278,7 +477,7 @@ export function joinCluster(registry: Registry): WorkerSide {
   new AggregatorRegistry();
   return {
     workerId: worker.id,
-    quotas: (table) => new ClusterTenantQuotas(table, channel),
+    quotas: (table) => new ClusterTenantQuotas(table, channel, leaseSize),
     metricsText: () => channel.metricsText(),
   };
 }
@@ -298,7 +497,7 @@ export interface PrimaryOptions {
  */
 export function runGatewayPrimary(options: PrimaryOptions): Promise<void> {
   const { logger } = options;
-  const ledger = new QuotaLedger();
+  const ledger = new QuotaLedger(Date.now, options.workers);
   const aggregator = new AggregatorRegistry();
   const startedAt = new Map<number, number>();
   let everListened = false;
@@ -326,13 +525,20 @@ export function runGatewayPrimary(options: PrimaryOptions): Promise<void> {
 
   const handle = (worker: Worker, message: ToPrimary, replies: ToWorker[]): void => {
     switch (message.type) {
-      case 'lunanexa:quota-admit': {
-        const decision = ledger.admit(worker.id, message.tenantId, message.limits);
+      case 'lunanexa:quota-lease': {
+        const decision = ledger.lease(worker.id, message.tenantId, message.limits, message.want);
         replies.push({ type: 'lunanexa:quota-decision', id: message.id, decision });
+        // Refused while another worker may sit on unused admissions: they come back for the next request.
+        if (!decision.admit)
+          for (const holder of ledger.holdersOf(message.tenantId, worker.id))
+            send(cluster.workers?.[holder], { type: 'lunanexa:quota-recall', tenantId: message.tenantId });
         return;
       }
       case 'lunanexa:quota-finish':
-        ledger.finish(worker.id, message.tenantId, message.limits, message.tokensUsed);
+        ledger.finish(worker.id, message.tenantId, message.limits, message.tokensUsed, message.count);
+        return;
+      case 'lunanexa:quota-return':
+        ledger.giveBack(worker.id, message.tenantId, message.limits, message.count);
         return;
       case 'lunanexa:metrics':
         aggregator.clusterMetrics().then(

@@ -18,6 +18,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 export const DEFAULT_REPLICA_CONCURRENCY = 256;
 export const DEFAULT_QUEUE_PER_REPLICA = 64;
 export const DEFAULT_MAX_QUEUE_WAIT_MS = 30_000;
+/** Tenant admissions a gateway worker leases from the cluster primary at once (LUNANEXA_GATEWAY_QUOTA_LEASE). */
+export const DEFAULT_QUOTA_LEASE = 32;
 
 /**
  * The gateway's whole configuration, read once at boot from the environment.
@@ -107,6 +109,18 @@ export const GatewayConfigSchema = z.object({
     .min(1, 'must be at least 1')
     .max(256, 'must be at most 256')
     .default(() => availableParallelism()),
+  /**
+   * With several workers: the most tenant admissions a worker leases from
+   * the primary at once (cluster.ts), so a busy tenant's requests need no
+   * message to the primary each. Leases shrink to 1 near a tenant's limit;
+   * 1 asks the primary for every request.
+   */
+  LUNANEXA_GATEWAY_QUOTA_LEASE: z.coerce
+    .number({ error: 'must be an integer number of admissions' })
+    .int('must be an integer number of admissions')
+    .min(1, 'must be at least 1')
+    .max(1024, 'must be at most 1024')
+    .default(DEFAULT_QUOTA_LEASE),
   /** How long request metadata (never payloads) stays listed in the console's Requests view. */
   LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: z.coerce
     .number({ error: 'must be an integer number of hours' })
@@ -131,6 +145,8 @@ export interface GatewayConfig {
   readonly accessLog: AccessLogMode;
   /** Worker processes; 1 = a single process without a cluster primary. */
   readonly workers: number;
+  /** Most tenant admissions a worker leases from the primary at once. */
+  readonly quotaLeaseSize: number;
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
@@ -153,5 +169,6 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     credentialRefreshMs: raw.LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS,
     accessLog: raw.LUNANEXA_GATEWAY_ACCESS_LOG,
     workers: raw.LUNANEXA_GATEWAY_WORKERS,
+    quotaLeaseSize: raw.LUNANEXA_GATEWAY_QUOTA_LEASE,
   };
 }

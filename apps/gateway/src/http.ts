@@ -45,7 +45,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new LunaNexaError(ErrorCode.MALFORMED_REQUEST, 'request body is not valid UTF-8');
   }
@@ -56,6 +56,9 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     throw new LunaNexaError(ErrorCode.MALFORMED_REQUEST, 'request body is not valid JSON');
   }
 }
+
+/** One decoder for every body: a whole-buffer decode keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function tooLarge(maxBytes: number): LunaNexaError {
   return new LunaNexaError(ErrorCode.PAYLOAD_TOO_LARGE, `request body exceeds ${maxBytes} bytes`);
@@ -86,7 +89,9 @@ function readLimited(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => settle(() => resolve(Buffer.concat(chunks, received)));
+    // A small body arrives in one chunk: no copy then.
+    const onEnd = (): void =>
+      settle(() => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)));
     const onError = (): void =>
       settle(() => reject(new LunaNexaError(ErrorCode.CANCELLED, 'client aborted the request body')));
     const onClose = (): void => {

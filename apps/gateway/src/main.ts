@@ -40,7 +40,7 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
   const tracing = initTracing({ service: GATEWAY_SERVICE, version: build.version });
   // Shared so the route table's refresh metrics appear on the gateway's /metrics.
   const metrics = createGatewayMetrics(GATEWAY_SERVICE, build);
-  const worker = cluster.isWorker ? joinCluster(metrics.service.registry) : undefined;
+  const worker = cluster.isWorker ? joinCluster(metrics.service.registry, config.quotaLeaseSize) : undefined;
   let table: PostgresRouteTable | undefined;
   let routes: RouteTable;
   let requestLog: RequestLog = new NullRequestLog();

@@ -1,7 +1,15 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
-import { SpanKind, endSpan, injectContext, otelContext, otelTrace, tracer } from '@lunanexa/observability';
+import {
+  SpanKind,
+  endSpan,
+  injectContext,
+  otelContext,
+  otelTrace,
+  tracer,
+  tracingEnabled,
+} from '@lunanexa/observability';
 import { Agent } from 'undici';
 import type { RouteEndpoint } from './route-table';
 
@@ -40,8 +48,20 @@ export class UpstreamClient {
     signal: AbortSignal,
   ): Promise<UpstreamResponse> {
     const target = this.target(endpoint.baseUrl, path);
-    // A client span (a child of the request's server span, with tracing on), ended when the body is done;
-    // the runtime receives its traceparent, so the runtime's work is its child. No-op with tracing off.
+    if (!tracingEnabled()) {
+      // Tracing off: no span, no context to propagate — nothing per request beyond the call itself.
+      const response = await this.agent.request({
+        origin: target.origin,
+        path: target.path,
+        method: 'POST',
+        signal,
+        headers: UPSTREAM_HEADERS,
+        body: JSON.stringify(body),
+      });
+      return { statusCode: response.statusCode, body: response.body };
+    }
+    // A client span (a child of the request's server span), ended when the body is done;
+    // the runtime receives its traceparent, so the runtime's work is its child.
     const span = tracer().startSpan(`POST ${path}`, {
       kind: SpanKind.CLIENT,
       attributes: { 'http.request.method': 'POST', 'server.address': target.origin, 'url.path': target.path },

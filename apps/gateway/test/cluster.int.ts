@@ -69,8 +69,10 @@ describe('the gateway as two worker processes', function () {
   /** Upstream answers the runtime holds back (the concurrency tests release them). */
   let held: ServerResponse[] = [];
   let hold = false;
-  const tenants: Record<'concurrent' | 'perMinute' | 'unlimited', Tenant> = {
+  const tenants: Record<'concurrent' | 'perMinute' | 'unlimited' | 'burst' | 'burstRate', Tenant> = {
     concurrent: { id: 'cluster-concurrent', alias: 'cluster-concurrent', key: newGatewayKey() },
+    burst: { id: 'cluster-burst', alias: 'cluster-burst', key: newGatewayKey() },
+    burstRate: { id: 'cluster-burst-rate', alias: 'cluster-burst-rate', key: newGatewayKey() },
     perMinute: { id: 'cluster-per-minute', alias: 'cluster-per-minute', key: newGatewayKey() },
     unlimited: { id: 'cluster-unlimited', alias: 'cluster-unlimited', key: newGatewayKey() },
   };
@@ -78,6 +80,9 @@ describe('the gateway as two worker processes', function () {
     concurrent: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: 2 },
     perMinute: { requestsPerMinute: 4, tokensPerMinute: null, maxConcurrentRequests: null },
     unlimited: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: null },
+    // Limits far enough from a burst's start that the workers lease admissions in batches.
+    burst: { requestsPerMinute: null, tokensPerMinute: null, maxConcurrentRequests: 40 },
+    burstRate: { requestsPerMinute: 60, tokensPerMinute: null, maxConcurrentRequests: null },
   };
 
   /** A chat completion on a connection of its own, so the cluster hands it to the next worker in turn. */
@@ -232,6 +237,43 @@ describe('the gateway as two worker processes', function () {
     );
     // Six refusals of the per-minute test, whichever worker counted them.
     expect(Number(refusals?.[1])).to.equal(6);
+  });
+
+  it('holds a burst across both workers to the concurrency limit exactly, with leased admissions', async () => {
+    hold = true;
+    let refused = 0;
+    const burst = 120;
+    const answers = Array.from({ length: burst }, () =>
+      chat(tenants.burst).then((answer) => {
+        if (answer.status === 429) refused += 1;
+        return answer;
+      }),
+    );
+    await until('the burst to settle', () => (held.length + refused === burst ? true : undefined));
+    await delay(200);
+    const running = held.length;
+    // Leases are counted by the primary as they are granted: no slack over the limit.
+    expect(running).to.be.at.most(40);
+    expect(running).to.be.at.least(20);
+    release();
+    hold = false;
+    const statuses = (await Promise.all(answers)).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).to.have.length(running);
+    expect(statuses.filter((status) => status === 429)).to.have.length(burst - running);
+    expect(refusingWorkers()).to.have.property('size', 2);
+  });
+
+  it('holds a burst across both workers to the requests per minute, with leased admissions', async () => {
+    const started = Date.now();
+    const statuses = (await Promise.all(Array.from({ length: 150 }, () => chat(tenants.burstRate)))).map(
+      (answer) => answer.status,
+    );
+    // A bucket of 60 refilling one a second: at most 60 plus what refilled while the burst ran.
+    const refilled = Math.ceil((Date.now() - started) / 1000);
+    const admitted = statuses.filter((status) => status === 200).length;
+    expect(admitted).to.be.at.most(60 + refilled);
+    expect(admitted).to.be.at.least(60);
+    expect(admitted + statuses.filter((status) => status === 429).length).to.equal(150);
   });
 
   it('restarts a killed worker and frees the quota slots its requests held', async () => {

@@ -42,6 +42,7 @@ describe('gateway configuration', () => {
       credentialRefreshMs: 30_000,
       accessLog: 'errors',
       workers: availableParallelism(),
+      quotaLeaseSize: 32,
     });
   });
 
@@ -62,6 +63,7 @@ describe('gateway configuration', () => {
       LUNANEXA_GATEWAY_CREDENTIAL_REFRESH_MS: '2000',
       LUNANEXA_GATEWAY_ACCESS_LOG: 'all',
       LUNANEXA_GATEWAY_WORKERS: '3',
+      LUNANEXA_GATEWAY_QUOTA_LEASE: '8',
     });
     expect(config).to.deep.equal({
       host: '0.0.0.0',
@@ -77,6 +79,7 @@ describe('gateway configuration', () => {
       credentialRefreshMs: 2000,
       accessLog: 'all',
       workers: 3,
+      quotaLeaseSize: 8,
     });
   });
 
@@ -93,6 +96,7 @@ describe('gateway configuration', () => {
       [{ LUNANEXA_GATEWAY_REPLICA_CONCURRENCY: '0' }, 'LUNANEXA_GATEWAY_REPLICA_CONCURRENCY', 'at least 1'],
       [{ LUNANEXA_GATEWAY_QUEUE_PER_REPLICA: '-1' }, 'LUNANEXA_GATEWAY_QUEUE_PER_REPLICA', 'at least 0'],
       [{ LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS: '1' }, 'LUNANEXA_GATEWAY_MAX_QUEUE_WAIT_MS', 'at least 10 ms'],
+      [{ LUNANEXA_GATEWAY_QUOTA_LEASE: '0' }, 'LUNANEXA_GATEWAY_QUOTA_LEASE', 'at least 1'],
       [
         { LUNANEXA_REQUEST_RECORD_RETENTION_HOURS: '0' },
         'LUNANEXA_REQUEST_RECORD_RETENTION_HOURS',

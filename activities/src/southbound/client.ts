@@ -146,7 +146,7 @@ export class SouthboundClient {
   private async requestInSpan(node: SouthboundNode, request: Request): Promise<Envelope> {
     const candidates = this.signer.candidates();
     for (let index = 0; ; index++) {
-      const identity = candidates[index] as ControllerIdentity;
+      const identity = candidates[index];
       try {
         return await this.requestSignedBy(node, request, identity);
       } catch (error) {

@@ -84,7 +84,7 @@ describe('the controller key ring', () => {
   });
 
   it('answers a node that has not added the new key with the previous key during the overlap, naming the new key', () => {
-    const previous = overlap[0] as RingKeyRecord;
+    const previous = overlap[0];
     expect(signingKeyForNode(overlap, ['ed25519:key-1']).keyId).to.equal('ed25519:key-1');
     expect(ringNotice(overlap, previous).next?.keyId).to.equal('ed25519:key-2');
     expect(signingKeyForNode(overlap, ['ed25519:key-1', 'ed25519:key-2']).keyId).to.equal('ed25519:key-2');

@@ -1,4 +1,5 @@
 import {
+  AGENT_HTTP_PATHS,
   ControllerKeysResponseSchema,
   ed25519KeyId,
   isPublishedTestKey,
@@ -25,7 +26,7 @@ export interface PinOutcome {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** The api's unauthenticated list of the controller keys in use (ControllerKeysResponseSchema). */
-export const CONTROLLER_KEYS_PATH = '/agent/v1/controller-keys';
+export const CONTROLLER_KEYS_PATH = AGENT_HTTP_PATHS.controllerKeys;
 
 /**
  * `lunanexa-agent trust-controller-key`: adds the controller key with SSH

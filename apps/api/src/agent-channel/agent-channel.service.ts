@@ -463,20 +463,18 @@ export class AgentChannelService {
   /** The controller keys a node may still trust, for `GET /agent/v1/controller-keys`. */
   controllerKeys(): ControllerKeysResponse {
     return {
-      keys: this.ring
-        .records()
-        .flatMap((key) =>
-          key.state === 'retired'
-            ? []
-            : [
-                {
-                  keyId: key.keyId,
-                  publicKey: key.publicKey,
-                  sshFingerprint: key.sshFingerprint,
-                  state: key.state,
-                },
-              ],
-        ),
+      keys: this.ring.records().flatMap((key) =>
+        key.state === 'retired'
+          ? []
+          : [
+              {
+                keyId: key.keyId,
+                publicKey: key.publicKey,
+                sshFingerprint: key.sshFingerprint,
+                state: key.state,
+              },
+            ],
+      ),
     };
   }
 

@@ -51,6 +51,22 @@ const RING = `{ controllerKeyRing { phase rotationWorkflowId keys { keyId sshFin
 const ANNOUNCE_SECONDS = 6;
 const OVERLAP_SECONDS = 10;
 
+/** Runs the operator CLI (`lunanexa …`) as the local admin; returns its parsed `--json` output. */
+function cli(h: FleetHarness, ...args: string[]): unknown {
+  const done = spawnSync(
+    process.execPath,
+    [join(REPO_ROOT, 'apps/cli/dist/src/main.js'), '--api-url', h.apiUrl, '--json', ...args],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, LUNANEXA_TOKEN_FILE: join(h.controllerDataDir, 'controller', 'admin.token') },
+    },
+  );
+  if (done.status !== 0)
+    throw new Error(`lunanexa ${args.join(' ')} exited ${done.status}: ${done.stderr}${done.stdout}`);
+  return JSON.parse(done.stdout) as unknown;
+}
+
 async function agentHealth(agent: AgentProcess): Promise<Record<string, unknown>> {
   return (await (await fetch(`http://127.0.0.1:${agent.httpPort}/health`)).json()) as Record<string, unknown>;
 }
@@ -278,7 +294,9 @@ describe('controller key rotation: announced, overlapped and retired on real age
     const trust = health['controllerTrust'] as { state: string; recovery: string };
     expect(trust.state).to.equal('untrusted-signer');
     expect(trust.recovery).to.contain(newKey.sshFingerprint);
-    // An operator checks the fingerprint against controllerKeyRing and pins it on the node.
+    // An operator checks the fingerprint the node names against `lunanexa controller-keys list`, then pins it.
+    const listed = cli(h, 'controller-keys', 'list') as { keys: { sshFingerprint: string; state: string }[] };
+    expect(listed.keys.find((k) => k.state === 'current')?.sshFingerprint).to.equal(newKey.sshFingerprint);
     await away.service.kill('SIGTERM');
     const pinned = spawnSync(
       process.execPath,

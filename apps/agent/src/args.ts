@@ -28,7 +28,7 @@ export const AGENT_USAGE = `usage: ${AGENT_PROCESS_NAME} --config <file> [--boot
   untrusted-signer). Trusts the controller key with this SSH fingerprint — fetched from
   <controllerUrl>/agent/v1/controller-keys, or given with --public-key (offline) — by adding it
   to <dataDir>/controller-trust.json. Compare the fingerprint with \`lunanexa controller-keys\`
-  (or the console's Settings) first. Run it while the agent is stopped, then start the agent;
+  first. Run it while the agent is stopped, then start the agent;
   re-enrolling is not needed. Exit codes: 0 trusted (or already), 2 no such key or it is not
   what it says (nothing written), 1 the controller could not be asked.
 `;

@@ -14,6 +14,7 @@ import { RolloutFieldsResolver, RolloutsResolver } from './rollouts/rollouts.res
 import { PrivacyResolver } from './privacy/privacy.resolver';
 import { TenancyResolver } from './tenancy/tenancy.resolver';
 import { SigningResolver } from './signing/signing.resolver';
+import { ControllerKeysResolver } from './controller-keys/controller-keys.resolver';
 import {
   ModelFieldsResolver,
   ModelVersionFieldsResolver,
@@ -45,6 +46,7 @@ export const GRAPHQL_RESOLVERS = [
   PrivacyResolver,
   TenancyResolver,
   SigningResolver,
+  ControllerKeysResolver,
   RegistryResolver,
   ModelFieldsResolver,
   ModelVersionFieldsResolver,

@@ -57,6 +57,7 @@ import {
 import { registerEvaluationCommands } from './commands/evaluation';
 import { registerTenancyCommands } from './commands/tenancy';
 import { registerSigningCommands } from './commands/signing';
+import { registerControllerKeyCommands } from './commands/controller-keys';
 import { registerEvidenceCommands } from './commands/evidence';
 import { pingCommand, type PingOptions } from './commands/ping';
 import {
@@ -496,6 +497,7 @@ function buildProgram(io: CliIo, cliVersion: string, setExitCode: (code: number)
   // -------------------------------------------------------------------------
   registerTenancyCommands(program, { group, leaf, run });
   registerSigningCommands(program, { group, leaf, run });
+  registerControllerKeyCommands(program, { group, leaf, run });
   registerEvidenceCommands(program, { group, leaf, run });
 
   // -------------------------------------------------------------------------

@@ -68,7 +68,7 @@ export function controllerTrustRecovery(args: {
   return (
     `the controller signs with key ${args.signerKeyId} (${fingerprint}), which this agent does not trust: ` +
     'it probably missed a controller key rotation. Verify the fingerprint with the operator ' +
-    '(`lunanexa controller-keys`, or Settings in the console), then run ' +
+    '(`lunanexa controller-keys list`), then run ' +
     `\`lunanexa-agent trust-controller-key --config ${args.configFile ?? CONFIG_PLACEHOLDER} --fingerprint ${fingerprint}\` ` +
     'and restart the agent; re-enrolling is not needed.'
   );

@@ -483,6 +483,47 @@ export interface ControllerIdentity {
   readonly sshFingerprint: string;
 }
 
+/** The controller's key ring and the rotation in progress, if any. */
+export interface ControllerKeyRingView {
+  /** Every recorded key, oldest state change first. */
+  readonly keys: readonly ControllerRingKey[];
+  /** steady, announced (a next key is announced) or overlap (the previous key is still accepted). */
+  readonly phase: string;
+  /** The RotateControllerKey workflow of the rotation in progress. */
+  readonly rotationWorkflowId: string | null;
+  readonly temporalUiUrl: string | null;
+}
+
+/** A controller key rotation that was started (or resumed). */
+export interface ControllerKeyRotation {
+  /** The announced key. */
+  readonly nextKey: ControllerRingKey;
+  /** When the previous key is retired (agents then accept only the new one). */
+  readonly retireAt: string;
+  readonly rotationId: string;
+  /** When the next key starts signing. */
+  readonly switchAt: string;
+  readonly temporalUiUrl: string;
+  readonly workflowId: string;
+}
+
+/** One key of the controller's key ring (public half only). */
+export interface ControllerRingKey {
+  /** For the previous key: when the overlap ends. */
+  readonly acceptUntil: string | null;
+  /** The envelope signature key id agents know it by: 'ed25519:' + base64url(sha256(SSH blob)). */
+  readonly keyId: string;
+  /** 'ssh-ed25519 AAAA…'. */
+  readonly publicKey: string;
+  /** The rotation that brought it in; null for the first key. */
+  readonly rotationId: string | null;
+  /** 'SHA256:…' as ssh-keygen -lf prints it: what an operator compares on a node. */
+  readonly sshFingerprint: string;
+  /** next: announced, agents are adding it, the current key still signs; current: signs; previous: still accepted until acceptUntil; retired: accepted nowhere. */
+  readonly state: string;
+  readonly stateChangedAt: string | null;
+}
+
 export interface CreateAliasInput {
   /** public | internal | confidential | restricted */
   readonly dataClass: string;
@@ -1450,6 +1491,8 @@ export interface Mutation {
   readonly revokeGatewayKey: GatewayKey;
   /** Revokes a signing key: versions it signed fail the deploy gate and the agent with SIGNATURE_INVALID from now on. Idempotent; audited. */
   readonly revokeSigningKey: TrustedSigningKey;
+  /** RotateControllerKey: generates a new controller key, announces it to every agent in signed heartbeat answers and assignments, switches to it after announceSeconds and retires the old key after overlapSeconds more. No node is re-enrolled; one that missed the whole rotation turns ControllerKeyTrusted=False with the command that recovers it. CONFLICT while a rotation is in progress; VALIDATION_FAILED for windows out of range. Audited. */
+  readonly rotateControllerKey: ControllerKeyRotation;
   /** RotateNodeCredential: the agent switches to a new key with no gap, then a new credential is issued. */
   readonly rotateNodeCredential: NodeOperation;
   /** Sets a tenant's data policy (audited with before and after); the gateway applies it within a refresh. */
@@ -1653,6 +1696,10 @@ export interface MutationRevokeGatewayKeyArgs {
 
 export interface MutationRevokeSigningKeyArgs {
   readonly keyId: string;
+}
+
+export interface MutationRotateControllerKeyArgs {
+  readonly input: RotateControllerKeyInput;
 }
 
 export interface MutationRotateNodeCredentialArgs {
@@ -1894,6 +1941,8 @@ export interface Query {
   readonly controlPlaneDigest: ControlPlaneDigestView;
   /** What an agent needs to pin the controller: key id and fingerprint. */
   readonly controllerIdentity: ControllerIdentity;
+  /** The controller's signing keys (public halves) with their states, and the rotation in progress. */
+  readonly controllerKeyRing: ControllerKeyRingView;
   /** Every configured tenant data policy, by tenant id. */
   readonly dataPolicies: readonly DataPolicy[];
   /** A tenant's data policy; the default (configured: false) when nobody set one. */
@@ -2367,6 +2416,15 @@ export interface RolloutReceipt {
   readonly occurredAt: string;
   readonly result: string;
   readonly seq: number;
+}
+
+export interface RotateControllerKeyInput {
+  /** Seconds the next key is announced before it signs (1 s to 30 days; default 1 day). */
+  readonly announceSeconds?: number | null;
+  /** Seconds the previous key stays accepted after the switch (1 s to 90 days; default 7 days). */
+  readonly overlapSeconds?: number | null;
+  /** Why (3-500 characters); audited. */
+  readonly reason: string;
 }
 
 /** A runtime registry record and whether it is on the runtime allowlist. */

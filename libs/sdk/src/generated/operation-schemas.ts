@@ -3,6 +3,17 @@
 
 import { z } from 'zod';
 
+/** Fragment from libs/sdk/graphql/cli/controller-keys.graphql. */
+export const CliControllerRingKeyFragmentSchema = z.object({
+  keyId: z.string(),
+  sshFingerprint: z.string(),
+  publicKey: z.string(),
+  state: z.string(),
+  rotationId: z.string().nullable(),
+  acceptUntil: z.string().nullable(),
+  stateChangedAt: z.string().nullable(),
+});
+
 /** Fragment from libs/sdk/graphql/cli/data-policy.graphql. */
 export const CliDataPolicyFragmentSchema = z.object({
   tenantId: z.string(),
@@ -1085,6 +1096,28 @@ export const ConsoleTenantFragmentSchema = z.object({
   createdAt: z.string(),
   updatedBy: z.string(),
   updatedAt: z.string(),
+});
+
+/** From libs/sdk/graphql/cli/controller-keys.graphql. */
+export const ControllerKeyRingQuerySchema = z.object({
+  controllerKeyRing: z.object({
+    phase: z.string(),
+    rotationWorkflowId: z.string().nullable(),
+    temporalUiUrl: z.string().nullable(),
+    keys: z.array(CliControllerRingKeyFragmentSchema),
+  }),
+});
+
+/** From libs/sdk/graphql/cli/controller-keys.graphql. */
+export const RotateControllerKeyMutationSchema = z.object({
+  rotateControllerKey: z.object({
+    rotationId: z.string(),
+    workflowId: z.string(),
+    temporalUiUrl: z.string(),
+    switchAt: z.string(),
+    retireAt: z.string(),
+    nextKey: CliControllerRingKeyFragmentSchema,
+  }),
 });
 
 /** From libs/sdk/graphql/cli/data-policy.graphql. */

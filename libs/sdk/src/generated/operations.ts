@@ -14,6 +14,17 @@ export interface TypedDocument<TResult, TVariables> {
   readonly types?: { readonly data: TResult; readonly variables: TVariables };
 }
 
+/** Fragment from libs/sdk/graphql/cli/controller-keys.graphql. */
+export type CliControllerRingKeyFragment = {
+  readonly keyId: string;
+  readonly sshFingerprint: string;
+  readonly publicKey: string;
+  readonly state: string;
+  readonly rotationId: string | null;
+  readonly acceptUntil: string | null;
+  readonly stateChangedAt: string | null;
+};
+
 /** Fragment from libs/sdk/graphql/cli/data-policy.graphql. */
 export type CliDataPolicyFragment = {
   readonly tenantId: string;
@@ -1002,6 +1013,90 @@ export type ConsoleTenantFragment = {
   readonly createdAt: string;
   readonly updatedBy: string;
   readonly updatedAt: string;
+};
+
+/** From libs/sdk/graphql/cli/controller-keys.graphql. */
+export type ControllerKeyRingQuery = {
+  readonly controllerKeyRing: {
+    readonly phase: string;
+    readonly rotationWorkflowId: string | null;
+    readonly temporalUiUrl: string | null;
+    readonly keys: readonly CliControllerRingKeyFragment[];
+  };
+};
+
+export type ControllerKeyRingQueryVariables = Record<string, never>;
+
+export const ControllerKeyRingDocument: TypedDocument<
+  ControllerKeyRingQuery,
+  ControllerKeyRingQueryVariables
+> = {
+  operationName: 'ControllerKeyRing',
+  document: `query ControllerKeyRing {
+  controllerKeyRing {
+    phase
+    rotationWorkflowId
+    temporalUiUrl
+    keys {
+      ...CliControllerRingKey
+    }
+  }
+}
+
+fragment CliControllerRingKey on ControllerRingKey {
+  keyId
+  sshFingerprint
+  publicKey
+  state
+  rotationId
+  acceptUntil
+  stateChangedAt
+}`,
+};
+
+/** From libs/sdk/graphql/cli/controller-keys.graphql. */
+export type RotateControllerKeyMutation = {
+  readonly rotateControllerKey: {
+    readonly rotationId: string;
+    readonly workflowId: string;
+    readonly temporalUiUrl: string;
+    readonly switchAt: string;
+    readonly retireAt: string;
+    readonly nextKey: CliControllerRingKeyFragment;
+  };
+};
+
+export type RotateControllerKeyMutationVariables = {
+  readonly input: Schema.RotateControllerKeyInput;
+};
+
+export const RotateControllerKeyDocument: TypedDocument<
+  RotateControllerKeyMutation,
+  RotateControllerKeyMutationVariables
+> = {
+  operationName: 'RotateControllerKey',
+  document: `mutation RotateControllerKey($input: RotateControllerKeyInput!) {
+  rotateControllerKey(input: $input) {
+    rotationId
+    workflowId
+    temporalUiUrl
+    switchAt
+    retireAt
+    nextKey {
+      ...CliControllerRingKey
+    }
+  }
+}
+
+fragment CliControllerRingKey on ControllerRingKey {
+  keyId
+  sshFingerprint
+  publicKey
+  state
+  rotationId
+  acceptUntil
+  stateChangedAt
+}`,
 };
 
 /** From libs/sdk/graphql/cli/data-policy.graphql. */

@@ -44,6 +44,7 @@ import {
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DeploymentSignals } from './deployment-signals';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
@@ -95,6 +96,7 @@ export class AgentChannelService {
   /** Parsed public keys by their text: importing a key costs more than verifying a signature with it. */
   private readonly publicKeys = new Map<string, KeyObject>();
   private readonly renewals: LeaseRenewalBatcher;
+  private readonly deploymentSignals: DeploymentSignals;
 
   constructor(
     /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
@@ -115,6 +117,7 @@ export class AgentChannelService {
       capacity: config.LUNANEXA_AGENT_REPLAY_CAPACITY ?? DEFAULT_AGENT_REPLAY_CAPACITY,
     });
     this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
+    this.deploymentSignals = new DeploymentSignals((workflowId) => this.signalDeployment(workflowId));
     this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
   }
 
@@ -318,7 +321,17 @@ export class AgentChannelService {
   // ---------------------------------------------------------------------------
   // Heartbeats
 
-  async heartbeat(raw: unknown, ids: RequestIds, remoteAddress: string): Promise<Envelope> {
+  /**
+   * `receivedAt` is when the request reached this process (the route takes it before reading the body): the
+   * clock-skew sample compares it with the heartbeat's `sentAt`, so time the request then spent queued here
+   * (a busy event loop, a batch being written) is not mistaken for the node's clock being behind.
+   */
+  async heartbeat(
+    raw: unknown,
+    ids: RequestIds,
+    remoteAddress: string,
+    receivedAt: Date = new Date(),
+  ): Promise<Envelope> {
     const header = EnvelopeHeaderSchema.safeParse(raw);
     const claimedNode = header.success ? header.data.nodeId : null;
     const evidence = {
@@ -380,7 +393,7 @@ export class AgentChannelService {
       changedDeploymentWorkflowIds: readonly string[];
     };
     try {
-      let renewed = await this.renewLease(node, envelope);
+      let renewed = await this.renewLease(node, envelope, receivedAt);
       if (renewed === null && seen !== undefined) {
         // What this process remembered may be stale (another api replica, an operator, the worker): read it.
         this.nodeKeysSeen.delete(node.id);
@@ -400,13 +413,15 @@ export class AgentChannelService {
             ),
           );
         }
-        renewed = await this.renewLease(node, envelope);
+        renewed = await this.renewLease(node, envelope, receivedAt);
       }
       if (renewed === null) this.nodeKeysSeen.delete(node.id);
       const nodeId = node.id;
       outcome =
         renewed ??
-        (await this.db.transaction((manager) => this.applyHeartbeat(manager, nodeId, envelope, ids)));
+        (await this.db.transaction((manager) =>
+          this.applyHeartbeat(manager, nodeId, envelope, ids, receivedAt),
+        ));
     } catch (error) {
       if (error instanceof LunaNexaError)
         return this.refuse('node.heartbeat', ids, `node:${node?.name ?? 'unknown'}`, evidence, error);
@@ -458,6 +473,7 @@ export class AgentChannelService {
   private async renewLease(
     node: NodeKeysRow,
     envelope: Envelope & { type: 'heartbeat' },
+    receivedAt: Date,
   ): Promise<{
     node: HeartbeatAckNode;
     refusalsRecorded: number;
@@ -477,7 +493,7 @@ export class AgentChannelService {
     const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
     const conditions = nextNodeConditions(
       node.conditionsState,
-      heartbeatObservation(heartbeat, now, node.gpuUuids),
+      heartbeatObservation(heartbeat, receivedAt, node.gpuUuids),
     );
     // A condition changing status is audited, which needs the full path's transaction.
     if (nodeConditionTransitions(node.conditionsState, conditions).length > 0) return null;
@@ -510,12 +526,18 @@ export class AgentChannelService {
 
   /**
    * Wakes the workflows of deployments whose replicas just reported something new, once it is committed:
-   * they wait for this instead of re-reading the tables. A lost signal costs only speed (each workflow also
-   * re-reads on a slow timer), so a failure is logged, never retried here.
+   * they wait for this instead of re-reading the tables. Coalesced per workflow (DeploymentSignals). A lost
+   * signal costs only speed (each workflow also re-reads on a slow timer), so a failure is logged, never
+   * retried here.
    */
   private tellDeployments(workflowIds: readonly string[]): void {
-    for (const workflowId of workflowIds) {
-      this.workflows.signal(workflowId, DEPLOYMENT_SIGNALS.replicaObserved, {}).catch((error: unknown) => {
+    this.deploymentSignals.tell(workflowIds);
+  }
+
+  private signalDeployment(workflowId: string): Promise<void> {
+    return this.workflows
+      .signal(workflowId, DEPLOYMENT_SIGNALS.replicaObserved, {})
+      .catch((error: unknown) => {
         // A finished workflow (a stopped deployment) has nothing left to wait for.
         if (error instanceof LunaNexaError && error.code === ErrorCode.NOT_FOUND) return;
         this.logger.warn(
@@ -523,7 +545,6 @@ export class AgentChannelService {
           'replica observation not signalled; the workflow re-reads later',
         );
       });
-    }
   }
 
   private async applyHeartbeat(
@@ -531,6 +552,7 @@ export class AgentChannelService {
     nodeId: string,
     envelope: Envelope & { type: 'heartbeat' },
     ids: RequestIds,
+    receivedAt: Date,
   ): Promise<{
     node: NodeRow;
     refusalsRecorded: number;
@@ -624,7 +646,7 @@ export class AgentChannelService {
       locked.conditionsState,
       heartbeatObservation(
         heartbeat,
-        now,
+        receivedAt,
         locked.inventory.gpus.map((gpu) => gpu.uuid),
       ),
     );

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createHash, randomUUID, verify, type KeyObject } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   DEFAULT_MAX_SKEW_MS,
   ENVELOPE_SCHEMAS,
@@ -34,7 +34,6 @@ import {
   findBootstrapTokenByHash,
   insertPendingNode,
   markBootstrapTokenUsed,
-  recordGpuSample,
   recordNodeHeartbeat,
   findNode,
   findNodeKeys,
@@ -45,6 +44,7 @@ import {
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeploymentSignals } from './deployment-signals';
+import { GpuSampleWriter } from './gpu-sample-writer';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKey } from '../auth';
@@ -82,7 +82,7 @@ function peekBody(raw: unknown): Record<string, unknown> {
  * changes nothing.
  */
 @Injectable()
-export class AgentChannelService {
+export class AgentChannelService implements OnApplicationShutdown {
   private readonly replayGuard: ReplayGuard;
   private readonly controllerKeyId: string;
   /** Nodes whose EnrollNode workflow this process has seen started; saves a Temporal call per heartbeat. */
@@ -97,6 +97,7 @@ export class AgentChannelService {
   private readonly publicKeys = new Map<string, KeyObject>();
   private readonly renewals: LeaseRenewalBatcher;
   private readonly deploymentSignals: DeploymentSignals;
+  private readonly gpuSamples: GpuSampleWriter;
 
   constructor(
     /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
@@ -117,8 +118,14 @@ export class AgentChannelService {
       capacity: config.LUNANEXA_AGENT_REPLAY_CAPACITY ?? DEFAULT_AGENT_REPLAY_CAPACITY,
     });
     this.controllerKeyId = ed25519KeyId(controllerKey.publicKey);
+    this.gpuSamples = new GpuSampleWriter(db, logger);
     this.deploymentSignals = new DeploymentSignals((workflowId) => this.signalDeployment(workflowId));
     this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
+  }
+
+  /** GPU samples still gathering go out before the pools close. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.gpuSamples.flush();
   }
 
   private publicKey(text: string): KeyObject {
@@ -430,10 +437,12 @@ export class AgentChannelService {
     const current = outcome.node;
     this.announcer.changed(current.id);
     this.tellDeployments(outcome.changedDeploymentWorkflowIds);
-    // The console's GPU charts: persistence keeps at most one sample per node per 15 s; the ack does not wait.
-    recordGpuSample(this.db, current.id, new Date(), envelope.body.heartbeat.gpuTelemetry).catch(
-      (error: unknown) => this.logger.warn({ err: error, nodeId: current.id }, 'GPU sample not recorded'),
-    );
+    // The console's GPU charts: at most one sample per node per 15 s, written in batches; the ack does not wait.
+    this.gpuSamples.add({
+      nodeId: current.id,
+      at: new Date(),
+      telemetry: envelope.body.heartbeat.gpuTelemetry,
+    });
     if (
       (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') &&
       !this.enrollWorkflowsKnown.has(current.id)

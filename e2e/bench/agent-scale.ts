@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   AgentSimulator,
   FleetHarness,
@@ -116,6 +117,73 @@ function serverPercentiles(
     return le === Infinity ? Infinity : le * 1000;
   };
   return { requests: total, p50UpToMs: upTo(50), p95UpToMs: upTo(95), p99UpToMs: upTo(99) };
+}
+
+/** What the api's default process metrics say (prom-client: the event-loop delay figures cover the time since the previous scrape). */
+async function apiRuntime(
+  apiUrl: string,
+): Promise<{ lagP50Ms: number; lagP99Ms: number; lagMaxMs: number; gcSeconds: number; gcCount: number }> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  const gauge = (name: string): number => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+    return line === undefined ? NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+  const summed = (name: string): number =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+      .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  const ms = (seconds: number): number => Math.round(seconds * 1e4) / 10;
+  return {
+    lagP50Ms: ms(gauge('lunanexa_nodejs_eventloop_lag_p50_seconds')),
+    lagP99Ms: ms(gauge('lunanexa_nodejs_eventloop_lag_p99_seconds')),
+    lagMaxMs: ms(gauge('lunanexa_nodejs_eventloop_lag_max_seconds')),
+    gcSeconds: summed('lunanexa_nodejs_gc_duration_seconds_sum'),
+    gcCount: summed('lunanexa_nodejs_gc_duration_seconds_count'),
+  };
+}
+
+/**
+ * Where a round trip can wait besides the wire: event-loop delay of the api
+ * (its own histogram, since the scrape at the window's start) and of this
+ * process (the simulated agents: a late timer or callback here is part of
+ * every round trip it measures), and the api's GC time in the window.
+ */
+async function withEventLoops<T>(
+  apiUrl: string,
+  run: () => Promise<T>,
+  windowSecondsOf: (value: T) => number,
+): Promise<{ value: T; eventLoop: Record<string, unknown> }> {
+  const before = await apiRuntime(apiUrl);
+  const simulator = monitorEventLoopDelay({ resolution: 10 });
+  simulator.enable();
+  try {
+    const value = await run();
+    simulator.disable();
+    const after = await apiRuntime(apiUrl);
+    const seconds = windowSecondsOf(value);
+    const ms = (ns: number): number => Math.round(ns / 1e5) / 10;
+    return {
+      value,
+      eventLoop: {
+        api: {
+          delayP50Ms: after.lagP50Ms,
+          delayP99Ms: after.lagP99Ms,
+          delayMaxMs: after.lagMaxMs,
+          gcMsPerSecond: Math.round(((after.gcSeconds - before.gcSeconds) * 1e4) / seconds) / 10,
+          gcPauses: after.gcCount - before.gcCount,
+        },
+        simulatedAgents: {
+          delayP50Ms: ms(simulator.percentile(50)),
+          delayP99Ms: ms(simulator.percentile(99)),
+          delayMaxMs: ms(simulator.max),
+        },
+        note: 'event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) over the window: the api’s from its own metrics, the simulated agents’ (this process) measured here; api GC time from its metrics',
+      },
+    };
+  } finally {
+    simulator.disable();
+  }
 }
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ; 100 on Linux). */
@@ -260,16 +328,22 @@ async function main(): Promise<void> {
     const steady = await withLoad(() =>
       withCpu(
         h,
-        async () => {
-          await sleep(STEADY_SECONDS * 1000);
-          return sim.stats();
-        },
-        (stats) => stats,
+        () =>
+          withEventLoops(
+            h.apiUrl,
+            async () => {
+              await sleep(STEADY_SECONDS * 1000);
+              return sim.stats();
+            },
+            (stats) => stats.windowSeconds,
+          ),
+        ({ value }) => value,
       ),
     );
     const serverSide = serverPercentiles(serverBefore, await heartbeatBuckets(h.apiUrl));
     log(`api-side heartbeat handling: ${JSON.stringify(serverSide)}`);
-    log(`steady heartbeats: ${JSON.stringify(steady.value.value)}`);
+    log(`steady heartbeats: ${JSON.stringify(steady.value.value.value)}`);
+    log(`steady event loops: ${JSON.stringify(steady.value.value.eventLoop)}`);
     log(`steady cpu: ${JSON.stringify(steady.value.cpu)}`);
 
     // 3. ~100 replicas on ~10 nodes, those nodes lost at once.
@@ -312,9 +386,17 @@ async function main(): Promise<void> {
     const victimIds = victims.map((v) => v.id);
 
     sim.resetStats();
-    const killedAt = Date.now();
-    const measured = await withLoad(() => withCpu(h, recover, (value) => value.heartbeatsDuringRecovery));
+    // Set when the kill starts (after the window's first metrics scrape).
+    let killedAt = Date.now();
+    const measured = await withLoad(() =>
+      withCpu(
+        h,
+        () => withEventLoops(h.apiUrl, recover, (value) => value.heartbeatsDuringRecovery.windowSeconds),
+        ({ value }) => value.heartbeatsDuringRecovery,
+      ),
+    );
     async function recover() {
+      killedAt = Date.now();
       await sim.kill(victims.map((v) => v.name));
       const detectedAt = new Map<string, number>();
       const detection = (async () => {
@@ -380,10 +462,11 @@ async function main(): Promise<void> {
     }
     const loss = {
       value: {
-        ...measured.value.value,
+        ...measured.value.value.value,
         heartbeatsDuringRecovery: {
-          ...measured.value.value.heartbeatsDuringRecovery,
+          ...measured.value.value.value.heartbeatsDuringRecovery,
           cpu: measured.value.cpu,
+          eventLoop: measured.value.value.eventLoop,
         },
       },
       loadAverage1m: measured.loadAverage1m,
@@ -424,7 +507,8 @@ async function main(): Promise<void> {
       },
       enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },
       heartbeats: {
-        ...steady.value.value,
+        ...steady.value.value.value,
+        eventLoop: steady.value.value.eventLoop,
         cpu: {
           ...steady.value.cpu,
           note: 'average cores each component used over the steady window, and CPU ms per acked heartbeat (user + system from /proc); the machine is shared, so what the others use is not here',

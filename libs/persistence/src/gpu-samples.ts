@@ -40,6 +40,13 @@ export interface GpuSample {
  */
 const lastWrittenMs = new Map<string, number>();
 
+/** One node's GPU figures as one heartbeat reported them, at the time it was received. */
+export interface GpuSampleInput {
+  readonly nodeId: string;
+  readonly at: Date;
+  readonly telemetry: readonly GpuTelemetry[];
+}
+
 /**
  * Records the node's GPU figures as a sample unless the node has one less
  * than GPU_SAMPLE_INTERVAL_SECONDS from `at` (either side: a late write from a
@@ -52,33 +59,60 @@ export async function recordGpuSample(
   at: Date,
   telemetry: readonly GpuTelemetry[],
 ): Promise<boolean> {
-  if (telemetry.length === 0) return false;
+  return (await recordGpuSamples(q, [{ nodeId, at, telemetry }])) > 0;
+}
+
+/** Whether a sample of this node at `at` may be due (this process wrote none within the interval). */
+export function gpuSampleDue(nodeId: string, at: Date): boolean {
   const last = lastWrittenMs.get(nodeId);
-  const intervalMs = GPU_SAMPLE_INTERVAL_SECONDS * 1000;
-  if (last !== undefined && at.getTime() - last < intervalMs && at.getTime() >= last) return false;
-  const gpus: GpuSamplePoint[] = telemetry.map((gpu) => ({
-    uuid: gpu.uuid,
-    index: gpu.index ?? null,
-    utilizationPercent: gpu.utilizationPercent,
-    memoryUsedBytes: gpu.memoryUsedBytes ?? null,
-    memoryTotalBytes: gpu.memoryTotalBytes ?? null,
-    temperatureCelsius: gpu.temperatureCelsius,
-    powerWatts: gpu.powerWatts,
+  return (
+    last === undefined || at.getTime() - last >= GPU_SAMPLE_INTERVAL_SECONDS * 1000 || at.getTime() < last
+  );
+}
+
+/**
+ * recordGpuSample for several nodes in one statement (one commit however
+ * many nodes' samples fell due together); a node given twice keeps its last
+ * input. Resolves to how many samples it wrote.
+ */
+export async function recordGpuSamples(q: Queryable, inputs: readonly GpuSampleInput[]): Promise<number> {
+  const latest = new Map<string, GpuSampleInput>();
+  for (const input of inputs) {
+    if (input.telemetry.length === 0 || !gpuSampleDue(input.nodeId, input.at)) continue;
+    latest.set(input.nodeId, input);
+  }
+  if (latest.size === 0) return 0;
+  const rows = [...latest.values()].map((input) => ({
+    node_id: input.nodeId,
+    at: input.at.toISOString(),
+    gpus: input.telemetry.map((gpu): GpuSamplePoint => ({
+      uuid: gpu.uuid,
+      index: gpu.index ?? null,
+      utilizationPercent: gpu.utilizationPercent,
+      memoryUsedBytes: gpu.memoryUsedBytes ?? null,
+      memoryTotalBytes: gpu.memoryTotalBytes ?? null,
+      temperatureCelsius: gpu.temperatureCelsius,
+      powerWatts: gpu.powerWatts,
+    })),
   }));
   const raw = await q.query<unknown>(
     `INSERT INTO gpu_samples (node_id, sampled_at, gpus)
-       SELECT $1, $2, $3::jsonb
+       SELECT s.node_id, s.at, s.gpus
+         FROM jsonb_to_recordset($1::jsonb) AS s(node_id text, at timestamptz, gpus jsonb)
         WHERE NOT EXISTS (
-          SELECT 1 FROM gpu_samples
-           WHERE node_id = $1 AND sampled_at > $2::timestamptz - make_interval(secs => $4)
-             AND sampled_at < $2::timestamptz + make_interval(secs => $4))
+          SELECT 1 FROM gpu_samples g
+           WHERE g.node_id = s.node_id AND g.sampled_at > s.at - make_interval(secs => $2)
+             AND g.sampled_at < s.at + make_interval(secs => $2))
      ON CONFLICT DO NOTHING
-     RETURNING 1`,
-    [nodeId, at, JSON.stringify(gpus), GPU_SAMPLE_INTERVAL_SECONDS],
+     RETURNING node_id`,
+    [JSON.stringify(rows), GPU_SAMPLE_INTERVAL_SECONDS],
   );
-  const written = returnedRows<unknown>(raw).length > 0;
-  if (written && at.getTime() > (last ?? 0)) lastWrittenMs.set(nodeId, at.getTime());
-  return written;
+  const written = returnedRows<{ node_id: string }>(raw);
+  for (const { node_id: nodeId } of written) {
+    const at = latest.get(nodeId)?.at.getTime() ?? 0;
+    if (at > (lastWrittenMs.get(nodeId) ?? 0)) lastWrittenMs.set(nodeId, at);
+  }
+  return written.length;
 }
 
 /** The node's samples from `since` on, oldest first. */

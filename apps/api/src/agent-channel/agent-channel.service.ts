@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createHash, randomUUID, verify, type KeyObject } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   DEFAULT_MAX_SKEW_MS,
   ENVELOPE_SCHEMAS,
@@ -41,7 +41,6 @@ import {
   findBootstrapTokenByHash,
   insertPendingNode,
   markBootstrapTokenUsed,
-  recordGpuSample,
   recordNodeHeartbeat,
   findNode,
   findNodeKeys,
@@ -51,6 +50,8 @@ import {
   type NodeRow,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DeploymentSignals } from './deployment-signals';
+import { GpuSampleWriter } from './gpu-sample-writer';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKeyRing, type HeldRingKey } from '../auth';
@@ -88,7 +89,7 @@ function peekBody(raw: unknown): Record<string, unknown> {
  * changes nothing.
  */
 @Injectable()
-export class AgentChannelService {
+export class AgentChannelService implements OnApplicationShutdown {
   private readonly replayGuard: ReplayGuard;
   /** Nodes whose EnrollNode workflow this process has seen started; saves a Temporal call per heartbeat. */
   private readonly enrollWorkflowsKnown = new Set<string>();
@@ -101,6 +102,8 @@ export class AgentChannelService {
   /** Parsed public keys by their text: importing a key costs more than verifying a signature with it. */
   private readonly publicKeys = new Map<string, KeyObject>();
   private readonly renewals: LeaseRenewalBatcher;
+  private readonly deploymentSignals: DeploymentSignals;
+  private readonly gpuSamples: GpuSampleWriter;
 
   constructor(
     /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
@@ -120,7 +123,14 @@ export class AgentChannelService {
       windowMs: DEFAULT_MAX_SKEW_MS,
       capacity: config.LUNANEXA_AGENT_REPLAY_CAPACITY ?? DEFAULT_AGENT_REPLAY_CAPACITY,
     });
+    this.gpuSamples = new GpuSampleWriter(db, logger);
+    this.deploymentSignals = new DeploymentSignals((workflowId) => this.signalDeployment(workflowId));
     this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
+  }
+
+  /** GPU samples still gathering go out before the pools close. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.gpuSamples.flush();
   }
 
   private publicKey(text: string): KeyObject {
@@ -320,7 +330,17 @@ export class AgentChannelService {
   // ---------------------------------------------------------------------------
   // Heartbeats
 
-  async heartbeat(raw: unknown, ids: RequestIds, remoteAddress: string): Promise<Envelope> {
+  /**
+   * `receivedAt` is when the request reached this process (the route takes it before reading the body): the
+   * clock-skew sample compares it with the heartbeat's `sentAt`, so time the request then spent queued here
+   * (a busy event loop, a batch being written) is not mistaken for the node's clock being behind.
+   */
+  async heartbeat(
+    raw: unknown,
+    ids: RequestIds,
+    remoteAddress: string,
+    receivedAt: Date = new Date(),
+  ): Promise<Envelope> {
     const header = EnvelopeHeaderSchema.safeParse(raw);
     const claimedNode = header.success ? header.data.nodeId : null;
     const evidence = {
@@ -382,7 +402,7 @@ export class AgentChannelService {
       changedDeploymentWorkflowIds: readonly string[];
     };
     try {
-      let renewed = await this.renewLease(node, envelope);
+      let renewed = await this.renewLease(node, envelope, receivedAt);
       if (renewed === null && seen !== undefined) {
         // What this process remembered may be stale (another api replica, an operator, the worker): read it.
         this.nodeKeysSeen.delete(node.id);
@@ -402,13 +422,15 @@ export class AgentChannelService {
             ),
           );
         }
-        renewed = await this.renewLease(node, envelope);
+        renewed = await this.renewLease(node, envelope, receivedAt);
       }
       if (renewed === null) this.nodeKeysSeen.delete(node.id);
       const nodeId = node.id;
       outcome =
         renewed ??
-        (await this.db.transaction((manager) => this.applyHeartbeat(manager, nodeId, envelope, ids)));
+        (await this.db.transaction((manager) =>
+          this.applyHeartbeat(manager, nodeId, envelope, ids, receivedAt),
+        ));
     } catch (error) {
       if (error instanceof LunaNexaError)
         return this.refuse('node.heartbeat', ids, `node:${node?.name ?? 'unknown'}`, evidence, error);
@@ -417,10 +439,12 @@ export class AgentChannelService {
     const current = outcome.node;
     this.announcer.changed(current.id);
     this.tellDeployments(outcome.changedDeploymentWorkflowIds);
-    // The console's GPU charts: persistence keeps at most one sample per node per 15 s; the ack does not wait.
-    recordGpuSample(this.db, current.id, new Date(), envelope.body.heartbeat.gpuTelemetry).catch(
-      (error: unknown) => this.logger.warn({ err: error, nodeId: current.id }, 'GPU sample not recorded'),
-    );
+    // The console's GPU charts: at most one sample per node per 15 s, written in batches; the ack does not wait.
+    this.gpuSamples.add({
+      nodeId: current.id,
+      at: new Date(),
+      telemetry: envelope.body.heartbeat.gpuTelemetry,
+    });
     if (
       (current.lifecycle === 'Pending' || current.lifecycle === 'Approved') &&
       !this.enrollWorkflowsKnown.has(current.id)
@@ -492,6 +516,7 @@ export class AgentChannelService {
   private async renewLease(
     node: NodeKeysRow,
     envelope: Envelope & { type: 'heartbeat' },
+    receivedAt: Date,
   ): Promise<{
     node: HeartbeatAckNode;
     refusalsRecorded: number;
@@ -511,7 +536,7 @@ export class AgentChannelService {
     const leaseExpiresAt = new Date(now.getTime() + this.config.LUNANEXA_NODE_LEASE_SECONDS * 1000);
     const conditions = nextNodeConditions(
       node.conditionsState,
-      heartbeatObservation(heartbeat, now, node.gpuUuids, this.keyTrust(envelope.body)),
+      heartbeatObservation(heartbeat, receivedAt, node.gpuUuids, this.keyTrust(envelope.body)),
     );
     // A condition changing status is audited, which needs the full path's transaction.
     if (nodeConditionTransitions(node.conditionsState, conditions).length > 0) return null;
@@ -544,12 +569,18 @@ export class AgentChannelService {
 
   /**
    * Wakes the workflows of deployments whose replicas just reported something new, once it is committed:
-   * they wait for this instead of re-reading the tables. A lost signal costs only speed (each workflow also
-   * re-reads on a slow timer), so a failure is logged, never retried here.
+   * they wait for this instead of re-reading the tables. Coalesced per workflow (DeploymentSignals). A lost
+   * signal costs only speed (each workflow also re-reads on a slow timer), so a failure is logged, never
+   * retried here.
    */
   private tellDeployments(workflowIds: readonly string[]): void {
-    for (const workflowId of workflowIds) {
-      this.workflows.signal(workflowId, DEPLOYMENT_SIGNALS.replicaObserved, {}).catch((error: unknown) => {
+    this.deploymentSignals.tell(workflowIds);
+  }
+
+  private signalDeployment(workflowId: string): Promise<void> {
+    return this.workflows
+      .signal(workflowId, DEPLOYMENT_SIGNALS.replicaObserved, {})
+      .catch((error: unknown) => {
         // A finished workflow (a stopped deployment) has nothing left to wait for.
         if (error instanceof LunaNexaError && error.code === ErrorCode.NOT_FOUND) return;
         this.logger.warn(
@@ -557,7 +588,6 @@ export class AgentChannelService {
           'replica observation not signalled; the workflow re-reads later',
         );
       });
-    }
   }
 
   private async applyHeartbeat(
@@ -565,6 +595,7 @@ export class AgentChannelService {
     nodeId: string,
     envelope: Envelope & { type: 'heartbeat' },
     ids: RequestIds,
+    receivedAt: Date,
   ): Promise<{
     node: NodeRow;
     refusalsRecorded: number;
@@ -658,7 +689,7 @@ export class AgentChannelService {
       locked.conditionsState,
       heartbeatObservation(
         heartbeat,
-        now,
+        receivedAt,
         locked.inventory.gpus.map((gpu) => gpu.uuid),
         this.keyTrust(envelope.body),
       ),

@@ -61,9 +61,10 @@ export function answerHeartbeatsFirst(
       for (const listener of others) listener(req, res);
       return;
     }
+    const receivedAt = new Date();
     const run = (index: number): void => {
       const step = middleware[index];
-      if (step === undefined) readAndAnswer(channel, logger, req, res);
+      if (step === undefined) readAndAnswer(channel, logger, req, res, receivedAt);
       else step(req, res, () => run(index + 1));
     };
     run(0);
@@ -75,12 +76,13 @@ function readAndAnswer(
   logger: Logger,
   req: IncomingMessage,
   res: ServerResponse,
+  receivedAt: Date,
 ): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('error', () => undefined);
   req.on('end', () => {
-    void answer(channel, logger, req, res, Buffer.concat(chunks).toString('utf8'));
+    void answer(channel, logger, req, res, Buffer.concat(chunks).toString('utf8'), receivedAt);
   });
 }
 
@@ -90,6 +92,7 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   text: string,
+  receivedAt: Date,
 ): Promise<void> {
   try {
     let body: unknown;
@@ -101,7 +104,7 @@ async function answer(
     } catch {
       throw new LunaNexaError(ErrorCode.MALFORMED_REQUEST, 'request body is not valid JSON');
     }
-    const ack = await channel.heartbeat(body, requestIdsOf(req), remoteAddressOf(req));
+    const ack = await channel.heartbeat(body, requestIdsOf(req), remoteAddressOf(req), receivedAt);
     const payload = JSON.stringify(ack);
     res.statusCode = 200;
     res.setHeader('content-type', 'application/json; charset=utf-8');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { GraphqlOperations as Operations } from '@lunanexa/sdk';
 import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import type { CommandContext } from '../context';
+import type { CommandRegistrars } from './registration';
 import { ExitCode, usageError } from '../errors';
 import { formatFields, formatTable, writeJson } from '../output';
 
@@ -81,15 +82,9 @@ export async function controllerKeysRotateCommand(
   return ExitCode.OK;
 }
 
-type Run = <A extends unknown[]>(
-  work: (ctx: CommandContext, ...args: A) => Promise<number>,
-) => (this: Command, ...args: A) => Promise<void>;
-type Group = (parent: Command, name: string, description: string) => Command;
-type Leaf = (parent: Command, nameAndArgs: string) => Command;
-
 export function registerControllerKeyCommands(
   program: Command,
-  { group, leaf, run }: { group: Group; leaf: Leaf; run: Run },
+  { group, leaf, run }: CommandRegistrars,
 ): void {
   const keys = group(
     program,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
+import type { CommandRegistrars } from './registration';
 import { ErrorCode } from '@lunanexa/contracts';
 import { GraphqlOperations as Operations } from '@lunanexa/sdk';
 import * as Results from '@lunanexa/sdk/graphql-result-schemas';
@@ -428,17 +429,8 @@ export async function evalCompareCommand(
   return comparison.regressed ? ExitCode.FAILURE : ExitCode.OK;
 }
 
-type Leaf = (parent: Command, nameAndArgs: string) => Command;
-type Group = (parent: Command, name: string, description: string) => Command;
-type Run = <A extends unknown[]>(
-  work: (ctx: CommandContext, ...args: A) => Promise<number>,
-) => (this: Command, ...args: A) => Promise<void>;
-
 /** `lunanexa eval …`, registered on the program by cli.ts with its shared helpers. */
-export function registerEvaluationCommands(
-  program: Command,
-  { group, leaf, run }: { group: Group; leaf: Leaf; run: Run },
-): void {
+export function registerEvaluationCommands(program: Command, { group, leaf, run }: CommandRegistrars): void {
   const evaluation = group(program, 'eval', 'evaluation suites, benchmark profiles, runs and comparisons');
   const suite = group(evaluation, 'suite', 'evaluation suites: prompts with graders');
   leaf(suite, 'create')

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { CommandRegistrars } from './registration';
 import { ErrorCode } from '@lunanexa/contracts';
 import { GraphqlOperations as Operations } from '@lunanexa/sdk';
 import * as Results from '@lunanexa/sdk/graphql-result-schemas';
@@ -494,12 +495,6 @@ export async function runtimeAllowCommand(
 
 // ---------------------------------------------------------------------------- wiring
 
-type Leaf = (parent: Command, nameAndArgs: string) => Command;
-type Group = (parent: Command, name: string, description: string) => Command;
-type Run = <A extends unknown[]>(
-  work: (ctx: CommandContext, ...args: A) => Promise<number>,
-) => (this: Command, ...args: A) => Promise<void>;
-
 /**
  * Registry commands, registered by cli.ts with its shared helpers. `model`
  * is the group cli.ts already holds (its `register` is the fake-runtime
@@ -508,7 +503,7 @@ type Run = <A extends unknown[]>(
 export function registerRegistryCommands(
   program: Command,
   model: Command,
-  { group, leaf, run }: { group: Group; leaf: Leaf; run: Run },
+  { group, leaf, run }: CommandRegistrars,
 ): void {
   leaf(model, 'create <name>')
     .description('create a model (a name; its versions come with model-version create)')

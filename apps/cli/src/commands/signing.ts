@@ -11,6 +11,7 @@ import { GraphqlOperations as Operations } from '@lunanexa/sdk';
 import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import type { CommandContext } from '../context';
+import type { CommandRegistrars } from './registration';
 import { ExitCode, usageError } from '../errors';
 import { formatFields, formatTable, writeJson } from '../output';
 
@@ -179,16 +180,7 @@ export async function tenantSigningPolicyCommand(
   return ExitCode.OK;
 }
 
-type Run = <A extends unknown[]>(
-  work: (ctx: CommandContext, ...args: A) => Promise<number>,
-) => (this: Command, ...args: A) => Promise<void>;
-type Group = (parent: Command, name: string, description: string) => Command;
-type Leaf = (parent: Command, nameAndArgs: string) => Command;
-
-export function registerSigningCommands(
-  program: Command,
-  { group, leaf, run }: { group: Group; leaf: Leaf; run: Run },
-): void {
+export function registerSigningCommands(program: Command, { group, leaf, run }: CommandRegistrars): void {
   const key = group(
     program,
     'signing-key',

@@ -15,6 +15,7 @@ import * as Results from '@lunanexa/sdk/graphql-result-schemas';
 import { z } from 'zod';
 import { collect, parseName, parseWholeNumber } from '../arguments';
 import type { CommandContext } from '../context';
+import type { CommandRegistrars } from './registration';
 import { CliError, ExitCode, usageError } from '../errors';
 import { UNKNOWN, formatFields, formatInstant, formatTable, writeJson } from '../output';
 
@@ -336,12 +337,6 @@ export async function gatewayKeyRevokeCommand(ctx: CommandContext, id: string): 
   return ExitCode.OK;
 }
 
-type Run = <A extends unknown[]>(
-  work: (ctx: CommandContext, ...args: A) => Promise<number>,
-) => (this: Command, ...args: A) => Promise<void>;
-type Group = (parent: Command, name: string, description: string) => Command;
-type Leaf = (parent: Command, nameAndArgs: string) => Command;
-
 const QUOTA_HELP = {
   requestsPerMinute: `requests per minute, ${QUOTA_BOUNDS.requestsPerMinute.min}-${QUOTA_BOUNDS.requestsPerMinute.max}, or unlimited`,
   tokensPerMinute: `prompt + completion tokens per minute, ${QUOTA_BOUNDS.tokensPerMinute.min}-${QUOTA_BOUNDS.tokensPerMinute.max}, or unlimited`,
@@ -355,10 +350,7 @@ function withQuotaOptions(command: Command, when: string): Command {
     .option('--max-concurrent <n|unlimited>', `${QUOTA_HELP.maxConcurrent}${when}`);
 }
 
-export function registerTenancyCommands(
-  program: Command,
-  { group, leaf, run }: { group: Group; leaf: Leaf; run: Run },
-): void {
+export function registerTenancyCommands(program: Command, { group, leaf, run }: CommandRegistrars): void {
   const tenant = group(
     program,
     'tenant',

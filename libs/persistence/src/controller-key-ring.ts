@@ -83,11 +83,13 @@ export function describeControllerKey(publicKey: KeyObject): ControllerKeyDescri
 }
 
 /**
- * Records the key a process started with. A ring without a current key (a new
- * installation) makes it current; otherwise it is only described (ids filled
- * in) and its last sighting noted: starting with a key never makes it sign
- * instead of the ring's current one. Two processes starting together race on
- * the one-current index; the loser's update matches nothing.
+ * Records the key a process started with. A ring without a live key (a new
+ * installation) makes it current; a key already in the ring is only described
+ * (ids filled in, last sighting noted). Any other key is not recorded at all:
+ * starting with a key never makes it sign instead of the ring's current one
+ * (ControllerKeyRing.open then refuses the process). Two processes starting
+ * together on an empty ring race on the one-current index; the loser's insert
+ * fails with 23505 and changes nothing.
  */
 export async function recordControllerKey(
   q: Queryable,
@@ -95,25 +97,26 @@ export async function recordControllerKey(
   at: Date,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO controller_keys (fingerprint, public_key, first_seen_at, last_seen_at, key_id, ssh_fingerprint,
-                                  openssh_public_key)
-     VALUES ($1, $2, $3, $3, $4, $5, $6)
-     ON CONFLICT (fingerprint) DO UPDATE
-        SET last_seen_at = EXCLUDED.last_seen_at,
-            key_id = EXCLUDED.key_id,
-            ssh_fingerprint = EXCLUDED.ssh_fingerprint,
-            openssh_public_key = EXCLUDED.openssh_public_key
-      WHERE controller_keys.public_key = EXCLUDED.public_key`,
+    `UPDATE controller_keys
+        SET last_seen_at = $3, key_id = $4, ssh_fingerprint = $5, openssh_public_key = $6
+      WHERE fingerprint = $1 AND public_key = $2`,
     [key.fingerprint, key.publicKeyPem, at, key.keyId, key.sshFingerprint, key.publicKey],
   );
   try {
     await q.query(
-      `UPDATE controller_keys SET state = 'current', state_changed_at = $2
-        WHERE fingerprint = $1 AND NOT EXISTS (SELECT 1 FROM controller_keys WHERE state <> 'retired')`,
-      [key.fingerprint, at],
+      `INSERT INTO controller_keys (fingerprint, public_key, first_seen_at, last_seen_at, key_id, ssh_fingerprint,
+                                    openssh_public_key, state, state_changed_at)
+       SELECT $1, $2, $3, $3, $4, $5, $6, 'current', $3
+        WHERE NOT EXISTS (SELECT 1 FROM controller_keys WHERE state <> 'retired')
+       ON CONFLICT (fingerprint) DO UPDATE SET state = 'current', state_changed_at = EXCLUDED.state_changed_at
+        WHERE controller_keys.public_key = EXCLUDED.public_key`,
+      [key.fingerprint, key.publicKeyPem, at, key.keyId, key.sshFingerprint, key.publicKey],
     );
   } catch (error) {
-    if ((error as { code?: string }).code !== '23505') throw error;
+    const code =
+      (error as { code?: string; driverError?: { code?: string } }).driverError?.code ??
+      (error as { code?: string }).code;
+    if (code !== '23505') throw error;
   }
 }
 
@@ -162,9 +165,12 @@ export async function activateControllerKey(
 
 /** The end of the overlap: the previous key is retired. True when it retired one now. */
 export async function retirePreviousControllerKey(q: Queryable, at: Date): Promise<boolean> {
+  // Through a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count], not the rows.
   const rows = await q.query<Raw[]>(
-    `UPDATE controller_keys SET state = 'retired', accept_until = NULL, state_changed_at = $1
-      WHERE state = 'previous' RETURNING fingerprint`,
+    `WITH retired AS (
+       UPDATE controller_keys SET state = 'retired', accept_until = NULL, state_changed_at = $1
+        WHERE state = 'previous' RETURNING fingerprint)
+     SELECT fingerprint FROM retired`,
     [at],
   );
   return rows.length > 0;

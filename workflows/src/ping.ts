@@ -3,7 +3,9 @@ import type { PingWorkflowInput, PingWorkflowResult } from '@lunanexa/contracts'
 import type { Activities } from '@lunanexa/activities';
 
 const { recordPing } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  // One insert and one receipt take milliseconds; the timeout is how soon an attempt on a worker that died is
+  // tried again on another, and the api waits 30 s for the whole ping.
+  startToCloseTimeout: '8 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 

@@ -120,26 +120,35 @@ describe('lunanexa-agent crash safety (kill -9)', function () {
     );
     const assignment = fakeAssignment({ modelVersion });
     const target = { sshPort, hostKeyFingerprint: first.ssh?.hostKeyFingerprint } as SshTestAgent;
-    const client = await connect(target, {
-      privateKey: controller.sshPrivateKey,
-      authHandler: ['publickey'],
-    });
-    try {
-      const stream = await openProtocol(client);
-      const put = signedPut(controller, assignment);
-      stream.send(put);
-      const ack = verifyEnvelope(
-        new Map([[first.nodeKeyId as string, nodePublicKey(dataDir)]]),
-        await stream.next(),
-        {
-          now: new Date(),
-          nodeId: NODE_NAME,
-        },
-      );
-      expect(ack.type).to.equal('assignment.ack');
-    } finally {
-      client.end();
-    }
+    // The SSH port listens before the agent serves the protocol (it closes channels "still starting" until then).
+    const ack = await eventually(
+      async () => {
+        const client = await connect(target, {
+          privateKey: controller.sshPrivateKey,
+          authHandler: ['publickey'],
+        });
+        try {
+          const stream = await openProtocol(client);
+          stream.send(signedPut(controller, assignment));
+          return verifyEnvelope(
+            new Map([[first.nodeKeyId as string, nodePublicKey(dataDir)]]),
+            await stream.next(),
+            {
+              now: new Date(),
+              nodeId: NODE_NAME,
+            },
+          );
+        } catch (error: unknown) {
+          if (error instanceof Error && error.message === 'channel closed') return undefined;
+          throw error;
+        } finally {
+          client.end();
+        }
+      },
+      15_000,
+      'the agent serving the protocol channel',
+    );
+    expect(ack.type).to.equal('assignment.ack');
 
     const ready = await eventually(
       async () => {

@@ -90,7 +90,7 @@ const ACTION_LABELS: Readonly<Record<OperatorAction, (username: string) => strin
     QueryFailure,
   ],
   template: `
-    <lnx-live-page-header heading="Access" [refreshSeconds]="refreshSeconds" (refresh)="operators.refresh()">
+    <lnx-live-page-header heading="Access" [refreshSeconds]="refreshSeconds" (refresh)="refreshAll()">
       @if (canManage()) {
         <button matButton="filled" type="button" (click)="act('create', null)">Create operator…</button>
       }
@@ -376,6 +376,13 @@ export class Access {
   protected readonly passwordError = signal<GraphqlRequestError | null>(null);
   protected readonly passwordChanged = signal(false);
   protected readonly changing = signal(false);
+
+  /** "Refresh now" answers for the whole page: accounts, API tokens and bootstrap tokens alike. */
+  protected refreshAll(): void {
+    this.operators.refresh();
+    this.apiTokens.refresh();
+    this.bootstrapTokens.refresh();
+  }
 
   protected actionsOf(operator: OperatorSummary): OperatorAction[] {
     return operatorActions(operator, this.session.operator()?.id);

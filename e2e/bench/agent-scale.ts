@@ -21,7 +21,15 @@ import {
   waitUntil,
   type HeartbeatStats,
 } from '../src';
-import { countNodesRecoveredBesides } from '@lunanexa/persistence';
+import {
+  countActiveLeasedNodes,
+  countNodesRecoveredBesides,
+  countNodesRunningReplicas,
+  countReadyReplicas,
+  nodesRunningReplicas,
+  nodesWithRecoveryStarted,
+  recoveryReceipts,
+} from '@lunanexa/persistence';
 
 /**
  * `npm run bench:scale`: issue 12's fleet-scale figures on the real api,
@@ -255,10 +263,8 @@ async function withCpu<T>(
   return { value, cpu };
 }
 
-async function count(h: FleetHarness, sql: string, params: unknown[] = []): Promise<number> {
-  const [row] = await h.sql<{ n: string }>(sql, params);
-  return Number(row?.n ?? 0);
-}
+/** The benchmark's deployments: scale-0 … scale-9. */
+const SCALE_DEPLOYMENTS = { namePrefix: 'scale-' } as const;
 
 /**
  * A bootstrap token for `name`, asked again when the api did not answer: on a machine this
@@ -310,11 +316,7 @@ async function main(): Promise<void> {
       const enrolledMs = Date.now() - enrollStarted;
       await waitUntil(
         `${AGENTS} nodes Active with a live lease`,
-        async () =>
-          (await count(
-            h,
-            `SELECT count(*) AS n FROM nodes WHERE lifecycle = 'Active' AND lease_expires_at > now()`,
-          )) === AGENTS,
+        async () => (await countActiveLeasedNodes(h.queryable())) === AGENTS,
         600_000,
         1000,
       );
@@ -367,21 +369,14 @@ async function main(): Promise<void> {
       );
     }
     const total = DEPLOYMENTS * REPLICAS;
-    const readySql = `SELECT count(*) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
-        WHERE d.name LIKE 'scale-%' AND a.intent = 'Run' AND a.observed_state = 'Ready'
-          AND a.observed_generation = a.generation AND NOT (a.node_id = ANY($1::text[]))`;
     await waitUntil(
       `${total} replicas Ready`,
-      async () => (await count(h, readySql, [[]])) === total,
+      async () => (await countReadyReplicas(h.queryable(), SCALE_DEPLOYMENTS)) === total,
       600_000,
       500,
     );
     const placedMs = Date.now() - placeStarted;
-    const victims = await h.sql<{ id: string; name: string; replicas: string }>(
-      `SELECT n.id, n.name, count(*) AS replicas FROM assignments a JOIN deployments d ON d.id = a.deployment_id
-         JOIN nodes n ON n.id = a.node_id
-        WHERE d.name LIKE 'scale-%' AND a.intent = 'Run' GROUP BY n.id, n.name ORDER BY n.name`,
-    );
+    const victims = await nodesRunningReplicas(h.queryable(), SCALE_DEPLOYMENTS);
     log(`${total} replicas Ready in ${placedMs} ms on ${victims.length} nodes; killing them`);
     const victimIds = victims.map((v) => v.id);
 
@@ -401,18 +396,15 @@ async function main(): Promise<void> {
       const detectedAt = new Map<string, number>();
       const detection = (async () => {
         while (detectedAt.size < victimIds.length && Date.now() - killedAt < 600_000) {
-          const rows = await h.sql<{ node_id: string }>(
-            `SELECT DISTINCT evidence->>'nodeId' AS node_id FROM audit_events
-              WHERE action = 'node.recovery.start' AND evidence->>'nodeId' = ANY($1::text[])`,
-            [victimIds],
-          );
-          for (const row of rows) if (!detectedAt.has(row.node_id)) detectedAt.set(row.node_id, Date.now());
+          for (const nodeId of await nodesWithRecoveryStarted(h.queryable(), victimIds)) {
+            if (!detectedAt.has(nodeId)) detectedAt.set(nodeId, Date.now());
+          }
           await sleep(200);
         }
       })();
       await waitUntil(
         `${total} replicas Ready again off the lost nodes`,
-        async () => (await count(h, readySql, [victimIds])) === total,
+        async () => (await countReadyReplicas(h.queryable(), SCALE_DEPLOYMENTS, victimIds)) === total,
         600_000,
         250,
       );
@@ -422,26 +414,16 @@ async function main(): Promise<void> {
       const receipts = await waitUntil(
         'a node.recovery.complete receipt per lost node',
         async () => {
-          const rows = await h.sql<{
-            evidence: { nodeId: string; replaced: boolean; secondsToReplaced: number };
-          }>(
-            `SELECT evidence FROM audit_events WHERE action = 'node.recovery.complete' AND evidence->>'nodeId' = ANY($1::text[])`,
-            [victimIds],
-          );
+          const rows = await recoveryReceipts(h.queryable(), victimIds);
           return rows.length >= victimIds.length ? rows : null;
         },
         120_000,
         500,
       );
-      const replacementNodes = await count(
-        h,
-        `SELECT count(DISTINCT a.node_id) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
-          WHERE d.name LIKE 'scale-%' AND a.intent = 'Run' AND NOT (a.node_id = ANY($1::text[]))`,
-        [victimIds],
-      );
+      const replacementNodes = await countNodesRunningReplicas(h.queryable(), SCALE_DEPLOYMENTS, victimIds);
       return {
         nodesLost: victims.length,
-        replicasLost: victims.reduce((sum, v) => sum + Number(v.replicas), 0),
+        replicasLost: victims.reduce((sum, v) => sum + v.replicas, 0),
         detectedMs: {
           first: detect[0],
           p50: percentile(detect, 50),
@@ -452,8 +434,8 @@ async function main(): Promise<void> {
         replacementNodes,
         receipts: {
           complete: receipts.length,
-          replaced: receipts.filter((r) => r.evidence.replaced).length,
-          secondsToReplacedMax: Math.max(...receipts.map((r) => r.evidence.secondsToReplaced)),
+          replaced: receipts.filter((r) => r.replaced).length,
+          secondsToReplacedMax: Math.max(...receipts.map((r) => r.secondsToReplaced)),
         },
         heartbeatsDuringRecovery: sim.stats(),
         // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.

@@ -3,6 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FleetHarness, REPO_ROOT, prepareBenchEnvironment, waitUntil } from '../src';
+import { countReadyReplicas } from '@lunanexa/persistence';
 
 /**
  * `npm run bench:deploy -- --label <before|after|…>`: how long an operator
@@ -55,15 +56,7 @@ async function deployOnce(h: FleetHarness, name: string, ref: string): Promise<T
   const began = performance.now();
   let firstReplicaReadyMs = NaN;
   let replicasReadyMs = NaN;
-  const observedReady = async (): Promise<number> => {
-    const rows = await h.sql<{ n: string }>(
-      `SELECT count(*) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
-        WHERE d.name = $1 AND a.intent = 'Run' AND a.observed_state = 'Ready'
-          AND a.observed_generation = a.generation`,
-      [name],
-    );
-    return Number(rows[0]?.n ?? 0);
-  };
+  const observedReady = (): Promise<number> => countReadyReplicas(h.queryable(), { name });
   const answer = h.graphql(
     `mutation($input: CreateDeploymentInput!) { createDeployment(input: $input) { deploymentId } }`,
     { input: { name, model: ref, replicas: REPLICAS, purpose: 'Candidate' } },

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from './fleet';
+import { likePrefix } from './search';
 
 /**
  * Rows the gateway data-plane benchmark seeds into its scratch database, inserted the way the control plane
@@ -151,4 +152,94 @@ export async function countNodesRecoveredBesides(q: Queryable, killed: readonly 
     [killed],
   );
   return Number(row?.n ?? 0);
+}
+
+/** Nodes Active with a lease still running (bench:scale waits for its whole simulated fleet). */
+export async function countActiveLeasedNodes(q: Queryable): Promise<number> {
+  const [row] = await q.query<{ n: string }[]>(
+    `SELECT count(*) AS n FROM nodes WHERE lifecycle = 'Active' AND lease_expires_at > now()`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Which deployments a benchmark counts: one by name, or every one whose name starts with a prefix. */
+export type BenchDeployments = { readonly name: string } | { readonly namePrefix: string };
+
+function deploymentFilter(which: BenchDeployments): { sql: string; value: string } {
+  return 'name' in which
+    ? { sql: 'd.name = $1', value: which.name }
+    : { sql: "d.name LIKE $1 ESCAPE '\\'", value: likePrefix(which.namePrefix) };
+}
+
+/**
+ * Replicas of the benchmark's deployments that run Ready at their current generation, leaving out those on
+ * `excludingNodes` (the nodes a benchmark killed: their rows may still say Ready until recovery marks them).
+ */
+export async function countReadyReplicas(
+  q: Queryable,
+  which: BenchDeployments,
+  excludingNodes: readonly string[] = [],
+): Promise<number> {
+  const filter = deploymentFilter(which);
+  const [row] = await q.query<{ n: string }[]>(
+    `SELECT count(*) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
+      WHERE ${filter.sql} AND a.intent = 'Run' AND a.observed_state = 'Ready'
+        AND a.observed_generation = a.generation AND NOT (a.node_id = ANY($2::text[]))`,
+    [filter.value, excludingNodes],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** The nodes that run the benchmark's replicas, with how many each, by node name. */
+export async function nodesRunningReplicas(
+  q: Queryable,
+  which: BenchDeployments,
+): Promise<{ id: string; name: string; replicas: number }[]> {
+  const filter = deploymentFilter(which);
+  const rows = await q.query<{ id: string; name: string; replicas: string }[]>(
+    `SELECT n.id, n.name, count(*) AS replicas FROM assignments a JOIN deployments d ON d.id = a.deployment_id
+       JOIN nodes n ON n.id = a.node_id
+      WHERE ${filter.sql} AND a.intent = 'Run' GROUP BY n.id, n.name ORDER BY n.name`,
+    [filter.value],
+  );
+  return rows.map((row) => ({ id: row.id, name: row.name, replicas: Number(row.replicas) }));
+}
+
+/** How many distinct nodes, besides `excludingNodes`, run the benchmark's replicas. */
+export async function countNodesRunningReplicas(
+  q: Queryable,
+  which: BenchDeployments,
+  excludingNodes: readonly string[],
+): Promise<number> {
+  const filter = deploymentFilter(which);
+  const [row] = await q.query<{ n: string }[]>(
+    `SELECT count(DISTINCT a.node_id) AS n FROM assignments a JOIN deployments d ON d.id = a.deployment_id
+      WHERE ${filter.sql} AND a.intent = 'Run' AND NOT (a.node_id = ANY($2::text[]))`,
+    [filter.value, excludingNodes],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Of `nodeIds`, those NodeRecovery has started on (its node.recovery.start audit event). */
+export async function nodesWithRecoveryStarted(q: Queryable, nodeIds: readonly string[]): Promise<string[]> {
+  const rows = await q.query<{ node_id: string }[]>(
+    `SELECT DISTINCT evidence->>'nodeId' AS node_id FROM audit_events
+      WHERE action = 'node.recovery.start' AND evidence->>'nodeId' = ANY($1::text[])`,
+    [nodeIds],
+  );
+  return rows.map((row) => row.node_id);
+}
+
+/** The node.recovery.complete receipts written for `nodeIds`. */
+export async function recoveryReceipts(
+  q: Queryable,
+  nodeIds: readonly string[],
+): Promise<{ nodeId: string; replaced: boolean; secondsToReplaced: number }[]> {
+  const rows = await q.query<
+    { evidence: { nodeId: string; replaced: boolean; secondsToReplaced: number } }[]
+  >(
+    `SELECT evidence FROM audit_events WHERE action = 'node.recovery.complete' AND evidence->>'nodeId' = ANY($1::text[])`,
+    [nodeIds],
+  );
+  return rows.map((row) => row.evidence);
 }

@@ -56,18 +56,26 @@ export function isTransientStatus(status: number): boolean {
  * streams and promises cost the agent (and a simulator running a thousand
  * agents in one process) several times the CPU of the request itself.
  */
-const KEEP_ALIVE = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+/**
+ * Node's default keeps at most 256 idle sockets per host: an agent needs one,
+ * but a process speaking for many nodes (the fleet simulator, a thousand at
+ * once) would close and reopen the rest every second, which real agents,
+ * each in its own process, never do.
+ */
+const IDLE_SOCKETS_PER_HOST = 4096;
+const KEEP_ALIVE = {
+  http: new HttpAgent({ keepAlive: true, maxFreeSockets: IDLE_SOCKETS_PER_HOST }),
+  https: new HttpsAgent({ keepAlive: true, maxFreeSockets: IDLE_SOCKETS_PER_HOST }),
+};
 
 export async function postEnvelope(
   url: string,
   envelope: unknown,
   options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
 ): Promise<ControllerAnswer> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
   let answer: { status: number; text: string };
   try {
-    answer = await post(new URL(url), JSON.stringify(envelope), signal);
+    answer = await post(new URL(url), JSON.stringify(envelope), options.timeoutMs, options.signal);
   } catch (error: unknown) {
     options.signal?.throwIfAborted();
     return { kind: 'unreachable', reason: describeRequestError(error) };
@@ -83,12 +91,35 @@ export async function postEnvelope(
   return { kind: 'answer', status: answer.status, body };
 }
 
-/** One POST, its answer read whole (bounded); the signal covers the answer's body too. */
-function post(url: URL, payload: string, signal: AbortSignal): Promise<{ status: number; text: string }> {
+/**
+ * One POST, its answer read whole (bounded); the timeout and the signal cover
+ * the answer's body too. The timeout is a plain timer rather than
+ * AbortSignal.timeout: a heartbeat a second per node made the signal's
+ * allocation and listeners a measurable share of a simulator's CPU.
+ */
+function post(
+  url: URL,
+  payload: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ status: number; text: string }> {
   const https = url.protocol === 'https:';
   if (!https && url.protocol !== 'http:')
     return Promise.reject(new Error(`unsupported scheme ${url.protocol}`));
-  return new Promise((resolve, reject) => {
+  return new Promise((resolveAnswer, rejectAnswer) => {
+    const timer = setTimeout(() => {
+      const error = new Error(`no answer within ${timeoutMs} ms`);
+      error.name = 'TimeoutError';
+      request.destroy(error);
+    }, timeoutMs);
+    const resolve = (answer: { status: number; text: string }): void => {
+      clearTimeout(timer);
+      resolveAnswer(answer);
+    };
+    const reject = (error: Error): void => {
+      clearTimeout(timer);
+      rejectAnswer(error);
+    };
     const request = (https ? httpsRequest : httpRequest)(
       url,
       {
@@ -99,7 +130,7 @@ function post(url: URL, payload: string, signal: AbortSignal): Promise<{ status:
           accept: 'application/json',
           'content-length': Buffer.byteLength(payload),
         },
-        signal,
+        ...(signal === undefined ? {} : { signal }),
       },
       (response) => {
         const status = response.statusCode ?? 0;

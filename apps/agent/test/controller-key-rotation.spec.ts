@@ -8,10 +8,11 @@ import {
 } from '@lunanexa/agent-protocol';
 import { ErrorCode, type Assignment } from '@lunanexa/contracts';
 import { expect } from 'chai';
-import type { AgentConfig } from '../src/config';
 import { pinControllerKey } from '../src/controller-trust/pin';
 import { CONTROLLER_TRUST_FILE } from '../src/controller-trust/state';
 import {
+  beatNow,
+  enrolledWith,
   makeEnrollingControllerKey,
   TEST_TOKEN,
   TestController,
@@ -66,30 +67,17 @@ describe('controller key rotation on the agent: heartbeats', function () {
   let agent: SshTestAgent;
   let captured: ReturnType<typeof capturingLogger>;
 
-  function enrolled(config: AgentConfig): AgentConfig {
-    return {
-      ...config,
-      controllerUrl: controller.url,
-      controllerKeyFingerprint: controller.key.fingerprint,
-      ssh: { ...(config.ssh as NonNullable<AgentConfig['ssh']>), authorizedControllerKeys: [] },
-      heartbeatIntervalSeconds: 300,
-    };
-  }
   async function start(): Promise<void> {
     captured = capturingLogger();
     agent = await startSshAgent(dataDir, [], {
-      config: enrolled,
+      config: enrolledWith(controller),
       bootstrapToken: TEST_TOKEN,
       logger: captured.logger,
     });
     await controller.heartbeat(controller.heartbeats.length + 1);
     await agent.heartbeat?.beat();
   }
-  function beat() {
-    const loop = agent.heartbeat;
-    if (loop === null) throw new Error('the agent sends no heartbeats');
-    return loop.beat();
-  }
+  const beat = () => beatNow(agent);
   const lastKeyIds = () => controller.heartbeats.at(-1)?.envelope.body.controllerKeyIds;
 
   beforeEach(async () => {
@@ -197,7 +185,7 @@ describe('controller key rotation on the agent: heartbeats', function () {
 
     // The operator pins the key the controller signs with now, then restarts the agent.
     const pinned = await pinControllerKey({
-      config: enrolled(sshAgentConfig(dataDir, [])),
+      config: enrolledWith(controller)(sshAgentConfig(dataDir, [])),
       fingerprint: rotated.fingerprint,
       publicKey: rotated.publicLine,
     });

@@ -17,6 +17,9 @@ import {
   type EnvelopeOf,
 } from '@lunanexa/agent-protocol';
 import { ErrorCode, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
+import type { RunningAgent } from '../src/agent';
+import type { AgentConfig } from '../src/config';
+import type { HeartbeatLoop } from '../src/heartbeat';
 import type { ControllerKey } from './ssh-support';
 
 /**
@@ -247,4 +250,26 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * An agent config pointed at `controller` with heartbeats every 300 s: the
+ * first is sent at start, the rest when a test calls `beatNow`, so each test
+ * decides exactly when one goes out.
+ */
+export function enrolledWith(controller: TestController) {
+  return (config: AgentConfig): AgentConfig => ({
+    ...config,
+    controllerUrl: controller.url,
+    controllerKeyFingerprint: controller.key.fingerprint,
+    ssh: { ...(config.ssh as NonNullable<AgentConfig['ssh']>), authorizedControllerKeys: [] },
+    heartbeatIntervalSeconds: 300,
+  });
+}
+
+/** One heartbeat from `agent` now. */
+export function beatNow(agent: Pick<RunningAgent, 'heartbeat'>): ReturnType<HeartbeatLoop['beat']> {
+  const loop = agent.heartbeat;
+  if (loop === null) throw new Error('the agent sends no heartbeats');
+  return loop.beat();
 }

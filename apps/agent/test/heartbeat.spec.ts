@@ -10,7 +10,6 @@ import {
 } from '@lunanexa/agent-protocol';
 import { ErrorCode } from '@lunanexa/contracts';
 import { expect } from 'chai';
-import type { AgentConfig } from '../src/config';
 import { CREDENTIAL_FILE } from '../src/heartbeat/credential';
 import { RUNTIME_ASSIGNMENT_ENV, RUNTIME_OWNER_ENV } from '../src/reconcile/proc';
 import { runtimeOwnerTag } from '../src/reconcile/reconciler';
@@ -18,7 +17,7 @@ import { signalGroup } from '../src/runtimes/process-group';
 import { DEFAULT_SEQUENCE_RESERVATION, HEARTBEAT_STATE_FILE } from '../src/heartbeat/sequence';
 import { NEXT_NODE_KEY_FILE, NODE_KEY_FILE } from '../src/ssh/keys';
 import { SIMULATED_GPU_FAULTS_FILE } from '../src/telemetry/simulated';
-import { eventually, problem, TEST_TOKEN, TestController } from './controller-support';
+import { beatNow, enrolledWith, eventually, problem, TEST_TOKEN, TestController } from './controller-support';
 import { isAlive } from './runtimes/support';
 import {
   anAssignment,
@@ -34,20 +33,6 @@ import {
   type SshTestAgent,
 } from './ssh-support';
 
-/**
- * Heartbeats every 300 s: the first is sent at start, the rest by calling
- * `beat()`, so each test decides exactly when one goes out.
- */
-function enrolled(controller: TestController) {
-  return (config: AgentConfig): AgentConfig => ({
-    ...config,
-    controllerUrl: controller.url,
-    controllerKeyFingerprint: controller.key.fingerprint,
-    ssh: { ...(config.ssh as NonNullable<AgentConfig['ssh']>), authorizedControllerKeys: [] },
-    heartbeatIntervalSeconds: 300,
-  });
-}
-
 describe('agent heartbeats', function () {
   this.timeout(30_000);
   let controller: TestController;
@@ -55,14 +40,13 @@ describe('agent heartbeats', function () {
   let agent: SshTestAgent;
 
   async function start(): Promise<SshTestAgent> {
-    agent = await startSshAgent(dataDir, [], { config: enrolled(controller), bootstrapToken: TEST_TOKEN });
+    agent = await startSshAgent(dataDir, [], {
+      config: enrolledWith(controller),
+      bootstrapToken: TEST_TOKEN,
+    });
     return agent;
   }
-  function beat() {
-    const loop = agent.heartbeat;
-    if (loop === null) throw new Error('the agent sends no heartbeats');
-    return loop.beat();
-  }
+  const beat = () => beatNow(agent);
 
   beforeEach(async () => {
     controller = await new TestController().start();

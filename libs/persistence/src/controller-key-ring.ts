@@ -246,6 +246,8 @@ export interface RingSigningIdentity {
 export class ControllerKeyRing {
   private rows: ControllerKeyRow[] = [];
   private held = new Map<string, HeldRingKey>();
+  /** Notices by signer key id, for the rows loaded now: every heartbeat ack carries one. */
+  private notices = new Map<string, RingNotice>();
 
   private constructor(
     private readonly q: Queryable,
@@ -307,6 +309,7 @@ export class ControllerKeyRing {
     }
     this.rows = rows;
     this.held = held;
+    this.notices = new Map();
   }
 
   /** The ring's records (every state), oldest change first. */
@@ -350,8 +353,13 @@ export class ControllerKeyRing {
 
   /** The ring notice an envelope signed by `signer` carries. */
   notice(signer: { readonly keyId: string }): RingNotice {
-    const record = this.rows.find((row) => row.keyId === signer.keyId) ?? signingKey(this.rows);
-    return ringNotice(this.rows, record);
+    let notice = this.notices.get(signer.keyId);
+    if (notice === undefined) {
+      const record = this.rows.find((row) => row.keyId === signer.keyId) ?? signingKey(this.rows);
+      notice = ringNotice(this.rows, record);
+      this.notices.set(signer.keyId, notice);
+    }
+    return notice;
   }
 
   /** A live key by its session token `kid` (base64url fingerprint), for verifying what the controller signed. */

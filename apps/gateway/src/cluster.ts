@@ -451,6 +451,29 @@ function sameLimits(a: TenantQuotaLimits, b: TenantQuotaLimits): boolean {
 }
 
 /** What main.ts wires into a worker's gateway. */
+/** How long a worker waits for its first snapshots before it listens anyway (and answers 503 until they load). */
+export const WORKER_LOAD_WAIT_MS = 10_000;
+
+/**
+ * Resolves once every table is ready, or after `limitMs`, whichever is first;
+ * true when they all were. A worker calls it before it listens: the cluster
+ * hands a listening worker its share of new connections at once, and one
+ * restarted after a crash would otherwise answer them before it knows a
+ * route, a key or a policy, while its siblings serve the host's /ready.
+ */
+export async function untilLoaded(
+  tables: readonly { ready(): boolean }[],
+  limitMs: number = WORKER_LOAD_WAIT_MS,
+  pollMs = 20,
+): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (tables.every((table) => table.ready())) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
 export interface WorkerSide {
   readonly workerId: number;
   quotas(table: CredentialTable): TenantQuotaGate;

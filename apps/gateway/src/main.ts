@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 import cluster from 'node:cluster';
 import { createLogger, initTracing, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
-import { joinCluster, runGatewayPrimary, workerAdmissionLimits } from './cluster';
+import {
+  joinCluster,
+  runGatewayPrimary,
+  untilLoaded,
+  WORKER_LOAD_WAIT_MS,
+  workerAdmissionLimits,
+} from './cluster';
 import { GATEWAY_PROCESS_NAME, GATEWAY_SERVICE, loadGatewayConfig } from './config';
 import { type CredentialTable, PostgresCredentialTable, StaticCredentialTable } from './credential-table';
 import { GatewayLoadPublisher, defaultGatewayId } from './load-publisher';
@@ -112,6 +118,12 @@ runMain(GATEWAY_PROCESS_NAME, async () => {
     maxBodyBytes: config.maxBodyBytes,
     defaultDataClass: config.defaultDataClass,
   });
+  if (worker !== undefined && !(await untilLoaded([routes, credentials, dataPolicies]))) {
+    logger.warn(
+      { waitedMs: WORKER_LOAD_WAIT_MS },
+      'listening before the route, credential and policy snapshots loaded: requests get 503 until they do',
+    );
+  }
   const address = await gateway.listen(config.port, config.host);
   logger.info(
     {

@@ -264,6 +264,14 @@ export async function runWorkload(
   const route = deps.routes.lookup(name);
   if (route === undefined) {
     track.apply('reject');
+    // Without a current snapshot a missing name proves nothing (a gateway process that just started, or lost
+    // PostgreSQL): 404 would tell the client the model does not exist; 503 tells it to try again.
+    if (!deps.routes.ready()) {
+      throw new LunaNexaError(
+        ErrorCode.DEPENDENCY_UNAVAILABLE,
+        `The route table is not loaded yet, so whether "${name}" exists is not known; retry.`,
+      );
+    }
     throw new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `No model or alias named "${name}".`);
   }
   if (!route.allowedDataClasses.includes(request.dataClass)) {

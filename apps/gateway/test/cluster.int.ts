@@ -293,6 +293,17 @@ describe('the gateway as two worker processes', function () {
       (output.match(/"msg":"gateway listening"/g) ?? []).length >= 3 ? true : undefined,
     );
     expect(output).to.contain('a gateway worker died; starting another');
+    // The replacement listened only once it knew the routes: the cluster hands a listening worker new
+    // connections at once, and one without routes would answer them 404 MODEL_NOT_FOUND.
+    const lines = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; worker?: number });
+    const listening = lines.filter((line) => line.msg === 'gateway listening').at(-1);
+    const loadedAt = lines.findIndex(
+      (line) => line.msg === 'route table loaded' && line.worker === listening?.worker,
+    );
+    expect(loadedAt).to.be.within(0, lines.indexOf(listening!) - 1);
     // Both upstream answers fail: the survivor's request ends and returns its slot; the dead worker's
     // slot is only free again because the primary released it when the worker died.
     held.splice(0).forEach((res) => res.destroy());

@@ -386,6 +386,33 @@ describe('gateway readiness', () => {
     }
   });
 
+  it('answers an unknown model with 503, not 404, while the route table has not loaded (then 404)', async () => {
+    const routes = new StaticRouteTable([], { loaded: false });
+    const gw = await startGateway({ routes });
+    try {
+      const before = expectProblem(
+        await postJson(gw.url, '/v1/chat/completions', {
+          model: 'demo-chat',
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+        503,
+        'DEPENDENCY_UNAVAILABLE',
+      );
+      expect(JSON.stringify(before)).to.contain('not loaded yet');
+      routes.markLoaded();
+      expectProblem(
+        await postJson(gw.url, '/v1/chat/completions', {
+          model: 'demo-chat',
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+        404,
+        'MODEL_NOT_FOUND',
+      );
+    } finally {
+      await gw.stop();
+    }
+  });
+
   it('lists the route table models in OpenAI shape', async () => {
     const routes = new StaticRouteTable([
       {

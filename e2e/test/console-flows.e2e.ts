@@ -726,7 +726,10 @@ describe('operator console flows on the real stack', function () {
     await page.getByRole('button', { name: 'Refresh now' }).click();
     const bootstrapTokens = page.getByRole('region', { name: 'Bootstrap tokens' });
     const bootstrapPrefix = bootstrap.slice(0, 13);
-    await bootstrapTokens.getByRole('button', { name: `Revoke ${bootstrapPrefix}…` }).click();
+    const revokeBootstrap = bootstrapTokens.getByRole('button', { name: `Revoke ${bootstrapPrefix}…` });
+    // Well within the page's 30 s poll: what shows it is Refresh now, which reloads every table on the page.
+    await expectVisible(page, revokeBootstrap, 10_000);
+    await revokeBootstrap.click();
     dialog = await openedDialog(page);
     await dialog.getByRole('button', { name: 'Revoke token' }).click();
     await expectVisible(

@@ -283,6 +283,7 @@ async function issueToken(h: FleetHarness, name: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  const loadAverageStart = loadavg();
   prepareBenchEnvironment();
   const h = await FleetHarness.start('agent-scale', {
     leaseSeconds: 600,
@@ -484,8 +485,9 @@ async function main(): Promise<void> {
         cpuModel: cpus()[0]?.model ?? null,
         memoryGiB: Math.round(totalmem() / 2 ** 30),
         freeMemoryGiBEnd: Math.round(freemem() / 2 ** 30),
+        loadAverageStart,
         loadAverageEnd: loadavg(),
-        note: 'shared with another engineer’s work; the simulator, api, worker, gateway, Temporal and PostgreSQL all run here',
+        note: 'the simulator, api, worker, gateway, Temporal and PostgreSQL all run here; whatever else ran shows in the load averages (at start, per window, at the end)',
       },
       enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },
       heartbeats: {

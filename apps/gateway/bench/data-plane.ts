@@ -34,6 +34,7 @@ import {
   queryableClient,
   requestRecordCountsByOutcome,
   runMigrations,
+  serverVersion as postgresServerVersion,
 } from '@lunanexa/persistence';
 import { profilesUnder, topOfProfileFile } from './cpu-profile-top';
 import { processTreeCpuMs } from './cpu-time';
@@ -245,8 +246,7 @@ async function startGatewayTarget(context: Context, runtimePort: number): Promis
   try {
     await seedRoute(sql, runtimePort);
     caller = await seedCaller(sql);
-    const { rows } = await sql.query<{ server_version: string }>('SHOW server_version');
-    serverVersion = rows[0]?.server_version ?? 'unknown';
+    serverVersion = await postgresServerVersion(queryableClient(sql));
   } finally {
     await sql.end();
   }

@@ -24,6 +24,12 @@ export function listAssignmentsOfDeploymentNamed(
   );
 }
 
+/** The server's version as it reports it (`server_version`), e.g. `15.14 (Debian 15.14-0+deb12u1)`. */
+export async function serverVersion(q: Queryable): Promise<string> {
+  const rows = await q.query<{ v: string }[]>(`SELECT current_setting('server_version') AS v`);
+  return rows[0]?.v ?? 'unknown';
+}
+
 /** The server's major version (`server_version_num` / 10000), e.g. 15 or 18. */
 export async function serverMajorVersion(q: Queryable): Promise<number> {
   const rows = await q.query<{ v: string }[]>(`SELECT current_setting('server_version_num') AS v`);

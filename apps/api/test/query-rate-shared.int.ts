@@ -55,6 +55,19 @@ describe('GraphQL rate budget shared by two api processes (real PostgreSQL, real
     };
   }
   const granted = (answer: Answer) => answer.status === 200 && answer.body.errors === undefined;
+  /** A limiter of its own on the fixture's database, answering within 250 ms, pruning only when asked. */
+  const limiterOnFixture = (
+    policy: { readonly capacity: number; readonly refillPerSecond: number },
+    poolSize: number,
+  ) =>
+    new SharedQueryRateLimiter({
+      policy,
+      databaseUrl: api.fixture.db.url,
+      poolSize,
+      timeoutMs: 250,
+      pruneEveryMs: 0,
+      logger,
+    });
   function limited(answer: Answer): number {
     expect(answer.status, JSON.stringify(answer.body)).to.equal(429);
     const error = answer.body.errors?.[0];
@@ -110,14 +123,7 @@ describe('GraphQL rate budget shared by two api processes (real PostgreSQL, real
   });
 
   it('takes a request’s cost in one round trip: the added latency per request, measured', async () => {
-    const limiter = new SharedQueryRateLimiter({
-      policy: { capacity: 1_000_000, refillPerSecond: 1_000_000 },
-      databaseUrl: api.fixture.db.url,
-      poolSize: 4,
-      timeoutMs: 250,
-      pruneEveryMs: 0,
-      logger,
-    });
+    const limiter = limiterOnFixture({ capacity: 1_000_000, refillPerSecond: 1_000_000 }, 4);
     try {
       for (let i = 0; i < 50; i++) await limiter.take(`warm-${i % 5}`, COST);
       const times: number[] = [];
@@ -141,22 +147,8 @@ describe('GraphQL rate budget shared by two api processes (real PostgreSQL, real
   });
 
   it('prunes the buckets of callers who went idle, and keeps the ones still refilling', async () => {
-    const fast = new SharedQueryRateLimiter({
-      policy: { capacity: 1_000, refillPerSecond: 1_000 },
-      databaseUrl: api.fixture.db.url,
-      poolSize: 1,
-      timeoutMs: 250,
-      pruneEveryMs: 0,
-      logger,
-    });
-    const slow = new SharedQueryRateLimiter({
-      policy: { capacity: 1_000, refillPerSecond: 1 },
-      databaseUrl: api.fixture.db.url,
-      poolSize: 1,
-      timeoutMs: 250,
-      pruneEveryMs: 0,
-      logger,
-    });
+    const fast = limiterOnFixture({ capacity: 1_000, refillPerSecond: 1_000 }, 1);
+    const slow = limiterOnFixture({ capacity: 1_000, refillPerSecond: 1 }, 1);
     try {
       await pruneFullGraphQLRateBuckets(api.fixture.ds);
       const before = await countGraphQLRateBuckets(api.fixture.ds);

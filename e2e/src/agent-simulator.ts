@@ -79,6 +79,8 @@ export interface HeartbeatSample {
   readonly outcome: HeartbeatOutcome;
   readonly status: number | null;
   readonly code: string | null;
+  /** How the ack was authenticated (`Ed25519` signature or `HMAC-SHA256` heartbeat MAC); null without one. */
+  readonly ackAlg: string | null;
 }
 
 export interface HeartbeatStats {
@@ -88,6 +90,8 @@ export interface HeartbeatStats {
   readonly dropped: number;
   readonly droppedRate: number;
   readonly byOutcome: Readonly<Record<string, number>>;
+  /** Acked heartbeats by how their ack was authenticated (signed, or MAC'd once the agent agreed MAC keys). */
+  readonly acksBy: Readonly<Record<string, number>>;
   /** Acked heartbeats only, agent-side round trip. */
   readonly latencyMs: {
     readonly p50: number;
@@ -118,6 +122,9 @@ export function summarizeHeartbeats(samples: readonly HeartbeatSample[], windowM
       sample.outcome === 'ok' ? 'ok' : `${sample.outcome}${sample.status ? ` ${sample.status}` : ''}`;
     byOutcome[key] = (byOutcome[key] ?? 0) + 1;
   }
+  const acksBy: Record<string, number> = {};
+  for (const sample of acked)
+    if (sample.ackAlg !== null) acksBy[sample.ackAlg] = (acksBy[sample.ackAlg] ?? 0) + 1;
   const dropped = samples.length - acked.length;
   return {
     sent: samples.length,
@@ -125,6 +132,7 @@ export function summarizeHeartbeats(samples: readonly HeartbeatSample[], windowM
     dropped,
     droppedRate: samples.length === 0 ? 0 : dropped / samples.length,
     byOutcome,
+    acksBy,
     latencyMs: {
       p50: round(percentile(latencies, 50)),
       p95: round(percentile(latencies, 95)),
@@ -285,6 +293,7 @@ export class SimulatedAgent {
       outcome: result.outcome,
       status: result.status,
       code: result.code,
+      ackAlg: result.ack?.signature.alg ?? null,
     };
     this.simulator.record(sample);
     return sample;

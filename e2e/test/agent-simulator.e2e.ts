@@ -72,6 +72,8 @@ describe('Agent simulator: 20 simulated agents enroll, heartbeat with verified a
     expect(stats.sent).to.be.greaterThan(AGENTS);
     expect(stats.dropped, stats.dropSamples.join('; ')).to.equal(0);
     expect(stats.acked).to.equal(stats.sent);
+    // After its first signed exchange every agent MACs its heartbeats, and the api answers with MACs.
+    expect(stats.acksBy).to.deep.equal({ 'HMAC-SHA256': stats.acked });
     for (const agent of sim.agents.values()) expect(agent.heartbeat?.health().lastOutcome).to.equal('ok');
   });
 

@@ -128,6 +128,10 @@ describe('controller key rotation on the agent: heartbeats', function () {
     expect((await beat()).outcome).to.equal('ok');
     await beat();
     expect(lastKeyIds()).to.deep.equal([next.keyId]);
+    // An answer signed by the retired key is no answer.
+    controller.heartbeatQueue.push((request) =>
+      controller.ack(request, { signer: current.privateKey, signerKeyId: current.keyId }),
+    );
     const refused = await beat();
     expect(refused.outcome).to.equal('untrusted-answer');
     expect(refused.code).to.equal(ErrorCode.SIGNATURE_INVALID);

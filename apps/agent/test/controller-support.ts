@@ -7,6 +7,9 @@ import {
   createEnvelope,
   ed25519KeyId,
   EnvelopeHeaderSchema,
+  heartbeatMacKeys,
+  MAC_ALGORITHM,
+  macEnvelope,
   openSshPrivateKey,
   openSshPublicKey,
   parseEd25519PublicKey,
@@ -75,6 +78,12 @@ export class TestController {
   readonly enrollQueue: Handler<'enroll.request'>[] = [];
   readonly heartbeatQueue: Handler<'heartbeat'>[] = [];
   nodeId = 'node-test-0001';
+  /** Accept MAC'd heartbeats (and answer them with MACs) as the API does; false refuses them as an old controller would. */
+  acceptMacs = true;
+  /** The node key of the last signed heartbeat: the node's current key, which MAC keys are agreed with. */
+  private macNodeKeyId: string | null = null;
+  /** Controller keys this controller has signed acks with, by key id: the keys it holds, as the API's ring. */
+  private readonly heldKeys = new Map<string, KeyObject>();
   private server: Server | null = null;
   url = '';
 
@@ -147,10 +156,26 @@ export class TestController {
   }
 
   verifyHeartbeat(raw: unknown): EnvelopeOf<'heartbeat'> {
-    return verifyEnvelope(this.nodeKeys, raw, {
+    const envelope = verifyEnvelope(this.nodeKeys, raw, {
       now: new Date(),
       types: ['heartbeat'],
+      ...(this.acceptMacs ? { macKey: (keyId: string) => this.macKeys(keyId)?.agentToController } : {}),
     }) as EnvelopeOf<'heartbeat'>;
+    if (envelope.signature.alg !== MAC_ALGORITHM) this.macNodeKeyId = envelope.signature.keyId;
+    return envelope;
+  }
+
+  /** The heartbeat MAC keys of this controller's key and the node's current key, as the API derives them. */
+  macKeys(controllerKeyId: string): ReturnType<typeof heartbeatMacKeys> | undefined {
+    const nodeKey = this.macNodeKeyId === null ? undefined : this.nodeKeys.get(this.macNodeKeyId);
+    const held =
+      controllerKeyId === this.key.keyId ? this.key.privateKey : this.heldKeys.get(controllerKeyId);
+    if (held === undefined || nodeKey === undefined || this.macNodeKeyId === null) return undefined;
+    return heartbeatMacKeys(held, nodeKey, {
+      nodeId: this.nodeId,
+      nodeKeyId: this.macNodeKeyId,
+      controllerKeyId,
+    });
   }
 
   enrollBody(request: Received<'enroll.request'>): BodyOf<'enroll.response'> {
@@ -199,16 +224,29 @@ export class TestController {
     request: Received<'heartbeat'>,
     options: { body?: Partial<BodyOf<'heartbeat.ack'>>; signer?: KeyObject; signerKeyId?: string } = {},
   ): Answer {
+    if (options.signer !== undefined && options.signerKeyId !== undefined)
+      this.heldKeys.set(options.signerKeyId, options.signer);
+    const unsigned = createEnvelope('heartbeat.ack', {
+      nodeId: request.envelope.nodeId,
+      body: { ...this.ackBody(request), ...options.body },
+    });
+    // As the API: a MAC'd heartbeat is answered with the same keys unless another signer is asked for.
+    const keys =
+      request.envelope.signature.alg === MAC_ALGORITHM &&
+      options.signer === undefined &&
+      options.signerKeyId === undefined
+        ? this.macKeys(request.envelope.signature.keyId)
+        : undefined;
     return {
       status: 200,
-      body: signEnvelope(
-        options.signer ?? this.key.privateKey,
-        options.signerKeyId ?? this.key.keyId,
-        createEnvelope('heartbeat.ack', {
-          nodeId: request.envelope.nodeId,
-          body: { ...this.ackBody(request), ...options.body },
-        }),
-      ),
+      body:
+        keys !== undefined
+          ? macEnvelope(keys.controllerToAgent, request.envelope.signature.keyId, unsigned)
+          : signEnvelope(
+              options.signer ?? this.key.privateKey,
+              options.signerKeyId ?? this.key.keyId,
+              unsigned,
+            ),
     };
   }
 

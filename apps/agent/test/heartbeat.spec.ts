@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
-import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  createEnvelope,
   ed25519KeyId,
+  MAC_ALGORITHM,
+  macEnvelope,
   parseEd25519PublicKey,
   rotationProofInput,
   signNodeCredential,
@@ -242,6 +245,39 @@ describe('agent heartbeats', function () {
     expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="unreachable"\} 1$/m);
     expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="untrusted-answer"\} 2$/m);
     expect(metrics).to.match(/^lunanexa_agent_heartbeats_total\{outcome="ok"\} 2$/m);
+  });
+
+  it('MACs heartbeats once a signed ack came back, refuses a forged MAC ack, and signs again when MACs are refused', async () => {
+    await controller.heartbeat(1);
+    expect(controller.heartbeats[0]?.envelope.signature.alg).to.equal('Ed25519');
+    expect((await beat()).outcome).to.equal('ok');
+    const maced = controller.heartbeats.at(-1)!.envelope;
+    expect(maced.signature).to.include({ alg: MAC_ALGORITHM, keyId: controller.key.keyId });
+    expect(maced.signature.value).to.have.length(43);
+
+    // An ack MAC'd with keys the controller never agreed on is not an ack.
+    controller.heartbeatQueue.push((request) => ({
+      status: 200,
+      body: macEnvelope(
+        randomBytes(32),
+        controller.key.keyId,
+        createEnvelope('heartbeat.ack', {
+          nodeId: request.envelope.nodeId,
+          body: controller.ackBody(request),
+        }),
+      ),
+    }));
+    expect(await beat()).to.deep.include({ outcome: 'untrusted-answer', code: ErrorCode.SIGNATURE_INVALID });
+
+    // A controller that does not take MACs refuses one heartbeat; the agent signs from then on.
+    controller.acceptMacs = false;
+    expect((await beat()).outcome).to.equal('refused');
+    expect((await beat()).outcome).to.equal('ok');
+    expect((await beat()).outcome).to.equal('ok');
+    expect(controller.heartbeats.slice(-2).map((h) => h.envelope.signature.alg)).to.deep.equal([
+      'Ed25519',
+      'Ed25519',
+    ]);
   });
 
   it('stores a credential signed by the controller (0600) and reports its serial; ignores a forged one', async () => {

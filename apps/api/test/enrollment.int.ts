@@ -12,6 +12,9 @@ import {
   createEnvelope,
   ed25519KeyId,
   ENVELOPE_SCHEMAS,
+  heartbeatMacKeys,
+  MAC_ALGORITHM,
+  macEnvelope,
   openSshPublicKey,
   parseEd25519PublicKey,
   rotationProofInput,
@@ -78,47 +81,54 @@ function enrollRequest(token: string, node: FakeNodeIdentity, signer: KeyObject 
   );
 }
 
+type HeartbeatExtras = Partial<{
+  refusals: unknown[];
+  nextKey: unknown;
+  credentialSerial: number | null;
+  endpoint: unknown;
+  gpuTelemetry: unknown[];
+  orphanReports: unknown[];
+}>;
+
+function unsignedHeartbeat(nodeId: string, sequence: number, extra: HeartbeatExtras = {}) {
+  const issuedAt = new Date();
+  const nonce = randomBytes(18).toString('base64url');
+  return createEnvelope('heartbeat', {
+    nodeId,
+    issuedAt,
+    nonce,
+    body: {
+      heartbeat: {
+        nodeId,
+        sequence,
+        sentAt: issuedAt.toISOString(),
+        nonce,
+        observedAssignments: [],
+        runtimes: [],
+        gpuTelemetry: (extra.gpuTelemetry ?? []) as never,
+        inventory: INVENTORY,
+      },
+      refusals: (extra.refusals ?? []) as never,
+      nextKey: (extra.nextKey ?? null) as never,
+      credentialSerial: extra.credentialSerial ?? null,
+      ...(extra.endpoint === undefined ? {} : { endpoint: extra.endpoint as never }),
+      ...(extra.orphanReports === undefined ? {} : { orphanReports: extra.orphanReports as never }),
+    },
+  });
+}
+
 function heartbeat(
   nodeId: string,
   signer: { privateKey: KeyObject; keyId: string },
   sequence: number,
-  extra: Partial<{
-    refusals: unknown[];
-    nextKey: unknown;
-    credentialSerial: number | null;
-    endpoint: unknown;
-    gpuTelemetry: unknown[];
-    orphanReports: unknown[];
-  }> = {},
+  extra: HeartbeatExtras = {},
 ): Envelope {
-  const issuedAt = new Date();
-  const nonce = randomBytes(18).toString('base64url');
-  return signEnvelope(
-    signer.privateKey,
-    signer.keyId,
-    createEnvelope('heartbeat', {
-      nodeId,
-      issuedAt,
-      nonce,
-      body: {
-        heartbeat: {
-          nodeId,
-          sequence,
-          sentAt: issuedAt.toISOString(),
-          nonce,
-          observedAssignments: [],
-          runtimes: [],
-          gpuTelemetry: (extra.gpuTelemetry ?? []) as never,
-          inventory: INVENTORY,
-        },
-        refusals: (extra.refusals ?? []) as never,
-        nextKey: (extra.nextKey ?? null) as never,
-        credentialSerial: extra.credentialSerial ?? null,
-        ...(extra.endpoint === undefined ? {} : { endpoint: extra.endpoint as never }),
-        ...(extra.orphanReports === undefined ? {} : { orphanReports: extra.orphanReports as never }),
-      },
-    }),
-  );
+  return signEnvelope(signer.privateKey, signer.keyId, unsignedHeartbeat(nodeId, sequence, extra));
+}
+
+/** A heartbeat authenticated by a heartbeat MAC key instead of signed, named by controller key `keyId`. */
+function macHeartbeat(nodeId: string, key: Buffer, keyId: string, sequence: number): Envelope {
+  return macEnvelope(key, keyId, unsignedHeartbeat(nodeId, sequence));
 }
 
 describe('enrollment and heartbeats on real Temporal and PostgreSQL', function () {
@@ -1280,6 +1290,106 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       401,
       ErrorCode.SIGNATURE_INVALID,
     );
+  });
+
+  it('takes heartbeats MAC’d with the keys agreed with its controller key and answers with a MAC; refuses forged, foreign, reflected, replayed and rotated-away ones', async () => {
+    const { token } = await createToken({ autoApprove: false });
+    const lambda = nodeIdentity('lambda-mac');
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, lambda));
+    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const controllerKeyId = ed25519KeyId(fixture.controllerKey.publicKey);
+    const agree = (identity: { privateKey: KeyObject; keyId: string }) =>
+      heartbeatMacKeys(identity.privateKey, fixture.controllerKey.publicKey, {
+        nodeId,
+        nodeKeyId: identity.keyId,
+        controllerKeyId,
+      });
+    const keys = agree(lambda);
+    const sequence = async () =>
+      Number(
+        (
+          await fixture.ds.query<{ seq: string }[]>(
+            `SELECT last_heartbeat_sequence AS seq FROM nodes WHERE id = $1`,
+            [nodeId],
+          )
+        )[0]?.seq,
+      );
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, lambda, 1))).status).to.equal(200);
+
+    const good = macHeartbeat(nodeId, keys.agentToController, controllerKeyId, 2);
+    const answer = await post(AGENT_HTTP_PATHS.heartbeat, good);
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    const ack = verifyEnvelope(new Map(), answer.json, {
+      now: new Date(),
+      types: ['heartbeat.ack'],
+      macKey: (keyId) => (keyId === controllerKeyId ? keys.controllerToAgent : undefined),
+    });
+    expect(ack.signature).to.include({ alg: MAC_ALGORITHM, keyId: controllerKeyId });
+    expect(ENVELOPE_SCHEMAS['heartbeat.ack'].parse(ack).body.sequence).to.equal(2);
+    expect(await sequence()).to.equal(2);
+
+    const deniedBefore = (await auditRows('node.heartbeat')).length;
+    const intruder = nodeIdentity('intruder');
+    const refusedWith = async (envelope: Envelope, status: number, code: string) =>
+      expectProblem(await post(AGENT_HTTP_PATHS.heartbeat, envelope), status, code);
+    // Keys another node key agreed with the controller key: not this node's.
+    await refusedWith(
+      macHeartbeat(
+        nodeId,
+        agree({ privateKey: intruder.privateKey, keyId: lambda.keyId }).agentToController,
+        controllerKeyId,
+        3,
+      ),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    // A key id the controller holds no key of.
+    await refusedWith(
+      macHeartbeat(nodeId, keys.agentToController, lambda.keyId, 3),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    // The controller's own direction: an ack's key reflected back as a heartbeat.
+    await refusedWith(
+      macHeartbeat(nodeId, keys.controllerToAgent, controllerKeyId, 3),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    await refusedWith(good, 409, ErrorCode.REPLAY_DETECTED);
+    expect(await sequence()).to.equal(2);
+    const denied = (await auditRows('node.heartbeat')).slice(deniedBefore);
+    expect(denied.map((row) => [row.decision, row.evidence['errorCode']])).to.deep.equal([
+      ['denied', ErrorCode.SIGNATURE_INVALID],
+      ['denied', ErrorCode.SIGNATURE_INVALID],
+      ['denied', ErrorCode.SIGNATURE_INVALID],
+      ['denied', ErrorCode.REPLAY_DETECTED],
+    ]);
+
+    // The node key rotates: keys agreed with the old one stop working, the new one's work.
+    await fixture.ds.query(`UPDATE nodes SET rotation_requested_at = now() WHERE id = $1`, [nodeId]);
+    const next = generateKeyPairSync('ed25519');
+    const nextIdentity = { privateKey: next.privateKey, keyId: ed25519KeyId(next.publicKey) };
+    const proof = sign(null, rotationProofInput(nodeId, lambda.keyId, nextIdentity.keyId), next.privateKey);
+    const offered = heartbeat(nodeId, lambda, 3, {
+      nextKey: {
+        keyId: nextIdentity.keyId,
+        publicKey: openSshPublicKey(next.publicKey),
+        proof: proof.toString('base64url'),
+      },
+    });
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, offered)).status).to.equal(200);
+    expect((await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, nextIdentity, 4))).status).to.equal(200);
+    await refusedWith(
+      macHeartbeat(nodeId, keys.agentToController, controllerKeyId, 5),
+      401,
+      ErrorCode.SIGNATURE_INVALID,
+    );
+    const rotated = await post(
+      AGENT_HTTP_PATHS.heartbeat,
+      macHeartbeat(nodeId, agree(nextIdentity).agentToController, controllerKeyId, 5),
+    );
+    expect(rotated.status, JSON.stringify(rotated.json)).to.equal(200);
+    expect(await sequence()).to.equal(5);
   });
 
   describe('live updates over graphql-ws', () => {

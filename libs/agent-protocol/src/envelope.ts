@@ -18,6 +18,7 @@ import {
   TRACEPARENT_PATTERN,
 } from '@lunanexa/contracts';
 import { NodeCredentialSchema } from './credential';
+import { MAC_ALGORITHM, MAC_TYPES, MAC_VALUE_PATTERN } from './heartbeat-mac';
 import { z } from 'zod';
 import {
   AGENT_PROTOCOL,
@@ -57,7 +58,23 @@ export const SignatureSchema = z
       .regex(SIGNATURE_VALUE_PATTERN, 'must be a 64-byte Ed25519 signature, base64url without padding'),
   })
   .strict();
-export type EnvelopeSignature = z.infer<typeof SignatureSchema>;
+/**
+ * A heartbeat or its ack authenticated by the node's heartbeat MAC keys
+ * (heartbeat-mac.ts) instead of signed: `keyId` names the controller key the
+ * MAC keys were agreed with; the node key is the node's current one.
+ */
+export const MacSignatureSchema = z
+  .object({
+    keyId: KeyIdSchema,
+    alg: z.literal(MAC_ALGORITHM),
+    value: z
+      .string()
+      .regex(MAC_VALUE_PATTERN, 'must be a 32-byte HMAC-SHA256 tag, base64url without padding'),
+  })
+  .strict();
+/** Either form: only heartbeats and their acks may carry a MAC (their envelope schemas say so). */
+export const AnySignatureSchema = z.discriminatedUnion('alg', [SignatureSchema, MacSignatureSchema]);
+export type EnvelopeSignature = z.infer<typeof AnySignatureSchema>;
 
 /** A field-level problem echoed back to the sender; bounded so a reply cannot balloon. */
 export const ProtocolViolationSchema = z
@@ -404,11 +421,13 @@ const headerShape = {
   traceparent: z.string().regex(TRACEPARENT_PATTERN, 'must be a W3C traceparent').optional(),
   signature: SignatureSchema,
 };
+/** Heartbeats and their acks: signed, or authenticated by the heartbeat MAC keys. */
+const macHeaderShape = { ...headerShape, signature: AnySignatureSchema };
 
 /** The envelope with its body not yet interpreted: enough to find the key and check the signature. */
 export const EnvelopeHeaderSchema = z
   .object({
-    ...headerShape,
+    ...macHeaderShape,
     type: MessageTypeSchema,
     body: z.unknown().refine((body) => body !== undefined, { message: 'is required' }),
   })
@@ -417,6 +436,13 @@ export type EnvelopeHeader = z.infer<typeof EnvelopeHeaderSchema>;
 
 function envelopeOf<T extends MessageType, B extends (typeof BODY_SCHEMAS)[T]>(type: T, body: B) {
   return z.object({ ...headerShape, type: z.literal(type), body }).strict();
+}
+
+function macEnvelopeOf<T extends (typeof MAC_TYPES)[number], B extends (typeof BODY_SCHEMAS)[T]>(
+  type: T,
+  body: B,
+) {
+  return z.object({ ...macHeaderShape, type: z.literal(type), body }).strict();
 }
 
 export const AssignmentPutEnvelopeSchema = envelopeOf('assignment.put', AssignmentPutBodySchema).superRefine(
@@ -444,7 +470,7 @@ export const EnrollRequestEnvelopeSchema = envelopeOf('enroll.request', EnrollRe
   },
 );
 export const EnrollResponseEnvelopeSchema = envelopeOf('enroll.response', EnrollResponseBodySchema);
-export const HeartbeatEnvelopeSchema = envelopeOf('heartbeat', HeartbeatBodySchema).superRefine(
+export const HeartbeatEnvelopeSchema = macEnvelopeOf('heartbeat', HeartbeatBodySchema).superRefine(
   (envelope, ctx) => {
     // The heartbeat's own identity fields are the envelope's: one nonce, one node, one instant.
     if (envelope.body.heartbeat.nodeId !== envelope.nodeId) {
@@ -470,7 +496,7 @@ export const HeartbeatEnvelopeSchema = envelopeOf('heartbeat', HeartbeatBodySche
     }
   },
 );
-export const HeartbeatAckEnvelopeSchema = envelopeOf('heartbeat.ack', HeartbeatAckBodySchema);
+export const HeartbeatAckEnvelopeSchema = macEnvelopeOf('heartbeat.ack', HeartbeatAckBodySchema);
 
 export const EnvelopeSchema = z.discriminatedUnion('type', [
   AssignmentPutEnvelopeSchema,

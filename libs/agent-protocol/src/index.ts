@@ -7,3 +7,4 @@ export * from './fence';
 export * from './framing';
 export * from './fixtures';
 export * from './credential';
+export * from './heartbeat-mac';

@@ -13,6 +13,7 @@ import {
   type UnsignedEnvelopeOf,
 } from './envelope';
 import type { ReplayGuard } from './replay-guard';
+import { MAC_ALGORITHM, MAC_TYPES, macOf, macVerifies } from './heartbeat-mac';
 import { AGENT_PROTOCOL, DEFAULT_MAX_SKEW_MS, SIGNATURE_ALGORITHM, type MessageType } from './protocol';
 
 /**
@@ -89,6 +90,22 @@ export function signEnvelope(privateKey: KeyObject, keyId: string, envelope: Uns
   return parsed.data;
 }
 
+/**
+ * Authenticates a heartbeat or its ack with a heartbeat MAC key
+ * (heartbeat-mac.ts) instead of signing it: `keyId` names the controller key
+ * the MAC keys were agreed with. Validated like signEnvelope.
+ */
+export function macEnvelope<T extends (typeof MAC_TYPES)[number]>(
+  key: Buffer,
+  keyId: string,
+  envelope: UnsignedEnvelopeOf<T>,
+): EnvelopeOf<T> {
+  const value = macOf(key, signingInput(envelope));
+  const parsed = EnvelopeSchema.safeParse({ ...envelope, signature: { keyId, alg: MAC_ALGORITHM, value } });
+  if (!parsed.success) throw validationFailed('envelope does not match the v1 schema', parsed.error);
+  return parsed.data as EnvelopeOf<T>;
+}
+
 export interface VerifyOptions {
   /** The verifier's clock. */
   readonly now: Date;
@@ -100,6 +117,13 @@ export interface VerifyOptions {
   readonly nodeId?: string;
   /** When set, only these types are accepted. */
   readonly types?: readonly MessageType[];
+  /**
+   * The heartbeat MAC key named by a MAC'd envelope's key id (the key for
+   * the direction this verifier receives), or undefined when there is none.
+   * Without it a MAC'd envelope is refused: only heartbeat ingest and the
+   * agent's ack check accept them.
+   */
+  readonly macKey?: (keyId: string) => Buffer | undefined;
 }
 
 /** Trusted verification keys by key id. */
@@ -108,7 +132,8 @@ export type PublicKeySet = ReadonlyMap<string, KeyObject>;
 /**
  * Verifies an envelope received as parsed JSON and returns it typed. Checks,
  * in order: the envelope shape (VALIDATION_FAILED), the signature by a key in
- * `publicKeys` (SIGNATURE_INVALID — also for an unknown key id), `issuedAt`
+ * `publicKeys`, or for a heartbeat or its ack the MAC by `options.macKey`
+ * (SIGNATURE_INVALID — also for an unknown key id), `issuedAt`
  * within `maxSkewMs` of `now` (REPLAY_DETECTED), the body of its type, the
  * node and the accepted types (VALIDATION_FAILED), and finally the nonce
  * (REPLAY_DETECTED; RATE_LIMITED when the guard is full). Throws LunaNexaError.
@@ -122,11 +147,6 @@ export function verifyEnvelope(publicKeys: PublicKeySet, input: unknown, options
   if (!header.success) throw validationFailed('not a v1 envelope', header.error);
 
   const { signature } = header.data;
-  const key = publicKeys.get(signature.keyId);
-  if (key === undefined) {
-    throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, `key ${signature.keyId} is not trusted here`);
-  }
-  assertEd25519(key, 'public');
   let message: Buffer;
   try {
     message = signingInput(input as object);
@@ -136,11 +156,34 @@ export function verifyEnvelope(publicKeys: PublicKeySet, input: unknown, options
     }
     throw error;
   }
-  if (!verify(null, message, key, Buffer.from(signature.value, 'base64url'))) {
-    throw new LunaNexaError(
-      ErrorCode.SIGNATURE_INVALID,
-      `signature does not verify with key ${signature.keyId}`,
-    );
+  if (signature.alg === MAC_ALGORITHM) {
+    const macKey = (MAC_TYPES as readonly string[]).includes(header.data.type)
+      ? options.macKey?.(signature.keyId)
+      : undefined;
+    if (macKey === undefined) {
+      throw new LunaNexaError(
+        ErrorCode.SIGNATURE_INVALID,
+        `no heartbeat MAC key of controller key ${signature.keyId} for this ${header.data.type}`,
+      );
+    }
+    if (!macVerifies(macKey, message, signature.value)) {
+      throw new LunaNexaError(
+        ErrorCode.SIGNATURE_INVALID,
+        `MAC does not verify with the heartbeat key of controller key ${signature.keyId}`,
+      );
+    }
+  } else {
+    const key = publicKeys.get(signature.keyId);
+    if (key === undefined) {
+      throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, `key ${signature.keyId} is not trusted here`);
+    }
+    assertEd25519(key, 'public');
+    if (!verify(null, message, key, Buffer.from(signature.value, 'base64url'))) {
+      throw new LunaNexaError(
+        ErrorCode.SIGNATURE_INVALID,
+        `signature does not verify with key ${signature.keyId}`,
+      );
+    }
   }
 
   const nowMs = options.now.getTime();

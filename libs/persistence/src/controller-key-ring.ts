@@ -328,6 +328,12 @@ export class ControllerKeyRing {
     return key;
   }
 
+  /** A live (not retired) key by its envelope key id, when this process holds its private half. */
+  heldByKeyId(keyId: string): HeldRingKey | undefined {
+    for (const key of this.held.values()) if (key.keyId === keyId) return key;
+    return undefined;
+  }
+
   /** The key that signs now. */
   current(): HeldRingKey {
     return this.heldOf(signingKey(this.rows));

@@ -2,6 +2,8 @@ import { randomBytes, sign } from 'node:crypto';
 import {
   AGENT_HTTP_PATHS,
   createEnvelope,
+  MAC_ALGORITHM,
+  macEnvelope,
   MAX_TRUSTED_CONTROLLER_KEYS,
   openSshPublicKey,
   rotationProofInput,
@@ -29,6 +31,7 @@ import { claimedSignerKeyId, type ControllerKeyTrustStore } from '../controller-
 import type { ControllerTrust } from '../ssh/trust';
 import type { CredentialStore } from './credential';
 import type { RefusalQueue } from './refusal-queue';
+import { HeartbeatMacState, type HeartbeatMac } from './mac';
 import type { HeartbeatSequence } from './sequence';
 
 /** What the reconciler contributes to one heartbeat. */
@@ -73,6 +76,11 @@ export interface HeartbeatOptions {
   readonly requestTimeoutMs?: number;
   /** Told the outcome of every heartbeat (metrics). */
   readonly onResult?: (result: HeartbeatResult) => void;
+  /**
+   * MAC heartbeats once the controller has acked a signed one (HeartbeatMacState); default true.
+   * False signs every heartbeat, as agents before heartbeat MACs did.
+   */
+  readonly macHeartbeats?: boolean;
 }
 
 /**
@@ -147,10 +155,15 @@ export class HeartbeatLoop {
   /** A change-driven heartbeat is queued and has not read the observations yet: later changes ride on it. */
   private changeQueued = false;
   private lastBeganAt = -Infinity;
+  private readonly mac: HeartbeatMacState | null;
 
   constructor(private readonly options: HeartbeatOptions) {
     this.log = options.logger.child({ component: 'heartbeat' });
     this.now = options.now ?? (() => new Date());
+    this.mac =
+      options.macHeartbeats === false
+        ? null
+        : new HeartbeatMacState(options.nodeId, options.nodeKeys, options.trust, () => this.now().getTime());
     this.url = controllerEndpoint(options.controllerUrl, AGENT_HTTP_PATHS.heartbeat);
   }
 
@@ -242,39 +255,40 @@ export class HeartbeatLoop {
               next.privateKey,
             ).toString('base64url'),
           };
-    const envelope = signEnvelope(
-      current.privateKey,
-      current.keyId,
-      createEnvelope('heartbeat', {
-        nodeId: options.nodeId,
-        issuedAt,
-        nonce,
-        body: {
-          heartbeat: {
-            nodeId: options.nodeId,
-            sequence,
-            sentAt: issuedAt.toISOString(),
-            nonce,
-            observedAssignments: [...observations.observedAssignments],
-            runtimes: [...observations.runtimes],
-            gpuTelemetry,
-            inventory: options.inventory(),
-          },
-          refusals,
-          nextKey,
-          credentialSerial: options.credentials.current()?.document.serial ?? null,
-          ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint() }),
-          ...((observations.orphanReports ?? []).length === 0
-            ? {}
-            : { orphanReports: [...(observations.orphanReports ?? [])] }),
-          // What the controller needs to tell whether this node can still verify what it signs.
-          // (More keys than the protocol carries — a config listing over MAX_TRUSTED_CONTROLLER_KEYS — are not reported.)
-          ...(options.trust.size === 0 || options.trust.size > MAX_TRUSTED_CONTROLLER_KEYS
-            ? {}
-            : { controllerKeyIds: options.trust.keyIds() }),
+    const mac = nextKey === null ? (this.mac?.forHeartbeat() ?? null) : null;
+    const unsigned = createEnvelope('heartbeat', {
+      nodeId: options.nodeId,
+      issuedAt,
+      nonce,
+      body: {
+        heartbeat: {
+          nodeId: options.nodeId,
+          sequence,
+          sentAt: issuedAt.toISOString(),
+          nonce,
+          observedAssignments: [...observations.observedAssignments],
+          runtimes: [...observations.runtimes],
+          gpuTelemetry,
+          inventory: options.inventory(),
         },
-      }),
-    );
+        refusals,
+        nextKey,
+        credentialSerial: options.credentials.current()?.document.serial ?? null,
+        ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint() }),
+        ...((observations.orphanReports ?? []).length === 0
+          ? {}
+          : { orphanReports: [...(observations.orphanReports ?? [])] }),
+        // What the controller needs to tell whether this node can still verify what it signs.
+        // (More keys than the protocol carries — a config listing over MAX_TRUSTED_CONTROLLER_KEYS — are not reported.)
+        ...(options.trust.size === 0 || options.trust.size > MAX_TRUSTED_CONTROLLER_KEYS
+          ? {}
+          : { controllerKeyIds: options.trust.keyIds() }),
+      },
+    });
+    const envelope =
+      mac === null
+        ? signEnvelope(current.privateKey, current.keyId, unsigned)
+        : macEnvelope(mac.keys.agentToController, mac.keyId, unsigned);
     const timeoutMs = Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 1000);
     const answer = await postEnvelope(this.url, envelope, { timeoutMs });
     let result: HeartbeatResult;
@@ -282,11 +296,21 @@ export class HeartbeatLoop {
       result = this.failed('unreachable', sequence, null, null, answer.reason);
     } else if (answer.status < 200 || answer.status >= 300) {
       const problem = problemOf(answer.body);
+      if (
+        mac !== null &&
+        (problem.code === ErrorCode.SIGNATURE_INVALID || problem.code === ErrorCode.VALIDATION_FAILED)
+      ) {
+        this.mac?.refused();
+        this.log.warn(
+          { event: 'heartbeat_mac_refused', code: problem.code, controllerKeyId: mac.keyId },
+          'the controller refused a MAC-authenticated heartbeat; signing heartbeats for a while',
+        );
+      }
       result = this.failed('refused', sequence, answer.status, problem.code, problem.detail);
     } else {
       let ack: EnvelopeOf<'heartbeat.ack'>;
       try {
-        ack = this.verifyAck(answer.body, envelope);
+        ack = this.verifyAck(answer.body, envelope, mac);
       } catch (error: unknown) {
         if (!(error instanceof LunaNexaError)) throw error;
         const signer = claimedSignerKeyId(answer.body);
@@ -299,6 +323,8 @@ export class HeartbeatLoop {
         this.record(result);
         return result;
       }
+      // A signed ack names the controller key to agree MAC keys with (after a switch, the new one).
+      if (ack.signature.alg !== MAC_ALGORITHM) this.mac?.signedAck(ack.signature.keyId, current.keyId);
       await this.applyAck(ack, { refusalsSent: refusals.length, nextKey, observations });
       result = { outcome: 'ok', sequence, status: answer.status, code: null, message: null, ack };
     }
@@ -306,11 +332,17 @@ export class HeartbeatLoop {
     return result;
   }
 
-  private verifyAck(raw: unknown, request: EnvelopeOf<'heartbeat'>): EnvelopeOf<'heartbeat.ack'> {
+  private verifyAck(
+    raw: unknown,
+    request: EnvelopeOf<'heartbeat'>,
+    mac: HeartbeatMac | null,
+  ): EnvelopeOf<'heartbeat.ack'> {
     const envelope = verifyEnvelope(this.options.trust.publicKeys, raw, {
       now: this.now(),
       nodeId: this.options.nodeId,
       types: ['heartbeat.ack'],
+      // A MAC'd heartbeat may be answered by a MAC with the same keys, or signed.
+      macKey: (keyId) => (mac !== null && keyId === mac.keyId ? mac.keys.controllerToAgent : undefined),
     });
     if (envelope.type !== 'heartbeat.ack') {
       throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, `expected heartbeat.ack, got ${envelope.type}`);

@@ -8,6 +8,8 @@ import {
   ReplayGuard,
   createEnvelope,
   ed25519KeyId,
+  MAC_ALGORITHM,
+  macEnvelope,
   openSshPublicKey,
   parseEd25519PublicKey,
   rotationProofInput,
@@ -18,6 +20,7 @@ import {
   type ControllerKeysResponse,
   type Envelope,
   type HeartbeatBody,
+  type HeartbeatMacKeys,
 } from '@lunanexa/agent-protocol';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_SECONDS,
@@ -52,12 +55,21 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeploymentSignals } from './deployment-signals';
 import { GpuSampleWriter } from './gpu-sample-writer';
+import { HeartbeatMacKeyCache } from './heartbeat-mac-keys';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
 import { AuditWriter, CONTROLLER_KEY, Denied, type ControllerKeyRing, type HeldRingKey } from '../auth';
 import { API_CONFIG, DEFAULT_AGENT_REPLAY_CAPACITY, API_LOGGER, type ApiConfig } from '../config';
 import { HEARTBEAT_DB } from '../infrastructure/infrastructure.module';
 import { WorkflowRunner } from '../infrastructure/workflow-runner';
+
+/** A heartbeat whose signature or MAC checked out, with the node key behind it. */
+interface VerifiedHeartbeat {
+  readonly envelope: Envelope & { type: 'heartbeat' };
+  readonly nodeKeyId: string;
+  /** The MAC keys it was authenticated with; null when it was signed. */
+  readonly macKeys: HeartbeatMacKeys | null;
+}
 
 /** How long a Pending node waits for an operator before EnrollNode rejects it. */
 export const APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 3600;
@@ -104,6 +116,7 @@ export class AgentChannelService implements OnApplicationShutdown {
   private readonly renewals: LeaseRenewalBatcher;
   private readonly deploymentSignals: DeploymentSignals;
   private readonly gpuSamples: GpuSampleWriter;
+  private readonly macKeys: HeartbeatMacKeyCache;
 
   constructor(
     /** Heartbeat ingest's own pool: lease renewals never queue behind audited writes. */
@@ -126,6 +139,7 @@ export class AgentChannelService implements OnApplicationShutdown {
     this.gpuSamples = new GpuSampleWriter(db, logger);
     this.deploymentSignals = new DeploymentSignals((workflowId) => this.signalDeployment(workflowId));
     this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
+    this.macKeys = new HeartbeatMacKeyCache(ring, (text) => this.publicKey(text));
   }
 
   /** GPU samples still gathering go out before the pools close. */
@@ -378,23 +392,30 @@ export class AgentChannelService implements OnApplicationShutdown {
       );
     if (!node) return unknown();
     if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') return forbidden(node);
-    const keys = new Map([[node.keyId, this.publicKey(node.publicKey)]]);
-    if (node.nextKeyId !== null && node.nextPublicKey !== null) {
-      keys.set(node.nextKeyId, this.publicKey(node.nextPublicKey));
-    }
-    let envelope: Envelope & { type: 'heartbeat' };
+    let verified: VerifiedHeartbeat;
     try {
-      envelope = verifyEnvelope(keys, raw, {
-        now: new Date(),
-        nodeId: node.id,
-        types: ['heartbeat'],
-        replayGuard: this.replayGuard,
-      }) as Envelope & { type: 'heartbeat' };
+      try {
+        verified = this.verifyHeartbeat(node, raw);
+      } catch (error) {
+        // What this process remembered may be stale (the node's key rotated through another api replica): read it.
+        if (
+          !(error instanceof LunaNexaError) ||
+          error.code !== ErrorCode.SIGNATURE_INVALID ||
+          seen === undefined
+        )
+          throw error;
+        this.nodeKeysSeen.delete(node.id);
+        node = await findNodeKeys(this.db, node.id);
+        if (!node) return unknown();
+        if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') return forbidden(node);
+        verified = this.verifyHeartbeat(node, raw);
+      }
     } catch (error) {
       if (error instanceof LunaNexaError)
         return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
       throw error;
     }
+    const { envelope, nodeKeyId, macKeys } = verified;
     let outcome: {
       node: HeartbeatAckNode;
       refusalsRecorded: number;
@@ -402,7 +423,7 @@ export class AgentChannelService implements OnApplicationShutdown {
       changedDeploymentWorkflowIds: readonly string[];
     };
     try {
-      let renewed = await this.renewLease(node, envelope, receivedAt);
+      let renewed = await this.renewLease(node, envelope, nodeKeyId, receivedAt);
       if (renewed === null && seen !== undefined) {
         // What this process remembered may be stale (another api replica, an operator, the worker): read it.
         this.nodeKeysSeen.delete(node.id);
@@ -410,26 +431,23 @@ export class AgentChannelService implements OnApplicationShutdown {
         if (!node) return unknown();
         if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') return forbidden(node);
         // A key id names exactly one key (its hash), so the signature checked above holds for this row's key of that id.
-        if (envelope.signature.keyId !== node.keyId && envelope.signature.keyId !== node.nextKeyId) {
+        if (nodeKeyId !== node.keyId && nodeKeyId !== node.nextKeyId) {
           return this.refuse(
             'node.heartbeat',
             ids,
             `node:${node.name}`,
             evidence,
-            new LunaNexaError(
-              ErrorCode.SIGNATURE_INVALID,
-              `key ${envelope.signature.keyId} is not trusted here`,
-            ),
+            new LunaNexaError(ErrorCode.SIGNATURE_INVALID, `key ${nodeKeyId} is not trusted here`),
           );
         }
-        renewed = await this.renewLease(node, envelope, receivedAt);
+        renewed = await this.renewLease(node, envelope, nodeKeyId, receivedAt);
       }
       if (renewed === null) this.nodeKeysSeen.delete(node.id);
       const nodeId = node.id;
       outcome =
         renewed ??
         (await this.db.transaction((manager) =>
-          this.applyHeartbeat(manager, nodeId, envelope, ids, receivedAt),
+          this.applyHeartbeat(manager, nodeId, envelope, nodeKeyId, ids, receivedAt),
         ));
     } catch (error) {
       if (error instanceof LunaNexaError)
@@ -466,22 +484,54 @@ export class AgentChannelService implements OnApplicationShutdown {
     // During a controller key overlap a node that has not added the new key yet is answered with the previous
     // one, whose notice names the new key: it catches up instead of being cut off.
     const signer = this.ring.forNode(body.controllerKeyIds);
-    return this.sign(
-      'heartbeat.ack',
-      current.id,
-      {
-        inReplyTo: envelope.id,
-        sequence: body.heartbeat.sequence,
-        lifecycle: current.lifecycle,
-        cordoned: current.cordoned,
-        leaseExpiresAt: outcome.leaseExpiresAt.toISOString(),
-        credential: credential as never,
-        rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
-        refusalsRecorded: outcome.refusalsRecorded,
-        controllerKeys: this.ring.notice(signer),
+    const ack = {
+      inReplyTo: envelope.id,
+      sequence: body.heartbeat.sequence,
+      lifecycle: current.lifecycle,
+      cordoned: current.cordoned,
+      leaseExpiresAt: outcome.leaseExpiresAt.toISOString(),
+      credential: credential as never,
+      rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
+      refusalsRecorded: outcome.refusalsRecorded,
+      controllerKeys: this.ring.notice(signer),
+    };
+    // A MAC'd heartbeat is answered with the same keys while they were agreed with the key that would sign for
+    // this node; otherwise the ack is signed, and the agent agrees new keys with its signer.
+    if (macKeys !== null && envelope.signature.keyId === signer.keyId) {
+      return macEnvelope(
+        macKeys.controllerToAgent,
+        signer.keyId,
+        createEnvelope('heartbeat.ack', { nodeId: current.id, body: ack }),
+      );
+    }
+    return this.sign('heartbeat.ack', current.id, ack, signer);
+  }
+
+  /**
+   * Checks a heartbeat's signature by the node's current or next key, or its
+   * MAC by the keys agreed between the node's current key and a controller
+   * key this process holds (HeartbeatMacKeyCache). `nodeKeyId` is the node
+   * key that authenticated it either way.
+   */
+  private verifyHeartbeat(node: NodeKeysRow, raw: unknown): VerifiedHeartbeat {
+    const keys = new Map([[node.keyId, this.publicKey(node.publicKey)]]);
+    if (node.nextKeyId !== null && node.nextPublicKey !== null) {
+      keys.set(node.nextKeyId, this.publicKey(node.nextPublicKey));
+    }
+    const agreed: { keys: HeartbeatMacKeys | undefined } = { keys: undefined };
+    const envelope = verifyEnvelope(keys, raw, {
+      now: new Date(),
+      nodeId: node.id,
+      types: ['heartbeat'],
+      replayGuard: this.replayGuard,
+      macKey: (controllerKeyId) => {
+        agreed.keys = this.macKeys.of(node, controllerKeyId);
+        return agreed.keys?.agentToController;
       },
-      signer,
-    );
+    }) as Envelope & { type: 'heartbeat' };
+    if (envelope.signature.alg !== MAC_ALGORITHM)
+      return { envelope, nodeKeyId: envelope.signature.keyId, macKeys: null };
+    return { envelope, nodeKeyId: node.keyId, macKeys: agreed.keys ?? null };
   }
 
   /** The controller keys a node may still trust, for `GET /agent/v1/controller-keys`. */
@@ -516,6 +566,7 @@ export class AgentChannelService implements OnApplicationShutdown {
   private async renewLease(
     node: NodeKeysRow,
     envelope: Envelope & { type: 'heartbeat' },
+    nodeKeyId: string,
     receivedAt: Date,
   ): Promise<{
     node: HeartbeatAckNode;
@@ -524,7 +575,7 @@ export class AgentChannelService implements OnApplicationShutdown {
     changedDeploymentWorkflowIds: readonly string[];
   } | null> {
     const { heartbeat, refusals, nextKey, endpoint } = envelope.body;
-    if (envelope.signature.keyId !== node.keyId || node.nextKeyId !== null) return null;
+    if (nodeKeyId !== node.keyId || node.nextKeyId !== null) return null;
     // Refusals and orphan reports are audited, which needs the full path's transaction.
     if (
       refusals.length > 0 ||
@@ -594,6 +645,8 @@ export class AgentChannelService implements OnApplicationShutdown {
     manager: EntityManager,
     nodeId: string,
     envelope: Envelope & { type: 'heartbeat' },
+    /** The node key that signed it, or that its MAC keys were agreed with. */
+    nodeKeyId: string,
     ids: RequestIds,
     receivedAt: Date,
   ): Promise<{
@@ -605,6 +658,9 @@ export class AgentChannelService implements OnApplicationShutdown {
     const locked = await findNode(manager, nodeId, { forUpdate: true });
     if (!locked)
       throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, 'no enrolled node key matches this heartbeat');
+    // The key may have rotated since the heartbeat was checked against what this process read before.
+    if (nodeKeyId !== locked.keyId && nodeKeyId !== locked.nextKeyId)
+      throw new LunaNexaError(ErrorCode.SIGNATURE_INVALID, `key ${nodeKeyId} is not trusted here`);
     const { heartbeat, refusals, nextKey } = envelope.body;
     // Sequence is per node and persisted by the agent: a replay from another API replica (which has its own nonce memory) still fails here.
     if (locked.lastHeartbeatSequence !== null && heartbeat.sequence <= locked.lastHeartbeatSequence) {
@@ -621,7 +677,7 @@ export class AgentChannelService implements OnApplicationShutdown {
     let nextKeyId = locked.nextKeyId;
     let nextPublicKey = locked.nextPublicKey;
     let rotationRequestedAt = locked.rotationRequestedAt;
-    if (envelope.signature.keyId === locked.nextKeyId && locked.nextPublicKey !== null) {
+    if (nodeKeyId === locked.nextKeyId && locked.nextPublicKey !== null) {
       // The first heartbeat signed by the next key retires the old one: the rotation is done on the node's side.
       keyId = locked.nextKeyId;
       publicKey = locked.nextPublicKey;

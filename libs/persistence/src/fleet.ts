@@ -508,6 +508,18 @@ export interface LeaseRenewals {
 /**
  * Several nodes' renewNodeLease in one statement (group commit: one round
  * trip, one transaction, one WAL flush for a whole batch of heartbeats).
+ * The commit is asynchronous (`synchronous_commit = off` for this
+ * transaction only): it returns before the WAL reaches the disk, so the
+ * next batch does not wait for the previous one's flush. What it writes is
+ * what every heartbeat sends again a second later — lease, sequence,
+ * inventory, observed state, telemetry, the replicas' observations and
+ * cumulative restart counters — so a PostgreSQL crash can lose at most the
+ * last few hundred milliseconds of renewals (wal_writer_delay), which the
+ * next heartbeats restore; a lost sequence only lets an already-seen
+ * heartbeat renew a lease once more inside its 120 s window, if the api's
+ * nonce memory is gone too. Anything audited (a condition changing status,
+ * refusals, a key rotation, an endpoint move) takes the full path, whose
+ * commit is synchronous.
  * Each renewal is applied or not exactly as renewNodeLease decides it, and
  * also not to a Rejected or Revoked node, so a caller working from a cached
  * view of the node learns that it is stale (null). At most one renewal per
@@ -580,7 +592,8 @@ export async function renewNodeLeases(
      ${observationUpdateCtes('$2')}
      SELECT n.i, n.id, n.name, n.lifecycle, n.cordoned, n.credential, n.credential_serial,
             n.rotation_requested_at, n.next_key_id, n.bootstrap_token_id,
-            (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids
+            (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids,
+            set_config('synchronous_commit', 'off', true) AS commit_mode
        FROM n`,
     [JSON.stringify(input), MAX_CRASHES_PER_REPORT],
   );

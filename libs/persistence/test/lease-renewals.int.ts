@@ -188,4 +188,33 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
     expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(12);
     expect(await renewNodeLeases(ds, [])).to.deep.equal({ nodes: [], changedDeploymentWorkflowIds: [] });
   });
+
+  it('commits asynchronously, for its own transaction only: the connection keeps synchronous commits', async () => {
+    const runner = ds.createQueryRunner();
+    await runner.connect();
+    try {
+      const mode = async (): Promise<string> =>
+        ((await runner.query(`SHOW synchronous_commit`)) as { synchronous_commit: string }[])[0]
+          ?.synchronous_commit ?? '';
+      expect(await mode()).to.equal('on');
+      // Inside a transaction the setting is visible until it ends.
+      await runner.startTransaction();
+      expect(
+        (await renewNodeLeases(runner, [renewal('node-c', 15, { previousConditions: CONDITIONS })])).nodes[0]
+          ?.id,
+      ).to.equal('node-c');
+      expect(await mode()).to.equal('off');
+      await runner.rollbackTransaction();
+      expect(await mode()).to.equal('on');
+      // On its own the statement is its transaction: renewed, and the connection is as it was.
+      expect(
+        (await renewNodeLeases(runner, [renewal('node-c', 16, { previousConditions: CONDITIONS })])).nodes[0]
+          ?.id,
+      ).to.equal('node-c');
+      expect(await mode()).to.equal('on');
+      expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(16);
+    } finally {
+      await runner.release();
+    }
+  });
 });

@@ -3,7 +3,9 @@ import { CanonicalJsonError, canonicalJson, ErrorCode, LunaNexaError } from '@lu
 import type { z } from 'zod';
 import {
   EnvelopeHeaderSchema,
+  ENVELOPE_SCHEMAS,
   EnvelopeSchema,
+  type EnvelopeHeader,
   MAX_VIOLATIONS,
   type BodyOf,
   type Envelope,
@@ -124,6 +126,8 @@ export interface VerifyOptions {
    * agent's ack check accept them.
    */
   readonly macKey?: (keyId: string) => Buffer | undefined;
+  /** The caller's own EnvelopeHeaderSchema parse of `input`, when it has one: not parsed a second time. */
+  readonly header?: EnvelopeHeader;
 }
 
 /** Trusted verification keys by key id. */
@@ -143,10 +147,15 @@ export function verifyEnvelope(publicKeys: PublicKeySet, input: unknown, options
   if (options.replayGuard !== undefined && options.replayGuard.windowMs < maxSkewMs) {
     throw new Error('the replay guard window is shorter than maxSkewMs; replays could slip through');
   }
-  const header = EnvelopeHeaderSchema.safeParse(input);
-  if (!header.success) throw validationFailed('not a v1 envelope', header.error);
+  let header: EnvelopeHeader;
+  if (options.header !== undefined) header = options.header;
+  else {
+    const parsed = EnvelopeHeaderSchema.safeParse(input);
+    if (!parsed.success) throw validationFailed('not a v1 envelope', parsed.error);
+    header = parsed.data;
+  }
 
-  const { signature } = header.data;
+  const { signature } = header;
   let message: Buffer;
   try {
     message = signingInput(input as object);
@@ -157,13 +166,13 @@ export function verifyEnvelope(publicKeys: PublicKeySet, input: unknown, options
     throw error;
   }
   if (signature.alg === MAC_ALGORITHM) {
-    const macKey = (MAC_TYPES as readonly string[]).includes(header.data.type)
+    const macKey = (MAC_TYPES as readonly string[]).includes(header.type)
       ? options.macKey?.(signature.keyId)
       : undefined;
     if (macKey === undefined) {
       throw new LunaNexaError(
         ErrorCode.SIGNATURE_INVALID,
-        `no heartbeat MAC key of controller key ${signature.keyId} for this ${header.data.type}`,
+        `no heartbeat MAC key of controller key ${signature.keyId} for this ${header.type}`,
       );
     }
     if (!macVerifies(macKey, message, signature.value)) {
@@ -187,16 +196,17 @@ export function verifyEnvelope(publicKeys: PublicKeySet, input: unknown, options
   }
 
   const nowMs = options.now.getTime();
-  const issuedAtMs = Date.parse(header.data.issuedAt);
+  const issuedAtMs = Date.parse(header.issuedAt);
   if (Math.abs(nowMs - issuedAtMs) > maxSkewMs) {
     throw new LunaNexaError(
       ErrorCode.REPLAY_DETECTED,
-      `issuedAt ${header.data.issuedAt} is more than ${maxSkewMs} ms from the receiver's clock`,
+      `issuedAt ${header.issuedAt} is more than ${maxSkewMs} ms from the receiver's clock`,
     );
   }
 
-  const parsed = EnvelopeSchema.safeParse(input);
-  if (!parsed.success) throw validationFailed(`invalid ${header.data.type} envelope`, parsed.error);
+  // The type is known by now: its own schema, not the union of all of them.
+  const parsed = ENVELOPE_SCHEMAS[header.type].safeParse(input);
+  if (!parsed.success) throw validationFailed(`invalid ${header.type} envelope`, parsed.error);
   const envelope = parsed.data;
   if (options.nodeId !== undefined && envelope.nodeId !== options.nodeId) {
     throw new LunaNexaError(ErrorCode.VALIDATION_FAILED, 'the envelope is for another node', [

@@ -19,6 +19,7 @@ import {
   type EnrollRequestBody,
   type ControllerKeysResponse,
   type Envelope,
+  type EnvelopeHeader,
   type HeartbeatBody,
   type HeartbeatMacKeys,
 } from '@lunanexa/agent-protocol';
@@ -395,7 +396,7 @@ export class AgentChannelService implements OnApplicationShutdown {
     let verified: VerifiedHeartbeat;
     try {
       try {
-        verified = this.verifyHeartbeat(node, raw);
+        verified = this.verifyHeartbeat(node, raw, header.data);
       } catch (error) {
         // What this process remembered may be stale (the node's key rotated through another api replica): read it.
         if (
@@ -408,7 +409,7 @@ export class AgentChannelService implements OnApplicationShutdown {
         node = await findNodeKeys(this.db, node.id);
         if (!node) return unknown();
         if (node.lifecycle === 'Rejected' || node.lifecycle === 'Revoked') return forbidden(node);
-        verified = this.verifyHeartbeat(node, raw);
+        verified = this.verifyHeartbeat(node, raw, header.data);
       }
     } catch (error) {
       if (error instanceof LunaNexaError)
@@ -513,7 +514,7 @@ export class AgentChannelService implements OnApplicationShutdown {
    * key this process holds (HeartbeatMacKeyCache). `nodeKeyId` is the node
    * key that authenticated it either way.
    */
-  private verifyHeartbeat(node: NodeKeysRow, raw: unknown): VerifiedHeartbeat {
+  private verifyHeartbeat(node: NodeKeysRow, raw: unknown, header: EnvelopeHeader): VerifiedHeartbeat {
     const keys = new Map([[node.keyId, this.publicKey(node.publicKey)]]);
     if (node.nextKeyId !== null && node.nextPublicKey !== null) {
       keys.set(node.nextKeyId, this.publicKey(node.nextPublicKey));
@@ -524,6 +525,7 @@ export class AgentChannelService implements OnApplicationShutdown {
       nodeId: node.id,
       types: ['heartbeat'],
       replayGuard: this.replayGuard,
+      header,
       macKey: (controllerKeyId) => {
         agreed.keys = this.macKeys.of(node, controllerKeyId);
         return agreed.keys?.agentToController;

@@ -6,6 +6,7 @@ import {
   ENVELOPE_SCHEMAS,
   EnvelopeSchema,
   type EnvelopeHeader,
+  type EnvelopeSignature,
   MAX_VIOLATIONS,
   type BodyOf,
   type Envelope,
@@ -84,10 +85,12 @@ export function signEnvelope(privateKey: KeyObject, keyId: string, envelope: Uns
 export function signEnvelope(privateKey: KeyObject, keyId: string, envelope: UnsignedEnvelope): Envelope {
   assertEd25519(privateKey, 'private');
   const value = sign(null, signingInput(envelope), privateKey).toString('base64url');
-  const parsed = EnvelopeSchema.safeParse({
-    ...envelope,
-    signature: { keyId, alg: SIGNATURE_ALGORITHM, value },
-  });
+  return withSignature(envelope, { keyId, alg: SIGNATURE_ALGORITHM, value });
+}
+
+/** The envelope with its signature or MAC, validated against the v1 schema so nothing invalid is ever sent. */
+function withSignature(envelope: UnsignedEnvelope, signature: EnvelopeSignature): Envelope {
+  const parsed = EnvelopeSchema.safeParse({ ...envelope, signature });
   if (!parsed.success) throw validationFailed('envelope does not match the v1 schema', parsed.error);
   return parsed.data;
 }
@@ -103,9 +106,7 @@ export function macEnvelope<T extends (typeof MAC_TYPES)[number]>(
   envelope: UnsignedEnvelopeOf<T>,
 ): EnvelopeOf<T> {
   const value = macOf(key, signingInput(envelope));
-  const parsed = EnvelopeSchema.safeParse({ ...envelope, signature: { keyId, alg: MAC_ALGORITHM, value } });
-  if (!parsed.success) throw validationFailed('envelope does not match the v1 schema', parsed.error);
-  return parsed.data as EnvelopeOf<T>;
+  return withSignature(envelope, { keyId, alg: MAC_ALGORITHM, value }) as EnvelopeOf<T>;
 }
 
 export interface VerifyOptions {

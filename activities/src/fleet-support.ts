@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import { ErrorCode, LunaNexaError, type NodeInventory } from '@lunanexa/contracts';
+import { agentProtocolOf } from '@lunanexa/domain';
 import { appendAuditEvent, chainedAuditEvents, firstWorkflowReceipt } from '@lunanexa/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 
@@ -151,6 +152,7 @@ export interface SouthboundTarget {
   readonly hostKeyFingerprint: string;
   readonly keyIds: readonly string[];
   readonly publicKeys: readonly string[];
+  readonly agentProtocol: number;
 }
 
 export interface SouthboundPort {
@@ -170,6 +172,7 @@ export function southboundTarget(node: {
   publicKey: string;
   nextKeyId: string | null;
   nextPublicKey: string | null;
+  inventory: Pick<NodeInventory, 'agentProtocol'>;
 }): SouthboundTarget {
   const keyIds = [node.keyId];
   const publicKeys = [node.publicKey];
@@ -184,5 +187,6 @@ export function southboundTarget(node: {
     hostKeyFingerprint: node.hostKeyFingerprint,
     keyIds,
     publicKeys,
+    agentProtocol: agentProtocolOf(node.inventory),
   };
 }

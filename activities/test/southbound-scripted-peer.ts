@@ -14,6 +14,7 @@ import {
   type Envelope,
   type MessageType,
 } from '@lunanexa/agent-protocol';
+import { AGENT_PROTOCOL_VERSION } from '@lunanexa/contracts';
 import { Server, utils, type Connection, type ServerChannel } from 'ssh2';
 import type { SouthboundNode } from '../src/southbound';
 
@@ -94,6 +95,7 @@ export async function startScriptedPeer(nodeId: string, script: Script): Promise
       hostKeyFingerprint: sshFingerprintOfBlob(parsed.getPublicSSH()),
       keyIds: [nodeKeyId],
       publicKeys: [openSshPublicKey(nodeKey.publicKey)],
+      agentProtocol: AGENT_PROTOCOL_VERSION,
     },
     reply(type, body, signer = nodeKey.privateKey) {
       return signEnvelope(signer, nodeKeyId, createEnvelope(type, { nodeId, body }));

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ed25519KeyId, openSshPublicKey, sshFingerprint } from '@lunanexa/agent-protocol';
-import { AssignmentSchema, type Assignment } from '@lunanexa/contracts';
+import { AGENT_PROTOCOL_VERSION, AssignmentSchema, type Assignment } from '@lunanexa/contracts';
 import type { ControllerIdentity, SouthboundNode } from '../src/southbound';
 
 /**
@@ -146,6 +146,7 @@ export async function startAgentProcess(controllers: readonly TestController[]):
       hostKeyFingerprint: listening.ssh.hostKeyFingerprint,
       keyIds: [listening.ssh.nodeKeyId],
       publicKeys: [openSshPublicKey(nodePublicKey)],
+      agentProtocol: AGENT_PROTOCOL_VERSION,
     },
     dataDir,
     httpUrl,

@@ -1,7 +1,16 @@
 import { createServer, type Server as TcpServer, type Socket } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
-import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import {
+  AGENT_PROTOCOL_VERSION,
+  AssignmentSchema,
+  CONTROLLER_KEY_NOTICE_PROTOCOL,
+  ErrorCode,
+  LunaNexaError,
+  UNREPORTED_AGENT_PROTOCOL,
+  type Assignment,
+} from '@lunanexa/contracts';
 import { expect } from 'chai';
+import { z } from 'zod';
 import { ControllerKeyRefusedError, SouthboundClient, type SouthboundNode } from '../src/southbound';
 import { startScriptedPeer, type ScriptedPeer } from './southbound-scripted-peer';
 import {
@@ -185,6 +194,7 @@ describe('SouthboundClient deadlines and replies it must not believe', function 
       hostKeyFingerprint: someOtherFingerprint(),
       keyIds: [controller.identity.keyId],
       publicKeys: [controller.publicLine],
+      agentProtocol: AGENT_PROTOCOL_VERSION,
     };
     const started = Date.now();
 
@@ -288,5 +298,51 @@ describe('SouthboundClient deadlines and replies it must not believe', function 
 
     expect(error.code).to.equal(ErrorCode.VALIDATION_FAILED);
     expect(peer.stats.connections).to.equal(0);
+  });
+
+  describe('the controller key ring notice goes only to agents that take it (version skew)', () => {
+    /** The body of `assignment.put` as release 0.1.0's agent parses it: strict, with no `controllerKeys`. */
+    const releaseZeroOneBody = z.object({ assignment: AssignmentSchema }).strict();
+    const notice = { signingKeyId: controller.identity.keyId, next: null, retiredKeyIds: [] };
+    const signer = { candidates: () => [controller.identity], notice: () => notice };
+
+    async function putBodyReceivedBy(agentProtocol: number): Promise<Record<string, unknown>> {
+      const received: Record<string, unknown>[] = [];
+      peer = await startScriptedPeer(NODE_NAME, (raw, send, self) => {
+        const envelope = raw as { id: string; body: Record<string, unknown> & { assignment: Assignment } };
+        received.push(envelope.body);
+        send(
+          self.reply('assignment.ack', {
+            inReplyTo: envelope.id,
+            assignmentId: envelope.body.assignment.id,
+            generation: envelope.body.assignment.generation,
+            specDigest: `sha256:${'a'.repeat(64)}`,
+            leaseExpiresAt: envelope.body.assignment.leaseExpiresAt,
+            result: 'accepted',
+          }),
+        );
+      });
+      const ack = await new SouthboundClient(signer).pushAssignment(
+        { ...peer.node, agentProtocol },
+        anAssignment(),
+      );
+      expect(ack.result).to.equal('accepted');
+      expect(received).to.have.length(1);
+      return received[0];
+    }
+
+    it('an agent at protocol 1 (0.1.0) gets assignment.put without controllerKeys, a body its strict schema takes', async () => {
+      const body = await putBodyReceivedBy(UNREPORTED_AGENT_PROTOCOL);
+
+      expect(body).to.not.have.property('controllerKeys');
+      expect(releaseZeroOneBody.safeParse(body).success).to.equal(true);
+    });
+
+    it(`an agent at protocol ${CONTROLLER_KEY_NOTICE_PROTOCOL} or later gets the notice, which 0.1.0's schema would refuse`, async () => {
+      const body = await putBodyReceivedBy(AGENT_PROTOCOL_VERSION);
+
+      expect(body['controllerKeys']).to.deep.equal(notice);
+      expect(releaseZeroOneBody.safeParse(body).success).to.equal(false);
+    });
   });
 });

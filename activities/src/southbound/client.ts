@@ -7,6 +7,7 @@ import {
   type StatusReportBody,
 } from '@lunanexa/agent-protocol';
 import { ErrorCode, LunaNexaError, type Assignment } from '@lunanexa/contracts';
+import { takesControllerKeyNotice } from '@lunanexa/domain';
 import {
   SpanKind,
   endSpan,
@@ -168,7 +169,8 @@ export class SouthboundClient {
     const nodeKeys = trustedNodeKeys(node);
     const issuedAt = this.now();
     const { traceparent } = injectContext();
-    const notice = this.signer.notice(identity);
+    // An agent older than the notice refuses the whole message for it (its schema is strict).
+    const notice = takesControllerKeyNotice(node.agentProtocol) ? this.signer.notice(identity) : undefined;
     const envelope: Envelope =
       request.type === 'assignment.put'
         ? signEnvelope(

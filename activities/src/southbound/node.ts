@@ -15,6 +15,8 @@ export interface SouthboundNode {
   readonly keyIds: readonly string[];
   /** `ssh-ed25519 …` lines, `publicKeys[i]` being the key named `keyIds[i]`. */
   readonly publicKeys: readonly string[];
+  /** The protocol its agent reported (agentProtocolOf): what it may be sent (the key ring notice from 2 on). */
+  readonly agentProtocol: number;
 }
 
 /** The controller key: it authenticates the SSH connection and signs every envelope. */

@@ -12,6 +12,7 @@ import {
   createEnvelope,
   ed25519KeyId,
   ENVELOPE_SCHEMAS,
+  HeartbeatAckBodySchema,
   heartbeatMacKeys,
   MAC_ALGORITHM,
   macEnvelope,
@@ -24,7 +25,12 @@ import {
   verifyEnvelope,
   type Envelope,
 } from '@lunanexa/agent-protocol';
-import { ErrorCode, ProblemDetailsSchema, type NodeInventory } from '@lunanexa/contracts';
+import {
+  AGENT_PROTOCOL_VERSION,
+  ErrorCode,
+  ProblemDetailsSchema,
+  type NodeInventory,
+} from '@lunanexa/contracts';
 import { startControlPlaneFixture, type ControlPlaneFixture } from '@lunanexa/e2e';
 import { createLogger, findRepoRoot } from '@lunanexa/observability';
 import {
@@ -88,6 +94,7 @@ type HeartbeatExtras = Partial<{
   endpoint: unknown;
   gpuTelemetry: unknown[];
   orphanReports: unknown[];
+  inventory: NodeInventory;
 }>;
 
 function unsignedHeartbeat(nodeId: string, sequence: number, extra: HeartbeatExtras = {}) {
@@ -106,7 +113,7 @@ function unsignedHeartbeat(nodeId: string, sequence: number, extra: HeartbeatExt
         observedAssignments: [],
         runtimes: [],
         gpuTelemetry: (extra.gpuTelemetry ?? []) as never,
-        inventory: INVENTORY,
+        inventory: extra.inventory ?? INVENTORY,
       },
       refusals: (extra.refusals ?? []) as never,
       nextKey: (extra.nextKey ?? null) as never,
@@ -409,6 +416,63 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       { n: enrolledNodeId },
     );
     expect(node.data?.['node']).to.deep.include({ readiness: 'Ready' });
+  });
+
+  it('answers an agent that reports no protocol (release 0.1.0) without the key ring notice its strict schema refuses, and one at protocol 2 with it', async () => {
+    const { token } = await createToken({ autoApprove: false });
+    const kappa = nodeIdentity('kappa-skew');
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, kappa));
+    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    /** heartbeat.ack's body as release 0.1.0's agent parses it: strict, with no `controllerKeys`. */
+    const releaseZeroOneAck = HeartbeatAckBodySchema.omit({ controllerKeys: true }).strict();
+    const ackTo = async (sequence: number, inventory: NodeInventory) => {
+      const answer = await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(nodeId, kappa, sequence, { inventory }),
+      );
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+      return ENVELOPE_SCHEMAS['heartbeat.ack'].parse(
+        verifyEnvelope(controllerKeys(), answer.json, { now: new Date(), types: ['heartbeat.ack'] }),
+      ).body;
+    };
+    expect(INVENTORY.agentProtocol, 'the fixture is an agent that does not report its protocol').to.equal(
+      undefined,
+    );
+
+    const old = await ackTo(1, INVENTORY);
+    expect(old).to.not.have.property('controllerKeys');
+    expect(releaseZeroOneAck.safeParse(old).success).to.equal(true);
+
+    // Such an agent could not follow a controller key rotation: while it is enrolled, one is refused, naming it,
+    // audited, and no key is announced.
+    await fixture.ds.query(`UPDATE nodes SET lifecycle = 'Active' WHERE id = $1`, [nodeId]);
+    const keysBefore = await fixture.ds.query<unknown[]>(
+      `SELECT key_id, state FROM controller_keys ORDER BY key_id`,
+    );
+    const refusalsBefore = (await auditRows('controller-key.rotate')).length;
+    const rotation = await graphql(`
+      mutation {
+        rotateControllerKey(input: { reason: "yearly rotation" }) {
+          rotationId
+        }
+      }
+    `);
+    expect(rotation.errors?.[0]?.extensions.code).to.equal(ErrorCode.CONFLICT);
+    expect(rotation.errors?.[0]?.message).to.include('kappa-skew');
+    expect(await fixture.ds.query(`SELECT key_id, state FROM controller_keys ORDER BY key_id`)).to.deep.equal(
+      keysBefore,
+    );
+    const audited = (await auditRows('controller-key.rotate')).slice(refusalsBefore);
+    expect(audited.map((row) => row.decision)).to.deep.equal(['denied']);
+
+    const current = await ackTo(2, { ...INVENTORY, agentProtocol: AGENT_PROTOCOL_VERSION });
+    expect(current.controllerKeys?.signingKeyId).to.equal(ed25519KeyId(fixture.controllerKey.publicKey));
+    expect(releaseZeroOneAck.safeParse(current).success).to.equal(false);
+    expect(
+      await fixture.ds.query(`SELECT agent_protocol FROM nodes WHERE id = $1`, [nodeId]),
+      'upgraded: no longer holds a rotation back',
+    ).to.deep.equal([{ agent_protocol: AGENT_PROTOCOL_VERSION }]);
+    await fixture.ds.query(`UPDATE nodes SET lifecycle = 'Pending' WHERE id = $1`, [nodeId]);
   });
 
   it('exports the runtime load gauges, with no series while no runtime reports a load', async () => {

@@ -157,11 +157,17 @@ export type OsInventory = z.infer<typeof OsInventorySchema>;
  * controller may send it. Agents that do not report one (releases up to
  * 0.1.0) are treated as protocol 1.
  * - 1: assignments without `trustedSigningKeys` (older agents refuse the field).
- * - 2: assignments may carry `trustedSigningKeys`; the agent reports `agentProtocol`.
+ * - 2: assignments may carry `trustedSigningKeys`; the agent reports `agentProtocol`;
+ *   `heartbeat.ack` and `assignment.put` may carry the controller key ring
+ *   notice (`controllerKeys`), and heartbeats may be MAC'd. Every envelope
+ *   schema is strict, so an agent below 2 refuses a message with the notice:
+ *   it is never sent one.
  */
 export const AGENT_PROTOCOL_VERSION = 2;
 /** What a controller assumes of an agent that does not report its protocol. */
 export const UNREPORTED_AGENT_PROTOCOL = 1;
+/** The first agent protocol that accepts `controllerKeys` (the key ring notice) in what the controller sends. */
+export const CONTROLLER_KEY_NOTICE_PROTOCOL = 2;
 
 /** What a node has, as its agent observed it at `collectedAt`. */
 export const NodeInventorySchema = z

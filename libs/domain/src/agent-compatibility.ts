@@ -1,5 +1,6 @@
 import {
   AGENT_PROTOCOL_VERSION,
+  CONTROLLER_KEY_NOTICE_PROTOCOL,
   ErrorCode,
   UNREPORTED_AGENT_PROTOCOL,
   type NodeInventory,
@@ -22,6 +23,18 @@ export interface AgentCompatibility {
 
 export function agentProtocolOf(inventory: Pick<NodeInventory, 'agentProtocol'>): number {
   return inventory.agentProtocol ?? UNREPORTED_AGENT_PROTOCOL;
+}
+
+/**
+ * Whether an agent at `protocol` may be sent the controller key ring notice
+ * (`controllerKeys` on `heartbeat.ack` and `assignment.put`). An older agent's
+ * strict schema refuses the whole message for it: an ack it refuses leaves
+ * its lease unrenewed, an assignment it refuses never runs. Without notices
+ * it cannot follow a controller key rotation, which is why a rotation is
+ * refused while such agents are enrolled.
+ */
+export function takesControllerKeyNotice(protocol: number): boolean {
+  return protocol >= CONTROLLER_KEY_NOTICE_PROTOCOL;
 }
 
 export function agentCompatibility(inventory: Pick<NodeInventory, 'agentProtocol'>): AgentCompatibility {

@@ -192,6 +192,12 @@ export interface RotationRequest {
   readonly announceSeconds?: number | null;
   readonly overlapSeconds?: number | null;
   readonly reason: string;
+  /**
+   * Enrolled nodes whose agents cannot take the key ring notice
+   * (takesControllerKeyNotice): they would never learn the next key, and be
+   * cut off when the current one retires.
+   */
+  readonly nodesWithoutNotice?: readonly string[];
 }
 
 export interface RotationPlan {
@@ -222,6 +228,16 @@ export function planRotation(ring: readonly RingKeyRecord[], request: RotationRe
     reason,
   };
   signingKey(ring);
+  const outdated = request.nodesWithoutNotice ?? [];
+  if (outdated.length > 0) {
+    const named =
+      outdated.slice(0, 10).join(', ') + (outdated.length > 10 ? `, and ${outdated.length - 10} more` : '');
+    throw new LunaNexaError(
+      ErrorCode.CONFLICT,
+      `${outdated.length} enrolled node(s) run an agent too old to follow a controller key rotation (${named}): ` +
+        `upgrade their agents first (docs/UPGRADING.md), or they are cut off when the current key retires`,
+    );
+  }
   const phase = ringPhase(ring);
   if (phase !== 'steady') {
     throw new LunaNexaError(

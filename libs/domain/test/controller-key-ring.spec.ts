@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { ErrorCode, LunaNexaError } from '@lunanexa/contracts';
+import {
+  AGENT_PROTOCOL_VERSION,
+  CONTROLLER_KEY_NOTICE_PROTOCOL,
+  ErrorCode,
+  LunaNexaError,
+  UNREPORTED_AGENT_PROTOCOL,
+} from '@lunanexa/contracts';
 import {
   acceptedKeys,
   nextNodeConditions,
@@ -11,6 +17,7 @@ import {
   ringPhase,
   signingKey,
   signingKeyForNode,
+  takesControllerKeyNotice,
   type ControllerKeyState,
   type RingKeyRecord,
 } from '../src';
@@ -161,5 +168,27 @@ describe('the controller key ring', () => {
       refusal(() => planRotation(steady, { overlapSeconds: 1.5, reason: 'drill' })).violations[0]?.path,
     ).to.equal('overlapSeconds');
     expect(refusal(() => planRotation(steady, { reason: 'x' })).violations[0]?.path).to.equal('reason');
+  });
+
+  it('refuses a rotation while enrolled agents cannot take the key ring notice, naming them', () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => `dgx-${String(i + 1).padStart(2, '0')}`);
+    const refused = refusal(() =>
+      planRotation(steady, { reason: 'yearly rotation', nodesWithoutNotice: twelve }),
+    );
+    expect(refused.code).to.equal(ErrorCode.CONFLICT);
+    expect(refused.message).to.match(
+      /^12 enrolled node\(s\) run an agent too old to follow a controller key rotation/,
+    );
+    expect(refused.message).to.include('dgx-01, dgx-02').and.include('dgx-10, and 2 more');
+    expect(refused.message).to.not.include('dgx-11');
+    expect(planRotation(steady, { reason: 'yearly rotation', nodesWithoutNotice: [] }).reason).to.equal(
+      'yearly rotation',
+    );
+  });
+
+  it('sends the key ring notice only to agents at protocol 2 or later', () => {
+    expect(takesControllerKeyNotice(UNREPORTED_AGENT_PROTOCOL)).to.equal(false);
+    expect(takesControllerKeyNotice(CONTROLLER_KEY_NOTICE_PROTOCOL)).to.equal(true);
+    expect(takesControllerKeyNotice(AGENT_PROTOCOL_VERSION)).to.equal(true);
   });
 });

@@ -230,6 +230,19 @@ export async function countOutdatedAgents(
   return rows[0]?.outdated ?? 0;
 }
 
+/** Names of the nodes in `lifecycles` whose agents report a protocol below `protocol`, by name. */
+export async function listOutdatedAgentNodes(
+  q: Queryable,
+  protocol: number,
+  lifecycles: readonly NodeLifecycleState[],
+): Promise<string[]> {
+  const rows = await q.query<{ name: string }[]>(
+    'SELECT name FROM nodes WHERE agent_protocol < $1 AND lifecycle = ANY($2::text[]) ORDER BY name',
+    [protocol, lifecycles],
+  );
+  return rows.map((row) => row.name);
+}
+
 /** One node's latest GPU telemetry with the index of each GPU its inventory lists (older agents send no index). */
 export interface NodeGpuTelemetry {
   readonly nodeName: string;

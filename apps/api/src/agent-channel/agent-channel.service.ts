@@ -33,10 +33,12 @@ import {
   type NodeLifecycleState,
 } from '@lunanexa/contracts';
 import {
+  agentProtocolOf,
   heartbeatObservation,
   nextNodeConditions,
   nodeConditionTransitions,
   nodeKeyTrust,
+  takesControllerKeyNotice,
   type NodeKeyTrust,
 } from '@lunanexa/domain';
 import type { Logger, RequestIds } from '@lunanexa/observability';
@@ -494,7 +496,10 @@ export class AgentChannelService implements OnApplicationShutdown {
       credential: credential as never,
       rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
       refusalsRecorded: outcome.refusalsRecorded,
-      controllerKeys: this.ring.notice(signer),
+      // An agent older than the notice refuses an ack carrying it, and its lease would lapse (version skew).
+      ...(takesControllerKeyNotice(agentProtocolOf(body.heartbeat.inventory))
+        ? { controllerKeys: this.ring.notice(signer) }
+        : {}),
     };
     // A MAC'd heartbeat is answered with the same keys while they were agreed with the key that would sign for
     // this node; otherwise the ack is signed, and the agent agrees new keys with its signer.

@@ -3,18 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import {
+  CONTROLLER_KEY_NOTICE_PROTOCOL,
   CONTROLLER_KEY_ROTATION_WORKFLOW_ID,
   ErrorCode,
   LunaNexaError,
   WORKFLOW_TYPES,
   type RotateControllerKeyWorkflowInput,
 } from '@lunanexa/contracts';
-import { planRotation, ringPhase } from '@lunanexa/domain';
+import { HEARTBEATING_LIFECYCLES, planRotation, ringPhase } from '@lunanexa/domain';
 import {
   announceControllerKey,
   createRingKey,
   describeControllerKey,
   listControllerKeys,
+  listOutdatedAgentNodes,
   type ControllerKeyRow,
 } from '@lunanexa/persistence';
 import { AuditWriter, CONTROLLER_KEY, type ControllerKeyRing } from '../auth';
@@ -89,6 +91,11 @@ export class ControllerKeysService {
       // A next key with no workflow: the request that announced it could not start one. Start it now.
       return this.start(resumable, input, caller, rows);
     }
+    const nodesWithoutNotice = await listOutdatedAgentNodes(
+      this.db,
+      CONTROLLER_KEY_NOTICE_PROTOCOL,
+      HEARTBEATING_LIFECYCLES,
+    );
     const plan = await this.audit.parsedOrRefused(
       context,
       { reason: String(input.reason ?? '').slice(0, 200) },
@@ -97,6 +104,7 @@ export class ControllerKeysService {
           announceSeconds: input.announceSeconds ?? null,
           overlapSeconds: input.overlapSeconds ?? null,
           reason: typeof input.reason === 'string' ? input.reason : '',
+          nodesWithoutNotice,
         }),
     );
     const rotationId = randomUUID();

@@ -8,6 +8,7 @@ import {
   ed25519KeyId,
   EnvelopeHeaderSchema,
   heartbeatMacKeys,
+  inventoryDigest,
   MAC_ALGORITHM,
   macEnvelope,
   openSshPrivateKey,
@@ -19,7 +20,7 @@ import {
   type BodyOf,
   type EnvelopeOf,
 } from '@lunanexa/agent-protocol';
-import { ErrorCode, PROBLEM_CONTENT_TYPE } from '@lunanexa/contracts';
+import { ErrorCode, PROBLEM_CONTENT_TYPE, type NodeInventory } from '@lunanexa/contracts';
 import type { RunningAgent } from '../src/agent';
 import type { AgentConfig } from '../src/config';
 import type { HeartbeatLoop } from '../src/heartbeat';
@@ -80,6 +81,14 @@ export class TestController {
   nodeId = 'node-test-0001';
   /** Accept MAC'd heartbeats (and answer them with MACs) as the API does; false refuses them as an old controller would. */
   acceptMacs = true;
+  /**
+   * Record each inventory sent and name its digest in acks, as the API does for agents at protocol 2: the
+   * agent then sends the digest instead, and one the controller does not hold is refused (CONFLICT). False
+   * answers as a controller from before inventory digests.
+   */
+  holdInventory = false;
+  /** The inventory the last heartbeat that carried one sent (what the API records); null forgets it. */
+  heldInventory: NodeInventory | null = null;
   /** The node key of the last signed heartbeat: the node's current key, which MAC keys are agreed with. */
   private macNodeKeyId: string | null = null;
   /** Controller keys this controller has signed acks with, by key id: the keys it holds, as the API's ring. */
@@ -226,9 +235,19 @@ export class TestController {
   ): Answer {
     if (options.signer !== undefined && options.signerKeyId !== undefined)
       this.heldKeys.set(options.signerKeyId, options.signer);
+    const { heartbeat } = request.envelope.body;
+    if (this.holdInventory && heartbeat.inventory !== undefined) this.heldInventory = heartbeat.inventory;
+    const held = this.heldInventory === null ? null : inventoryDigest(this.heldInventory);
+    if (heartbeat.inventory === undefined && heartbeat.inventoryDigest !== held) {
+      return problem(409, ErrorCode.CONFLICT, `no inventory with digest ${heartbeat.inventoryDigest ?? ''}`);
+    }
     const unsigned = createEnvelope('heartbeat.ack', {
       nodeId: request.envelope.nodeId,
-      body: { ...this.ackBody(request), ...options.body },
+      body: {
+        ...this.ackBody(request),
+        ...(this.holdInventory && held !== null ? { inventoryDigest: held } : {}),
+        ...options.body,
+      },
     });
     // As the API: a MAC'd heartbeat is answered with the same keys unless another signer is asked for.
     const keys =

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   createEnvelope,
   ed25519KeyId,
+  inventoryDigest,
   MAC_ALGORITHM,
   macEnvelope,
   parseEd25519PublicKey,
@@ -75,7 +76,10 @@ describe('agent heartbeats', function () {
       observedAssignments: [],
       runtimes: [],
     });
-    expect(body.heartbeat.inventory.gpus).to.have.length(1);
+    // The first heartbeat carries the inventory itself: no ack has said the controller holds it.
+    expect(body.heartbeat).to.not.have.property('inventoryDigest');
+    const gpus = body.heartbeat.inventory?.gpus ?? [];
+    expect(gpus).to.have.length(1);
     // The simulated GB10 at idle, read through the nvidia-smi stand-in.
     expect(
       body.heartbeat.gpuTelemetry.map((gpu) => [
@@ -84,7 +88,7 @@ describe('agent heartbeats', function () {
         gpu.memorySource,
         gpu.lost,
       ]),
-    ).to.deep.equal([[body.heartbeat.inventory.gpus[0]?.uuid, 0, 'simulated', false]]);
+    ).to.deep.equal([[gpus[0]?.uuid, 0, 'simulated', false]]);
     expect(body).to.deep.include({ refusals: [], nextKey: null, credentialSerial: null });
     await eventually(() => agent.health().heartbeat?.lastOutcome === 'ok', 5000, 'an acknowledged heartbeat');
     expect(agent.health().heartbeat).to.deep.include({
@@ -278,6 +282,45 @@ describe('agent heartbeats', function () {
       'Ed25519',
       'Ed25519',
     ]);
+  });
+
+  it('sends the digest instead of an inventory the controller said it holds, and the inventory again after a refusal or a refresh', async () => {
+    await agent.close({ stopRuntimes: true });
+    controller.holdInventory = true;
+    const before = controller.heartbeats.length;
+    agent = await startSshAgent(dataDir, [], {
+      config: (config) => ({
+        ...enrolledWith(controller)(config),
+        inventory: { source: 'simulated', profile: 'dgx-spark', refreshIntervalSeconds: 5 },
+      }),
+    });
+    const sent = () => controller.heartbeats.at(-1)!.envelope.body.heartbeat;
+    await controller.heartbeat(before + 1);
+    await eventually(() => agent.health().heartbeat?.lastOutcome === 'ok', 5000, 'the first heartbeat acked');
+    const first = sent().inventory;
+    expect(first, 'the first heartbeat after a start carries the inventory').to.not.equal(undefined);
+    const digest = inventoryDigest(first!);
+    expect((await beat()).ack?.body.inventoryDigest).to.equal(digest);
+    expect(sent()).to.not.have.property('inventory');
+    expect(sent().inventoryDigest).to.equal(digest);
+
+    // The controller no longer holds it (say, it lost its state): refused once, then sent in full.
+    controller.heldInventory = null;
+    expect(await beat()).to.deep.include({ outcome: 'refused', code: ErrorCode.CONFLICT });
+    expect((await beat()).outcome).to.equal('ok');
+    expect(sent().inventory).to.deep.equal(first);
+    expect((await beat()).outcome).to.equal('ok');
+    expect(sent().inventoryDigest).to.equal(digest);
+
+    // A refreshed inventory (collectedAt, free memory) goes in full, then by its own digest.
+    await eventually(
+      async () => (await beat()).outcome === 'ok' && sent().inventory !== undefined,
+      12_000,
+      'a heartbeat with the refreshed inventory',
+    );
+    expect(sent().inventory?.collectedAt).to.not.equal(first?.collectedAt);
+    expect((await beat()).outcome).to.equal('ok');
+    expect(sent().inventoryDigest).to.equal(inventoryDigest(controller.heldInventory!));
   });
 
   it('stores a credential signed by the controller (0600) and reports its serial; ignores a forged one', async () => {

@@ -14,6 +14,7 @@ import {
   ENVELOPE_SCHEMAS,
   HeartbeatAckBodySchema,
   heartbeatMacKeys,
+  inventoryDigest,
   MAC_ALGORITHM,
   macEnvelope,
   openSshPublicKey,
@@ -95,6 +96,8 @@ type HeartbeatExtras = Partial<{
   gpuTelemetry: unknown[];
   orphanReports: unknown[];
   inventory: NodeInventory;
+  /** Sent instead of the inventory. */
+  inventoryDigest: string;
 }>;
 
 function unsignedHeartbeat(nodeId: string, sequence: number, extra: HeartbeatExtras = {}) {
@@ -113,7 +116,9 @@ function unsignedHeartbeat(nodeId: string, sequence: number, extra: HeartbeatExt
         observedAssignments: [],
         runtimes: [],
         gpuTelemetry: (extra.gpuTelemetry ?? []) as never,
-        inventory: extra.inventory ?? INVENTORY,
+        ...(extra.inventoryDigest === undefined
+          ? { inventory: extra.inventory ?? INVENTORY }
+          : { inventoryDigest: extra.inventoryDigest }),
       },
       refusals: (extra.refusals ?? []) as never,
       nextKey: (extra.nextKey ?? null) as never,
@@ -473,6 +478,95 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       'upgraded: no longer holds a rotation back',
     ).to.deep.equal([{ agent_protocol: AGENT_PROTOCOL_VERSION }]);
     await fixture.ds.query(`UPDATE nodes SET lifecycle = 'Pending' WHERE id = $1`, [nodeId]);
+  });
+
+  it('takes a heartbeat that sends only the digest of the inventory it holds, tells an agent at protocol 2 which it holds, and refuses an unknown digest (CONFLICT), audited, lease unmoved', async () => {
+    const { token } = await createToken({ autoApprove: false });
+    const mu = nodeIdentity('mu-digest');
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, mu));
+    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const recorded = async () =>
+      (
+        await fixture.ds.query<{ inventory: NodeInventory; seq: string; lease: Date }[]>(
+          `SELECT inventory, last_heartbeat_sequence AS seq, lease_expires_at AS lease FROM nodes WHERE id = $1`,
+          [nodeId],
+        )
+      )[0];
+    const ackBody = (answer: { status: number; json: Record<string, unknown> }) => {
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+      return ENVELOPE_SCHEMAS['heartbeat.ack'].parse(
+        verifyEnvelope(controllerKeys(), answer.json, { now: new Date(), types: ['heartbeat.ack'] }),
+      ).body;
+    };
+    const current = { ...INVENTORY, agentProtocol: AGENT_PROTOCOL_VERSION };
+
+    const first = ackBody(
+      await post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, mu, 1, { inventory: current })),
+    );
+    expect(first.inventoryDigest).to.equal(inventoryDigest(current));
+    // Key order is not part of the digest: the same inventory built in another order has the same one.
+    const reordered = Object.fromEntries(Object.entries(current).reverse()) as NodeInventory;
+    expect(inventoryDigest(reordered)).to.equal(first.inventoryDigest);
+
+    const second = ackBody(
+      await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(nodeId, mu, 2, { inventoryDigest: inventoryDigest(current) }),
+      ),
+    );
+    expect(second.inventoryDigest).to.equal(inventoryDigest(current));
+    expect(await recorded()).to.deep.include({ inventory: current, seq: '2' });
+
+    // A digest of an inventory the controller never recorded: refused, the agent sends its inventory next.
+    const held = await recorded();
+    const refusalsBefore = (await auditRows('node.heartbeat')).length;
+    const unknown = `sha256:${'f'.repeat(64)}`;
+    const refused = await post(
+      AGENT_HTTP_PATHS.heartbeat,
+      heartbeat(nodeId, mu, 3, { inventoryDigest: unknown }),
+    );
+    expectProblem(refused, 409, ErrorCode.CONFLICT);
+    expect(String(refused.json['detail'])).to.include(unknown);
+    expect(await recorded()).to.deep.equal(held);
+    const audited = (await auditRows('node.heartbeat')).slice(refusalsBefore);
+    expect(audited.map((row) => [row.decision, row.evidence['errorCode']])).to.deep.equal([
+      ['denied', ErrorCode.CONFLICT],
+    ]);
+
+    // Recorded through another api replica since this one cached the node: it reads the node again.
+    const refreshed = { ...current, collectedAt: new Date(Date.now() + 30_000).toISOString() };
+    await fixture.ds.query(`UPDATE nodes SET inventory = $2::jsonb WHERE id = $1`, [
+      nodeId,
+      JSON.stringify(refreshed),
+    ]);
+    const fourth = ackBody(
+      await post(
+        AGENT_HTTP_PATHS.heartbeat,
+        heartbeat(nodeId, mu, 4, { inventoryDigest: inventoryDigest(refreshed) }),
+      ),
+    );
+    expect(fourth.inventoryDigest).to.equal(inventoryDigest(refreshed));
+    expect(await recorded()).to.deep.include({ inventory: refreshed, seq: '4' });
+
+    // Both together, or neither: refused as malformed before anything is read.
+    const plain = unsignedHeartbeat(nodeId, 5);
+    const both = {
+      ...plain,
+      body: {
+        ...plain.body,
+        heartbeat: { ...plain.body.heartbeat, inventoryDigest: inventoryDigest(refreshed) },
+      },
+    };
+    const bothAnswer = await post(AGENT_HTTP_PATHS.heartbeat, {
+      ...both,
+      signature: {
+        keyId: mu.keyId,
+        alg: 'Ed25519',
+        value: sign(null, signingInput(both), mu.privateKey).toString('base64url'),
+      },
+    });
+    expectProblem(bothAnswer, 400, ErrorCode.VALIDATION_FAILED);
+    expect(await recorded()).to.deep.include({ seq: '4' });
   });
 
   it('exports the runtime load gauges, with no series while no runtime reports a load', async () => {

@@ -385,6 +385,12 @@ export const HeartbeatAckBodySchema = z
     refusalsRecorded: z.int().nonnegative(),
     /** The controller's key ring (announce / retire); absent from controllers that predate key rotation. */
     controllerKeys: ControllerKeyNoticeSchema.optional(),
+    /**
+     * The digest of the inventory the controller now holds for the node (inventoryDigest): while the
+     * agent's inventory has this digest, its next heartbeat may send the digest instead. Sent only to
+     * agents at protocol 2 or later, as `controllerKeys`.
+     */
+    inventoryDigest: DigestSchema.optional(),
   })
   .strict();
 export type HeartbeatAckBody = z.infer<typeof HeartbeatAckBodySchema>;

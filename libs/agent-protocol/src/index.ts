@@ -8,3 +8,4 @@ export * from './framing';
 export * from './fixtures';
 export * from './credential';
 export * from './heartbeat-mac';
+export * from './inventory-digest';

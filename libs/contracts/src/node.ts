@@ -159,15 +159,18 @@ export type OsInventory = z.infer<typeof OsInventorySchema>;
  * - 1: assignments without `trustedSigningKeys` (older agents refuse the field).
  * - 2: assignments may carry `trustedSigningKeys`; the agent reports `agentProtocol`;
  *   `heartbeat.ack` and `assignment.put` may carry the controller key ring
- *   notice (`controllerKeys`), and heartbeats may be MAC'd. Every envelope
- *   schema is strict, so an agent below 2 refuses a message with the notice:
- *   it is never sent one.
+ *   notice (`controllerKeys`), `heartbeat.ack` the digest of the inventory the
+ *   controller holds (`inventoryDigest`), and heartbeats may be MAC'd or send
+ *   that digest instead of the inventory. Every envelope schema is strict, so
+ *   an agent below 2 refuses a message with either member: it is never sent one.
  */
 export const AGENT_PROTOCOL_VERSION = 2;
 /** What a controller assumes of an agent that does not report its protocol. */
 export const UNREPORTED_AGENT_PROTOCOL = 1;
 /** The first agent protocol that accepts `controllerKeys` (the key ring notice) in what the controller sends. */
 export const CONTROLLER_KEY_NOTICE_PROTOCOL = 2;
+/** The first agent protocol that accepts `inventoryDigest` in `heartbeat.ack` (and may send only the digest). */
+export const INVENTORY_DIGEST_PROTOCOL = 2;
 
 /** What a node has, as its agent observed it at `collectedAt`. */
 export const NodeInventorySchema = z

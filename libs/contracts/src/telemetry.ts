@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import {
   ByteCountSchema,
+  DigestSchema,
   GenerationSchema,
   IsoTimestampSchema,
   OpaqueIdSchema,
   ShortTextSchema,
 } from './common';
 import { ReplicaStateSchema, RuntimeProcessStateSchema } from './lifecycle';
-import { GPU_UUID_PATTERN, GpuMemorySourceSchema, NodeInventorySchema } from './node';
+import { GPU_UUID_PATTERN, GpuMemorySourceSchema, NodeInventorySchema, type NodeInventory } from './node';
 import { RuntimeLoadSchema } from './runtime-load';
 
 /**
@@ -146,7 +147,25 @@ export const HeartbeatSchema = z
     observedAssignments: z.array(ObservedAssignmentSchema).max(1024),
     runtimes: z.array(RuntimeObservationSchema).max(1024),
     gpuTelemetry: z.array(GpuTelemetrySchema).max(64),
-    inventory: NodeInventorySchema,
+    /**
+     * The node's inventory, or instead `inventoryDigest` when the last ack said the controller holds
+     * exactly this inventory (`heartbeat.ack` `inventoryDigest`): the inventory changes at its refresh
+     * interval, not every heartbeat, and is most of a heartbeat's size. Exactly one of the two.
+     */
+    inventory: NodeInventorySchema.optional(),
+    /** sha256 of the canonical JSON of the inventory the agent would send (inventoryDigest in agent-protocol). */
+    inventoryDigest: DigestSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((heartbeat, ctx) => {
+    if ((heartbeat.inventory === undefined) === (heartbeat.inventoryDigest === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['inventory'],
+        message: 'carries either the inventory or its inventoryDigest, exactly one',
+      });
+    }
+  });
 export type Heartbeat = z.infer<typeof HeartbeatSchema>;
+/** A heartbeat with its inventory: as sent, or as the controller holds it for the digest the heartbeat named. */
+export type HeartbeatWithInventory = Heartbeat & { readonly inventory: NodeInventory };

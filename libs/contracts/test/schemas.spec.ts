@@ -373,6 +373,19 @@ describe('v1 schemas', () => {
       expectRejected(HeartbeatSchema, { ...obj('heartbeat.json'), nonce: 'abc' }, ['nonce']);
     });
 
+    it('carries the inventory or its digest, exactly one', () => {
+      const { inventory: _inventory, ...withoutInventory } = obj('heartbeat.json');
+      const digest = `sha256:${'a'.repeat(64)}`;
+      expect(HeartbeatSchema.safeParse({ ...withoutInventory, inventoryDigest: digest }).success).to.equal(
+        true,
+      );
+      expectRejected(HeartbeatSchema, withoutInventory, ['inventory']);
+      expectRejected(HeartbeatSchema, { ...obj('heartbeat.json'), inventoryDigest: digest }, ['inventory']);
+      expectRejected(HeartbeatSchema, { ...withoutInventory, inventoryDigest: 'sha256:short' }, [
+        'inventoryDigest',
+      ]);
+    });
+
     it("still accepts a v1.0 agent's GPU telemetry (no memory, throttle, ECC, Xid or lost fields)", () => {
       const legacy = (obj('heartbeat.json')['gpuTelemetry'] as Json[])[0];
       expect(Object.keys(legacy ?? {}).sort()).to.deep.equal([

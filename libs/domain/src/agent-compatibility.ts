@@ -2,6 +2,7 @@ import {
   AGENT_PROTOCOL_VERSION,
   CONTROLLER_KEY_NOTICE_PROTOCOL,
   ErrorCode,
+  INVENTORY_DIGEST_PROTOCOL,
   UNREPORTED_AGENT_PROTOCOL,
   type NodeInventory,
 } from '@lunanexa/contracts';
@@ -35,6 +36,14 @@ export function agentProtocolOf(inventory: Pick<NodeInventory, 'agentProtocol'>)
  */
 export function takesControllerKeyNotice(protocol: number): boolean {
   return protocol >= CONTROLLER_KEY_NOTICE_PROTOCOL;
+}
+
+/**
+ * Whether an agent at `protocol` may be told in its ack the digest of the inventory the controller holds,
+ * after which it sends that digest instead of an unchanged inventory. An older agent refuses the member.
+ */
+export function takesInventoryDigest(protocol: number): boolean {
+  return protocol >= INVENTORY_DIGEST_PROTOCOL;
 }
 
 export function agentCompatibility(inventory: Pick<NodeInventory, 'agentProtocol'>): AgentCompatibility {

@@ -3,6 +3,7 @@ import {
   AGENT_PROTOCOL_VERSION,
   CONTROLLER_KEY_NOTICE_PROTOCOL,
   ErrorCode,
+  INVENTORY_DIGEST_PROTOCOL,
   LunaNexaError,
   UNREPORTED_AGENT_PROTOCOL,
 } from '@lunanexa/contracts';
@@ -18,6 +19,7 @@ import {
   signingKey,
   signingKeyForNode,
   takesControllerKeyNotice,
+  takesInventoryDigest,
   type ControllerKeyState,
   type RingKeyRecord,
 } from '../src';
@@ -186,9 +188,12 @@ describe('the controller key ring', () => {
     );
   });
 
-  it('sends the key ring notice only to agents at protocol 2 or later', () => {
+  it('sends the key ring notice and the held inventory digest only to agents at protocol 2 or later', () => {
     expect(takesControllerKeyNotice(UNREPORTED_AGENT_PROTOCOL)).to.equal(false);
     expect(takesControllerKeyNotice(CONTROLLER_KEY_NOTICE_PROTOCOL)).to.equal(true);
     expect(takesControllerKeyNotice(AGENT_PROTOCOL_VERSION)).to.equal(true);
+    expect(takesInventoryDigest(UNREPORTED_AGENT_PROTOCOL)).to.equal(false);
+    expect(takesInventoryDigest(INVENTORY_DIGEST_PROTOCOL)).to.equal(true);
+    expect(takesInventoryDigest(AGENT_PROTOCOL_VERSION)).to.equal(true);
   });
 });

@@ -136,7 +136,10 @@ export async function findNode(
   return rows[0] ? nodeFromRow(rows[0]) : null;
 }
 
-/** What verifying a node's signed message needs: no inventory, observed state or credential to parse. */
+/**
+ * What taking a node's heartbeat needs: its keys, lifecycle, conditions and recorded inventory (a heartbeat
+ * may send only the inventory's digest); no observed state or credential to parse.
+ */
 export interface NodeKeysRow {
   readonly id: string;
   readonly name: string;
@@ -149,6 +152,8 @@ export interface NodeKeysRow {
   readonly conditionsState: NodeConditionsState | null;
   /** The GPUs of the recorded inventory: one a heartbeat no longer reports is missing. */
   readonly gpuUuids: readonly string[];
+  /** The recorded inventory: what a heartbeat that sends only its digest has (libs/contracts HeartbeatSchema). */
+  readonly inventory: NodeInventory;
 }
 
 /** A node's keys by id (never by name), read before any transaction on every heartbeat. */
@@ -163,11 +168,10 @@ export async function findNodeKeys(q: Queryable, nodeId: string): Promise<NodeKe
       next_key_id: string | null;
       next_public_key: string | null;
       conditions: NodeConditionsState | null;
-      gpu_uuids: string[] | null;
+      inventory: NodeInventory;
     }[]
   >(
-    `SELECT id, name, lifecycle, key_id, public_key, next_key_id, next_public_key, conditions,
-            ARRAY(SELECT gpu ->> 'uuid' FROM jsonb_array_elements(inventory -> 'gpus') gpu) AS gpu_uuids
+    `SELECT id, name, lifecycle, key_id, public_key, next_key_id, next_public_key, conditions, inventory
        FROM nodes WHERE id = $1`,
     [nodeId],
   );
@@ -182,7 +186,8 @@ export async function findNodeKeys(q: Queryable, nodeId: string): Promise<NodeKe
         nextKeyId: row.next_key_id,
         nextPublicKey: row.next_public_key,
         conditionsState: row.conditions ?? null,
-        gpuUuids: row.gpu_uuids ?? [],
+        gpuUuids: row.inventory.gpus.map((gpu) => gpu.uuid),
+        inventory: row.inventory,
       }
     : null;
 }
@@ -426,6 +431,7 @@ export interface LeaseRenewal {
   readonly sequence: number;
   readonly at: Date;
   readonly leaseExpiresAt: Date;
+  /** The inventory the heartbeat sent; null when it sent only the digest of the one recorded (kept as is). */
   readonly inventory: unknown;
   readonly observed: unknown;
   readonly gpuTelemetry: readonly GpuTelemetry[];
@@ -467,7 +473,7 @@ export async function renewNodeLease(
   >(
     `WITH n AS (
        UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
-              inventory = CASE WHEN inventory = $5::jsonb THEN inventory ELSE $5::jsonb END,
+              inventory = CASE WHEN $5::jsonb IS NULL OR inventory = $5::jsonb THEN inventory ELSE $5::jsonb END,
               observed = $6::jsonb, agent_credential_serial = $7, gpu_telemetry = $13::jsonb,
               conditions = $14::jsonb, updated_at = $3
         WHERE id = $1 AND key_id = $8 AND next_key_id IS NULL AND conditions IS NOT DISTINCT FROM $15::jsonb
@@ -483,7 +489,7 @@ export async function renewNodeLease(
       renewal.sequence,
       renewal.at,
       renewal.leaseExpiresAt,
-      JSON.stringify(renewal.inventory),
+      renewal.inventory === null ? null : JSON.stringify(renewal.inventory),
       JSON.stringify(renewal.observed),
       renewal.agentCredentialSerial,
       renewal.keyId,
@@ -586,7 +592,8 @@ export async function renewNodeLeases(
      n AS (
        UPDATE nodes SET last_heartbeat_sequence = r.sequence, lease_renewed_at = r.at,
               lease_expires_at = r.lease_expires_at,
-              inventory = CASE WHEN nodes.inventory = r.inventory THEN nodes.inventory ELSE r.inventory END,
+              inventory = CASE WHEN r.inventory IS NULL OR nodes.inventory = r.inventory THEN nodes.inventory
+                               ELSE r.inventory END,
               observed = r.observed, agent_credential_serial = r.agent_credential_serial,
               gpu_telemetry = r.gpu_telemetry, conditions = r.conditions, updated_at = r.at
          FROM r

@@ -177,15 +177,37 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
     expect(batch.changedDeploymentWorkflowIds).to.deep.equal([]);
   });
 
+  it('records a changed inventory and keeps the recorded one for a heartbeat that sent only its digest (null), in both statements', async () => {
+    const refreshed = { ...INVENTORY, collectedAt: new Date(at.getTime() + 30_000).toISOString() };
+    await renewNodeLeases(ds, [
+      renewal('node-c', 20, { inventory: refreshed, previousConditions: CONDITIONS }),
+    ]);
+    expect((await node('node-c'))['inventory']).to.deep.equal(refreshed);
+    const batch = await renewNodeLeases(ds, [
+      renewal('node-c', 21, { inventory: null, previousConditions: CONDITIONS }),
+    ]);
+    expect(batch.nodes[0]?.id).to.equal('node-c');
+    expect(await node('node-c')).to.deep.include({ inventory: refreshed, last_heartbeat_sequence: '21' });
+    expect(
+      (await renewNodeLease(ds, renewal('node-c', 22, { inventory: null, previousConditions: CONDITIONS })))
+        ?.id,
+    ).to.equal('node-c');
+    expect(await node('node-c')).to.deep.include({ inventory: refreshed, last_heartbeat_sequence: '22' });
+    expect(
+      (await renewNodeLease(ds, renewal('node-c', 23, { previousConditions: CONDITIONS })))?.id,
+    ).to.equal('node-c');
+    expect((await node('node-c'))['inventory']).to.deep.equal(INVENTORY);
+  });
+
   it('takes at most one renewal per node per statement, and nothing at all is a no-op', async () => {
     let thrown: unknown;
     try {
-      await renewNodeLeases(ds, [renewal('node-c', 13), renewal('node-c', 14)]);
+      await renewNodeLeases(ds, [renewal('node-c', 24), renewal('node-c', 25)]);
     } catch (error) {
       thrown = error;
     }
     expect(String(thrown)).to.match(/at most one renewal per node/);
-    expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(12);
+    expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(23);
     expect(await renewNodeLeases(ds, [])).to.deep.equal({ nodes: [], changedDeploymentWorkflowIds: [] });
   });
 
@@ -200,7 +222,7 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
       // Inside a transaction the setting is visible until it ends.
       await runner.startTransaction();
       expect(
-        (await renewNodeLeases(runner, [renewal('node-c', 15, { previousConditions: CONDITIONS })])).nodes[0]
+        (await renewNodeLeases(runner, [renewal('node-c', 30, { previousConditions: CONDITIONS })])).nodes[0]
           ?.id,
       ).to.equal('node-c');
       expect(await mode()).to.equal('off');
@@ -208,11 +230,11 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
       expect(await mode()).to.equal('on');
       // On its own the statement is its transaction: renewed, and the connection is as it was.
       expect(
-        (await renewNodeLeases(runner, [renewal('node-c', 16, { previousConditions: CONDITIONS })])).nodes[0]
+        (await renewNodeLeases(runner, [renewal('node-c', 31, { previousConditions: CONDITIONS })])).nodes[0]
           ?.id,
       ).to.equal('node-c');
       expect(await mode()).to.equal('on');
-      expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(16);
+      expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(31);
     } finally {
       await runner.release();
     }

@@ -2,6 +2,7 @@ import { randomBytes, sign } from 'node:crypto';
 import {
   AGENT_HTTP_PATHS,
   createEnvelope,
+  inventoryDigest,
   MAC_ALGORITHM,
   macEnvelope,
   MAX_TRUSTED_CONTROLLER_KEYS,
@@ -156,6 +157,14 @@ export class HeartbeatLoop {
   private changeQueued = false;
   private lastBeganAt = -Infinity;
   private readonly mac: HeartbeatMacState | null;
+  /**
+   * The digest of the inventory the controller said in the last ack it holds for this node; null after any
+   * heartbeat without an ack, or from a controller that does not say. While the inventory still has this
+   * digest, heartbeats send the digest instead of the inventory.
+   */
+  private inventoryHeld: string | null = null;
+  /** The last inventory object sent and its digest (the inventory is replaced, not changed, at each refresh). */
+  private inventoryDigested: { readonly inventory: NodeInventory; readonly digest: string } | null = null;
 
   constructor(private readonly options: HeartbeatOptions) {
     this.log = options.logger.child({ component: 'heartbeat' });
@@ -269,7 +278,7 @@ export class HeartbeatLoop {
           observedAssignments: [...observations.observedAssignments],
           runtimes: [...observations.runtimes],
           gpuTelemetry,
-          inventory: options.inventory(),
+          ...this.inventoryOrDigest(options.inventory()),
         },
         refusals,
         nextKey,
@@ -330,6 +339,17 @@ export class HeartbeatLoop {
     }
     this.record(result);
     return result;
+  }
+
+  /** The inventory, or its digest when the controller's last ack said it holds exactly this inventory. */
+  private inventoryOrDigest(
+    inventory: NodeInventory,
+  ): { readonly inventory: NodeInventory } | { readonly inventoryDigest: string } {
+    if (this.inventoryDigested?.inventory !== inventory) {
+      this.inventoryDigested = { inventory, digest: inventoryDigest(inventory) };
+    }
+    const { digest } = this.inventoryDigested;
+    return digest === this.inventoryHeld ? { inventoryDigest: digest } : { inventory };
   }
 
   private verifyAck(
@@ -447,6 +467,8 @@ export class HeartbeatLoop {
 
   /** Logs a change of outcome at warn/info; a repeat of the same failure only at debug, so an outage is not a log flood. */
   private record(result: HeartbeatResult): void {
+    // Unacknowledged, the controller may not have recorded the inventory: the next heartbeat sends it.
+    this.inventoryHeld = result.ack?.body.inventoryDigest ?? null;
     this.options.onResult?.(result);
     const previous = this.last;
     this.last = result;

@@ -39,6 +39,7 @@ import {
   nodeConditionTransitions,
   nodeKeyTrust,
   takesControllerKeyNotice,
+  takesInventoryDigest,
   type NodeKeyTrust,
 } from '@lunanexa/domain';
 import type { Logger, RequestIds } from '@lunanexa/observability';
@@ -58,6 +59,12 @@ import {
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeploymentSignals } from './deployment-signals';
 import { GpuSampleWriter } from './gpu-sample-writer';
+import {
+  digestOf,
+  inventoryToRecord,
+  withRecordedInventory,
+  type HeartbeatEnvelopeWithInventory,
+} from './heartbeat-inventory';
 import { HeartbeatMacKeyCache } from './heartbeat-mac-keys';
 import { LeaseRenewalBatcher } from './lease-renewals';
 import { NodeChangeAnnouncer } from './node-change-announcer';
@@ -418,7 +425,29 @@ export class AgentChannelService implements OnApplicationShutdown {
         return this.refuse('node.heartbeat', ids, `node:${node.name}`, evidence, error);
       throw error;
     }
-    const { envelope, nodeKeyId, macKeys } = verified;
+    const { nodeKeyId, macKeys } = verified;
+    let withInventory = withRecordedInventory(node.inventory, verified.envelope);
+    if (withInventory === null && seen !== undefined) {
+      // What this process remembered may be stale (an inventory recorded through another api replica): read it.
+      this.nodeKeysSeen.delete(node.id);
+      node = await findNodeKeys(this.db, node.id);
+      if (!node) return unknown();
+      withInventory = withRecordedInventory(node.inventory, verified.envelope);
+    }
+    if (withInventory === null) {
+      // The agent sends its inventory again after any refusal: one heartbeat later the controller has it.
+      return this.refuse(
+        'node.heartbeat',
+        ids,
+        `node:${node.name}`,
+        evidence,
+        new LunaNexaError(
+          ErrorCode.CONFLICT,
+          `the controller holds no inventory with digest ${verified.envelope.body.heartbeat.inventoryDigest ?? ''} for node ${node.name}: send the inventory`,
+        ),
+      );
+    }
+    const envelope = withInventory;
     let outcome: {
       node: HeartbeatAckNode;
       refusalsRecorded: number;
@@ -479,7 +508,7 @@ export class AgentChannelService implements OnApplicationShutdown {
         this.logger.warn({ err: error, nodeId: current.id }, 'EnrollNode start retried later'),
       );
     }
-    const body: HeartbeatBody = envelope.body;
+    const { body } = envelope;
     const credential =
       current.credential !== null && current.credentialSerial > (body.credentialSerial ?? 0)
         ? current.credential
@@ -487,6 +516,8 @@ export class AgentChannelService implements OnApplicationShutdown {
     // During a controller key overlap a node that has not added the new key yet is answered with the previous
     // one, whose notice names the new key: it catches up instead of being cut off.
     const signer = this.ring.forNode(body.controllerKeyIds);
+    // Agents older than a member refuse an ack carrying it, and their leases would lapse (version skew).
+    const protocol = agentProtocolOf(body.heartbeat.inventory);
     const ack = {
       inReplyTo: envelope.id,
       sequence: body.heartbeat.sequence,
@@ -496,10 +527,9 @@ export class AgentChannelService implements OnApplicationShutdown {
       credential: credential as never,
       rotateKey: current.rotationRequestedAt !== null && current.nextKeyId === null,
       refusalsRecorded: outcome.refusalsRecorded,
-      // An agent older than the notice refuses an ack carrying it, and its lease would lapse (version skew).
-      ...(takesControllerKeyNotice(agentProtocolOf(body.heartbeat.inventory))
-        ? { controllerKeys: this.ring.notice(signer) }
-        : {}),
+      ...(takesControllerKeyNotice(protocol) ? { controllerKeys: this.ring.notice(signer) } : {}),
+      // What the node's next heartbeats may send instead of this inventory while it has not changed.
+      ...(takesInventoryDigest(protocol) ? { inventoryDigest: digestOf(body.heartbeat.inventory) } : {}),
     };
     // A MAC'd heartbeat is answered with the same keys while they were agreed with the key that would sign for
     // this node; otherwise the ack is signed, and the agent agrees new keys with its signer.
@@ -572,7 +602,7 @@ export class AgentChannelService implements OnApplicationShutdown {
    */
   private async renewLease(
     node: NodeKeysRow,
-    envelope: Envelope & { type: 'heartbeat' },
+    envelope: HeartbeatEnvelopeWithInventory,
     nodeKeyId: string,
     receivedAt: Date,
   ): Promise<{
@@ -604,7 +634,7 @@ export class AgentChannelService implements OnApplicationShutdown {
       sequence: heartbeat.sequence,
       at: now,
       leaseExpiresAt,
-      inventory: heartbeat.inventory,
+      inventory: inventoryToRecord(heartbeat),
       observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
       gpuTelemetry: heartbeat.gpuTelemetry,
       conditions,
@@ -620,6 +650,7 @@ export class AgentChannelService implements OnApplicationShutdown {
       conditionsState: conditions,
       // What findNodeKeys would read now: the inventory this heartbeat just recorded.
       gpuUuids: heartbeat.inventory.gpus.map((gpu) => gpu.uuid),
+      inventory: heartbeat.inventory,
     });
     // The batch signals the deployments it changed, once for all its heartbeats.
     return { node: renewed, refusalsRecorded: 0, leaseExpiresAt, changedDeploymentWorkflowIds: [] };
@@ -651,7 +682,7 @@ export class AgentChannelService implements OnApplicationShutdown {
   private async applyHeartbeat(
     manager: EntityManager,
     nodeId: string,
-    envelope: Envelope & { type: 'heartbeat' },
+    envelope: HeartbeatEnvelopeWithInventory,
     /** The node key that signed it, or that its MAC keys were agreed with. */
     nodeKeyId: string,
     ids: RequestIds,
@@ -764,14 +795,18 @@ export class AgentChannelService implements OnApplicationShutdown {
         { nodeId: locked.id, ...transition },
       );
     }
-    const inventoryJson = JSON.stringify(heartbeat.inventory);
+    const sent = inventoryToRecord(heartbeat);
+    const inventoryJson = sent === null ? null : JSON.stringify(sent);
     await recordNodeHeartbeat(manager, {
       nodeId: locked.id,
       sequence: heartbeat.sequence,
       receivedAt: now,
       leaseExpiresAt,
       // Unchanged (nearly always): not rewritten, so PostgreSQL neither parses nor re-toasts it each beat.
-      inventoryJson: isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory) ? null : inventoryJson,
+      inventoryJson:
+        inventoryJson === null || isDeepStrictEqual(JSON.parse(inventoryJson), locked.inventory)
+          ? null
+          : inventoryJson,
       observed: { observedAssignments: heartbeat.observedAssignments, runtimes: heartbeat.runtimes },
       gpuTelemetry: heartbeat.gpuTelemetry,
       conditions,

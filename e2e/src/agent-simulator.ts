@@ -53,6 +53,9 @@ import { createLogger, type Logger } from '@lunanexa/observability';
  * agent-side round trip (sign, POST, controller ingest, verify the ack).
  */
 
+/** The agent's default `inventory.refreshIntervalSeconds` (30 s), as milliseconds. */
+const INVENTORY_REFRESH_MS = 30_000;
+
 /** Endpoint port simulated replicas report (discard service: nothing answers there). */
 export const SIMULATED_ENDPOINT_PORT = 9;
 
@@ -81,6 +84,8 @@ export interface HeartbeatSample {
   readonly code: string | null;
   /** How the ack was authenticated (`Ed25519` signature or `HMAC-SHA256` heartbeat MAC); null without one. */
   readonly ackAlg: string | null;
+  /** How the heartbeat carried the inventory: `inventory` in full, or `digest` of the one the controller holds. */
+  readonly inventoryAs: string | null;
 }
 
 export interface HeartbeatStats {
@@ -92,6 +97,8 @@ export interface HeartbeatStats {
   readonly byOutcome: Readonly<Record<string, number>>;
   /** Acked heartbeats by how their ack was authenticated (signed, or MAC'd once the agent agreed MAC keys). */
   readonly acksBy: Readonly<Record<string, number>>;
+  /** Acked heartbeats by how they carried the inventory (in full, or as the digest the controller holds). */
+  readonly inventoryBy: Readonly<Record<string, number>>;
   /** Acked heartbeats only, agent-side round trip. */
   readonly latencyMs: {
     readonly p50: number;
@@ -123,8 +130,12 @@ export function summarizeHeartbeats(samples: readonly HeartbeatSample[], windowM
     byOutcome[key] = (byOutcome[key] ?? 0) + 1;
   }
   const acksBy: Record<string, number> = {};
-  for (const sample of acked)
+  const inventoryBy: Record<string, number> = {};
+  for (const sample of acked) {
     if (sample.ackAlg !== null) acksBy[sample.ackAlg] = (acksBy[sample.ackAlg] ?? 0) + 1;
+    if (sample.inventoryAs !== null)
+      inventoryBy[sample.inventoryAs] = (inventoryBy[sample.inventoryAs] ?? 0) + 1;
+  }
   const dropped = samples.length - acked.length;
   return {
     sent: samples.length,
@@ -133,6 +144,7 @@ export function summarizeHeartbeats(samples: readonly HeartbeatSample[], windowM
     droppedRate: samples.length === 0 ? 0 : dropped / samples.length,
     byOutcome,
     acksBy,
+    inventoryBy,
     latencyMs: {
       p50: round(percentile(latencies, 50)),
       p95: round(percentile(latencies, 95)),
@@ -160,6 +172,7 @@ export class SimulatedAgent {
   private beating: Promise<unknown> | null = null;
   private stopped = false;
   private collected: NodeInventory | undefined;
+  private collectedAt = 0;
 
   private constructor(
     readonly name: string,
@@ -196,12 +209,19 @@ export class SimulatedAgent {
     return this.southbound.server.address.port;
   }
 
-  /** Collected once, as the agent does at start (`report.inventory`): each heartbeat carries the same object. */
+  /**
+   * Collected as the agent does: at start, then again every INVENTORY_REFRESH_MS (a new object with a new
+   * `collectedAt`, so the next heartbeat sends it in full); heartbeats between refreshes carry the same object.
+   */
   inventory(): NodeInventory {
-    this.collected ??= simulatedInventory(this.profile, this.name, {
-      agentVersion: 'simulated',
-      now: () => new Date(),
-    }).inventory;
+    const now = Date.now();
+    if (this.collected === undefined || now - this.collectedAt >= INVENTORY_REFRESH_MS) {
+      this.collected = simulatedInventory(this.profile, this.name, {
+        agentVersion: 'simulated',
+        now: () => new Date(now),
+      }).inventory;
+      this.collectedAt = now;
+    }
     return this.collected;
   }
 
@@ -294,6 +314,7 @@ export class SimulatedAgent {
       status: result.status,
       code: result.code,
       ackAlg: result.ack?.signature.alg ?? null,
+      inventoryAs: result.inventoryAs ?? null,
     };
     this.simulator.record(sample);
     return sample;

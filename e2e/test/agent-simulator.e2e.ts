@@ -74,6 +74,12 @@ describe('Agent simulator: 20 simulated agents enroll, heartbeat with verified a
     expect(stats.acked).to.equal(stats.sent);
     // After its first signed exchange every agent MACs its heartbeats, and the api answers with MACs.
     expect(stats.acksBy).to.deep.equal({ 'HMAC-SHA256': stats.acked });
+    // Between inventory refreshes (30 s) heartbeats send the digest of the inventory the api holds; in 3 s
+    // each agent sends its inventory in full at most once (a refresh).
+    const { digest = 0, inventory = 0 } = stats.inventoryBy;
+    expect(digest + inventory).to.equal(stats.acked);
+    expect(inventory).to.be.at.most(AGENTS);
+    expect(digest).to.be.greaterThan(inventory);
     for (const agent of sim.agents.values()) expect(agent.heartbeat?.health().lastOutcome).to.equal('ok');
   });
 

@@ -98,6 +98,8 @@ export interface HeartbeatResult {
   readonly code: ErrorCode | null;
   readonly message: string | null;
   readonly ack: EnvelopeOf<'heartbeat.ack'> | null;
+  /** How the heartbeat carried the node's inventory: in full, or as the digest of the one the controller holds. */
+  readonly inventoryAs?: 'inventory' | 'digest';
 }
 
 export interface HeartbeatHealth {
@@ -265,6 +267,8 @@ export class HeartbeatLoop {
             ).toString('base64url'),
           };
     const mac = nextKey === null ? (this.mac?.forHeartbeat() ?? null) : null;
+    const inventory = this.inventoryOrDigest(options.inventory());
+    const inventoryAs = 'inventory' in inventory ? 'inventory' : 'digest';
     const unsigned = createEnvelope('heartbeat', {
       nodeId: options.nodeId,
       issuedAt,
@@ -278,7 +282,7 @@ export class HeartbeatLoop {
           observedAssignments: [...observations.observedAssignments],
           runtimes: [...observations.runtimes],
           gpuTelemetry,
-          ...this.inventoryOrDigest(options.inventory()),
+          ...inventory,
         },
         refusals,
         nextKey,
@@ -328,7 +332,10 @@ export class HeartbeatLoop {
           // (the controller records liveness and sees from controllerKeyIds what this node trusts).
           options.controllerKeys?.untrustedSigner({ keyId: signer, via: 'heartbeat.ack' });
         }
-        result = this.failed('untrusted-answer', sequence, answer.status, error.code, error.message);
+        result = {
+          ...this.failed('untrusted-answer', sequence, answer.status, error.code, error.message),
+          inventoryAs,
+        };
         this.record(result);
         return result;
       }
@@ -337,6 +344,7 @@ export class HeartbeatLoop {
       await this.applyAck(ack, { refusalsSent: refusals.length, nextKey, observations });
       result = { outcome: 'ok', sequence, status: answer.status, code: null, message: null, ack };
     }
+    result = { ...result, inventoryAs };
     this.record(result);
     return result;
   }

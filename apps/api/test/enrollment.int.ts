@@ -138,6 +138,21 @@ function heartbeat(
   return signEnvelope(signer.privateKey, signer.keyId, unsignedHeartbeat(nodeId, sequence, extra));
 }
 
+/**
+ * Signed by `signer` as it is: unlike signEnvelope, no schema check first, so a malformed body (what these
+ * tests send to see it refused) still carries a valid signature.
+ */
+function signedAsIs<T extends object>(envelope: T, signer: { privateKey: KeyObject; keyId: string }) {
+  return {
+    ...envelope,
+    signature: {
+      keyId: signer.keyId,
+      alg: 'Ed25519',
+      value: sign(null, signingInput(envelope), signer.privateKey).toString('base64url'),
+    },
+  };
+}
+
 /** A heartbeat authenticated by a heartbeat MAC key instead of signed, named by controller key `keyId`. */
 function macHeartbeat(nodeId: string, key: Buffer, keyId: string, sequence: number): Envelope {
   return macEnvelope(key, keyId, unsignedHeartbeat(nodeId, sequence));
@@ -557,14 +572,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
         heartbeat: { ...plain.body.heartbeat, inventoryDigest: inventoryDigest(refreshed) },
       },
     };
-    const bothAnswer = await post(AGENT_HTTP_PATHS.heartbeat, {
-      ...both,
-      signature: {
-        keyId: mu.keyId,
-        alg: 'Ed25519',
-        value: sign(null, signingInput(both), mu.privateKey).toString('base64url'),
-      },
-    });
+    const bothAnswer = await post(AGENT_HTTP_PATHS.heartbeat, signedAsIs(both, mu));
     expectProblem(bothAnswer, 400, ErrorCode.VALIDATION_FAILED);
     expect(await recorded()).to.deep.include({ seq: '4' });
   });
@@ -630,14 +638,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     // …and a correctly signed envelope with a member no schema knows (a command line, say) is malformed.
     const { signature: _ignored, ...unsigned } = heartbeat(enrolledNodeId, alpha, 3);
     const withCommand = { ...unsigned, body: { ...unsigned.body, shell: 'id' } };
-    const signed = {
-      ...withCommand,
-      signature: {
-        keyId: alpha.keyId,
-        alg: 'Ed25519',
-        value: sign(null, signingInput(withCommand), alpha.privateKey).toString('base64url'),
-      },
-    };
+    const signed = signedAsIs(withCommand, alpha);
     expectProblem(await post(AGENT_HTTP_PATHS.heartbeat, signed), 400, ErrorCode.VALIDATION_FAILED);
     expect(await lease()).to.deep.equal(held);
     const denied = (await auditRows('node.heartbeat')).slice(deniedBefore);
@@ -712,14 +713,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
         orphanReports: [{ ...clean, stopped: [{ ...clean.stopped[0], kind: 'vm' }] }],
       },
     };
-    const malformed = await post(AGENT_HTTP_PATHS.heartbeat, {
-      ...withBadReport,
-      signature: {
-        keyId: alpha.keyId,
-        alg: 'Ed25519',
-        value: sign(null, signingInput(withBadReport), alpha.privateKey).toString('base64url'),
-      },
-    });
+    const malformed = await post(AGENT_HTTP_PATHS.heartbeat, signedAsIs(withBadReport, alpha));
     expectProblem(malformed, 400, ErrorCode.VALIDATION_FAILED);
     expect(await auditRows('node.orphans.reconciled')).to.have.length(before + 2);
   });
@@ -1226,14 +1220,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       // Signed by the node key over exactly these bytes (signEnvelope itself refuses to sign them).
       const { signature: _none, ...unsigned } = heartbeat(nodeId, lambda, 5);
       const withEndpoint = { ...unsigned, body: { ...unsigned.body, endpoint } };
-      const signed = {
-        ...withEndpoint,
-        signature: {
-          keyId: lambda.keyId,
-          alg: 'Ed25519',
-          value: sign(null, signingInput(withEndpoint), lambda.privateKey).toString('base64url'),
-        },
-      };
+      const signed = signedAsIs(withEndpoint, lambda);
       expectProblem(await post(AGENT_HTTP_PATHS.heartbeat, signed), 400, ErrorCode.VALIDATION_FAILED);
     }
     expect(await endpointOf()).to.deep.equal({ address: '127.0.0.9', ssh_port: 40222 });

@@ -523,12 +523,10 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     const reordered = Object.fromEntries(Object.entries(current).reverse()) as NodeInventory;
     expect(inventoryDigest(reordered)).to.equal(first.inventoryDigest);
 
-    const second = ackBody(
-      await post(
-        AGENT_HTTP_PATHS.heartbeat,
-        heartbeat(nodeId, mu, 2, { inventoryDigest: inventoryDigest(current) }),
-      ),
-    );
+    /** A heartbeat that sends `digest` instead of its inventory. */
+    const digestOnly = (sequence: number, digest: string) =>
+      post(AGENT_HTTP_PATHS.heartbeat, heartbeat(nodeId, mu, sequence, { inventoryDigest: digest }));
+    const second = ackBody(await digestOnly(2, inventoryDigest(current)));
     expect(second.inventoryDigest).to.equal(inventoryDigest(current));
     expect(await recorded()).to.deep.include({ inventory: current, seq: '2' });
 
@@ -536,10 +534,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     const held = await recorded();
     const refusalsBefore = (await auditRows('node.heartbeat')).length;
     const unknown = `sha256:${'f'.repeat(64)}`;
-    const refused = await post(
-      AGENT_HTTP_PATHS.heartbeat,
-      heartbeat(nodeId, mu, 3, { inventoryDigest: unknown }),
-    );
+    const refused = await digestOnly(3, unknown);
     expectProblem(refused, 409, ErrorCode.CONFLICT);
     expect(String(refused.json['detail'])).to.include(unknown);
     expect(await recorded()).to.deep.equal(held);
@@ -554,12 +549,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
       nodeId,
       JSON.stringify(refreshed),
     ]);
-    const fourth = ackBody(
-      await post(
-        AGENT_HTTP_PATHS.heartbeat,
-        heartbeat(nodeId, mu, 4, { inventoryDigest: inventoryDigest(refreshed) }),
-      ),
-    );
+    const fourth = ackBody(await digestOnly(4, inventoryDigest(refreshed)));
     expect(fourth.inventoryDigest).to.equal(inventoryDigest(refreshed));
     expect(await recorded()).to.deep.include({ inventory: refreshed, seq: '4' });
 

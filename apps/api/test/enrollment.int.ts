@@ -225,6 +225,14 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
     };
   }
 
+  /** A new node enrolled with its own key and a token that does not auto-approve: Pending. */
+  async function enrollPending(name: string): Promise<{ identity: FakeNodeIdentity; nodeId: string }> {
+    const { token } = await createToken({ autoApprove: false });
+    const identity = nodeIdentity(name);
+    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, identity));
+    return { identity, nodeId: (enrolled.json['body'] as { nodeId: string }).nodeId };
+  }
+
   async function auditRows(
     action: string,
   ): Promise<{ decision: string; result: string; evidence: Record<string, unknown> }[]> {
@@ -439,10 +447,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
   });
 
   it('answers an agent that reports no protocol (release 0.1.0) without the key ring notice its strict schema refuses, and one at protocol 2 with it', async () => {
-    const { token } = await createToken({ autoApprove: false });
-    const kappa = nodeIdentity('kappa-skew');
-    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, kappa));
-    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const { identity: kappa, nodeId } = await enrollPending('kappa-skew');
     /** heartbeat.ack's body as release 0.1.0's agent parses it: strict, with no `controllerKeys`. */
     const releaseZeroOneAck = HeartbeatAckBodySchema.omit({ controllerKeys: true }).strict();
     const ackTo = async (sequence: number, inventory: NodeInventory) => {
@@ -496,10 +501,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
   });
 
   it('takes a heartbeat that sends only the digest of the inventory it holds, tells an agent at protocol 2 which it holds, and refuses an unknown digest (CONFLICT), audited, lease unmoved', async () => {
-    const { token } = await createToken({ autoApprove: false });
-    const mu = nodeIdentity('mu-digest');
-    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, mu));
-    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const { identity: mu, nodeId } = await enrollPending('mu-digest');
     const recorded = async () =>
       (
         await fixture.ds.query<{ inventory: NodeInventory; seq: string; lease: Date }[]>(
@@ -1160,10 +1162,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
   });
 
   it('moves a node to the address and SSH port its signed heartbeat names, audits the move, and ignores a forged or malformed one', async () => {
-    const { token } = await createToken({ autoApprove: false });
-    const lambda = nodeIdentity('lambda');
-    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, lambda));
-    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const { identity: lambda, nodeId } = await enrollPending('lambda');
     const endpointOf = async () =>
       (
         await fixture.ds.query<{ address: string; ssh_port: number }[]>(
@@ -1218,10 +1217,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
   });
 
   it('answers the plain heartbeat before the Nest pipeline and any other through it, alike', async () => {
-    const { token } = await createToken({ autoApprove: false });
-    const mu = nodeIdentity('mu');
-    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, mu));
-    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const { identity: mu, nodeId } = await enrollPending('mu');
     /** One POST with exactly these headers; `chunked` sends no content-length. */
     const send = (
       body: string,
@@ -1372,10 +1368,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
   });
 
   it('registers a next key only with proof of possession', async () => {
-    const { token } = await createToken({ autoApprove: false });
-    const iota = nodeIdentity('iota');
-    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, iota));
-    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const { identity: iota, nodeId } = await enrollPending('iota');
     await fixture.ds.query(`UPDATE nodes SET rotation_requested_at = now() WHERE id = $1`, [nodeId]);
     const next = generateKeyPairSync('ed25519');
     const nextKeyId = ed25519KeyId(next.publicKey);
@@ -1428,10 +1421,7 @@ describe('enrollment and heartbeats on real Temporal and PostgreSQL', function (
   });
 
   it('takes heartbeats MAC’d with the keys agreed with its controller key and answers with a MAC; refuses forged, foreign, reflected, replayed and rotated-away ones', async () => {
-    const { token } = await createToken({ autoApprove: false });
-    const lambda = nodeIdentity('lambda-mac');
-    const enrolled = await post(AGENT_HTTP_PATHS.enroll, enrollRequest(token, lambda));
-    const nodeId = (enrolled.json['body'] as { nodeId: string }).nodeId;
+    const { identity: lambda, nodeId } = await enrollPending('lambda-mac');
     const controllerKeyId = ed25519KeyId(fixture.controllerKey.publicKey);
     const agree = (identity: { privateKey: KeyObject; keyId: string }) =>
       heartbeatMacKeys(identity.privateKey, fixture.controllerKey.publicKey, {

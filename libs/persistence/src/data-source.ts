@@ -26,6 +26,7 @@ import { SignInThrottle1768700000000 } from './migrations/1768700000000-sign-in-
 import { BenchmarkRuns1768810000000 } from './migrations/1768810000000-benchmark-runs';
 import { AuditChainCheckpoints1768900000000 } from './migrations/1768900000000-audit-chain-checkpoints';
 import { ControllerKeyRing1769100000000 } from './migrations/1769100000000-controller-key-ring';
+import { NodesFillfactor1769200000000 } from './migrations/1769200000000-nodes-fillfactor';
 import { RoutingAndFairness1768950000000 } from './migrations/1768950000000-routing-and-fairness';
 import { GraphqlRateBuckets1769000000000 } from './migrations/1769000000000-graphql-rate-buckets';
 
@@ -57,6 +58,7 @@ export const MIGRATIONS = [
   RoutingAndFairness1768950000000,
   GraphqlRateBuckets1769000000000,
   ControllerKeyRing1769100000000,
+  NodesFillfactor1769200000000,
 ];
 
 export interface DataSourceSettings {

@@ -27,6 +27,12 @@ import { returnedRows } from './returning';
  */
 export interface Queryable {
   query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+  /**
+   * Runs `sql` as the named statement `name`, which each connection parses and plans once and then keeps
+   * (pg-pool.ts preparedStatementsOf); its rows. Only for a statement run many times a second with a fixed
+   * text; callers fall back to `query` where it is absent (a transaction's manager, a test's client).
+   */
+  queryPrepared?<T = unknown>(name: string, sql: string, parameters: unknown[]): Promise<T>;
 }
 
 export interface ObservedNodeState {
@@ -524,6 +530,56 @@ export interface LeaseRenewals {
   readonly changedDeploymentWorkflowIds: readonly string[];
 }
 
+/** renewNodeLeases' statement, prepared on each heartbeat connection: its planning cost about as much as its run. */
+const RENEW_NODE_LEASES_STATEMENT = 'lunanexa_renew_node_leases';
+
+const RENEW_NODE_LEASES_SQL = `WITH r AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, node_id text, key_id text, sequence bigint,
+           at timestamptz, lease_expires_at timestamptz, inventory jsonb, observed jsonb,
+           agent_credential_serial integer, gpu_telemetry jsonb, conditions jsonb, previous_conditions jsonb,
+           address text, ssh_port integer, observations jsonb)),
+     n AS (
+       UPDATE nodes SET last_heartbeat_sequence = r.sequence, lease_renewed_at = r.at,
+              lease_expires_at = r.lease_expires_at,
+              inventory = CASE WHEN r.inventory IS NULL OR nodes.inventory = r.inventory THEN nodes.inventory
+                               ELSE r.inventory END,
+              observed = r.observed, agent_credential_serial = r.agent_credential_serial,
+              gpu_telemetry = r.gpu_telemetry, conditions = r.conditions, updated_at = r.at
+         FROM r
+        WHERE nodes.id = r.node_id AND nodes.key_id = r.key_id AND nodes.next_key_id IS NULL
+          AND nodes.lifecycle NOT IN ('Rejected', 'Revoked')
+          AND nodes.conditions IS NOT DISTINCT FROM r.previous_conditions
+          AND (nodes.last_heartbeat_sequence IS NULL OR nodes.last_heartbeat_sequence < r.sequence)
+          AND (r.address IS NULL OR (nodes.address = r.address AND nodes.ssh_port = r.ssh_port))
+       RETURNING r.i, r.at, r.observations, nodes.id, nodes.name, nodes.lifecycle, nodes.cordoned,
+                 nodes.credential, nodes.credential_serial, nodes.rotation_requested_at, nodes.next_key_id,
+                 nodes.bootstrap_token_id),
+     o AS (
+       SELECT DISTINCT ON (n.id, x.id) n.id AS node_id, n.at, x.*
+         FROM n CROSS JOIN LATERAL jsonb_to_recordset(n.observations) AS x(${OBSERVATION_COLUMNS})
+        ORDER BY n.id, x.id, x.n DESC),
+     ${observationUpdateCtes('$2')}
+     SELECT n.i, n.id, n.name, n.lifecycle, n.cordoned, n.credential, n.credential_serial,
+            n.rotation_requested_at, n.next_key_id, n.bootstrap_token_id,
+            (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids,
+            set_config('synchronous_commit', 'off', true) AS commit_mode
+       FROM n`;
+
+/** One renewed node, as renewNodeLeases' statement returns it (`i`: the renewal's place in the batch). */
+interface RenewedLeaseRow {
+  i: number;
+  id: string;
+  name: string;
+  lifecycle: NodeLifecycleState;
+  cordoned: boolean;
+  credential: unknown;
+  credential_serial: number;
+  rotation_requested_at: Date | null;
+  next_key_id: string | null;
+  bootstrap_token_id: string;
+  workflow_ids: string[];
+}
+
 /**
  * Several nodes' renewNodeLease in one statement (group commit: one round
  * trip, one transaction, one WAL flush for a whole batch of heartbeats).
@@ -569,54 +625,10 @@ export async function renewNodeLeases(
     ssh_port: renewal.endpoint?.sshPort ?? null,
     observations: JSON.parse(observationRows(renewal.observedAssignments)) as unknown,
   }));
-  const rows = await q.query<
-    {
-      i: number;
-      id: string;
-      name: string;
-      lifecycle: NodeLifecycleState;
-      cordoned: boolean;
-      credential: unknown;
-      credential_serial: number;
-      rotation_requested_at: Date | null;
-      next_key_id: string | null;
-      bootstrap_token_id: string;
-      workflow_ids: string[];
-    }[]
-  >(
-    `WITH r AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, node_id text, key_id text, sequence bigint,
-           at timestamptz, lease_expires_at timestamptz, inventory jsonb, observed jsonb,
-           agent_credential_serial integer, gpu_telemetry jsonb, conditions jsonb, previous_conditions jsonb,
-           address text, ssh_port integer, observations jsonb)),
-     n AS (
-       UPDATE nodes SET last_heartbeat_sequence = r.sequence, lease_renewed_at = r.at,
-              lease_expires_at = r.lease_expires_at,
-              inventory = CASE WHEN r.inventory IS NULL OR nodes.inventory = r.inventory THEN nodes.inventory
-                               ELSE r.inventory END,
-              observed = r.observed, agent_credential_serial = r.agent_credential_serial,
-              gpu_telemetry = r.gpu_telemetry, conditions = r.conditions, updated_at = r.at
-         FROM r
-        WHERE nodes.id = r.node_id AND nodes.key_id = r.key_id AND nodes.next_key_id IS NULL
-          AND nodes.lifecycle NOT IN ('Rejected', 'Revoked')
-          AND nodes.conditions IS NOT DISTINCT FROM r.previous_conditions
-          AND (nodes.last_heartbeat_sequence IS NULL OR nodes.last_heartbeat_sequence < r.sequence)
-          AND (r.address IS NULL OR (nodes.address = r.address AND nodes.ssh_port = r.ssh_port))
-       RETURNING r.i, r.at, r.observations, nodes.id, nodes.name, nodes.lifecycle, nodes.cordoned,
-                 nodes.credential, nodes.credential_serial, nodes.rotation_requested_at, nodes.next_key_id,
-                 nodes.bootstrap_token_id),
-     o AS (
-       SELECT DISTINCT ON (n.id, x.id) n.id AS node_id, n.at, x.*
-         FROM n CROSS JOIN LATERAL jsonb_to_recordset(n.observations) AS x(${OBSERVATION_COLUMNS})
-        ORDER BY n.id, x.id, x.n DESC),
-     ${observationUpdateCtes('$2')}
-     SELECT n.i, n.id, n.name, n.lifecycle, n.cordoned, n.credential, n.credential_serial,
-            n.rotation_requested_at, n.next_key_id, n.bootstrap_token_id,
-            (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids,
-            set_config('synchronous_commit', 'off', true) AS commit_mode
-       FROM n`,
-    [JSON.stringify(input), MAX_CRASHES_PER_REPORT],
-  );
+  const parameters = [JSON.stringify(input), MAX_CRASHES_PER_REPORT];
+  const rows = q.queryPrepared
+    ? await q.queryPrepared<RenewedLeaseRow[]>(RENEW_NODE_LEASES_STATEMENT, RENEW_NODE_LEASES_SQL, parameters)
+    : await q.query<RenewedLeaseRow[]>(RENEW_NODE_LEASES_SQL, parameters);
   const nodes: (HeartbeatAckNode | null)[] = renewals.map(() => null);
   for (const row of rows) {
     nodes[row.i] = {

@@ -8,6 +8,7 @@ import {
   renewNodeLease,
   renewNodeLeases,
   runMigrations,
+  withPreparedStatements,
   type LeaseRenewal,
   type ScratchDatabase,
 } from '../src';
@@ -238,5 +239,40 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
     } finally {
       await runner.release();
     }
+  });
+
+  it('runs as a named statement on the heartbeat pool: decided the same, planned once per connection, in HOT-update room', async () => {
+    // One connection, so the statement this test prepared is the one pg_prepared_statements shows.
+    const single = createDataSource({ url: db.url, applicationName: 'lease-renewals-prepared', poolSize: 1 });
+    await single.initialize();
+    try {
+      const prepared = withPreparedStatements(single);
+      for (let sequence = 40; sequence < 48; sequence += 1) {
+        const batch = await renewNodeLeases(prepared, [
+          renewal('node-c', sequence, { previousConditions: CONDITIONS }),
+          renewal('node-b', sequence),
+        ]);
+        expect(batch.nodes.map((n) => n?.id ?? null)).to.deep.equal(['node-c', null]);
+      }
+      // A replayed sequence is refused on the prepared path too.
+      const replay = await renewNodeLeases(prepared, [
+        renewal('node-c', 47, { previousConditions: CONDITIONS }),
+      ]);
+      expect(replay.nodes).to.deep.equal([null]);
+      expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(47);
+      const statements = await prepared.query<
+        { name: string; generic_plans: string; custom_plans: string }[]
+      >(`SELECT name, generic_plans, custom_plans FROM pg_prepared_statements`);
+      expect(statements.map((statement) => statement.name)).to.deep.equal(['lunanexa_renew_node_leases']);
+      // PostgreSQL settles on one plan after five custom ones: the later runs were not planned again.
+      expect(Number(statements[0]?.generic_plans)).to.be.greaterThan(0);
+      expect(Number(statements[0]?.custom_plans)).to.be.at.most(5);
+    } finally {
+      await single.destroy();
+    }
+    const { rows } = await sql.query<{ reloptions: string[] }>(
+      `SELECT reloptions FROM pg_class WHERE relname = 'nodes'`,
+    );
+    expect(rows[0]?.reloptions).to.deep.equal(['fillfactor=50']);
   });
 });

@@ -55,6 +55,7 @@ import {
   type NodeKeysRow,
   recordAssignmentObservations,
   type NodeRow,
+  withPreparedStatements,
 } from '@lunanexa/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeploymentSignals } from './deployment-signals';
@@ -148,7 +149,9 @@ export class AgentChannelService implements OnApplicationShutdown {
     });
     this.gpuSamples = new GpuSampleWriter(db, logger);
     this.deploymentSignals = new DeploymentSignals((workflowId) => this.signalDeployment(workflowId));
-    this.renewals = new LeaseRenewalBatcher(db, (workflowIds) => this.tellDeployments(workflowIds));
+    this.renewals = new LeaseRenewalBatcher(withPreparedStatements(db), (workflowIds) =>
+      this.tellDeployments(workflowIds),
+    );
     this.macKeys = new HeartbeatMacKeyCache(ring, (text) => this.publicKey(text));
   }
 

@@ -24,7 +24,7 @@ export function buildAssignment(
   id: string,
   deployment: DeploymentRow,
   version: ModelVersionRow,
-  node: NodeRow,
+  node: Pick<NodeRow, 'id' | 'inventory'>,
   intent: AssignmentIntent,
   generation: number,
   leaseExpiresAt: Date,

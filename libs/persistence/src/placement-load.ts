@@ -1,11 +1,68 @@
-import type { CompatibleHardware, NodeLabels, PlacementStrategy, Runtime } from '@lunanexa/contracts';
+import type {
+  CompatibleHardware,
+  NodeInventory,
+  NodeLabels,
+  NodeLifecycleState,
+  PlacementStrategy,
+  Runtime,
+  Taint,
+} from '@lunanexa/contracts';
 import {
   nodeRuntimeLoad,
   replicaMemoryDemand,
   type PlacementNode,
   type ReportedReplicaLoad,
 } from '@lunanexa/domain';
-import { listNodes, type NodeRow, type Queryable } from './fleet';
+import type { NodeRow, Queryable } from './fleet';
+
+/**
+ * What the scheduler reads of a node row: no keys, credential, observed state or telemetry. A placement reads
+ * every node, and during a recovery several placements a second ran over a thousand full rows.
+ */
+export type PlacementNodeRow = Pick<
+  NodeRow,
+  | 'id'
+  | 'name'
+  | 'lifecycle'
+  | 'cordoned'
+  | 'labels'
+  | 'taints'
+  | 'leaseExpiresAt'
+  | 'inventory'
+  | 'conditions'
+>;
+
+/** Every node's PlacementNodeRow, by name (as listNodes orders them). */
+export async function listPlacementNodeRows(q: Queryable): Promise<PlacementNodeRow[]> {
+  const rows = await q.query<
+    {
+      id: string;
+      name: string;
+      lifecycle: NodeLifecycleState;
+      cordoned: boolean;
+      labels: NodeLabels;
+      taints: Taint[];
+      lease_expires_at: Date | null;
+      inventory: NodeInventory;
+      conditions: NodeRow['conditions'] | null;
+    }[]
+  >(
+    `SELECT id, name, lifecycle, cordoned, labels, taints, lease_expires_at, inventory,
+            conditions -> 'conditions' AS conditions
+       FROM nodes ORDER BY name`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    lifecycle: row.lifecycle,
+    cordoned: row.cordoned,
+    labels: row.labels,
+    taints: row.taints,
+    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
+    inventory: row.inventory,
+    conditions: row.conditions ?? [],
+  }));
+}
 
 /** One replica meant to run, with what its version and runtime declare (the scheduler sizes its memory claim). */
 export interface PlacedReplica {
@@ -65,7 +122,7 @@ export async function loadPlacementNodes(
   q: Queryable,
   now: Date = new Date(),
 ): Promise<
-  (NodeRow & Required<Pick<PlacementNode, 'placedMemoryBytes' | 'placedReplicas' | 'runtimeLoad'>>)[]
+  (PlacementNodeRow & Required<Pick<PlacementNode, 'placedMemoryBytes' | 'placedReplicas' | 'runtimeLoad'>>)[]
 > {
   const load = new Map<string, { bytes: number; replicas: number }>();
   for (const replica of await listPlacedReplicas(q)) {
@@ -78,7 +135,7 @@ export async function loadPlacementNodes(
     load.set(replica.nodeId, entry);
   }
   const runtimeLoads = await listNodeRuntimeLoads(q);
-  return (await listNodes(q)).map((node) => ({
+  return (await listPlacementNodeRows(q)).map((node) => ({
     ...node,
     placedMemoryBytes: load.get(node.id)?.bytes ?? 0,
     placedReplicas: load.get(node.id)?.replicas ?? 0,

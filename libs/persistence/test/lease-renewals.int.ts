@@ -5,6 +5,8 @@ import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   createScratchDatabase,
+  listNodes,
+  listPlacementNodeRows,
   renewNodeLease,
   renewNodeLeases,
   runMigrations,
@@ -274,5 +276,28 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
       `SELECT reloptions FROM pg_class WHERE relname = 'nodes'`,
     );
     expect(rows[0]?.reloptions).to.deep.equal(['fillfactor=50']);
+  });
+
+  it('gives the scheduler the same nodes as the full rows, with only what placement reads', async () => {
+    const stored = { conditions: [{ type: 'GpuHealthy', status: 'False', reason: 'XidError' }], pending: {} };
+    await sql.query(`UPDATE nodes SET conditions = $1::jsonb WHERE id = 'node-a'`, [JSON.stringify(stored)]);
+    const full = await listNodes(ds);
+    const narrow = await listPlacementNodeRows(ds);
+    expect(narrow).to.deep.equal(
+      full.map((node) => ({
+        id: node.id,
+        name: node.name,
+        lifecycle: node.lifecycle,
+        cordoned: node.cordoned,
+        labels: node.labels,
+        taints: node.taints,
+        leaseExpiresAt: node.leaseExpiresAt,
+        inventory: node.inventory,
+        conditions: node.conditions,
+      })),
+    );
+    expect(narrow.find((node) => node.id === 'node-a')?.conditions).to.deep.equal(stored.conditions);
+    // A node no heartbeat has set conditions for yet: none, not null.
+    expect(narrow.find((node) => node.id === 'node-e')?.conditions).to.deep.equal([]);
   });
 });

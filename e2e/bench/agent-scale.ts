@@ -207,14 +207,22 @@ function processTicks(pid: number): number {
   }
 }
 
-/** Each component's processes: this one (the simulated agents), api, worker, gateway, the PostgreSQL backends of the fleet's database. */
+/**
+ * Each component's processes: this one (the simulated agents), api, worker, gateway, the Temporal dev server
+ * (the CLI serving the harness's port) and the PostgreSQL backends of the fleet's database.
+ */
 function componentPids(h: FleetHarness): Record<string, number[]> {
   const postgres: number[] = [];
+  const temporal: number[] = [];
+  const temporalPort = h.temporal.address.split(':').at(-1) ?? '';
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
       if (cmdline.startsWith('postgres:') && cmdline.includes(` ${h.db.name} `)) postgres.push(Number(entry));
+      const args = cmdline.split('\0');
+      if (args.includes('start-dev') && args[args.indexOf('--port') + 1] === temporalPort)
+        temporal.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -226,6 +234,7 @@ function componentPids(h: FleetHarness): Record<string, number[]> {
     api: pid(h.api),
     worker: pid(h.worker),
     gateway: pid(h.gateway),
+    temporalServer: temporal,
     postgresBackends: postgres,
   };
 }

@@ -9,3 +9,4 @@ export * from './fixtures';
 export * from './credential';
 export * from './heartbeat-mac';
 export * from './inventory-digest';
+export * from './nonce';

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 import { CanonicalJsonError, canonicalJson, ErrorCode, LunaNexaError } from '@lunanexa/contracts';
 import type { z } from 'zod';
 import {
@@ -17,6 +17,7 @@ import {
 } from './envelope';
 import type { ReplayGuard } from './replay-guard';
 import { MAC_ALGORITHM, MAC_TYPES, macOf, macVerifies } from './heartbeat-mac';
+import { randomNonce } from './nonce';
 import { AGENT_PROTOCOL, DEFAULT_MAX_SKEW_MS, SIGNATURE_ALGORITHM, type MessageType } from './protocol';
 
 /**
@@ -37,7 +38,7 @@ export interface NewEnvelopeFields<T extends MessageType> {
   readonly id?: string;
   /** Defaults to now. */
   readonly issuedAt?: Date;
-  /** Defaults to 18 random bytes (24 base64url characters). */
+  /** Defaults to randomNonce(): 18 random bytes (24 base64url characters). */
   readonly nonce?: string;
   /** The sender's trace context (W3C traceparent); omitted when undefined. */
   readonly traceparent?: string;
@@ -54,7 +55,7 @@ export function createEnvelope<T extends MessageType>(
     id: fields.id ?? `msg-${randomUUID()}`,
     nodeId: fields.nodeId,
     issuedAt: (fields.issuedAt ?? new Date()).toISOString(),
-    nonce: fields.nonce ?? randomBytes(18).toString('base64url'),
+    nonce: fields.nonce ?? randomNonce(),
     ...(fields.traceparent === undefined ? {} : { traceparent: fields.traceparent }),
     body: fields.body,
   };

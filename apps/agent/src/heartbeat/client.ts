@@ -1,4 +1,4 @@
-import { randomBytes, sign } from 'node:crypto';
+import { sign } from 'node:crypto';
 import {
   AGENT_HTTP_PATHS,
   createEnvelope,
@@ -8,6 +8,7 @@ import {
   MAX_TRUSTED_CONTROLLER_KEYS,
   openSshPublicKey,
   rotationProofInput,
+  randomNonce,
   signEnvelope,
   verifyEnvelope,
   verifyNodeCredential,
@@ -249,7 +250,7 @@ export class HeartbeatLoop {
     const sequence = await options.sequence.next();
     const issuedAt = this.now();
     this.lastAttemptAt = issuedAt;
-    const nonce = randomBytes(18).toString('base64url');
+    const nonce = randomNonce();
     const observations = options.observe();
     const refusals = options.refusals.batch();
     const current = options.nodeKeys.current();

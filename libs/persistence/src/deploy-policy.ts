@@ -1,6 +1,7 @@
 import type { CompatibleHardware, DataClass, Runtime } from '@lunanexa/contracts';
 import { fleetHardwareFit, type DeployPolicyFacts } from '@lunanexa/domain';
-import { listNodes, type ModelVersionRow, type Queryable } from './fleet';
+import type { ModelVersionRow, Queryable } from './fleet';
+import { listPlacementNodeRows } from './placement-load';
 import { findLicense, findRuntime } from './registry';
 import { loadArtifactSignatureDecision } from './signing-keys';
 
@@ -36,7 +37,7 @@ export async function loadDeployPolicyFacts(
   const licenseDocument = (license?.document ?? {}) as { allowedDataClasses?: DataClass[] };
   let hardware: { fits: boolean; reasons: readonly string[] };
   if (runtime) {
-    const activeNodes = (await listNodes(q)).filter((node) => node.lifecycle === 'Active');
+    const activeNodes = (await listPlacementNodeRows(q)).filter((node) => node.lifecycle === 'Active');
     hardware = fleetHardwareFit(
       version.requirements as CompatibleHardware,
       (runtime.document as Runtime).supportedHardware,

@@ -646,6 +646,16 @@ export async function renewNodeLeases(
   return { nodes, changedDeploymentWorkflowIds: rows[0]?.workflow_ids ?? [] };
 }
 
+/** The names of the nodes with these ids (an id no node has is left out): views that name nodes need no more. */
+export async function listNodeNames(q: Queryable, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.query<{ id: string; name: string }[]>(
+    `SELECT id, name FROM nodes WHERE id = ANY($1::text[])`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 export async function listNodes(q: Queryable): Promise<NodeRow[]> {
   const rows = await q.query<Raw[]>(`SELECT ${NODE_COLUMNS} FROM nodes ORDER BY name`);
   return rows.map(nodeFromRow);

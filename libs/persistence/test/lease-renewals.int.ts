@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   createScratchDatabase,
+  listNodeNames,
   listNodes,
   listPlacementNodeRows,
   renewNodeLease,
@@ -299,5 +300,13 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
     expect(narrow.find((node) => node.id === 'node-a')?.conditions).to.deep.equal(stored.conditions);
     // A node no heartbeat has set conditions for yet: none, not null.
     expect(narrow.find((node) => node.id === 'node-e')?.conditions).to.deep.equal([]);
+    // Views that only name nodes read just the names of the ones they show.
+    expect(
+      [...(await listNodeNames(ds, ['node-c', 'node-a', 'node-c', 'no-such-node']))].sort(),
+    ).to.deep.equal([
+      ['node-a', 'node-a'],
+      ['node-c', 'node-c'],
+    ]);
+    expect((await listNodeNames(ds, [])).size).to.equal(0);
   });
 });

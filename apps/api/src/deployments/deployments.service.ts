@@ -27,7 +27,7 @@ import {
   findNode,
   listAssignments,
   listDeployments,
-  listNodes,
+  listNodeNames,
   loadDeployPolicyFacts,
   loadPlacementNodes,
   setDeploymentRoutingPolicy,
@@ -75,7 +75,10 @@ export class DeploymentsService {
 
   private async view(row: DeploymentRow): Promise<Deployment> {
     const assignments = await listAssignments(this.db, { deploymentId: row.id });
-    const names = new Map((await listNodes(this.db)).map((node) => [node.id, node.name]));
+    const names = await listNodeNames(
+      this.db,
+      assignments.map((assignment) => assignment.nodeId),
+    );
     return deploymentView(row, assignments, names, this.workflows.link(row.workflowId));
   }
 

@@ -451,6 +451,34 @@ export interface LeaseRenewal {
   readonly observedAssignments: readonly AssignmentObservation[];
 }
 
+/** A renewed node as both renewal statements return it (the batch's also `i`, the renewal's place in it). */
+interface RenewedLeaseRow {
+  id: string;
+  name: string;
+  lifecycle: NodeLifecycleState;
+  cordoned: boolean;
+  credential: unknown;
+  credential_serial: number;
+  rotation_requested_at: Date | null;
+  next_key_id: string | null;
+  bootstrap_token_id: string;
+  workflow_ids: string[];
+}
+
+function ackNodeOf(row: RenewedLeaseRow): HeartbeatAckNode {
+  return {
+    id: row.id,
+    name: row.name,
+    lifecycle: row.lifecycle,
+    cordoned: row.cordoned,
+    credential: row.credential ?? null,
+    credentialSerial: row.credential_serial,
+    rotationRequestedAt: row.rotation_requested_at === null ? null : new Date(row.rotation_requested_at),
+    nextKeyId: row.next_key_id,
+    bootstrapTokenId: row.bootstrap_token_id,
+  };
+}
+
 /**
  * The heartbeat of a node with nothing else to settle — signed by its
  * current key, no key rotation under way, at the address and port on record,
@@ -463,20 +491,7 @@ export async function renewNodeLease(
   q: Queryable,
   renewal: LeaseRenewal,
 ): Promise<(HeartbeatAckNode & ObservationChanges) | null> {
-  const rows = await q.query<
-    {
-      id: string;
-      name: string;
-      lifecycle: NodeLifecycleState;
-      cordoned: boolean;
-      credential: unknown;
-      credential_serial: number;
-      rotation_requested_at: Date | null;
-      next_key_id: string | null;
-      bootstrap_token_id: string;
-      workflow_ids: string[];
-    }[]
-  >(
+  const rows = await q.query<RenewedLeaseRow[]>(
     `WITH n AS (
        UPDATE nodes SET last_heartbeat_sequence = $2, lease_renewed_at = $3, lease_expires_at = $4,
               inventory = CASE WHEN $5::jsonb IS NULL OR inventory = $5::jsonb THEN inventory ELSE $5::jsonb END,
@@ -509,19 +524,7 @@ export async function renewNodeLease(
     ],
   );
   const row = rows[0];
-  if (!row) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    lifecycle: row.lifecycle,
-    cordoned: row.cordoned,
-    credential: row.credential ?? null,
-    credentialSerial: row.credential_serial,
-    rotationRequestedAt: row.rotation_requested_at === null ? null : new Date(row.rotation_requested_at),
-    nextKeyId: row.next_key_id,
-    bootstrapTokenId: row.bootstrap_token_id,
-    changedDeploymentWorkflowIds: row.workflow_ids,
-  };
+  return row ? { ...ackNodeOf(row), changedDeploymentWorkflowIds: row.workflow_ids } : null;
 }
 
 /** What renewNodeLeases answers: per renewal (same order) its node, or null; and the deployments to wake. */
@@ -564,21 +567,6 @@ const RENEW_NODE_LEASES_SQL = `WITH r AS (
             (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids,
             set_config('synchronous_commit', 'off', true) AS commit_mode
        FROM n`;
-
-/** One renewed node, as renewNodeLeases' statement returns it (`i`: the renewal's place in the batch). */
-interface RenewedLeaseRow {
-  i: number;
-  id: string;
-  name: string;
-  lifecycle: NodeLifecycleState;
-  cordoned: boolean;
-  credential: unknown;
-  credential_serial: number;
-  rotation_requested_at: Date | null;
-  next_key_id: string | null;
-  bootstrap_token_id: string;
-  workflow_ids: string[];
-}
 
 /**
  * Several nodes' renewNodeLease in one statement (group commit: one round
@@ -627,22 +615,14 @@ export async function renewNodeLeases(
   }));
   const parameters = [JSON.stringify(input), MAX_CRASHES_PER_REPORT];
   const rows = q.queryPrepared
-    ? await q.queryPrepared<RenewedLeaseRow[]>(RENEW_NODE_LEASES_STATEMENT, RENEW_NODE_LEASES_SQL, parameters)
-    : await q.query<RenewedLeaseRow[]>(RENEW_NODE_LEASES_SQL, parameters);
+    ? await q.queryPrepared<(RenewedLeaseRow & { i: number })[]>(
+        RENEW_NODE_LEASES_STATEMENT,
+        RENEW_NODE_LEASES_SQL,
+        parameters,
+      )
+    : await q.query<(RenewedLeaseRow & { i: number })[]>(RENEW_NODE_LEASES_SQL, parameters);
   const nodes: (HeartbeatAckNode | null)[] = renewals.map(() => null);
-  for (const row of rows) {
-    nodes[row.i] = {
-      id: row.id,
-      name: row.name,
-      lifecycle: row.lifecycle,
-      cordoned: row.cordoned,
-      credential: row.credential ?? null,
-      credentialSerial: row.credential_serial,
-      rotationRequestedAt: row.rotation_requested_at === null ? null : new Date(row.rotation_requested_at),
-      nextKeyId: row.next_key_id,
-      bootstrapTokenId: row.bootstrap_token_id,
-    };
-  }
+  for (const row of rows) nodes[row.i] = ackNodeOf(row);
   return { nodes, changedDeploymentWorkflowIds: rows[0]?.workflow_ids ?? [] };
 }
 

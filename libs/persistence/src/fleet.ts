@@ -29,7 +29,7 @@ export interface Queryable {
   query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
   /**
    * Runs `sql` as the named statement `name`, which each connection parses and plans once and then keeps
-   * (pg-pool.ts preparedStatementsOf); its rows. Only for a statement run many times a second with a fixed
+   * (pg-pool.ts withPreparedStatements); its rows. Only for a statement run many times a second with a fixed
    * text; callers fall back to `query` where it is absent (a transaction's manager, a test's client).
    */
   queryPrepared?<T = unknown>(name: string, sql: string, parameters: unknown[]): Promise<T>;
@@ -303,23 +303,27 @@ export interface AssignmentObservation {
 /** At most this many crash rows per heartbeat and replica (a counter that jumped is still one report). */
 const MAX_CRASHES_PER_REPORT = 100;
 
+/** Each observation as a row of OBSERVATION_COLUMNS (`n`: its place in the report, the last one wins). */
+function observationRecords(observed: readonly AssignmentObservation[]): Record<string, unknown>[] {
+  return observed.map((o, n) => ({
+    n,
+    id: o.assignmentId,
+    state: o.state,
+    generation: o.generation,
+    endpoint_port: o.endpointPort,
+    in_flight: o.inFlightRequests ?? null,
+    message: o.message,
+    restarts: o.restarts,
+    load_waiting: o.load?.waiting ?? null,
+    load_running: o.load?.running ?? null,
+    load_cache_pressure: o.load?.cachePressure ?? null,
+    load_scraped_at: o.load?.scrapedAt ?? null,
+  }));
+}
+
+/** observationRecords as the JSON a one-node statement takes as its parameter. */
 function observationRows(observed: readonly AssignmentObservation[]): string {
-  return JSON.stringify(
-    observed.map((o, n) => ({
-      n,
-      id: o.assignmentId,
-      state: o.state,
-      generation: o.generation,
-      endpoint_port: o.endpointPort,
-      in_flight: o.inFlightRequests ?? null,
-      message: o.message,
-      restarts: o.restarts,
-      load_waiting: o.load?.waiting ?? null,
-      load_running: o.load?.running ?? null,
-      load_cache_pressure: o.load?.cachePressure ?? null,
-      load_scraped_at: o.load?.scrapedAt ?? null,
-    })),
-  );
+  return JSON.stringify(observationRecords(observed));
 }
 
 /** The columns of one observationRows element, for jsonb_to_recordset. */
@@ -611,7 +615,7 @@ export async function renewNodeLeases(
     previous_conditions: renewal.previousConditions,
     address: renewal.endpoint?.address ?? null,
     ssh_port: renewal.endpoint?.sshPort ?? null,
-    observations: JSON.parse(observationRows(renewal.observedAssignments)) as unknown,
+    observations: observationRecords(renewal.observedAssignments),
   }));
   const parameters = [JSON.stringify(input), MAX_CRASHES_PER_REPORT];
   const rows = q.queryPrepared

@@ -164,7 +164,7 @@ describe('losing any one process: 2 api, 2 worker, 2 gateway processes on tempor
           if (answer.choices[0]?.message) inference.ok++;
           else inference.failed.push(`no message: ${JSON.stringify(answer).slice(0, 200)}`);
         } catch (error) {
-          inference.failed.push(`non-streamed: ${String(error)}`);
+          inference.failed.push(`${new Date().toISOString()} non-streamed: ${String(error)}`);
         }
       }
     };
@@ -183,7 +183,8 @@ describe('losing any one process: 2 api, 2 worker, 2 gateway processes on tempor
         } catch (error) {
           // A stream already flowing when its gateway died may be cut; one that never started must not fail.
           if (started) inference.streamsCut++;
-          else inference.failed.push(`stream before first token: ${String(error)}`);
+          else
+            inference.failed.push(`${new Date().toISOString()} stream before first token: ${String(error)}`);
         }
       }
     };
@@ -238,6 +239,7 @@ describe('losing any one process: 2 api, 2 worker, 2 gateway processes on tempor
       resent: { api: apiBalancer.resent, gateway: gatewayBalancer.resent },
     });
     console.log(`      load: ${summary}`);
+    console.log(`      killed: ${JSON.stringify(killed)}`);
     expect(inference.failed, summary).to.deep.equal([]);
     expect(control.failed, summary).to.deep.equal([]);
     expect(inference.ok, 'non-streamed answers').to.be.greaterThan(20);

@@ -28,7 +28,7 @@ const REPLACEMENT_WAIT_MS = 120_000;
  * to evacuate the node (the deployment's own workflow is the only writer of
  * its desired state, so there is no race with its lease renewals): it places a
  * replacement, waits until it is Ready — from then on the gateway sends new
- * requests there (libs/domain `servingDuringDrain`) — and only then stops the
+ * requests there (libs/domain `servingReplicas`) — and only then stops the
  * replica here, whose agent lets it finish its in-flight requests before
  * SIGTERM → wait until the agent reports the replicas stopped (or the node
  * stops answering), bounded → Drained, with the receipt. A replica with

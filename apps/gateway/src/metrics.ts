@@ -23,7 +23,7 @@ export interface GatewayMetrics {
 }
 
 const QUOTA_LIMITS = ['requestsPerMinute', 'tokensPerMinute', 'maxConcurrentRequests'] as const;
-const CAPACITY_REASONS = ['queue-full', 'queue-timeout', 'shed'] as const;
+const CAPACITY_REASONS = ['queue-full', 'queue-timeout', 'shed', 'no-ready-replica'] as const;
 
 export function createGatewayMetrics(service: string, build: BuildInfo): GatewayMetrics {
   const metrics = createServiceMetrics(service, build);

@@ -1,5 +1,10 @@
 import { DATA_CLASSES, type DataClass, type RoutingPolicy, RoutingPolicySchema } from '@lunanexa/contracts';
-import { servingDuringDrain, type ReportedReplicaLoad } from '@lunanexa/domain';
+import {
+  replicaStanding,
+  servingReplicas,
+  UNCONFIRMED_ROUTE_GRACE_MS,
+  type ReportedReplicaLoad,
+} from '@lunanexa/domain';
 import type { Logger } from '@lunanexa/observability';
 import {
   routableAliasRows,
@@ -52,9 +57,19 @@ interface Snapshot {
   readonly routes: ReadonlyMap<string, RouteSet>;
   readonly aliases: ReadonlyMap<string, AliasRoutes>;
   readonly models: readonly RouteModel[];
+  /** Aliases with a revision or canary but no replica that can take a request: 503, not 404. */
+  readonly unavailableAliases: ReadonlySet<string>;
+  /** Deployments routed only to replicas whose Ready is unconfirmed (libs/domain `replicaStanding`). */
+  readonly unconfirmedDeployments: ReadonlySet<string>;
 }
 
-const EMPTY: Snapshot = { routes: new Map(), aliases: new Map(), models: [] };
+const EMPTY: Snapshot = {
+  routes: new Map(),
+  aliases: new Map(),
+  models: [],
+  unavailableAliases: new Set(),
+  unconfirmedDeployments: new Set(),
+};
 
 /** `http://host:port`; an IPv6 literal needs brackets or its colons read as the port separator. */
 export function endpointBaseUrl(address: string, port: number): string {
@@ -137,8 +152,17 @@ function buildSnapshot(
 ): Snapshot {
   const byRef = new Map<string, EndpointGroup>();
   const byDeployment = new Map<string, EndpointGroup>();
-  const serving = servingDuringDrain(
-    rows.map((row) => ({ row, deploymentId: row.deployment_id, nodeDraining: row.node_draining })),
+  const serving = servingReplicas(
+    rows.map((row) => ({
+      row,
+      deploymentId: row.deployment_id,
+      nodeDraining: row.node_draining,
+      nodeLeaseLive: row.node_lease_live,
+      generationCurrent: row.generation_current,
+    })),
+  );
+  const unconfirmedDeployments = new Set(
+    serving.filter((replica) => replicaStanding(replica) === 'unconfirmed').map((r) => r.deploymentId),
   );
   for (const { row } of serving) {
     group(byRef, row.model_ref, row);
@@ -160,6 +184,7 @@ function buildSnapshot(
     });
   }
   const aliases = new Map<string, AliasRoutes>();
+  const unavailableAliases = new Set<string>();
   for (const row of aliasRows) {
     const before = previous.aliases.get(row.name);
     const stableGroup =
@@ -168,7 +193,10 @@ function buildSnapshot(
       row.canary_deployment_id === null || row.canary_weight <= 0
         ? undefined
         : byDeployment.get(row.canary_deployment_id);
-    if (stableGroup === undefined && canaryGroup === undefined) continue;
+    if (stableGroup === undefined && canaryGroup === undefined) {
+      unavailableAliases.add(row.name);
+      continue;
+    }
     aliases.set(row.name, {
       stable: stableGroup && routeSet(stableGroup, row.name, before?.stable),
       canary: canaryGroup && routeSet(canaryGroup, row.name, before?.canary),
@@ -189,7 +217,7 @@ function buildSnapshot(
     });
   }
   models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { routes, aliases, models };
+  return { routes, aliases, models, unavailableAliases, unconfirmedDeployments };
 }
 
 function take(set: RouteSet): Route {
@@ -288,6 +316,10 @@ export class PostgresRouteTable implements RouteTable {
     return this.snapshot.models;
   }
 
+  unavailable(modelOrAlias: string): boolean {
+    return this.snapshot.unavailableAliases.has(modelOrAlias);
+  }
+
   ready(): boolean {
     return this.loadedAt !== undefined && this.now() - this.loadedAt <= this.staleAfterMs;
   }
@@ -332,13 +364,42 @@ export class PostgresRouteTable implements RouteTable {
     return this.now() - (this.loadedAt ?? this.startedAt);
   }
 
+  /**
+   * A name that could route a moment ago and now cannot is what clients see as 404 (or 503 while the table is
+   * not ready): one line each way, so an outage of a model can be lined up with its replicas' history.
+   */
+  private reportWithdrawnModels(before: Snapshot, after: Snapshot): void {
+    const now = new Set(after.models.map((model) => model.id));
+    const was = new Set(before.models.map((model) => model.id));
+    const withdrawn = [...was].filter((id) => !now.has(id));
+    const restored = [...now].filter((id) => !was.has(id));
+    if (withdrawn.length > 0)
+      this.logger.warn({ models: withdrawn }, 'no routable replica left: these names are no longer routed');
+    if (restored.length > 0) this.logger.info({ models: restored }, 'these names are routed now');
+    const unconfirmed = [...after.unconfirmedDeployments].filter(
+      (id) => !before.unconfirmedDeployments.has(id),
+    );
+    const confirmed = [...before.unconfirmedDeployments].filter(
+      (id) => !after.unconfirmedDeployments.has(id),
+    );
+    if (unconfirmed.length > 0)
+      this.logger.warn(
+        { deployments: unconfirmed },
+        'routing to replicas whose Ready is unconfirmed (node lease lapsed or generation not yet reported): nothing better is left',
+      );
+    if (confirmed.length > 0)
+      this.logger.info({ deployments: confirmed }, 'routing to confirmed replicas again');
+  }
+
   private async load(): Promise<boolean> {
     if (this.closing !== undefined) return false;
     try {
-      const replicas = await routableReplicaRows(queryableOf(this.pool));
+      const replicas = await routableReplicaRows(queryableOf(this.pool), UNCONFIRMED_ROUTE_GRACE_MS / 1000);
       const aliases = await routableAliasRows(queryableOf(this.pool));
-      this.snapshot = buildSnapshot(replicas, aliases, this.snapshot);
+      const before = this.snapshot;
+      this.snapshot = buildSnapshot(replicas, aliases, before);
       const first = this.loadedAt === undefined;
+      if (!first) this.reportWithdrawnModels(before, this.snapshot);
       this.loadedAt = this.now();
       if (first) this.logger.info({ models: this.snapshot.models.length }, 'route table loaded');
       else if (this.consecutiveFailures > 0)

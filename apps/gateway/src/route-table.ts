@@ -62,6 +62,11 @@ export interface RouteTable {
   models(): readonly RouteModel[];
   /** True once the first snapshot has loaded; until then the gateway answers /ready with 503. */
   ready(): boolean;
+  /**
+   * True for a name that exists but has no replica that can take a request right now (an alias whose
+   * deployments are all starting or moving): the client gets 503 and retries, not 404.
+   */
+  unavailable(modelOrAlias: string): boolean;
 }
 
 /**
@@ -80,6 +85,10 @@ export class EmptyRouteTable implements RouteTable {
   ready(): boolean {
     return true;
   }
+
+  unavailable(): boolean {
+    return false;
+  }
 }
 
 /** A fixed in-memory table, for single-node setups with static routes and for tests. */
@@ -87,6 +96,7 @@ export class StaticRouteTable implements RouteTable {
   private readonly routes: ReadonlyMap<string, Route>;
   private readonly listed: readonly RouteModel[];
   private loaded: boolean;
+  private readonly unavailableNames: ReadonlySet<string>;
 
   /** Each entry's listing is read off its route; only the context length has nowhere else to come from. */
   constructor(
@@ -96,7 +106,7 @@ export class StaticRouteTable implements RouteTable {
       readonly contextLength?: number | null;
       readonly route: Route;
     }[],
-    options: { readonly loaded?: boolean } = {},
+    options: { readonly loaded?: boolean; readonly unavailable?: readonly string[] } = {},
   ) {
     this.routes = new Map(entries.map((entry) => [entry.id, entry.route]));
     this.listed = entries.map(({ id, createdAt, contextLength, route }) => ({
@@ -110,6 +120,7 @@ export class StaticRouteTable implements RouteTable {
       deploymentIds: [route.deploymentId],
     }));
     this.loaded = options.loaded ?? true;
+    this.unavailableNames = new Set(options.unavailable ?? []);
   }
 
   lookup(modelOrAlias: string): Route | undefined {
@@ -122,6 +133,10 @@ export class StaticRouteTable implements RouteTable {
 
   ready(): boolean {
     return this.loaded;
+  }
+
+  unavailable(modelOrAlias: string): boolean {
+    return this.unavailableNames.has(modelOrAlias);
   }
 
   markLoaded(): void {

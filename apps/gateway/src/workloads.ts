@@ -61,6 +61,7 @@ import {
 import { sendJson, sendJsonText, validate } from './http';
 import type { GatewayMetrics } from './metrics';
 import type { Route, RouteEndpoint, RouteTable } from './route-table';
+import { RetryLaterError } from './tenant-quotas';
 import {
   MAX_UPSTREAM_BODY_BYTES,
   SseParser,
@@ -243,6 +244,9 @@ function upstreamBody(request: WorkloadRequest, endpoint: RouteEndpoint): unknow
     : workloadToOpenAiCompletionRequest(request, endpoint.servedModel);
 }
 
+/** A name with no ready replica: replacements turn Ready in seconds, and routes refresh every second. */
+const NO_READY_REPLICA_RETRY_SECONDS = 2;
+
 /**
  * Resolves, admits and dispatches one workload, answering the client in its
  * dialect. Failures before the first byte throw (the caller turns them into
@@ -270,6 +274,14 @@ export async function runWorkload(
       throw new LunaNexaError(
         ErrorCode.DEPENDENCY_UNAVAILABLE,
         `The route table is not loaded yet, so whether "${name}" exists is not known; retry.`,
+      );
+    }
+    if (deps.routes.unavailable(name)) {
+      throw new RetryLaterError(
+        ErrorCode.NO_CAPACITY,
+        `"${name}" has no replica ready to take a request right now; retry after ${NO_READY_REPLICA_RETRY_SECONDS} s.`,
+        NO_READY_REPLICA_RETRY_SECONDS,
+        'no-ready-replica',
       );
     }
     throw new LunaNexaError(ErrorCode.MODEL_NOT_FOUND, `No model or alias named "${name}".`);

@@ -386,6 +386,24 @@ describe('gateway readiness', () => {
     }
   });
 
+  it('answers an alias that exists but has no ready replica with 503 NO_CAPACITY and Retry-After, not 404', async () => {
+    const routes = new StaticRouteTable([], { unavailable: ['demo-chat'] });
+    const gw = await startGateway({ routes });
+    try {
+      const ask = (model: string) =>
+        postJson(gw.url, '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] });
+      const moving = await ask('demo-chat');
+      const problem = expectProblem(moving, 503, 'NO_CAPACITY');
+      expect(moving.headers['retry-after']).to.equal('2');
+      expect(JSON.stringify(problem)).to.contain('no replica ready');
+      expectProblem(await ask('no-such-alias'), 404, 'MODEL_NOT_FOUND');
+      const metrics = (await call(gw.url, 'GET', '/metrics')).text;
+      expect(metrics).to.include('lunanexa_gateway_capacity_refusals_total{reason="no-ready-replica"} 1');
+    } finally {
+      await gw.stop();
+    }
+  });
+
   it('answers an unknown model with 503, not 404, while the route table has not loaded (then 404)', async () => {
     const routes = new StaticRouteTable([], { loaded: false });
     const gw = await startGateway({ routes });

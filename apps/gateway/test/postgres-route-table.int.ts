@@ -346,7 +346,6 @@ describe('PostgresRouteTable on PostgreSQL', function () {
 
     const exclusions: readonly (readonly [string, string])[] = [
       ['the replica is still Starting', `UPDATE assignments SET observed_state = 'Starting'`],
-      ['the agent reported an older generation', `UPDATE assignments SET generation = 2`],
       ['the intent is Stop', `UPDATE assignments SET intent = 'Stop'`],
       ['no endpoint port was reported', `UPDATE assignments SET endpoint_port = NULL`],
       [
@@ -354,8 +353,8 @@ describe('PostgresRouteTable on PostgreSQL', function () {
         `UPDATE assignments SET lease_expires_at = now() - interval '1 second'`,
       ],
       [
-        'the node lease expired (Unreachable)',
-        `UPDATE nodes SET lease_expires_at = now() - interval '1 second'`,
+        'the node lease lapsed longer ago than the unconfirmed grace',
+        `UPDATE nodes SET lease_expires_at = now() - interval '31 seconds'`,
       ],
       ['the node never renewed a lease', `UPDATE nodes SET lease_expires_at = NULL`],
       ['the node is Drained', `UPDATE nodes SET lifecycle = 'Drained'`],
@@ -375,6 +374,31 @@ describe('PostgresRouteTable on PostgreSQL', function () {
         expect(routes.ready()).to.equal(true);
       });
     }
+
+    it('keeps a replica whose Ready is unconfirmed as its deployment’s last resort, never beside a confirmed one', async () => {
+      const routes = table();
+      const served = async () => {
+        await routes.refresh();
+        return routes.lookup(REF)?.endpoints.map((e) => e.baseUrl) ?? [];
+      };
+      // Heartbeats late (a busy controller): the lease lapsed a moment ago, the node is not declared lost.
+      await sql.query(`UPDATE nodes SET lease_expires_at = now() - interval '1 second' WHERE name = 'gpu-a'`);
+      expect(await served(), 'the only replica still routes').to.deep.equal(['http://10.0.0.11:41001']);
+      expect(routes.models().map((model) => model.id)).to.deep.equal([REF]);
+      await addReplica({ node: 'gpu-b', deployment: 'llama', address: '10.0.0.12', port: 41002 });
+      expect(await served(), 'a confirmed replica takes every request').to.deep.equal([
+        'http://10.0.0.12:41002',
+      ]);
+      // The confirmed one's desired generation moves on before its agent reports it: both are unconfirmed now.
+      await sql.query(`UPDATE assignments SET generation = 2 WHERE node_id = 'node-gpu-b'`);
+      expect(await served()).to.have.members(['http://10.0.0.11:41001', 'http://10.0.0.12:41002']);
+      // Past the grace the lapsed node's replica is gone; the other one's agent reports the generation.
+      await sql.query(
+        `UPDATE nodes SET lease_expires_at = now() - interval '31 seconds' WHERE name = 'gpu-a'`,
+      );
+      await sql.query(`UPDATE assignments SET observed_generation = 2 WHERE node_id = 'node-gpu-b'`);
+      expect(await served()).to.deep.equal(['http://10.0.0.12:41002']);
+    });
 
     it('drains make-before-break: a Draining node serves until a replica elsewhere is Ready, then traffic leaves it', async () => {
       const routes = table();
@@ -838,6 +862,20 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       await setAlias(100);
       await routes.refresh();
       expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-canary');
+    });
+
+    it('tells an alias with no replica that can take a request (unavailable) from a name that does not exist', async () => {
+      await setAlias(0);
+      await sql.query(`UPDATE assignments SET observed_state = 'Starting'`);
+      const routes = table();
+      await routes.refresh();
+      expect(routes.lookup('chat-default')).to.equal(undefined);
+      expect(routes.unavailable('chat-default')).to.equal(true);
+      expect(routes.unavailable('no-such-alias')).to.equal(false);
+      await sql.query(`UPDATE assignments SET observed_state = 'Ready'`);
+      await routes.refresh();
+      expect(routes.unavailable('chat-default')).to.equal(false);
+      expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-stable');
     });
 
     it("cedes a side's share when it has no ready replica, and serves nothing under a license that is not Approved", async () => {

@@ -145,16 +145,3 @@ export function decideDrain(plan: DrainPlan, override: DrainOverride): DrainDeci
     ),
   };
 }
-
-/**
- * Which of a route snapshot's replicas take new requests while nodes drain: a replica on a Draining node only
- * while its deployment has no replica on a node that is not draining. So a drain is make-before-break — the
- * last replica keeps serving until its replacement is Ready and routed — and traffic leaves the draining node as
- * soon as there is somewhere else for it to go (its in-flight requests finish before the agent stops it).
- */
-export function servingDuringDrain<
-  T extends { readonly deploymentId: string; readonly nodeDraining: boolean },
->(replicas: readonly T[]): T[] {
-  const elsewhere = new Set(replicas.filter((r) => !r.nodeDraining).map((r) => r.deploymentId));
-  return replicas.filter((r) => !r.nodeDraining || !elsewhere.has(r.deploymentId));
-}

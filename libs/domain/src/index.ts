@@ -25,5 +25,6 @@ export * from './node-conditions';
 export * from './sign-in-throttle';
 export * from './query-cost';
 export * from './routing';
+export * from './route-standing';
 export * from './fairness';
 export * from './controller-key-ring';

@@ -9,7 +9,7 @@ import {
   type CompatibleHardware,
   type NodeInventory,
 } from '@lunanexa/contracts';
-import { decideDrain, planDrain, servingDuringDrain, type DrainReplica } from '../src/drain-plan';
+import { decideDrain, planDrain, type DrainReplica } from '../src/drain-plan';
 import type { PlacementNode } from '../src/placement';
 
 const GiB = 1024 ** 3;
@@ -117,38 +117,5 @@ describe('drain plan: a drain is refused when a replica on the node has nowhere 
   it('an empty node drains: nothing to move, nothing stranded', () => {
     const plan = planDrain([node('a')], 'a', [], NOW);
     expect(plan).to.deep.equal({ moves: [], stranded: [] });
-  });
-});
-
-describe('servingDuringDrain: which replicas take new requests while nodes drain', () => {
-  const replica = (deploymentId: string, node: string, nodeDraining: boolean) => ({
-    deploymentId,
-    node,
-    nodeDraining,
-  });
-
-  it('keeps the last replica of a deployment on a draining node serving (make-before-break)', () => {
-    const rows = [replica('d1', 'a', true)];
-    expect(servingDuringDrain(rows)).to.deep.equal(rows);
-  });
-
-  it('sends new requests only to the replicas elsewhere once there is one, per deployment', () => {
-    const rows = [
-      replica('d1', 'a', true),
-      replica('d1', 'b', false),
-      replica('d2', 'a', true),
-      replica('d3', 'c', false),
-    ];
-    expect(servingDuringDrain(rows).map((r) => `${r.deploymentId}@${r.node}`)).to.deep.equal([
-      'd1@b',
-      'd2@a',
-      'd3@c',
-    ]);
-  });
-
-  it('keeps every replica when all of a deployment’s nodes drain at once, and passes nothing through from nothing', () => {
-    const rows = [replica('d1', 'a', true), replica('d1', 'b', true)];
-    expect(servingDuringDrain(rows)).to.deep.equal(rows);
-    expect(servingDuringDrain([])).to.deep.equal([]);
   });
 });

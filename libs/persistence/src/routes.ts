@@ -7,15 +7,22 @@ import type { Queryable } from './fleet';
 
 /**
  * Every replica that may take a new request, in one round trip. A replica
- * counts only when desired state (intent Run, deployment not being torn down),
- * what the agent reported (Ready for the current generation, with a port) and
- * both leases (assignment and node) agree. A Draining node's replicas stay in
- * the rows, marked `node_draining`: a drain is make-before-break, and the
- * gateway keeps one only while its deployment has no replica elsewhere
- * (libs/domain `servingDuringDrain`); the deployment's own workflow takes it
- * out (intent Stop) once the replacement is Ready. Drained nodes drop out;
- * cordon is deliberately absent because it only blocks new placements. A node whose lease lapsed is Unreachable, and a
- * NULL lease (never heartbeated) compares as unknown, so both drop out too.
+ * counts only when desired state (intent Run, deployment not being torn down)
+ * and what the agent reported (Ready, with a port) agree, under a live
+ * assignment lease. A Draining node's replicas stay in the rows, marked
+ * `node_draining`: a drain is make-before-break, and the deployment's own
+ * workflow takes them out (intent Stop) once the replacement is Ready. Drained
+ * nodes drop out; cordon is deliberately absent because it only blocks new
+ * placements. A node that never heartbeated (NULL lease) drops out.
+ *
+ * Two kinds of replica come with a flag rather than being left out, because
+ * the gateway keeps them as a deployment's last resort (libs/domain
+ * `servingReplicas`): one whose node's lease lapsed less than
+ * `unconfirmedGraceSeconds` ago (`node_lease_live` false: heartbeats late, the
+ * node not yet declared lost), and one whose agent's Ready report is for an
+ * older generation than desired (`generation_current` false). Node recovery
+ * marks a lost node's replicas Lost, which removes them for good.
+ *
  * A version whose license is not Approved (rejected or withdrawn after the
  * rollout) stops serving at the next refresh; the license's allowed data
  * classes travel with the route so the gateway can refuse other classes.
@@ -43,7 +50,9 @@ SELECT d.id AS deployment_id,
        a.load_running,
        a.load_cache_pressure,
        a.load_scraped_at,
-       n.lifecycle = 'Draining' AS node_draining
+       n.lifecycle = 'Draining' AS node_draining,
+       n.lease_expires_at > now() AS node_lease_live,
+       a.observed_generation = a.generation AS generation_current
   FROM assignments a
   JOIN deployments d ON d.id = a.deployment_id
   JOIN nodes n ON n.id = a.node_id
@@ -51,12 +60,12 @@ SELECT d.id AS deployment_id,
   JOIN licenses l ON l.id = mv.license_id
  WHERE a.intent = 'Run'
    AND a.observed_state = 'Ready'
-   AND a.observed_generation = a.generation
+   AND a.observed_generation IS NOT NULL
    AND a.endpoint_port BETWEEN 1 AND 65535
    AND a.lease_expires_at > now()
    AND d.state NOT IN ('Stopping', 'Stopped', 'Failed')
    AND n.lifecycle IN ('Active', 'Draining')
-   AND n.lease_expires_at > now()
+   AND n.lease_expires_at > now() - make_interval(secs => $1)
    AND l.approval_state = 'Approved'
  ORDER BY d.model_ref, d.updated_at, d.id, a.updated_at, a.id`;
 
@@ -98,11 +107,19 @@ export interface RoutableReplicaRow {
   readonly load_cache_pressure: number | null;
   readonly load_scraped_at: Date | null;
   readonly node_draining: boolean;
+  readonly node_lease_live: boolean;
+  readonly generation_current: boolean;
 }
 
-/** Every replica that may take a new request now (see ROUTES_SQL), in the table's stable base order. */
-export function routableReplicaRows(q: Queryable): Promise<RoutableReplicaRow[]> {
-  return q.query<RoutableReplicaRow[]>(ROUTES_SQL);
+/**
+ * Every replica that may take a new request now, or as a last resort (see ROUTES_SQL), in the table's stable
+ * base order.
+ */
+export function routableReplicaRows(
+  q: Queryable,
+  unconfirmedGraceSeconds: number,
+): Promise<RoutableReplicaRow[]> {
+  return q.query<RoutableReplicaRow[]>(ROUTES_SQL, [unconfirmedGraceSeconds]);
 }
 
 /** Every alias that can route, with its stable and canary deployments. */

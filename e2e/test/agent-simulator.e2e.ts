@@ -145,5 +145,33 @@ describe('Agent simulator: 20 simulated agents enroll, heartbeat with verified a
       60_000,
     );
     expect(receipts.map((r) => r.evidence.replaced)).to.deep.equal([true, true]);
+    // Each lost node's replica stopped (fenced by generation) with its own evacuation receipt, whose correlation
+    // id is that node's recovery, whether the two were stopped in one step or two.
+    const lostIds = before.slice(0, 2).map((row) => row.id);
+    const evacuations = await waitUntil(
+      'an evacuation receipt naming each lost replica',
+      async () => {
+        const rows = await h.sql<{
+          correlation_id: string;
+          evidence: { step: string; assignments: string[] };
+        }>(`SELECT correlation_id, evidence FROM audit_events WHERE action = 'deployment.evacuate'`);
+        return lostIds.every((id) => rows.some((row) => row.evidence.assignments.includes(id))) ? rows : null;
+      },
+      60_000,
+    );
+    const recoveryIds = (
+      await h.sql<{ correlation_id: string }>(
+        `SELECT correlation_id FROM audit_events WHERE action = 'node.recovery.complete'`,
+      )
+    ).map((row) => row.correlation_id);
+    const after = await deploymentAssignments(h, 'simdeploy');
+    for (const id of lostIds) {
+      expect(after.find((row) => row.id === id)?.intent, id).to.equal('Stop');
+      const mine = evacuations.filter((row) => row.evidence.assignments.includes(id));
+      expect(mine, `evacuation receipts naming ${id}`).to.have.length(1);
+      expect(mine[0]?.evidence.step).to.match(/^evacuate-/);
+      expect(recoveryIds).to.include(mine[0]?.correlation_id);
+    }
+    expect(new Set(evacuations.map((row) => row.correlation_id)).size).to.equal(2);
   });
 });

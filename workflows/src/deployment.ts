@@ -58,6 +58,15 @@ const OBSERVATION_FALLBACK_MS = 15_000;
 const REPLACE_WAIT_MS = 120_000;
 /** Histories recorded before evacuations placed the replacement first replay the old order. */
 const REPLACE_BEFORE_STOP = 'evacuate-replace-before-stop';
+/**
+ * Histories recorded before a push that reached every node but an unreachable one was retried with backoff
+ * retry it every CONVERGE_POLL_MS (a placement, a push and an observation per second while a node is down).
+ */
+const UNREACHABLE_PUSH_BACKOFF = 'unreachable-push-backoff';
+/** The longest wait between pushes to a node that stays unreachable; its agent keeps its last lease meanwhile. */
+const UNREACHABLE_RETRY_MAX_MS = 60_000;
+/** Histories recorded before an evacuation batch stopped its nodes' replicas in one step replay one per node. */
+const EVACUATION_STOPS_TOGETHER = 'evacuation-stops-together';
 /** How long a healing restart waits for the agent to report the replica stopped before running it again. */
 const RESTART_STOP_WAIT_MS = 30_000;
 /** Histories recorded before evacuations arriving together were handled as one replay one at a time. */
@@ -183,7 +192,12 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
         });
         created += replacement.created;
         if (replacement.created > 0)
-          await steps.pushDeploymentAssignments({ deploymentId, leaseSeconds: input.leaseSeconds });
+          await steps.pushDeploymentAssignments({
+            deploymentId,
+            leaseSeconds: input.leaseSeconds,
+            skipNodeIds: [...evacuated],
+            onlyUnacknowledged: true,
+          });
         // Nowhere to put a replacement: stop the replicas without waiting, as a single evacuation does.
         if (created === 0) break;
       }
@@ -199,6 +213,18 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
         take();
         placeAgain = true;
       }
+    }
+    if (patched(EVACUATION_STOPS_TOGETHER)) {
+      const leaving = batch.filter((evacuation) => !(evacuation.onlyIfReplaced === true && created === 0));
+      // Nowhere to move those: they keep serving (and being renewed) where they are.
+      for (const evacuation of batch) if (!leaving.includes(evacuation)) evacuated.delete(evacuation.nodeId);
+      if (leaving.length > 0)
+        await steps.stopEvacuatedReplicas({
+          deploymentId,
+          leaseSeconds: input.leaseSeconds,
+          evacuations: leaving.map(({ nodeId, actor, correlationId }) => ({ nodeId, actor, correlationId })),
+        });
+      return;
     }
     for (const evacuation of batch) {
       if (evacuation.onlyIfReplaced === true && created === 0) {
@@ -222,6 +248,8 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
   const renewEveryMs = Math.max(5_000, Math.floor((input.leaseSeconds * 1000) / 3));
   let lastPush = -Infinity;
   let needsPush = true;
+  /** Pushes in a row that left a node unreachable: the retry waits twice as long each time (bounded). */
+  let unreachablePushes = 0;
 
   for (let i = 0; i < ITERATIONS_PER_RUN; i++) {
     if (stop !== null) break;
@@ -241,7 +269,11 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
           leaseSeconds: input.leaseSeconds,
         });
         if (replacement.created > 0) {
-          await steps.pushDeploymentAssignments({ deploymentId, leaseSeconds: input.leaseSeconds });
+          await steps.pushDeploymentAssignments({
+            deploymentId,
+            leaseSeconds: input.leaseSeconds,
+            skipNodeIds: [...evacuated],
+          });
           const until = Date.now() + REPLACE_WAIT_MS;
           for (;;) {
             const progress = await steps.nodeRecoveryProgress({
@@ -311,6 +343,7 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       lastPush = Date.now();
       // An unreachable node gets the push again on the next pass; its agent keeps the last lease meanwhile.
       needsPush = pushed.unreachable.length > 0;
+      unreachablePushes = needsPush ? unreachablePushes + 1 : 0;
     }
     const observed = await steps.observeDeployment(base);
     status = {
@@ -330,6 +363,10 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       // Until the next lease renewal, unless a replica reports a change (a failure, say) first.
       await condition(() => woken() || observationsSignalled !== observationsSeen, renewEveryMs);
       observationsSeen = observationsSignalled;
+    } else if (needsPush && placement.missing === 0 && patched(UNREACHABLE_PUSH_BACKOFF)) {
+      // Only a down node is left to reach (a lost one keeps a Stop to hear): 1 s, 2 s, 4 s … up to a minute.
+      const backoffMs = CONVERGE_POLL_MS * 2 ** Math.min(unreachablePushes - 1, 16);
+      await condition(woken, Math.min(backoffMs, UNREACHABLE_RETRY_MAX_MS));
     } else {
       // Converged: sleep until the next lease renewal or a signal; otherwise poll the agents' reports.
       await condition(

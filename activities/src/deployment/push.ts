@@ -44,10 +44,15 @@ export async function pushAcceptedBy(
 }
 
 export function pushActivities({ db, clock, southbound }: DeploymentActivityPorts) {
-  /** Re-signs and pushes every assignment row of the deployment with a fresh lease. */
+  /**
+   * Re-signs and pushes the deployment's assignment rows with a fresh lease: every row (a lease renewal) or
+   * only those whose generation no agent has acknowledged yet, but never those on `skip`.
+   */
   async function pushAll(
     deploymentId: string,
     leaseSeconds: number,
+    skip: ReadonlySet<string>,
+    onlyUnacknowledged: boolean,
   ): Promise<{ pushed: number; unreachable: string[] }> {
     const deployment = await findDeployment(db, deploymentId);
     if (!deployment)
@@ -57,7 +62,12 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
     let pushed = 0;
     const unreachable: string[] = [];
     const byNode = new Map<string, AssignmentRow[]>();
-    for (const row of rows) byNode.set(row.nodeId, [...(byNode.get(row.nodeId) ?? []), row]);
+    for (const row of rows) {
+      if (skip.has(row.nodeId)) continue;
+      if (onlyUnacknowledged && row.ackedGeneration !== null && row.ackedGeneration >= row.generation)
+        continue;
+      byNode.set(row.nodeId, [...(byNode.get(row.nodeId) ?? []), row]);
+    }
     const pushOne = async (row: AssignmentRow): Promise<void> => {
       const node = await findNode(db, row.nodeId);
       if (!node || stopAcknowledged(row)) return;
@@ -103,9 +113,24 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
     async pushDeploymentAssignments(input: {
       readonly deploymentId: string;
       readonly leaseSeconds: number;
+      /**
+       * Nodes whose rows are left for a later push: an evacuation pushes its replacements without waiting on
+       * the nodes it is leaving (a lost one may take a connect timeout to refuse).
+       */
+      readonly skipNodeIds?: readonly string[];
+      /**
+       * Only rows at a generation their agent has not acknowledged (new replicas, new intents): an
+       * evacuation's later rounds do not re-send what its first round delivered. Lease renewals send all.
+       */
+      readonly onlyUnacknowledged?: boolean;
     }): Promise<{ pushed: number; unreachable: string[] }> {
       try {
-        return await pushAll(input.deploymentId, input.leaseSeconds);
+        return await pushAll(
+          input.deploymentId,
+          input.leaseSeconds,
+          new Set(input.skipNodeIds ?? []),
+          input.onlyUnacknowledged === true,
+        );
       } catch (error) {
         throw asActivityFailure(error);
       }

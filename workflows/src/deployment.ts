@@ -59,8 +59,8 @@ const REPLACE_WAIT_MS = 120_000;
 /** Histories recorded before evacuations placed the replacement first replay the old order. */
 const REPLACE_BEFORE_STOP = 'evacuate-replace-before-stop';
 /**
- * Histories recorded before a push that reached every node but an unreachable one was retried with backoff
- * retry it every CONVERGE_POLL_MS (a placement, a push and an observation per second while a node is down).
+ * Histories recorded before pushes to an unreachable node backed off replay a retry every CONVERGE_POLL_MS
+ * (a placement, a push and an observation per second for as long as the node stayed down).
  */
 const UNREACHABLE_PUSH_BACKOFF = 'unreachable-push-backoff';
 /** The longest wait between pushes to a node that stays unreachable; its agent keeps its last lease meanwhile. */

@@ -220,6 +220,11 @@ function buildSnapshot(
   return { routes, aliases, models, unavailableAliases, unconfirmedDeployments };
 }
 
+/** The members of `a` that `b` lacks, in `a`'s order. */
+function onlyIn(a: ReadonlySet<string>, b: ReadonlySet<string>): string[] {
+  return [...a].filter((id) => !b.has(id));
+}
+
 function take(set: RouteSet): Route {
   const route = set.rotations[set.next];
   set.next = (set.next + 1) % set.rotations.length;
@@ -366,22 +371,19 @@ export class PostgresRouteTable implements RouteTable {
 
   /**
    * A name that could route a moment ago and now cannot is what clients see as 404 (or 503 while the table is
-   * not ready): one line each way, so an outage of a model can be lined up with its replicas' history.
+   * not ready), and a deployment left with only unconfirmed replicas is one whose heartbeats are late: one line
+   * each way, so an outage of a model can be lined up with its replicas' history.
    */
-  private reportWithdrawnModels(before: Snapshot, after: Snapshot): void {
-    const now = new Set(after.models.map((model) => model.id));
-    const was = new Set(before.models.map((model) => model.id));
-    const withdrawn = [...was].filter((id) => !now.has(id));
-    const restored = [...now].filter((id) => !was.has(id));
+  private reportRoutingChanges(before: Snapshot, after: Snapshot): void {
+    const routedBefore = new Set(before.models.map((model) => model.id));
+    const routedAfter = new Set(after.models.map((model) => model.id));
+    const withdrawn = onlyIn(routedBefore, routedAfter);
+    const restored = onlyIn(routedAfter, routedBefore);
     if (withdrawn.length > 0)
       this.logger.warn({ models: withdrawn }, 'no routable replica left: these names are no longer routed');
     if (restored.length > 0) this.logger.info({ models: restored }, 'these names are routed now');
-    const unconfirmed = [...after.unconfirmedDeployments].filter(
-      (id) => !before.unconfirmedDeployments.has(id),
-    );
-    const confirmed = [...before.unconfirmedDeployments].filter(
-      (id) => !after.unconfirmedDeployments.has(id),
-    );
+    const unconfirmed = onlyIn(after.unconfirmedDeployments, before.unconfirmedDeployments);
+    const confirmed = onlyIn(before.unconfirmedDeployments, after.unconfirmedDeployments);
     if (unconfirmed.length > 0)
       this.logger.warn(
         { deployments: unconfirmed },
@@ -399,7 +401,7 @@ export class PostgresRouteTable implements RouteTable {
       const before = this.snapshot;
       this.snapshot = buildSnapshot(replicas, aliases, before);
       const first = this.loadedAt === undefined;
-      if (!first) this.reportWithdrawnModels(before, this.snapshot);
+      if (!first) this.reportRoutingChanges(before, this.snapshot);
       this.loadedAt = this.now();
       if (first) this.logger.info({ models: this.snapshot.models.length }, 'route table loaded');
       else if (this.consecutiveFailures > 0)

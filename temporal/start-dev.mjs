@@ -47,6 +47,7 @@ export function readTemporalContract(file = CONTRACTS_FILE) {
  * @param {{
  *   cliPath?: string, dataDir?: string, host?: string, port?: number, uiPort?: number,
  *   namespace?: string, logFile?: string, searchAttributes?: Record<string, string>, startTimeoutMs?: number,
+ *   nice?: number,
  * }} [options]
  * @returns {Promise<{ pid: number, address: string, uiUrl: string, namespace: string, dbFile: string, logFile: string,
  *   exited: Promise<{ code: number | null, signal: string | null }>, stop(): Promise<void> }>}
@@ -61,6 +62,7 @@ export async function startTemporalDevServer({
   logFile,
   searchAttributes,
   startTimeoutMs = 60_000,
+  nice = 0,
 } = {}) {
   const contract = namespace && searchAttributes ? null : readTemporalContract();
   namespace ??= contract.namespace;
@@ -97,6 +99,7 @@ export async function startTemporalDevServer({
   const server = await spawnServerGroup({
     command: cliPath,
     args,
+    nice,
     logFile,
     graceMs: 10_000,
     afterStop: () => rmSync(pidFile, { force: true }),
@@ -129,15 +132,26 @@ export async function startTemporalDevServer({
  * calling stop(); stop() sends SIGTERM to the group, SIGKILL after `graceMs`, and waits until the group is empty.
  * Rejects when the command cannot be started at all (e.g. ENOENT).
  *
- * @param {{ command: string, args: string[], env?: NodeJS.ProcessEnv, logFile: string, graceMs: number,
- *   afterStop?: () => void }} options
+ * @param {{ command: string, args: string[], nice?: number, env?: NodeJS.ProcessEnv, logFile: string,
+ *   graceMs: number, afterStop?: () => void }} options
  */
-export async function spawnServerGroup({ command, args, env = process.env, logFile, graceMs, afterStop }) {
+export async function spawnServerGroup({
+  command,
+  args,
+  nice = 0,
+  env = process.env,
+  logFile,
+  graceMs,
+  afterStop,
+}) {
   const logFd = openSync(logFile, 'a');
   let child;
+  // `nice` execs the server, so the pid (and the process group stop() signals) stays the server's; every thread it
+  // starts inherits the lower priority (docs/OPERATIONS.md, "CPU priority").
+  const [file, argv] = nice > 0 ? ['nice', ['-n', String(nice), command, ...args]] : [command, args];
   try {
-    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
-    child = spawn(command, args, { detached: true, env, stdio: ['ignore', logFd, logFd] });
+    writeFileSync(logFd, `\n--- ${new Date().toISOString()} ${file} ${argv.join(' ')}\n`);
+    child = spawn(file, argv, { detached: true, env, stdio: ['ignore', logFd, logFd] });
   } finally {
     closeSync(logFd);
   }

@@ -43,6 +43,7 @@ const SETUP_SCHEMA = path.join(CONFIG_ROOT, 'setup-schema.sh');
  *   cliPath?: string,               the Temporal CLI, for health checks and namespace registration
  *   startTimeoutMs?: number,
  *   log?: (line: string) => void,
+ *   nice?: number,                  CPU priority of every server thread (0 keeps ours)
  * }} options
  */
 export async function startTemporalServer({
@@ -54,6 +55,7 @@ export async function startTemporalServer({
   cliPath,
   startTimeoutMs = 120_000,
   log = () => undefined,
+  nice = 0,
 }) {
   const host = '127.0.0.1';
   const { namespace, searchAttributes } = readTemporalContract();
@@ -123,7 +125,7 @@ export async function startTemporalServer({
     '--allow-no-auth',
     'start',
   ];
-  const child = await spawnServerGroup({ command: server, args, env, logFile, graceMs: 15_000 });
+  const child = await spawnServerGroup({ command: server, args, nice, env, logFile, graceMs: 15_000 });
   const { exited, spawnFailed, stop } = child;
 
   const address = `${host}:${port}`;

@@ -174,6 +174,9 @@ export function fakeRuntimeProcesses(servedModel: string): number[] {
   return pids;
 }
 
+/** What `npm start` runs the Temporal dev server at (scripts/lib/stack.mjs, LUNANEXA_TEMPORAL_NICE's default). */
+const STACK_TEMPORAL_NICE = 19;
+
 export interface FleetHarnessOptions {
   readonly leaseSeconds?: number;
   /** Serve the built console (`npm run build:console`) at `/`; off by default, as tests without a browser need none. */
@@ -182,6 +185,11 @@ export interface FleetHarnessOptions {
   readonly admin?: { readonly username: string; readonly password: string };
   /** Run the Temporal UI too (at `temporalUiUrl`), so receipts' workflow links can be followed. */
   readonly temporalUi?: boolean;
+  /**
+   * The Temporal dev server's CPU priority (nice); default what `npm start` gives it (LUNANEXA_TEMPORAL_NICE,
+   * 19). The worker's is LUNANEXA_WORKER_NICE in `extraEnv` (default 19 too).
+   */
+  readonly temporalNice?: number;
   /**
    * Extra environment for the api, worker, gateway and every agent: the
    * artifact store variables (LUNANEXA_S3_*), say, which each of them reads.
@@ -244,6 +252,7 @@ export class FleetHarness {
     public db: ScratchDatabase,
     readonly options: {
       readonly leaseSeconds: number;
+      readonly temporalNice: number;
       readonly serveConsole: boolean;
       readonly extraEnv: Readonly<Record<string, string>>;
       readonly gatewayNodeArgs: readonly string[];
@@ -262,8 +271,9 @@ export class FleetHarness {
     const dataDir = mkdtempSync(join(tmpdir(), `lunanexa-${name}-`));
     liveHarnessDirs.add(dataDir);
     const uiPort = options.temporalUi ? await freePort() : undefined;
+    const temporalNice = options.temporalNice ?? STACK_TEMPORAL_NICE;
     const [temporal, db] = await Promise.all([
-      startTestTemporal(uiPort === undefined ? {} : { uiPort }),
+      startTestTemporal({ ...(uiPort === undefined ? {} : { uiPort }), nice: temporalNice }),
       createScratchDatabase(name, options.postgresAdminUrl),
     ]);
     const releaseRoot = options.releaseRoot ?? REPO_ROOT;
@@ -282,6 +292,7 @@ export class FleetHarness {
     }
     const harness = new FleetHarness(name, dataDir, temporal, db, {
       leaseSeconds: options.leaseSeconds ?? 60,
+      temporalNice,
       serveConsole: options.serveConsole ?? false,
       extraEnv: options.extraEnv ?? {},
       gatewayNodeArgs: options.gatewayNodeArgs ?? [],
@@ -567,7 +578,7 @@ export class FleetHarness {
     mkdirSync(join(this.controllerDataDir, 'controller'), { recursive: true, mode: 0o700 });
     copyFileSync(keyFile, join(this.controllerDataDir, 'controller', 'controller-ed25519.pem'));
     chmodSync(join(this.controllerDataDir, 'controller', 'controller-ed25519.pem'), 0o600);
-    this.temporal = await startTestTemporal();
+    this.temporal = await startTestTemporal({ nice: this.options.temporalNice });
     this.db = database;
     this.options.serviceDatabaseUrl = database.url;
     await this.startWorker();

@@ -3,9 +3,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import OpenAI from 'openai';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { threadNiceValues } from '@lunanexa/observability';
 import {
   REPO_ROOT,
   describeProblems,
@@ -305,6 +306,22 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     } finally {
       await browser.close();
     }
+  });
+
+  it('the worker and Temporal yield the CPU: every thread of theirs at nice 19, the api, gateway and PostgreSQL as started', () => {
+    // What this process runs at is what the stack was started at (0 unless the test run itself was niced).
+    const started = getPriority();
+    const run = JSON.parse(readFileSync(join(dataDir, 'run', 'stack.json'), 'utf8')) as {
+      services: { name: string; pid: number }[];
+    };
+    const niceOf = (name: string): number[] => {
+      const service = run.services.find((s) => s.name === name);
+      expect(service, `${name} in stack.json: ${JSON.stringify(run.services)}`).to.not.equal(undefined);
+      return [...new Set(threadNiceValues(service!.pid))];
+    };
+    expect(niceOf('temporal')).to.deep.equal([Math.max(19, started)]);
+    expect(niceOf('worker')).to.deep.equal([Math.max(19, started)]);
+    for (const name of ['api', 'gateway', 'postgres']) expect(niceOf(name), name).to.deep.equal([started]);
   });
 
   it('API responses carry no product names, secrets or machine paths', () => {

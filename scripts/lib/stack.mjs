@@ -43,6 +43,14 @@ export function stackSettings(env = process.env) {
       `invalid configuration: LUNANEXA_TEMPORAL_MODE: must be "dev" (the CLI's dev server) or "server" (temporal-server on PostgreSQL), got "${temporalMode}"`,
     );
   }
+  // Temporal's CPU priority beside the services on this machine (the worker sets its own: LUNANEXA_WORKER_NICE).
+  const temporalNiceRaw = env.LUNANEXA_TEMPORAL_NICE;
+  const temporalNice = temporalNiceRaw === undefined || temporalNiceRaw === '' ? 19 : Number(temporalNiceRaw);
+  if (!Number.isInteger(temporalNice) || temporalNice < 0 || temporalNice > 19) {
+    throw new Error(
+      `invalid configuration: LUNANEXA_TEMPORAL_NICE: must be a whole number from 0 to 19, got "${temporalNiceRaw}"`,
+    );
+  }
   const processes = {};
   for (const service of REPLICATED_SERVICES) {
     const name = `LUNANEXA_${service.toUpperCase()}_PROCESSES`;
@@ -57,6 +65,7 @@ export function stackSettings(env = process.env) {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     temporalMode,
+    temporalNice,
     processes,
     // Where agents reach the controller: the first api process, unless a load balancer fronts several.
     controllerUrl: env.LUNANEXA_CONTROLLER_URL || undefined,
@@ -260,6 +269,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
                 port: settings.temporalPort,
                 logFile: path.join(logDir, 'temporal-server.log'),
                 log,
+                nice: settings.temporalNice,
               }),
             )
             .then((server) => {
@@ -279,6 +289,7 @@ export async function startStack({ temporalCli, env = process.env, log = (line) 
           port: settings.temporalPort,
           uiPort: settings.temporalUiPort,
           logFile: path.join(logDir, 'temporal.log'),
+          nice: settings.temporalNice,
         }).then((server) => {
           temporal = server;
           record();

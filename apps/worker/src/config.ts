@@ -21,6 +21,17 @@ export const WorkerConfigSchema = z.object({
   LUNANEXA_WORKER_HOST: configFields.host('127.0.0.1'),
   LUNANEXA_WORKER_PORT: configFields.port(4300),
   LUNANEXA_LOG_LEVEL: configFields.logLevel(),
+  /**
+   * The worker's CPU priority (nice, all its threads): on a host shared with the api, gateway and PostgreSQL,
+   * heartbeat ingest and inference go first and workflows take the CPU time they leave. 0 keeps the priority
+   * it was started with; systemd's `Nice=` (infra/systemd) sets it before start instead.
+   */
+  LUNANEXA_WORKER_NICE: z.coerce
+    .number({ error: 'must be a whole number from 0 to 19' })
+    .int('must be a whole number from 0 to 19')
+    .min(0, 'must be a whole number from 0 to 19')
+    .max(19, 'must be a whole number from 0 to 19')
+    .default(19),
   /** Local state of this installation; the controller key lives under it unless configured. */
   LUNANEXA_DATA_DIR: z.string().min(1).default(join(findRepoRoot(), '.data')),
   /** The controller's Ed25519 key (shared with the API): signs node credentials and assignments. */

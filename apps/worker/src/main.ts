@@ -1,4 +1,13 @@
-import { createLogger, initTracing, readBuildInfo, runMain, stopOnSignals } from '@lunanexa/observability';
+import {
+  CpuPriorityError,
+  createLogger,
+  initTracing,
+  lowerCpuPriority,
+  readBuildInfo,
+  runMain,
+  stopOnSignals,
+  type Logger,
+} from '@lunanexa/observability';
 import { loadWorkerConfig, workerHealingRules } from './config';
 import { createWorkerHealthServer } from './health-server';
 import { createWorkerMetrics } from './metrics';
@@ -18,6 +27,8 @@ runMain('lunanexa-worker', async () => {
     level: config.LUNANEXA_LOG_LEVEL,
     version: build.version,
   });
+  // Before the worker starts its threads (Temporal's runtime, workflow threads): they inherit the priority.
+  lowerWorkerPriority(config.LUNANEXA_WORKER_NICE, logger);
   // Before the worker is created: it adds the tracing interceptors only when tracing is on.
   const tracing = initTracing({ service: 'worker', version: build.version });
   const metrics = createWorkerMetrics(build);
@@ -62,3 +73,15 @@ runMain('lunanexa-worker', async () => {
   );
   await running.done;
 });
+
+function lowerWorkerPriority(nice: number, logger: Logger): void {
+  if (nice === 0) return;
+  try {
+    const change = lowerCpuPriority(nice);
+    logger.info({ event: 'cpu_priority', ...change }, `worker threads run at nice ${nice} or lower priority`);
+  } catch (error) {
+    if (!(error instanceof CpuPriorityError)) throw error;
+    // Under a seccomp filter that refuses setpriority the worker still works, only at the priority it was given.
+    logger.warn({ event: 'cpu_priority_kept', code: error.code, err: error }, error.message);
+  }
+}

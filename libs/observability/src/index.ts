@@ -6,3 +6,4 @@ export * from './build-info';
 export * from './shutdown';
 export * from './tracing';
 export * from './http-server';
+export * from './cpu-priority';

@@ -67,6 +67,11 @@ const UNREACHABLE_PUSH_BACKOFF = 'unreachable-push-backoff';
 const UNREACHABLE_RETRY_MAX_MS = 60_000;
 /** Histories recorded before an evacuation batch stopped its nodes' replicas in one step replay one per node. */
 const EVACUATION_STOPS_TOGETHER = 'evacuation-stops-together';
+/**
+ * Histories recorded before a push between lease renewals sent only what no agent had acknowledged replay a full
+ * push, and a restarted renewal clock, on every push.
+ */
+const PUSH_NEW_BETWEEN_RENEWALS = 'push-new-between-renewals';
 /** How long a healing restart waits for the agent to report the replica stopped before running it again. */
 const RESTART_STOP_WAIT_MS = 30_000;
 /** Histories recorded before evacuations arriving together were handled as one replay one at a time. */
@@ -336,11 +341,15 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
     });
     if (placement.created > 0) needsPush = true;
     if (needsPush || Date.now() - lastPush >= renewEveryMs) {
+      const renewal = Date.now() - lastPush >= renewEveryMs || !patched(PUSH_NEW_BETWEEN_RENEWALS);
       const pushed = await steps.pushDeploymentAssignments({
         deploymentId,
         leaseSeconds: input.leaseSeconds,
+        // Between renewals, only what no agent has acknowledged: new replicas, an evacuation's Stop, a retry for a
+        // node that was unreachable. Re-sending every replica each time cost a connection per replica.
+        ...(renewal ? {} : { onlyUnacknowledged: true }),
       });
-      lastPush = Date.now();
+      if (renewal) lastPush = Date.now();
       // An unreachable node gets the push again on the next pass; its agent keeps the last lease meanwhile.
       needsPush = pushed.unreachable.length > 0;
       unreachablePushes = needsPush ? unreachablePushes + 1 : 0;

@@ -18,7 +18,7 @@ describe('deploymentWorkflow with a node that stays unreachable', function () {
   let worker: Worker;
   let running: Promise<void>;
   const taskQueue = `deployment-unreachable-${randomUUID()}`;
-  const pushes: { at: number }[] = [];
+  const pushes: { at: number; onlyUnacknowledged: boolean }[] = [];
   let placements = 0;
 
   before(async () => {
@@ -34,8 +34,8 @@ describe('deploymentWorkflow with a node that stays unreachable', function () {
           placements += 1;
           return Promise.resolve({ placed: ['node-a', 'node-down'], created: 0, missing: 0, reason: null });
         },
-        pushDeploymentAssignments: () => {
-          pushes.push({ at: Date.now() });
+        pushDeploymentAssignments: (push: { onlyUnacknowledged?: boolean }) => {
+          pushes.push({ at: Date.now(), onlyUnacknowledged: push.onlyUnacknowledged === true });
           return Promise.resolve({ pushed: 1, unreachable: ['dgx-down'] });
         },
         observeDeployment: () => Promise.resolve({ state: 'Ready', generation: 1, readyReplicas: 1 }),
@@ -50,7 +50,10 @@ describe('deploymentWorkflow with a node that stays unreachable', function () {
     await env?.teardown();
   });
 
-  it('retries the push with a doubling wait (1 s, 2 s, 4 s …) instead of a placement and a push every second', async () => {
+  /** Runs a deployment whose second node never answers for `seconds`, with assignment leases of `leaseSeconds`. */
+  async function runWithNodeDown(leaseSeconds: number, seconds: number): Promise<void> {
+    pushes.length = 0;
+    placements = 0;
     const deploymentId = `dep-${randomUUID()}`;
     const input: DeploymentWorkflowInput = {
       request: {
@@ -61,7 +64,7 @@ describe('deploymentWorkflow with a node that stays unreachable', function () {
         desiredReplicas: 2,
         requestedNodeId: null,
       },
-      leaseSeconds: 600,
+      leaseSeconds,
       actor: 'system:test',
       correlationId: `corr-${deploymentId}`,
       requestId: `req-${deploymentId}`,
@@ -72,10 +75,14 @@ describe('deploymentWorkflow with a node that stays unreachable', function () {
       args: [input],
     });
     try {
-      await sleep(9_000);
+      await sleep(seconds * 1000);
     } finally {
       await handle.terminate('test over');
     }
+  }
+
+  it('retries the push with a doubling wait (1 s, 2 s, 4 s …) instead of a placement and a push every second', async () => {
+    await runWithNodeDown(600, 9);
     const gaps = pushes.slice(1).map((push, i) => push.at - pushes[i].at);
     // Pushes at about 0, 1, 3 and 7 s; every second would have made nine or ten.
     expect(pushes.length, `push gaps ${JSON.stringify(gaps)}`).to.be.within(3, 5);
@@ -83,5 +90,18 @@ describe('deploymentWorkflow with a node that stays unreachable', function () {
     for (let i = 1; i < gaps.length; i++)
       expect(gaps[i], `push gaps ${JSON.stringify(gaps)}`).to.be.above(gaps[i - 1] * 1.5);
     expect(gaps[0], 'the first retry after about a second').to.be.within(800, 2_500);
+    expect(pushes.slice(1).map((push) => push.onlyUnacknowledged)).to.not.include(false);
+  });
+
+  it('a retry re-sends only what the node has not acknowledged; a lease renewal, when due, still sends every replica', async () => {
+    // Leases of 15 s are renewed every 5 s: pushes at about 0 (the first, a renewal), 1 and 3 (retries), 7 (due).
+    await runWithNodeDown(15, 8.5);
+    const kinds = pushes.map((push) => (push.onlyUnacknowledged ? 'unacknowledged' : 'all'));
+    expect(kinds, JSON.stringify(pushes.map((push) => push.at - pushes[0].at))).to.deep.equal([
+      'all',
+      'unacknowledged',
+      'unacknowledged',
+      'all',
+    ]);
   });
 });

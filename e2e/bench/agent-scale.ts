@@ -54,7 +54,9 @@ import {
  *
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
- * --replicas R (10 per deployment) --enroll-concurrency C (16) --result NAME.
+ * --replicas R (10 per deployment) --enroll-concurrency C (16) --worker-nice N and
+ * --temporal-nice N (19 and 19, as `npm start` runs them; 0 0 gives every process the same
+ * CPU priority) --samples FILE (the recovery window's heartbeats, one by one) --result NAME.
  * Writes bench/results/agent-scale.json (NAME.json with --result).
  */
 
@@ -74,6 +76,22 @@ const WATCH_INTERVAL_SECONDS = 1;
 const DEPLOYMENTS = option('deployments', 10);
 const REPLICAS = option('replicas', 10);
 const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
+
+/** A nice value 0–19 (0 allowed, unlike option()); the product's default when not given. */
+function niceOption(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at === -1) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 0 || value > 19) throw new Error(`--${name} takes 0–19`);
+  return value;
+}
+/** CPU priority of the worker and the Temporal dev server; 0 and 0 is the equal-priority baseline. */
+const WORKER_NICE = niceOption('worker-nice', 19);
+const TEMPORAL_NICE = niceOption('temporal-nice', 19);
+/** --samples <file>: every heartbeat of the recovery window (start, round trip, outcome) as JSON, to look into. */
+const SAMPLES_FILE = process.argv.includes('--samples')
+  ? (process.argv[process.argv.indexOf('--samples') + 1] ?? null)
+  : null;
 /** --result <name>: bench/results/<name>.json instead of agent-scale.json (another configuration kept beside it). */
 const RESULT_FILE = `${process.argv.includes('--result') ? process.argv[process.argv.indexOf('--result') + 1] : 'agent-scale'}.json`;
 if (!/^[a-z0-9-]+\.json$/.test(RESULT_FILE))
@@ -296,7 +314,9 @@ async function main(): Promise<void> {
   prepareBenchEnvironment();
   const h = await FleetHarness.start('agent-scale', {
     leaseSeconds: 600,
+    temporalNice: TEMPORAL_NICE,
     extraEnv: {
+      LUNANEXA_WORKER_NICE: String(WORKER_NICE),
       ...nodeLossEnv(LEASE_SECONDS, GRACE_SECONDS),
       LUNANEXA_NODE_WATCH_INTERVAL_SECONDS: String(WATCH_INTERVAL_SECONDS),
     },
@@ -448,6 +468,8 @@ async function main(): Promise<void> {
           secondsToReplacedMax: Math.max(...receipts.map((r) => r.secondsToReplaced)),
         },
         heartbeatsDuringRecovery: sim.stats(),
+        // Seconds from the kill: lines up a slow stretch with detection (detectedMs) and re-placement.
+        heartbeatTimeline: sim.timeline(killedAt),
         // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.
         liveNodesDeclaredLost: await countNodesRecoveredBesides(h.queryable(), victimIds),
       };
@@ -464,6 +486,8 @@ async function main(): Promise<void> {
       loadAverage1m: measured.loadAverage1m,
     };
     log(`node loss: ${JSON.stringify(loss.value)}`);
+    if (SAMPLES_FILE !== null)
+      writeFileSync(SAMPLES_FILE, JSON.stringify({ killedAt, samples: sim.rawSamples() }));
 
     const out = {
       benchmark: 'agent-scale',
@@ -479,6 +503,11 @@ async function main(): Promise<void> {
         lostGraceSeconds: GRACE_SECONDS,
         watchIntervalSeconds: WATCH_INTERVAL_SECONDS,
         enrollConcurrency: ENROLL_CONCURRENCY,
+        cpuPriority: {
+          workerNice: WORKER_NICE,
+          temporalNice: TEMPORAL_NICE,
+          note: 'nice values of every worker and Temporal dev server thread; the api, gateway, PostgreSQL and the simulator run at 0',
+        },
         steadySeconds: STEADY_SECONDS,
         deployments: `${DEPLOYMENTS} x ${REPLICAS} replicas, Binpack (so they share ~${REPLICAS} nodes)`,
         stack:

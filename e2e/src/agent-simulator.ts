@@ -161,6 +161,44 @@ export function summarizeHeartbeats(samples: readonly HeartbeatSample[], windowM
   };
 }
 
+/** One second of a window: how many heartbeats were acked in it and how long the slowest of them took. */
+export interface HeartbeatSecond {
+  /** Seconds since the window's origin (the second's start). */
+  readonly second: number;
+  readonly acked: number;
+  readonly dropped: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+/** Per-second figures, so a slow stretch can be lined up with what the controller was doing then. */
+export function heartbeatTimeline(samples: readonly HeartbeatSample[], originMs: number): HeartbeatSecond[] {
+  const seconds = new Map<number, HeartbeatSample[]>();
+  for (const sample of samples) {
+    const second = Math.floor((sample.startedAt - originMs) / 1000);
+    const bucket = seconds.get(second);
+    if (bucket === undefined) seconds.set(second, [sample]);
+    else bucket.push(sample);
+  }
+  return [...seconds.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([second, bucket]) => {
+      const latencies = bucket
+        .filter((s) => s.outcome === 'ok')
+        .map((s) => s.latencyMs)
+        .sort((a, b) => a - b);
+      return {
+        second,
+        acked: latencies.length,
+        dropped: bucket.length - latencies.length,
+        p50Ms: round(percentile(latencies, 50)),
+        p99Ms: round(percentile(latencies, 99)),
+        maxMs: round(latencies.at(-1) ?? NaN),
+      };
+    });
+}
+
 /** One simulated agent: enrolled, heartbeating, answering assignments over SSH. */
 export class SimulatedAgent {
   nodeId = '';
@@ -304,12 +342,13 @@ export class SimulatedAgent {
   async beatOnce(): Promise<HeartbeatSample> {
     const loop = this.heartbeat;
     if (loop === null) throw new Error(`${this.name} is not enrolled`);
-    const startedAt = performance.now();
+    const startedAt = Date.now();
+    const began = performance.now();
     const result = await loop.beat();
     const sample: HeartbeatSample = {
       agent: this.name,
-      startedAt: Date.now(),
-      latencyMs: performance.now() - startedAt,
+      startedAt,
+      latencyMs: performance.now() - began,
       outcome: result.outcome,
       status: result.status,
       code: result.code,
@@ -421,6 +460,16 @@ export class AgentSimulator {
 
   stats(): HeartbeatStats {
     return summarizeHeartbeats(this.samples, Date.now() - this.windowStart);
+  }
+
+  /** The window's acked heartbeats by the second they were acked in, counted from `originMs` (epoch ms). */
+  timeline(originMs: number): HeartbeatSecond[] {
+    return heartbeatTimeline(this.samples, originMs);
+  }
+
+  /** The window's raw samples (for a dump next to the result when a run is being investigated). */
+  rawSamples(): readonly HeartbeatSample[] {
+    return this.samples;
   }
 
   async kill(names: readonly string[]): Promise<void> {

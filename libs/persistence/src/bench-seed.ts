@@ -220,11 +220,15 @@ export async function countNodesRunningReplicas(
   return Number(row?.n ?? 0);
 }
 
-/** Of `nodeIds`, those NodeRecovery has started on (its node.recovery.start audit event). */
+/**
+ * Of `nodeIds` (nodes that ran replicas), those NodeRecovery has started on: its node.recovery.start receipt
+ * commits with the node's replicas marked Lost (markNodeLost), and those are read by node from the indexed
+ * assignments. A bench polls this every 200 ms while it measures heartbeats: scanning the audit log for the
+ * receipt cost PostgreSQL more than the heartbeats it was meant to watch.
+ */
 export async function nodesWithRecoveryStarted(q: Queryable, nodeIds: readonly string[]): Promise<string[]> {
   const rows = await q.query<{ node_id: string }[]>(
-    `SELECT DISTINCT evidence->>'nodeId' AS node_id FROM audit_events
-      WHERE action = 'node.recovery.start' AND evidence->>'nodeId' = ANY($1::text[])`,
+    `SELECT DISTINCT node_id FROM assignments WHERE node_id = ANY($1::text[]) AND observed_state = 'Lost'`,
     [nodeIds],
   );
   return rows.map((row) => row.node_id);

@@ -55,7 +55,7 @@ import {
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
  * --replicas R (10 per deployment) --enroll-concurrency C (16) --worker-nice N and
- * --temporal-nice N (19 and 19, as `npm start` runs them; 0 0 gives every process the same
+ * --temporal-nice N (10 and 10, as `npm start` runs them; 0 0 gives every process the same
  * CPU priority) --samples FILE (the recovery window's heartbeats, one by one) --result NAME.
  * Writes bench/results/agent-scale.json (NAME.json with --result).
  */
@@ -86,8 +86,8 @@ function niceOption(name: string, fallback: number): number {
   return value;
 }
 /** CPU priority of the worker and the Temporal dev server; 0 and 0 is the equal-priority baseline. */
-const WORKER_NICE = niceOption('worker-nice', 19);
-const TEMPORAL_NICE = niceOption('temporal-nice', 19);
+const WORKER_NICE = niceOption('worker-nice', 10);
+const TEMPORAL_NICE = niceOption('temporal-nice', 10);
 /** --samples <file>: every heartbeat of the recovery window (start, round trip, outcome) as JSON, to look into. */
 const SAMPLES_FILE = process.argv.includes('--samples')
   ? (process.argv[process.argv.indexOf('--samples') + 1] ?? null)

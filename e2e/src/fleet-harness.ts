@@ -175,7 +175,7 @@ export function fakeRuntimeProcesses(servedModel: string): number[] {
 }
 
 /** What `npm start` runs the Temporal dev server at (scripts/lib/stack.mjs, LUNANEXA_TEMPORAL_NICE's default). */
-const STACK_TEMPORAL_NICE = 19;
+const STACK_TEMPORAL_NICE = 10;
 
 export interface FleetHarnessOptions {
   readonly leaseSeconds?: number;
@@ -187,7 +187,7 @@ export interface FleetHarnessOptions {
   readonly temporalUi?: boolean;
   /**
    * The Temporal dev server's CPU priority (nice); default what `npm start` gives it (LUNANEXA_TEMPORAL_NICE,
-   * 19). The worker's is LUNANEXA_WORKER_NICE in `extraEnv` (default 19 too).
+   * 10). The worker's is LUNANEXA_WORKER_NICE in `extraEnv` (default 10 too).
    */
   readonly temporalNice?: number;
   /**

@@ -308,7 +308,7 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
     }
   });
 
-  it('the worker and Temporal yield the CPU: every thread of theirs at nice 19, the api, gateway and PostgreSQL as started', () => {
+  it('the worker and Temporal yield the CPU: every thread of theirs at nice 10, the api, gateway and PostgreSQL as started', () => {
     // What this process runs at is what the stack was started at (0 unless the test run itself was niced).
     const started = getPriority();
     const run = JSON.parse(readFileSync(join(dataDir, 'run', 'stack.json'), 'utf8')) as {
@@ -319,8 +319,8 @@ describe('the whole stack from `npm start` (embedded PostgreSQL, Temporal dev se
       expect(service, `${name} in stack.json: ${JSON.stringify(run.services)}`).to.not.equal(undefined);
       return [...new Set(threadNiceValues(service!.pid))];
     };
-    expect(niceOf('temporal')).to.deep.equal([Math.max(19, started)]);
-    expect(niceOf('worker')).to.deep.equal([Math.max(19, started)]);
+    expect(niceOf('temporal')).to.deep.equal([Math.max(10, started)]);
+    expect(niceOf('worker')).to.deep.equal([Math.max(10, started)]);
     for (const name of ['api', 'gateway', 'postgres']) expect(niceOf(name), name).to.deep.equal([started]);
   });
 

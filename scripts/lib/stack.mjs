@@ -45,7 +45,7 @@ export function stackSettings(env = process.env) {
   }
   // Temporal's CPU priority beside the services on this machine (the worker sets its own: LUNANEXA_WORKER_NICE).
   const temporalNiceRaw = env.LUNANEXA_TEMPORAL_NICE;
-  const temporalNice = temporalNiceRaw === undefined || temporalNiceRaw === '' ? 19 : Number(temporalNiceRaw);
+  const temporalNice = temporalNiceRaw === undefined || temporalNiceRaw === '' ? 10 : Number(temporalNiceRaw);
   if (!Number.isInteger(temporalNice) || temporalNice < 0 || temporalNice > 19) {
     throw new Error(
       `invalid configuration: LUNANEXA_TEMPORAL_NICE: must be a whole number from 0 to 19, got "${temporalNiceRaw}"`,

@@ -31,7 +31,7 @@ export const WorkerConfigSchema = z.object({
     .int('must be a whole number from 0 to 19')
     .min(0, 'must be a whole number from 0 to 19')
     .max(19, 'must be a whole number from 0 to 19')
-    .default(19),
+    .default(10),
   /** Local state of this installation; the controller key lives under it unless configured. */
   LUNANEXA_DATA_DIR: z.string().min(1).default(join(findRepoRoot(), '.data')),
   /** The controller's Ed25519 key (shared with the API): signs node credentials and assignments. */

@@ -10,7 +10,7 @@ describe('worker configuration', function () {
     expect(loadWorkerConfig({ DATABASE_URL: 'postgres://u@h/db' })).to.include({
       LUNANEXA_TASK_QUEUE: 'lunanexa-control',
       LUNANEXA_WORKER_PORT: 4300,
-      LUNANEXA_WORKER_NICE: 19,
+      LUNANEXA_WORKER_NICE: 10,
     });
   });
 

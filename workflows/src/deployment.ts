@@ -340,8 +340,9 @@ export async function deploymentWorkflow(input: DeploymentWorkflowInput): Promis
       leaseSeconds: input.leaseSeconds,
     });
     if (placement.created > 0) needsPush = true;
-    if (needsPush || Date.now() - lastPush >= renewEveryMs) {
-      const renewal = Date.now() - lastPush >= renewEveryMs || !patched(PUSH_NEW_BETWEEN_RENEWALS);
+    const renewalDue = Date.now() - lastPush >= renewEveryMs;
+    if (needsPush || renewalDue) {
+      const renewal = renewalDue || !patched(PUSH_NEW_BETWEEN_RENEWALS);
       const pushed = await steps.pushDeploymentAssignments({
         deploymentId,
         leaseSeconds: input.leaseSeconds,

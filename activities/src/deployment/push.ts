@@ -63,14 +63,12 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
     const unreachable: string[] = [];
     const byNode = new Map<string, AssignmentRow[]>();
     for (const row of rows) {
-      if (skip.has(row.nodeId)) continue;
+      if (skip.has(row.nodeId) || stopAcknowledged(row)) continue;
       if (onlyUnacknowledged && row.ackedGeneration !== null && row.ackedGeneration >= row.generation)
         continue;
       byNode.set(row.nodeId, [...(byNode.get(row.nodeId) ?? []), row]);
     }
-    const pushOne = async (row: AssignmentRow): Promise<void> => {
-      const node = await findNode(db, row.nodeId);
-      if (!node || stopAcknowledged(row)) return;
+    const pushOne = async (node: NodeRow, row: AssignmentRow): Promise<void> => {
       const leaseExpiresAt = leaseUntil(clock.now(), leaseSeconds);
       const spec = buildAssignment(
         row.id,
@@ -102,8 +100,10 @@ export function pushActivities({ db, clock, southbound }: DeploymentActivityPort
     };
     // Nodes at once (one slow or unreachable node does not hold up the others' replicas), one node's in order.
     await Promise.all(
-      [...byNode.values()].map(async (nodeRows) => {
-        for (const row of nodeRows) await pushOne(row);
+      [...byNode].map(async ([nodeId, nodeRows]) => {
+        const node = await findNode(db, nodeId);
+        if (!node) return;
+        for (const row of nodeRows) await pushOne(node, row);
       }),
     );
     return { pushed, unreachable };

@@ -17,7 +17,7 @@ import {
   route,
   sseData,
   startGateway,
-  unusedPort,
+  refusingBaseUrl,
   type RawResponse,
   type StartedGateway,
   type UpstreamCall,
@@ -246,14 +246,14 @@ describe('gateway forwarding to openai-compatible runtimes', () => {
   });
 
   it('fails over before the first byte: unreachable and 503 replicas are skipped', async () => {
-    const deadPort = await unusedPort();
+    const dead = await refusingBaseUrl();
     const busy = await runtime((_call, res) => replyJson(res, 503, { message: 'overloaded' }));
     const healthy = await runtime((_call, res) =>
       replyJson(res, 200, openAiChatCompletion('from the third')),
     );
     const g = await gatewayWith(
       route([
-        { baseUrl: `http://127.0.0.1:${deadPort}`, servedModel: 'a' },
+        { baseUrl: dead, servedModel: 'a' },
         { baseUrl: busy.baseUrl, servedModel: 'b' },
         { baseUrl: healthy.baseUrl, servedModel: 'c' },
       ]),
@@ -268,11 +268,11 @@ describe('gateway forwarding to openai-compatible runtimes', () => {
   });
 
   it('names the deployment of the replica that answered when a route merges deployments', async () => {
-    const deadPort = await unusedPort();
+    const dead = await refusingBaseUrl();
     const healthy = await runtime((_call, res) => replyJson(res, 200, openAiChatCompletion('Hi')));
     const g = await gatewayWith(
       route([
-        { baseUrl: `http://127.0.0.1:${deadPort}`, servedModel: 'a', deploymentId: 'dep-first' },
+        { baseUrl: dead, servedModel: 'a', deploymentId: 'dep-first' },
         { baseUrl: healthy.baseUrl, servedModel: 'b', deploymentId: 'dep-second' },
       ]),
     );

@@ -6,7 +6,8 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { hashBearerSecret } from '@lunanexa/credentials';
 import type { GatewayCredentialSnapshot } from '@lunanexa/persistence';
@@ -239,6 +240,32 @@ export async function unusedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A base URL on 127.0.0.1 that refuses connections and stays refused for the
+ * test: its port lies below the kernel's ephemeral range, which is where
+ * every `listen(0)` of the test (runtimes, gateways) takes its port from, so
+ * no server the test starts can land on it. A closed port from `unusedPort`
+ * can be handed to the next runtime and answer.
+ */
+export async function refusingBaseUrl(): Promise<string> {
+  const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
+  for (let port = 1; port < Math.min(ephemeralLow, 1024); port += 1) {
+    if (await refuses(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('no port below the ephemeral range refuses connections on 127.0.0.1');
+}
+
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 }
 
 export function openAiChatCompletion(content: string, model = 'served-llama'): Record<string, unknown> {

@@ -9,17 +9,19 @@ import {
 } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
-  AgentSimulator,
   FleetHarness,
   REPO_ROOT,
   SIMULATED_ENDPOINT_PORT,
   nodeLossEnv,
   percentile,
   prepareBenchEnvironment,
+  heartbeatTimeline,
+  summarizeHeartbeats,
+  ThreadedAgentSimulator,
   waitUntil,
   type HeartbeatStats,
+  type SimulatorLoopDelay,
 } from '../src';
 import {
   countActiveLeasedNodes,
@@ -35,7 +37,9 @@ import {
  * `npm run bench:scale`: issue 12's fleet-scale figures on the real api,
  * worker, gateway, Temporal and PostgreSQL, with 1,000 simulated agents in
  * this process (e2e/src/agent-simulator.ts: the agent's own enrollment,
- * heartbeat and SSH code; simulated inventory and runtime).
+ * heartbeat and SSH code; simulated inventory and runtime), spread over
+ * worker threads (e2e/src/agent-simulator-threads.ts) so one node's SSH work
+ * does not hold back the others' heartbeats.
  *
  * 1. Enrollment: every agent gets its own single-use auto-approving token and
  *    enrolls; timed until all are Active with a live lease.
@@ -54,7 +58,8 @@ import {
  *
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
- * --replicas R (10 per deployment) --enroll-concurrency C (16) --worker-nice N and
+ * --replicas R (10 per deployment) --enroll-concurrency C (16) --simulator-threads T (4; 1 puts every
+ * agent on one event loop, as before) --worker-nice N and
  * --temporal-nice N (10 and 10, as `npm start` runs them; 0 0 gives every process the same
  * CPU priority) --samples FILE (the recovery window's heartbeats, one by one) --result NAME.
  * Writes bench/results/agent-scale.json (NAME.json with --result).
@@ -76,6 +81,7 @@ const WATCH_INTERVAL_SECONDS = 1;
 const DEPLOYMENTS = option('deployments', 10);
 const REPLICAS = option('replicas', 10);
 const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
+const SIMULATOR_THREADS = option('simulator-threads', 4);
 
 /** A nice value 0–19 (0 allowed, unlike option()); the product's default when not given. */
 function niceOption(name: string, fallback: number): number {
@@ -171,45 +177,42 @@ async function apiRuntime(
 
 /**
  * Where a round trip can wait besides the wire: event-loop delay of the api
- * (its own histogram, since the scrape at the window's start) and of this
- * process (the simulated agents: a late timer or callback here is part of
- * every round trip it measures), and the api's GC time in the window.
+ * (its own histogram, since the scrape at the window's start) and of each
+ * simulator thread (a late timer or callback there is part of every round
+ * trip it measures), and the api's GC time in the window.
  */
 async function withEventLoops<T>(
   apiUrl: string,
   run: () => Promise<T>,
   windowSecondsOf: (value: T) => number,
+  simulatorLoopsOf: (value: T) => readonly SimulatorLoopDelay[],
 ): Promise<{ value: T; eventLoop: Record<string, unknown> }> {
   const before = await apiRuntime(apiUrl);
-  const simulator = monitorEventLoopDelay({ resolution: 10 });
-  simulator.enable();
-  try {
-    const value = await run();
-    simulator.disable();
-    const after = await apiRuntime(apiUrl);
-    const seconds = windowSecondsOf(value);
-    const ms = (ns: number): number => Math.round(ns / 1e5) / 10;
-    return {
-      value,
-      eventLoop: {
-        api: {
-          delayP50Ms: after.lagP50Ms,
-          delayP99Ms: after.lagP99Ms,
-          delayMaxMs: after.lagMaxMs,
-          gcMsPerSecond: Math.round(((after.gcSeconds - before.gcSeconds) * 1e4) / seconds) / 10,
-          gcPauses: after.gcCount - before.gcCount,
-        },
-        simulatedAgents: {
-          delayP50Ms: ms(simulator.percentile(50)),
-          delayP99Ms: ms(simulator.percentile(99)),
-          delayMaxMs: ms(simulator.max),
-        },
-        note: 'event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) over the window: the api’s from its own metrics, the simulated agents’ (this process) measured here; api GC time from its metrics',
+  const value = await run();
+  const after = await apiRuntime(apiUrl);
+  const loops = simulatorLoopsOf(value);
+  const worst = (pick: (loop: SimulatorLoopDelay) => number): number => Math.max(...loops.map(pick));
+  const seconds = windowSecondsOf(value);
+  return {
+    value,
+    eventLoop: {
+      api: {
+        delayP50Ms: after.lagP50Ms,
+        delayP99Ms: after.lagP99Ms,
+        delayMaxMs: after.lagMaxMs,
+        gcMsPerSecond: Math.round(((after.gcSeconds - before.gcSeconds) * 1e4) / seconds) / 10,
+        gcPauses: after.gcCount - before.gcCount,
       },
-    };
-  } finally {
-    simulator.disable();
-  }
+      simulatedAgents: {
+        threads: loops.length,
+        worstThreadDelayP50Ms: worst((loop) => loop.p50Ms),
+        worstThreadDelayP99Ms: worst((loop) => loop.p99Ms),
+        worstThreadDelayMaxMs: worst((loop) => loop.maxMs),
+        perThread: loops,
+      },
+      note: 'event-loop delay (perf_hooks monitorEventLoopDelay, 10 ms resolution) over the window: the api’s from its own metrics, each simulator thread’s measured in that thread; api GC time from its metrics',
+    },
+  };
 }
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ; 100 on Linux). */
@@ -324,20 +327,23 @@ async function main(): Promise<void> {
   // Agent state (keys, sequence, assignments; fsync'd per heartbeat) on tmpfs where there is one: the disk is not what is measured.
   const stateRoot = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
   const dataDir = mkdtempSync(join(stateRoot, 'lunanexa-agent-scale-'));
-  const sim = new AgentSimulator({
-    controllerUrl: h.apiUrl,
-    controllerKeyFingerprint: await h.controllerFingerprint(),
-    dataDir,
-    heartbeatIntervalMs: INTERVAL_SECONDS * 1000,
-    jitterMs: JITTER_SECONDS * 1000,
-    requestTimeoutMs: 10_000,
-  });
+  const sim = new ThreadedAgentSimulator(
+    {
+      controllerUrl: h.apiUrl,
+      controllerKeyFingerprint: await h.controllerFingerprint(),
+      dataDir,
+      heartbeatIntervalMs: INTERVAL_SECONDS * 1000,
+      jitterMs: JITTER_SECONDS * 1000,
+      requestTimeoutMs: 10_000,
+    },
+    SIMULATOR_THREADS,
+  );
   try {
     // 1. Enrollment.
     const names = Array.from({ length: AGENTS }, (_, i) => `sim-${String(i).padStart(4, '0')}`);
     const enrollStarted = Date.now();
     const enrolling = await withLoad(async () => {
-      const progress = setInterval(() => log(`enrolled ${sim.agents.size}/${AGENTS}`), 10_000);
+      const progress = setInterval(() => log(`enrolled ${sim.enrolled}/${AGENTS}`), 10_000);
       try {
         await sim.enrollAll(names, (name) => issueToken(h, name), ENROLL_CONCURRENCY);
       } finally {
@@ -355,7 +361,7 @@ async function main(): Promise<void> {
     log(`enrollment: ${JSON.stringify(enrolling.value)}`);
 
     // 2. Steady heartbeat ingest.
-    sim.resetStats();
+    await sim.resetStats();
     const serverBefore = await heartbeatBuckets(h.apiUrl);
     const steady = await withLoad(() =>
       withCpu(
@@ -365,16 +371,18 @@ async function main(): Promise<void> {
             h.apiUrl,
             async () => {
               await sleep(STEADY_SECONDS * 1000);
-              return sim.stats();
+              const window = await sim.collect();
+              return { stats: summarizeHeartbeats(window.samples, window.windowMs), loops: window.loopDelay };
             },
-            (stats) => stats.windowSeconds,
+            ({ stats }) => stats.windowSeconds,
+            ({ loops }) => loops,
           ),
-        ({ value }) => value,
+        ({ value }) => value.stats,
       ),
     );
     const serverSide = serverPercentiles(serverBefore, await heartbeatBuckets(h.apiUrl));
     log(`api-side heartbeat handling: ${JSON.stringify(serverSide)}`);
-    log(`steady heartbeats: ${JSON.stringify(steady.value.value.value)}`);
+    log(`steady heartbeats: ${JSON.stringify(steady.value.value.value.stats)}`);
     log(`steady event loops: ${JSON.stringify(steady.value.value.eventLoop)}`);
     log(`steady cpu: ${JSON.stringify(steady.value.cpu)}`);
 
@@ -410,13 +418,19 @@ async function main(): Promise<void> {
     log(`${total} replicas Ready in ${placedMs} ms on ${victims.length} nodes; killing them`);
     const victimIds = victims.map((v) => v.id);
 
-    sim.resetStats();
+    await sim.resetStats();
     // Set when the kill starts (after the window's first metrics scrape).
     let killedAt = Date.now();
     const measured = await withLoad(() =>
       withCpu(
         h,
-        () => withEventLoops(h.apiUrl, recover, (value) => value.heartbeatsDuringRecovery.windowSeconds),
+        () =>
+          withEventLoops(
+            h.apiUrl,
+            recover,
+            (value) => value.heartbeatsDuringRecovery.windowSeconds,
+            (value) => value.simulatorLoops,
+          ),
         ({ value }) => value.heartbeatsDuringRecovery,
       ),
     );
@@ -451,6 +465,7 @@ async function main(): Promise<void> {
         500,
       );
       const replacementNodes = await countNodesRunningReplicas(h.queryable(), SCALE_DEPLOYMENTS, victimIds);
+      const window = await sim.collect();
       return {
         nodesLost: victims.length,
         replicasLost: victims.reduce((sum, v) => sum + v.replicas, 0),
@@ -467,18 +482,22 @@ async function main(): Promise<void> {
           replaced: receipts.filter((r) => r.replaced).length,
           secondsToReplacedMax: Math.max(...receipts.map((r) => r.secondsToReplaced)),
         },
-        heartbeatsDuringRecovery: sim.stats(),
+        heartbeatsDuringRecovery: summarizeHeartbeats(window.samples, window.windowMs),
         // Seconds from the kill: lines up a slow stretch with detection (detectedMs) and re-placement.
-        heartbeatTimeline: sim.timeline(killedAt),
+        heartbeatTimeline: heartbeatTimeline(window.samples, killedAt),
+        samples: window.samples,
+        simulatorLoops: window.loopDelay,
         // A live node whose lease lapsed anyway (ingest too slow for the lease) and was declared lost.
         liveNodesDeclaredLost: await countNodesRecoveredBesides(h.queryable(), victimIds),
       };
     }
+    // The samples go to --samples only; the threads' loop delays are in eventLoop.
+    const { samples: recoverySamples, simulatorLoops: _loops, ...recovered } = measured.value.value.value;
     const loss = {
       value: {
-        ...measured.value.value.value,
+        ...recovered,
         heartbeatsDuringRecovery: {
-          ...measured.value.value.value.heartbeatsDuringRecovery,
+          ...recovered.heartbeatsDuringRecovery,
           cpu: measured.value.cpu,
           eventLoop: measured.value.value.eventLoop,
         },
@@ -487,7 +506,7 @@ async function main(): Promise<void> {
     };
     log(`node loss: ${JSON.stringify(loss.value)}`);
     if (SAMPLES_FILE !== null)
-      writeFileSync(SAMPLES_FILE, JSON.stringify({ killedAt, samples: sim.rawSamples() }));
+      writeFileSync(SAMPLES_FILE, JSON.stringify({ killedAt, samples: recoverySamples }));
 
     const out = {
       benchmark: 'agent-scale',
@@ -495,7 +514,7 @@ async function main(): Promise<void> {
       command: `npm run bench:scale -- ${process.argv.slice(2).join(' ')}`.trim(),
       settings: {
         agents: AGENTS,
-        fleet: `simulated agents in one process (e2e/src/agent-simulator.ts): each its own Ed25519 node key and SSH host key, enrolled through the API with its own single-use auto-approving bootstrap token, signed heartbeats whose signed acks it verifies, a real ssh2 server answering assignment.put with signed assignment.acks; inventory simulated (DGX Spark; every tenth node 8x H100); runtime simulated: no process is started, an accepted Run assignment reports Ready (nominal endpoint port ${SIMULATED_ENDPOINT_PORT}, nothing serves) in the next heartbeat`,
+        fleet: `simulated agents in one process on ${SIMULATOR_THREADS} worker thread(s), agent i on thread i mod ${SIMULATOR_THREADS} (e2e/src/agent-simulator.ts, agent-simulator-threads.ts): each its own Ed25519 node key and SSH host key, enrolled through the API with its own single-use auto-approving bootstrap token, signed heartbeats whose signed acks it verifies, a real ssh2 server answering assignment.put with signed assignment.acks; inventory simulated (DGX Spark; every tenth node 8x H100); runtime simulated: no process is started, an accepted Run assignment reports Ready (nominal endpoint port ${SIMULATED_ENDPOINT_PORT}, nothing serves) in the next heartbeat`,
         heartbeatIntervalSeconds: INTERVAL_SECONDS,
         heartbeatJitterSeconds: JITTER_SECONDS,
         heartbeatTimeoutSeconds: 10,
@@ -529,7 +548,7 @@ async function main(): Promise<void> {
       },
       enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },
       heartbeats: {
-        ...steady.value.value.value,
+        ...steady.value.value.value.stats,
         eventLoop: steady.value.value.eventLoop,
         cpu: {
           ...steady.value.cpu,

@@ -434,10 +434,7 @@ export class AgentSimulator {
         const name = names[index];
         if (name === undefined) return;
         try {
-          const agent = await SimulatedAgent.create(this, name, AgentSimulator.profileOf(index));
-          this.agents.set(name, agent);
-          await agent.enroll(await token(name));
-          agent.startHeartbeats();
+          await this.enrollOne(name, index, await token(name));
         } catch (error: unknown) {
           failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
         }
@@ -446,6 +443,14 @@ export class AgentSimulator {
     await Promise.all(Array.from({ length: concurrency }, lane));
     if (failures.length > 0)
       throw new Error(`${failures.length} agent(s) failed to enroll: ${failures.slice(0, 3).join('; ')}`);
+  }
+
+  /** Starts agent `name` (the `index`th of the fleet, which decides its profile), enrolls it with `token` and starts its heartbeats. */
+  async enrollOne(name: string, index: number, token: string): Promise<void> {
+    const agent = await SimulatedAgent.create(this, name, AgentSimulator.profileOf(index));
+    this.agents.set(name, agent);
+    await agent.enroll(token);
+    agent.startHeartbeats();
   }
 
   record(sample: HeartbeatSample): void {

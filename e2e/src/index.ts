@@ -8,6 +8,7 @@ export * from './console-page';
 export * from './node-loss';
 export * from './monitoring';
 export * from './agent-simulator';
+export * from './agent-simulator-threads';
 export * from './bench-environment';
 export * from './otlp-sink';
 export * from './pg-tools';

@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { AgentSimulator, FleetHarness, deploymentAssignments, nodeLossEnv, waitUntil } from '../src';
+import {
+  AgentSimulator,
+  FleetHarness,
+  ThreadedAgentSimulator,
+  deploymentAssignments,
+  nodeLossEnv,
+  summarizeHeartbeats,
+  waitUntil,
+} from '../src';
 
 /**
  * The agent simulator `npm run bench:scale` runs at 1,000 agents, kept honest
@@ -173,5 +181,55 @@ describe('Agent simulator: 20 simulated agents enroll, heartbeat with verified a
       expect(recoveryIds).to.include(mine[0]?.correlation_id);
     }
     expect(new Set(evacuations.map((row) => row.correlation_id)).size).to.equal(2);
+  });
+  it('spread over worker threads (as bench:scale runs it): agents on 2 threads enroll and heartbeat with verified acks; a killed one falls silent', async () => {
+    const threaded = new ThreadedAgentSimulator(
+      {
+        controllerUrl: h.apiUrl,
+        controllerKeyFingerprint: await h.controllerFingerprint(),
+        dataDir: join(dataDir, 'threads'),
+        heartbeatIntervalMs: 1000,
+        jitterMs: 200,
+      },
+      2,
+    );
+    try {
+      const names = Array.from({ length: 6 }, (_, i) => `thr-${i}`);
+      await threaded.enrollAll(names, (name) => h.createBootstrapToken(name, true), 3);
+      expect(threaded.enrolled).to.equal(names.length);
+      await waitUntil(
+        'the threaded agents Active with a live lease',
+        async () => {
+          const [row] = await h.sql<{ n: string }>(
+            `SELECT count(*) AS n FROM nodes WHERE name LIKE 'thr-%' AND lifecycle = 'Active' AND lease_expires_at > now()`,
+          );
+          return Number(row?.n) === names.length;
+        },
+        60_000,
+        250,
+      );
+      await threaded.resetStats();
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const window = await threaded.collect();
+      const stats = summarizeHeartbeats(window.samples, window.windowMs);
+      expect(stats.dropped, stats.dropSamples.join('; ')).to.equal(0);
+      expect(stats.acked).to.be.at.least(2 * names.length);
+      expect(new Set(window.samples.map((sample) => sample.agent))).to.deep.equal(new Set(names));
+      expect(window.loopDelay).to.have.length(2);
+      for (const loop of window.loopDelay) expect(loop.maxMs).to.be.greaterThan(0);
+
+      await threaded.kill(['thr-1']);
+      await threaded.resetStats();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const afterKill = await threaded.collect();
+      const beating = new Set(afterKill.samples.map((sample) => sample.agent));
+      expect(beating.has('thr-1')).to.equal(false);
+      expect(beating.size).to.equal(names.length - 1);
+      let refused: unknown;
+      await threaded.kill(['sim-none']).catch((error: unknown) => (refused = error));
+      expect(String(refused)).to.match(/no simulated agent named sim-none/);
+    } finally {
+      await threaded.stop();
+    }
   });
 });

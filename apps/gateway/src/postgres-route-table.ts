@@ -7,6 +7,7 @@ import {
 } from '@lunanexa/domain';
 import type { Logger } from '@lunanexa/observability';
 import {
+  deployedModelRefs,
   routableAliasRows,
   routableReplicaRows,
   queryableOf,
@@ -57,8 +58,11 @@ interface Snapshot {
   readonly routes: ReadonlyMap<string, RouteSet>;
   readonly aliases: ReadonlyMap<string, AliasRoutes>;
   readonly models: readonly RouteModel[];
-  /** Aliases with a revision or canary but no replica that can take a request: 503, not 404. */
-  readonly unavailableAliases: ReadonlySet<string>;
+  /**
+   * Names that exist but have no replica that can take a request — aliases with a revision or canary, and
+   * `model@version` refs an active deployment serves: 503, not 404.
+   */
+  readonly unavailableNames: ReadonlySet<string>;
   /** Deployments routed only to replicas whose Ready is unconfirmed (libs/domain `replicaStanding`). */
   readonly unconfirmedDeployments: ReadonlySet<string>;
 }
@@ -67,7 +71,7 @@ const EMPTY: Snapshot = {
   routes: new Map(),
   aliases: new Map(),
   models: [],
-  unavailableAliases: new Set(),
+  unavailableNames: new Set(),
   unconfirmedDeployments: new Set(),
 };
 
@@ -148,6 +152,7 @@ function group(map: Map<string, EndpointGroup>, key: string, row: RouteRow): voi
 function buildSnapshot(
   rows: readonly RouteRow[],
   aliasRows: readonly AliasRow[],
+  deployedRefs: readonly string[],
   previous: Snapshot,
 ): Snapshot {
   const byRef = new Map<string, EndpointGroup>();
@@ -184,7 +189,7 @@ function buildSnapshot(
     });
   }
   const aliases = new Map<string, AliasRoutes>();
-  const unavailableAliases = new Set<string>();
+  const unavailableNames = new Set(deployedRefs.filter((ref) => !routes.has(ref)));
   for (const row of aliasRows) {
     const before = previous.aliases.get(row.name);
     const stableGroup =
@@ -194,7 +199,7 @@ function buildSnapshot(
         ? undefined
         : byDeployment.get(row.canary_deployment_id);
     if (stableGroup === undefined && canaryGroup === undefined) {
-      unavailableAliases.add(row.name);
+      unavailableNames.add(row.name);
       continue;
     }
     aliases.set(row.name, {
@@ -217,7 +222,7 @@ function buildSnapshot(
     });
   }
   models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { routes, aliases, models, unavailableAliases, unconfirmedDeployments };
+  return { routes, aliases, models, unavailableNames, unconfirmedDeployments };
 }
 
 /** The members of `a` that `b` lacks, in `a`'s order. */
@@ -322,7 +327,7 @@ export class PostgresRouteTable implements RouteTable {
   }
 
   unavailable(modelOrAlias: string): boolean {
-    return this.snapshot.unavailableAliases.has(modelOrAlias);
+    return this.snapshot.unavailableNames.has(modelOrAlias);
   }
 
   ready(): boolean {
@@ -398,8 +403,9 @@ export class PostgresRouteTable implements RouteTable {
     try {
       const replicas = await routableReplicaRows(queryableOf(this.pool), UNCONFIRMED_ROUTE_GRACE_MS / 1000);
       const aliases = await routableAliasRows(queryableOf(this.pool));
+      const deployedRefs = await deployedModelRefs(queryableOf(this.pool));
       const before = this.snapshot;
-      this.snapshot = buildSnapshot(replicas, aliases, before);
+      this.snapshot = buildSnapshot(replicas, aliases, deployedRefs, before);
       const first = this.loadedAt === undefined;
       if (!first) this.reportRoutingChanges(before, this.snapshot);
       this.loadedAt = this.now();

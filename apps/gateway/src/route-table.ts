@@ -64,7 +64,8 @@ export interface RouteTable {
   ready(): boolean;
   /**
    * True for a name that exists but has no replica that can take a request right now (an alias whose
-   * deployments are all starting or moving): the client gets 503 and retries, not 404.
+   * deployments are all starting or moving, a `model@version` an active deployment serves): the client
+   * gets 503 and retries, not 404.
    */
   unavailable(modelOrAlias: string): boolean;
 }

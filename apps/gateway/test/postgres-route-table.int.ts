@@ -779,12 +779,13 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       await sql.query(`UPDATE assignments SET intent = 'Stop'`);
       let refused = await postJson(gw.url, '/v1/chat/completions', { ...chat(1), stream: false });
       await eventually('new requests to be refused', async () => {
-        if (refused.status === 404) return true;
+        if (refused.status === 503) return true;
         refused = await postJson(gw.url, '/v1/chat/completions', { ...chat(1), stream: false });
-        return refused.status === 404;
+        return refused.status === 503;
       });
-      expect(ProblemDetailsSchema.parse(refused.json()).code).to.equal('MODEL_NOT_FOUND');
-      expect(refused.json<{ error: { type: string } }>().error.type).to.equal('not_found_error');
+      // The deployment still means to serve the version (only its replica was told to stop): retry, not 404.
+      expect(ProblemDetailsSchema.parse(refused.json()).code).to.equal('NO_CAPACITY');
+      expect(refused.headers['retry-after']).to.equal('2');
       const listed = await call(gw.url, 'GET', '/v1/models');
       expect(listed.json<{ data: unknown[] }>().data).to.deep.equal([]);
 
@@ -872,10 +873,22 @@ describe('PostgresRouteTable on PostgreSQL', function () {
       expect(routes.lookup('chat-default')).to.equal(undefined);
       expect(routes.unavailable('chat-default')).to.equal(true);
       expect(routes.unavailable('no-such-alias')).to.equal(false);
+      // A pinned model@version an active deployment serves is a name that exists too.
+      expect(routes.lookup(REF)).to.equal(undefined);
+      expect(routes.unavailable(REF)).to.equal(true);
+      expect(routes.unavailable('no-such-model@v1')).to.equal(false);
+      // Once the deployment is being torn down, nothing serves that version any more: 404.
+      await sql.query(`UPDATE deployments SET state = 'Stopping' WHERE id = 'dep-canary'`);
+      await routes.refresh();
+      expect(routes.unavailable(CANARY_REF)).to.equal(false);
+      expect(routes.unavailable(REF)).to.equal(true);
+      await sql.query(`UPDATE deployments SET state = 'Ready' WHERE id = 'dep-canary'`);
       await sql.query(`UPDATE assignments SET observed_state = 'Ready'`);
       await routes.refresh();
       expect(routes.unavailable('chat-default')).to.equal(false);
+      expect(routes.unavailable(REF)).to.equal(false);
       expect(routes.lookup('chat-default')?.deploymentId).to.equal('dep-stable');
+      expect(routes.lookup(CANARY_REF)?.deploymentId).to.equal('dep-canary');
     });
 
     it("cedes a side's share when it has no ready replica, and serves nothing under a license that is not Approved", async () => {

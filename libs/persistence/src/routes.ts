@@ -84,6 +84,20 @@ SELECT al.name,
  WHERE al.current_revision > 0 OR al.canary_deployment_id IS NOT NULL
  ORDER BY al.name`;
 
+/**
+ * Every `model@version` a deployment is meant to serve: not being torn down,
+ * its license Approved. Such a ref without a routable replica (being placed,
+ * all replicas restarting) is a name that exists and will serve again, so the
+ * gateway answers 503 with Retry-After for it, not 404.
+ */
+const DEPLOYED_REFS_SQL = `
+SELECT DISTINCT d.model_ref
+  FROM deployments d
+  JOIN model_versions mv ON mv.id = d.model_version_id
+  JOIN licenses l ON l.id = mv.license_id
+ WHERE d.state NOT IN ('Stopping', 'Stopped', 'Failed')
+   AND l.approval_state = 'Approved'`;
+
 export interface RoutableAliasRow {
   readonly name: string;
   readonly created_at: Date;
@@ -125,4 +139,10 @@ export function routableReplicaRows(
 /** Every alias that can route, with its stable and canary deployments. */
 export function routableAliasRows(q: Queryable): Promise<RoutableAliasRow[]> {
   return q.query<RoutableAliasRow[]>(ALIASES_SQL);
+}
+
+/** The model refs that active deployments serve (see DEPLOYED_REFS_SQL), routable or not. */
+export async function deployedModelRefs(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ model_ref: string }[]>(DEPLOYED_REFS_SQL);
+  return rows.map((row) => row.model_ref);
 }

@@ -31,15 +31,16 @@ import {
   nodesRunningReplicas,
   nodesWithRecoveryStarted,
   recoveryReceipts,
+  sessionPidsByApplication,
 } from '@lunanexa/persistence';
 
 /**
  * `npm run bench:scale`: issue 12's fleet-scale figures on the real api,
  * worker, gateway, Temporal and PostgreSQL, with 1,000 simulated agents in
  * this process (e2e/src/agent-simulator.ts: the agent's own enrollment,
- * heartbeat and SSH code; simulated inventory and runtime), spread over
- * worker threads (e2e/src/agent-simulator-threads.ts) so one node's SSH work
- * does not hold back the others' heartbeats.
+ * heartbeat and SSH code; simulated inventory and runtime) on a worker
+ * thread (e2e/src/agent-simulator-threads.ts; more with --simulator-threads,
+ * which on a 2-core machine costs more CPU than it saves).
  *
  * 1. Enrollment: every agent gets its own single-use auto-approving token and
  *    enrolls; timed until all are Active with a live lease.
@@ -58,8 +59,8 @@ import {
  *
  * Options: --agents N (1000) --steady-seconds S (120) --interval-seconds I (5)
  * --lease-seconds L (15) --grace-seconds G (5) --deployments D (10)
- * --replicas R (10 per deployment) --enroll-concurrency C (16) --simulator-threads T (4; 1 puts every
- * agent on one event loop, as before) --worker-nice N and
+ * --replicas R (10 per deployment) --enroll-concurrency C (16) --simulator-threads T (1: every agent
+ * on one event loop, off the bench's main thread) --worker-nice N and
  * --temporal-nice N (10 and 10, as `npm start` runs them; 0 0 gives every process the same
  * CPU priority) --samples FILE (the recovery window's heartbeats, one by one) --result NAME.
  * Writes bench/results/agent-scale.json (NAME.json with --result).
@@ -81,7 +82,7 @@ const WATCH_INTERVAL_SECONDS = 1;
 const DEPLOYMENTS = option('deployments', 10);
 const REPLICAS = option('replicas', 10);
 const ENROLL_CONCURRENCY = option('enroll-concurrency', 16);
-const SIMULATOR_THREADS = option('simulator-threads', 4);
+const SIMULATOR_THREADS = option('simulator-threads', 1);
 
 /** A nice value 0–19 (0 allowed, unlike option()); the product's default when not given. */
 function niceOption(name: string, fallback: number): number {
@@ -230,9 +231,11 @@ function processTicks(pid: number): number {
 
 /**
  * Each component's processes: this one (the simulated agents), api, worker, gateway, the Temporal dev server
- * (the CLI serving the harness's port) and the PostgreSQL backends of the fleet's database.
+ * (the CLI serving the harness's port) and the PostgreSQL backends of the fleet's database, all of them and
+ * split by the client whose session each serves (`postgresFor.<application_name>`: the worker's SQL runs in
+ * backends at the server's priority, not the worker's).
  */
-function componentPids(h: FleetHarness): Record<string, number[]> {
+async function componentPids(h: FleetHarness): Promise<Record<string, number[]>> {
   const postgres: number[] = [];
   const temporal: number[] = [];
   const temporalPort = h.temporal.address.split(':').at(-1) ?? '';
@@ -250,7 +253,9 @@ function componentPids(h: FleetHarness): Record<string, number[]> {
   }
   const pid = (p: { child: { pid?: number | undefined } } | null): number[] =>
     p?.child.pid === undefined ? [] : [p.child.pid];
+  const sessions = await sessionPidsByApplication(h.queryable());
   return {
+    ...Object.fromEntries([...sessions].map(([name, list]) => [`postgresFor.${name}`, list])),
     simulatedAgents: [process.pid],
     api: pid(h.api),
     worker: pid(h.worker),
@@ -271,7 +276,7 @@ async function withCpu<T>(
   run: () => Promise<T>,
   heartbeatsOf: (value: T) => { readonly acked: number; readonly windowSeconds: number },
 ): Promise<{ value: T; cpu: Record<string, { cores: number; msPerHeartbeat: number }> }> {
-  const pids = componentPids(h);
+  const pids = await componentPids(h);
   const before = new Map(
     Object.values(pids).flatMap((list) => list.map((p) => [p, processTicks(p)] as const)),
   );

@@ -247,3 +247,16 @@ export async function recoveryReceipts(
   );
   return rows.map((row) => row.evidence);
 }
+
+/** The server process of every session connected to this database, by the application name its pool set (pg_stat_activity). */
+export async function sessionPidsByApplication(q: Queryable): Promise<Map<string, number[]>> {
+  const rows = await q.query<{ pid: number; application_name: string }[]>(
+    `SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  const byApplication = new Map<string, number[]>();
+  for (const row of rows) {
+    const name = row.application_name === '' ? 'unnamed' : row.application_name;
+    byApplication.set(name, [...(byApplication.get(name) ?? []), row.pid]);
+  }
+  return byApplication;
+}

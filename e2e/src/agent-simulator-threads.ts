@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { AgentSimulatorOptions, HeartbeatSample } from './agent-simulator';
+import { enrollInLanes, type AgentSimulatorOptions, type HeartbeatSample } from './agent-simulator';
 
 /**
  * The simulated fleet spread over worker threads, each thread an
@@ -122,26 +122,12 @@ export class ThreadedAgentSimulator {
     token: (name: string) => Promise<string>,
     concurrency: number,
   ): Promise<void> {
-    let next = 0;
-    const failures: string[] = [];
-    const lane = async (): Promise<void> => {
-      while (next < names.length) {
-        const index = next++;
-        const name = names[index];
-        const thread = this.threads[index % this.threads.length];
-        if (name === undefined || thread === undefined) return;
-        try {
-          this.threadOf.set(name, thread);
-          await thread.ask({ op: 'enroll', name, index, token: await token(name) });
-          this.enrolled += 1;
-        } catch (error: unknown) {
-          failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, lane));
-    if (failures.length > 0)
-      throw new Error(`${failures.length} agent(s) failed to enroll: ${failures.slice(0, 3).join('; ')}`);
+    await enrollInLanes(names, concurrency, async (name, index) => {
+      const thread = this.threads[index % this.threads.length];
+      this.threadOf.set(name, thread);
+      await thread.ask({ op: 'enroll', name, index, token: await token(name) });
+      this.enrolled += 1;
+    });
   }
 
   /** Starts a new measurement window on every thread. */

@@ -388,6 +388,34 @@ export class SimulatedAgent {
   }
 }
 
+/**
+ * Runs `enroll(name, index)` for every name, `concurrency` at a time, and
+ * throws once all have run if any failed (naming the first three).
+ */
+export async function enrollInLanes(
+  names: readonly string[],
+  concurrency: number,
+  enroll: (name: string, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const failures: string[] = [];
+  const lane = async (): Promise<void> => {
+    while (next < names.length) {
+      const index = next++;
+      const name = names[index];
+      if (name === undefined) return;
+      try {
+        await enroll(name, index);
+      } catch (error: unknown) {
+        failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  if (failures.length > 0)
+    throw new Error(`${failures.length} agent(s) failed to enroll: ${failures.slice(0, 3).join('; ')}`);
+}
+
 export class AgentSimulator {
   readonly agents = new Map<string, SimulatedAgent>();
   readonly logger: Logger;
@@ -426,23 +454,9 @@ export class AgentSimulator {
     token: (name: string) => Promise<string>,
     concurrency: number,
   ): Promise<void> {
-    let next = 0;
-    const failures: string[] = [];
-    const lane = async (): Promise<void> => {
-      while (next < names.length) {
-        const index = next++;
-        const name = names[index];
-        if (name === undefined) return;
-        try {
-          await this.enrollOne(name, index, await token(name));
-        } catch (error: unknown) {
-          failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, lane));
-    if (failures.length > 0)
-      throw new Error(`${failures.length} agent(s) failed to enroll: ${failures.slice(0, 3).join('; ')}`);
+    await enrollInLanes(names, concurrency, async (name, index) =>
+      this.enrollOne(name, index, await token(name)),
+    );
   }
 
   /** Starts agent `name` (the `index`th of the fleet, which decides its profile), enrolls it with `token` and starts its heartbeats. */

@@ -77,7 +77,9 @@ export async function startAgentSshServer(options: AgentSshServerOptions): Promi
   const sockets = new Set<Socket>();
   // ssh2's Server never listens itself: our TCP server hands it sockets, so we can count and destroy them.
   const ssh = new Server({ hostKeys: [options.hostKey], ident: 'lunanexa-agent' });
-  const tcp = createServer((socket) => {
+  // No Nagle: the handshake is a ping-pong of small packets, and each one otherwise waits out the peer's
+  // delayed ACK (about 40 ms), twice per connection.
+  const tcp = createServer({ noDelay: true }, (socket) => {
     if (sockets.size >= limits.maxConnections) {
       options.logger.warn(
         { event: 'ssh_connection_limit', remoteAddress: `${socket.remoteAddress}:${socket.remotePort}` },

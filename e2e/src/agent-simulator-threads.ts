@@ -7,12 +7,15 @@ import { enrollInLanes, type AgentSimulatorOptions, type HeartbeatSample } from 
  * AgentSimulator of its own with its agents' heartbeat loops and SSH servers
  * on its own event loop (agent i lives on thread i mod N).
  *
- * Why: on one event loop the SSH work one node does for an assignment push
- * (key exchange, verifying the envelope, storing the assignment, signing the
- * ack) holds back every other node's heartbeat timer, which real nodes never
- * share. Spread over threads, the kernel interleaves that work with the other
- * threads' heartbeats, as it would across machines, and what the benchmark
- * times is the controller again. One thread reproduces the single event loop.
+ * Why threads at all: on one event loop the SSH work one node does for an
+ * assignment push (key exchange, verifying the envelope, storing the
+ * assignment, signing the ack) holds back every other node's heartbeat timer,
+ * which real nodes never share. Measured on a 2-core machine, though, four
+ * threads cost the simulator a quarter of a core more than one and the
+ * controller's heartbeats got slower, not faster (README "Fleet scale"), so
+ * bench:scale runs one thread unless told otherwise; more may pay where cores
+ * are spare. The one thread keeps the agents off the bench's main thread,
+ * which polls the database and scrapes metrics.
  */
 
 /** Event-loop delay of one simulator thread over a window (monitorEventLoopDelay, 10 ms resolution). */

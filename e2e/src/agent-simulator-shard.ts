@@ -45,11 +45,8 @@ async function handle(request: ShardRequest): Promise<ShardAnswer> {
     case 'collect':
       return {
         ok: true,
-        value: {
-          samples: [...simulator.rawSamples()],
-          loopDelay: loopDelayOf(loopDelay),
-          assignmentsAccepted: simulator.assignmentsAccepted,
-        },
+        // postMessage copies them; no copy of our own.
+        value: { samples: simulator.rawSamples(), loopDelay: loopDelayOf(loopDelay) },
       };
     case 'kill':
       await simulator.kill(request.names);

@@ -31,7 +31,6 @@ export interface SimulatorWindow {
   readonly windowMs: number;
   /** One entry per thread. */
   readonly loopDelay: readonly SimulatorLoopDelay[];
-  readonly assignmentsAccepted: number;
 }
 
 /** What a simulator thread is asked, and answers (`id` pairs them). */
@@ -43,9 +42,8 @@ export type ShardRequest =
   | { readonly op: 'stop' };
 
 export interface ShardCollected {
-  readonly samples: HeartbeatSample[];
+  readonly samples: readonly HeartbeatSample[];
   readonly loopDelay: SimulatorLoopDelay;
-  readonly assignmentsAccepted: number;
 }
 
 export type ShardAnswer =
@@ -148,7 +146,6 @@ export class ThreadedAgentSimulator {
       samples: collected.flatMap((part) => part.samples),
       windowMs,
       loopDelay: collected.map((part) => part.loopDelay),
-      assignmentsAccepted: collected.reduce((sum, part) => sum + part.assignmentsAccepted, 0),
     };
   }
 

@@ -481,11 +481,6 @@ export class AgentSimulator {
     return summarizeHeartbeats(this.samples, Date.now() - this.windowStart);
   }
 
-  /** The window's acked heartbeats by the second they were acked in, counted from `originMs` (epoch ms). */
-  timeline(originMs: number): HeartbeatSecond[] {
-    return heartbeatTimeline(this.samples, originMs);
-  }
-
   /** The window's raw samples (for a dump next to the result when a run is being investigated). */
   rawSamples(): readonly HeartbeatSample[] {
     return this.samples;

@@ -540,6 +540,22 @@ export interface LeaseRenewals {
 /** renewNodeLeases' statement, prepared on each heartbeat connection: its planning cost about as much as its run. */
 const RENEW_NODE_LEASES_STATEMENT = 'lunanexa_renew_node_leases';
 
+/**
+ * The name renewNodeLeases prepares its statement under for a fleet of
+ * about `fleetSize` nodes. PostgreSQL keeps a named statement's generic plan
+ * for the life of the connection, until an ANALYZE of a table it reads
+ * invalidates it. A plan made while the fleet was a handful of nodes hashes
+ * every row of `nodes` (a sequential scan, dead versions included) for each
+ * batch, and with autovacuum off or behind it stays that way: at a thousand
+ * nodes that scan was half of PostgreSQL's heartbeat work. One name per
+ * power of two: each time the fleet doubles the statement is planned again,
+ * for the tables as they are then (at most one name per doubling stays
+ * prepared on a connection).
+ */
+export function renewNodeLeasesStatement(fleetSize: number): string {
+  return `${RENEW_NODE_LEASES_STATEMENT}_${Math.ceil(Math.log2(Math.max(1, fleetSize)))}`;
+}
+
 const RENEW_NODE_LEASES_SQL = `WITH r AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(i integer, node_id text, key_id text, sequence bigint,
            at timestamptz, lease_expires_at timestamptz, inventory jsonb, observed jsonb,
@@ -553,7 +569,8 @@ const RENEW_NODE_LEASES_SQL = `WITH r AS (
               observed = r.observed, agent_credential_serial = r.agent_credential_serial,
               gpu_telemetry = r.gpu_telemetry, conditions = r.conditions, updated_at = r.at
          FROM r
-        WHERE nodes.id = r.node_id AND nodes.key_id = r.key_id AND nodes.next_key_id IS NULL
+        WHERE nodes.id = r.node_id AND nodes.id = ANY($3::text[])
+          AND nodes.key_id = r.key_id AND nodes.next_key_id IS NULL
           AND nodes.lifecycle NOT IN ('Rejected', 'Revoked')
           AND nodes.conditions IS NOT DISTINCT FROM r.previous_conditions
           AND (nodes.last_heartbeat_sequence IS NULL OR nodes.last_heartbeat_sequence < r.sequence)
@@ -595,6 +612,8 @@ const RENEW_NODE_LEASES_SQL = `WITH r AS (
 export async function renewNodeLeases(
   q: Queryable,
   renewals: readonly LeaseRenewal[],
+  /** How many nodes the caller has renewed so far (renewNodeLeasesStatement); at least this batch. */
+  fleetSize: number = renewals.length,
 ): Promise<LeaseRenewals> {
   if (new Set(renewals.map((r) => r.nodeId)).size !== renewals.length) {
     throw new Error('renewNodeLeases takes at most one renewal per node');
@@ -617,10 +636,10 @@ export async function renewNodeLeases(
     ssh_port: renewal.endpoint?.sshPort ?? null,
     observations: observationRecords(renewal.observedAssignments),
   }));
-  const parameters = [JSON.stringify(input), MAX_CRASHES_PER_REPORT];
+  const parameters = [JSON.stringify(input), MAX_CRASHES_PER_REPORT, renewals.map((r) => r.nodeId)];
   const rows = q.queryPrepared
     ? await q.queryPrepared<(RenewedLeaseRow & { i: number })[]>(
-        RENEW_NODE_LEASES_STATEMENT,
+        renewNodeLeasesStatement(Math.max(fleetSize, renewals.length)),
         RENEW_NODE_LEASES_SQL,
         parameters,
       )

@@ -10,6 +10,7 @@ import {
   listPlacementNodeRows,
   renewNodeLease,
   renewNodeLeases,
+  renewNodeLeasesStatement,
   runMigrations,
   withPreparedStatements,
   type LeaseRenewal,
@@ -251,22 +252,25 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
     try {
       const prepared = withPreparedStatements(single);
       for (let sequence = 40; sequence < 48; sequence += 1) {
-        const batch = await renewNodeLeases(prepared, [
-          renewal('node-c', sequence, { previousConditions: CONDITIONS }),
-          renewal('node-b', sequence),
-        ]);
+        const batch = await renewNodeLeases(
+          prepared,
+          [renewal('node-c', sequence, { previousConditions: CONDITIONS }), renewal('node-b', sequence)],
+          5,
+        );
         expect(batch.nodes.map((n) => n?.id ?? null)).to.deep.equal(['node-c', null]);
       }
       // A replayed sequence is refused on the prepared path too.
-      const replay = await renewNodeLeases(prepared, [
-        renewal('node-c', 47, { previousConditions: CONDITIONS }),
-      ]);
+      const replay = await renewNodeLeases(
+        prepared,
+        [renewal('node-c', 47, { previousConditions: CONDITIONS })],
+        5,
+      );
       expect(replay.nodes).to.deep.equal([null]);
       expect(Number((await node('node-c'))['last_heartbeat_sequence'])).to.equal(47);
       const statements = await prepared.query<
         { name: string; generic_plans: string; custom_plans: string }[]
       >(`SELECT name, generic_plans, custom_plans FROM pg_prepared_statements`);
-      expect(statements.map((statement) => statement.name)).to.deep.equal(['lunanexa_renew_node_leases']);
+      expect(statements.map((statement) => statement.name)).to.deep.equal([renewNodeLeasesStatement(5)]);
       // PostgreSQL settles on one plan after five custom ones: the later runs were not planned again.
       expect(Number(statements[0]?.generic_plans)).to.be.greaterThan(0);
       expect(Number(statements[0]?.custom_plans)).to.be.at.most(5);
@@ -277,6 +281,66 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
       `SELECT reloptions FROM pg_class WHERE relname = 'nodes'`,
     );
     expect(rows[0]?.reloptions).to.deep.equal(['fillfactor=50']);
+  });
+
+  it('plans the named statement again as the fleet doubles: a plan made for five nodes scans every node, the next one looks each up', async () => {
+    const single = createDataSource({ url: db.url, applicationName: 'lease-renewals-replan', poolSize: 1 });
+    await single.initialize();
+    // No ANALYZE may refresh the plan behind the test's back (autovacuum may be on where this runs).
+    await sql.query(`ALTER TABLE nodes SET (autovacuum_enabled = false)`);
+    const grown = Array.from({ length: 2000 }, (_, i) => `fleet-${String(i).padStart(4, '0')}`);
+    try {
+      const prepared = withPreparedStatements(single);
+      const plan = async (statement: string): Promise<string> => {
+        const input = JSON.stringify([{ i: 0, node_id: 'node-c', key_id: 'key-1', sequence: 1 }]);
+        const rows = await single.query<{ 'QUERY PLAN': string }[]>(
+          `EXPLAIN (COSTS OFF) EXECUTE ${statement}('${input}'::jsonb, 5, '{node-c}')`,
+        );
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      };
+      await sql.query(`UPDATE nodes SET conditions = $1, last_heartbeat_sequence = 59 WHERE id = 'node-c'`, [
+        JSON.stringify(CONDITIONS),
+      ]);
+      // Planned while the fleet is five nodes, and run often enough that PostgreSQL keeps a generic plan.
+      let sequence = 60;
+      for (; sequence < 68; sequence += 1) {
+        const batch = await renewNodeLeases(
+          prepared,
+          [renewal('node-c', sequence, { previousConditions: CONDITIONS })],
+          5,
+        );
+        expect(batch.nodes.map((n) => n?.id ?? null)).to.deep.equal(['node-c']);
+      }
+      await sql.query(
+        `INSERT INTO nodes (id, name, lifecycle, address, ssh_port, host_key_fingerprint, key_id, public_key,
+                            inventory, enroll_workflow_id, bootstrap_token_id, enrolled_at, updated_at)
+         SELECT id, id, 'Active', '127.0.0.1', 22, 'SHA256:test', 'key-1', 'pk', '{}'::jsonb, 'enroll-' || id,
+                (SELECT t.id FROM bootstrap_tokens t LIMIT 1), now(), now()
+           FROM unnest($1::text[]) AS id`,
+        [grown],
+      );
+      const small = renewNodeLeasesStatement(5);
+      expect(await plan(small)).to.match(/Seq Scan on nodes/);
+      // The fleet has doubled many times over: the batch goes under the name for its size, planned now.
+      const batch = await renewNodeLeases(
+        prepared,
+        [renewal('node-c', sequence, { previousConditions: CONDITIONS })],
+        grown.length + 5,
+      );
+      expect(batch.nodes.map((n) => n?.id ?? null)).to.deep.equal(['node-c']);
+      const large = renewNodeLeasesStatement(grown.length + 5);
+      expect(large).to.not.equal(small);
+      const replanned = await plan(large);
+      expect(replanned).to.match(/Index Scan using nodes_pkey on nodes/);
+      expect(replanned).to.not.match(/Seq Scan on nodes/);
+      expect(renewNodeLeasesStatement(1)).to.equal('lunanexa_renew_node_leases_0');
+      expect(renewNodeLeasesStatement(1000)).to.equal(renewNodeLeasesStatement(1024));
+      expect(renewNodeLeasesStatement(1025)).to.not.equal(renewNodeLeasesStatement(1024));
+    } finally {
+      await single.destroy();
+      await sql.query(`DELETE FROM nodes WHERE id = ANY($1::text[])`, [grown]);
+      await sql.query(`ALTER TABLE nodes RESET (autovacuum_enabled)`);
+    }
   });
 
   it('gives the scheduler the same nodes as the full rows, with only what placement reads', async () => {

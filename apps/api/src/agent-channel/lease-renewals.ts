@@ -25,10 +25,14 @@ interface Waiting {
  * settles only after its statement committed, so an ack never precedes the
  * write. A batch that fails as a whole (a deadlock with another api
  * replica's batch, say) is retried one renewal at a time, so one bad row
- * fails only its own heartbeat.
+ * fails only its own heartbeat. The statement is planned again each time
+ * the fleet this process has renewed doubles (renewNodeLeasesStatement), so
+ * a plan made for the first few nodes does not scan a thousand.
  */
 export class LeaseRenewalBatcher {
   private queue: Waiting[] = [];
+  /** Every node this process has renewed: how big the fleet is, as far as the statement's plan cares. */
+  private readonly nodesRenewed = new Set<string>();
   private flushing = false;
   private scheduled = false;
 
@@ -78,10 +82,12 @@ export class LeaseRenewalBatcher {
   }
 
   private async write(batch: readonly Waiting[]): Promise<void> {
+    for (const w of batch) this.nodesRenewed.add(w.renewal.nodeId);
     try {
       const result = await renewNodeLeases(
         this.db,
         batch.map((w) => w.renewal),
+        this.nodesRenewed.size,
       );
       batch.forEach((w, i) => w.resolve(result.nodes[i] ?? null));
       if (result.changedDeploymentWorkflowIds.length > 0) this.onChanged(result.changedDeploymentWorkflowIds);

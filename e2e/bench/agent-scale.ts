@@ -24,6 +24,7 @@ import {
   type SimulatorLoopDelay,
 } from '../src';
 import {
+  benchServerSettings,
   countActiveLeasedNodes,
   countNodesRecoveredBesides,
   countNodesRunningReplicas,
@@ -549,6 +550,7 @@ async function main(): Promise<void> {
         freeMemoryGiBEnd: Math.round(freemem() / 2 ** 30),
         loadAverageStart,
         loadAverageEnd: loadavg(),
+        postgres: await benchServerSettings(h.queryable()),
         note: 'the simulator, api, worker, gateway, Temporal and PostgreSQL all run here; whatever else ran shows in the load averages (at start, per window, at the end)',
       },
       enrollment: { ...enrolling.value, loadAverage1m: enrolling.loadAverage1m },

@@ -249,6 +249,23 @@ export async function recoveryReceipts(
 }
 
 /** The server process of every session connected to this database, by the application name its pool set (pg_stat_activity). */
+/**
+ * The server settings a benchmark's figures depend on (autovacuum decides
+ * whether `nodes` gets statistics and dead versions get vacuumed at all),
+ * recorded beside its results.
+ */
+export async function benchServerSettings(q: Queryable): Promise<Record<string, string>> {
+  const rows = await q.query<{ name: string; setting: string; unit: string | null }[]>(
+    `SELECT name, setting, unit FROM pg_settings
+      WHERE name IN ('server_version', 'autovacuum', 'shared_buffers', 'synchronous_commit', 'fsync',
+                     'max_connections', 'wal_writer_delay')
+      ORDER BY name`,
+  );
+  return Object.fromEntries(
+    rows.map((row) => [row.name, row.unit ? `${row.setting} × ${row.unit}` : row.setting]),
+  );
+}
+
 export async function sessionPidsByApplication(q: Queryable): Promise<Map<string, number[]>> {
   const rows = await q.query<{ pid: number; application_name: string }[]>(
     `SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,

@@ -336,12 +336,20 @@ const OBSERVATION_COLUMNS = `n integer, id text, state text, generation integer,
  * assignments and their health counters, after a CTE `o` of the reports
  * (one row per node and assignment: node_id, at, and the observationRows
  * columns). `max` is MAX_CRASHES_PER_REPORT. A report only touches an
- * assignment of the node that sent it.
+ * assignment of the node that sent it. `ids`, when given, is a text[] of
+ * every reported assignment id: a statement whose plan is kept
+ * (renewNodeLeases) then looks them up by key instead of hashing every row
+ * `assignments` ever had (rows of stopped replicas stay).
  */
-function observationUpdateCtes(max: string): string {
+function observationUpdateCtes(max: string, ids?: string): string {
   return `before AS (
        SELECT a.id, a.node_id, a.observed_restarts, a.observed_state, a.observed_generation FROM assignments a
-         JOIN o ON o.id = a.id AND o.node_id = a.node_id
+         JOIN o ON o.id = a.id AND o.node_id = a.node_id${
+           ids === undefined
+             ? ''
+             : `
+        WHERE a.id = ANY(${ids})`
+         }
         ORDER BY a.id FOR UPDATE OF a),
      updated AS (
        UPDATE assignments a
@@ -582,7 +590,7 @@ const RENEW_NODE_LEASES_SQL = `WITH r AS (
        SELECT DISTINCT ON (n.id, x.id) n.id AS node_id, n.at, x.*
          FROM n CROSS JOIN LATERAL jsonb_to_recordset(n.observations) AS x(${OBSERVATION_COLUMNS})
         ORDER BY n.id, x.id, x.n DESC),
-     ${observationUpdateCtes('$2')}
+     ${observationUpdateCtes('$2', '$4::text[]')}
      SELECT n.i, n.id, n.name, n.lifecycle, n.cordoned, n.credential, n.credential_serial,
             n.rotation_requested_at, n.next_key_id, n.bootstrap_token_id,
             (SELECT count(*) FROM crashes) AS crashes, (SELECT workflow_ids FROM changed) AS workflow_ids,
@@ -636,7 +644,12 @@ export async function renewNodeLeases(
     ssh_port: renewal.endpoint?.sshPort ?? null,
     observations: observationRecords(renewal.observedAssignments),
   }));
-  const parameters = [JSON.stringify(input), MAX_CRASHES_PER_REPORT, renewals.map((r) => r.nodeId)];
+  const parameters = [
+    JSON.stringify(input),
+    MAX_CRASHES_PER_REPORT,
+    renewals.map((r) => r.nodeId),
+    renewals.flatMap((r) => r.observedAssignments.map((o) => o.assignmentId)),
+  ];
   const rows = q.queryPrepared
     ? await q.queryPrepared<(RenewedLeaseRow & { i: number })[]>(
         renewNodeLeasesStatement(Math.max(fleetSize, renewals.length)),

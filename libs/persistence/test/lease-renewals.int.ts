@@ -283,7 +283,7 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
     expect(rows[0]?.reloptions).to.deep.equal(['fillfactor=50']);
   });
 
-  it('plans the named statement again as the fleet doubles: a plan made for five nodes scans every node, the next one looks each up', async () => {
+  it('plans the named statement again as the fleet doubles: a plan made for five nodes scans every node and replica row, the next one looks each up', async () => {
     const single = createDataSource({ url: db.url, applicationName: 'lease-renewals-replan', poolSize: 1 });
     await single.initialize();
     // No ANALYZE may refresh the plan behind the test's back (autovacuum may be on where this runs).
@@ -294,7 +294,7 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
       const plan = async (statement: string): Promise<string> => {
         const input = JSON.stringify([{ i: 0, node_id: 'node-c', key_id: 'key-1', sequence: 1 }]);
         const rows = await single.query<{ 'QUERY PLAN': string }[]>(
-          `EXPLAIN (COSTS OFF) EXECUTE ${statement}('${input}'::jsonb, 5, '{node-c}')`,
+          `EXPLAIN (COSTS OFF) EXECUTE ${statement}('${input}'::jsonb, 5, '{node-c}', '{asg-c}')`,
         );
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       };
@@ -319,8 +319,18 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
            FROM unnest($1::text[]) AS id`,
         [grown],
       );
+      // And replicas on them: assignment rows stay after their replicas stop, so this table only grows.
+      await sql.query(
+        `INSERT INTO assignments (id, deployment_id, node_id, generation, intent, lease_expires_at, spec,
+                                  observed_state, observed_generation, created_at, updated_at)
+         SELECT 'asg-' || id, 'dep-chat', id, 1, 'Stop', now(), '{}'::jsonb, 'Stopped', 1, now(), now()
+           FROM unnest($1::text[]) AS id`,
+        [grown],
+      );
       const small = renewNodeLeasesStatement(5);
-      expect(await plan(small)).to.match(/Seq Scan on nodes/);
+      const stale = await plan(small);
+      expect(stale).to.match(/Seq Scan on nodes/);
+      expect(stale).to.match(/Seq Scan on assignments a\b/);
       // The fleet has doubled many times over: the batch goes under the name for its size, planned now.
       const batch = await renewNodeLeases(
         prepared,
@@ -333,11 +343,14 @@ describe('Heartbeat group commit (renewNodeLeases): many nodes in one statement,
       const replanned = await plan(large);
       expect(replanned).to.match(/Index Scan using nodes_pkey on nodes/);
       expect(replanned).to.not.match(/Seq Scan on nodes/);
+      expect(replanned).to.match(/Index Scan using assignments_pkey on assignments a\b/);
+      expect(replanned).to.not.match(/Seq Scan on assignments/);
       expect(renewNodeLeasesStatement(1)).to.equal('lunanexa_renew_node_leases_0');
       expect(renewNodeLeasesStatement(1000)).to.equal(renewNodeLeasesStatement(1024));
       expect(renewNodeLeasesStatement(1025)).to.not.equal(renewNodeLeasesStatement(1024));
     } finally {
       await single.destroy();
+      await sql.query(`DELETE FROM assignments WHERE node_id = ANY($1::text[])`, [grown]);
       await sql.query(`DELETE FROM nodes WHERE id = ANY($1::text[])`, [grown]);
       await sql.query(`ALTER TABLE nodes RESET (autovacuum_enabled)`);
     }

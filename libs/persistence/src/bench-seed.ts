@@ -248,7 +248,6 @@ export async function recoveryReceipts(
   return rows.map((row) => row.evidence);
 }
 
-/** The server process of every session connected to this database, by the application name its pool set (pg_stat_activity). */
 /**
  * The server settings a benchmark's figures depend on (autovacuum decides
  * whether `nodes` gets statistics and dead versions get vacuumed at all),
@@ -266,6 +265,7 @@ export async function benchServerSettings(q: Queryable): Promise<Record<string, 
   );
 }
 
+/** The server process of every session connected to this database, by the application name its pool set (pg_stat_activity). */
 export async function sessionPidsByApplication(q: Queryable): Promise<Map<string, number[]>> {
   const rows = await q.query<{ pid: number; application_name: string }[]>(
     `SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,

@@ -620,8 +620,8 @@ const RENEW_NODE_LEASES_SQL = `WITH r AS (
 export async function renewNodeLeases(
   q: Queryable,
   renewals: readonly LeaseRenewal[],
-  /** How many nodes the caller has renewed so far (renewNodeLeasesStatement); at least this batch. */
-  fleetSize: number = renewals.length,
+  /** How many nodes the caller has renewed so far (renewNodeLeasesStatement); never counted below this batch. */
+  fleetSize = 0,
 ): Promise<LeaseRenewals> {
   if (new Set(renewals.map((r) => r.nodeId)).size !== renewals.length) {
     throw new Error('renewNodeLeases takes at most one renewal per node');
